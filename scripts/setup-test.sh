@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs beyond npm packages: real redis-server, poppler (pdftotext),
+# qpdf and sqlite3 from Debian. Idempotent and quick when they are already there.
+set -euo pipefail
+need=()
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
+command -v sqlite3 >/dev/null 2>&1 || need+=(sqlite3)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup-test: installing ${need[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+# The bundled sample index (gitignored, rebuilt from data/ when missing or stale).
+if [ -f scripts/sample.ts ]; then bun run scripts/sample.ts ensure; fi

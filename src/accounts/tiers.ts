@@ -1,0 +1,36 @@
+import { t, type Static } from 'elysia';
+
+export const Tier = t.Union([t.Literal('free'), t.Literal('starter'), t.Literal('platform'), t.Literal('enterprise')]);
+export type Tier = Static<typeof Tier>;
+export const TIERS: readonly Tier[] = ['free', 'starter', 'platform', 'enterprise'];
+
+/** Authenticated data endpoints, as named in the tier table. */
+export type Endpoint = 'facility' | 'area' | 'portfolio' | 'report';
+
+type TierRule = {
+  label: string;
+  /** Endpoints this tier may call. */
+  allows: readonly Endpoint[];
+  /** Free components are redacted (spec 4.1 rule 1). */
+  fullComponents: boolean;
+  /** Max IDs per portfolio call; 0 = portfolio not allowed. */
+  portfolioBatch: number;
+  /** Default monthly call cap (per-account override: `keys set-limit`). */
+  monthlyCalls: number;
+  /** What a caller over the cap gets: Free 402 QUOTA_EXHAUSTED, paid tiers 429 (spec 5.8/7). */
+  overCap: 'QUOTA_EXHAUSTED' | 'RATE_LIMIT_EXCEEDED';
+};
+
+/** Spec 5.8 and 8 as one table. Paid monthly caps are not in the spec: ours, documented in docs/api.md. */
+export const TIER_RULES: Record<Tier, TierRule> = {
+  free: { label: 'Free', allows: ['facility'], fullComponents: false, portfolioBatch: 0, monthlyCalls: 10, overCap: 'QUOTA_EXHAUSTED' },
+  starter: { label: 'Starter', allows: ['facility', 'area', 'portfolio'], fullComponents: true, portfolioBatch: 10, monthlyCalls: 10_000, overCap: 'RATE_LIMIT_EXCEEDED' },
+  platform: { label: 'Platform', allows: ['facility', 'area', 'portfolio', 'report'], fullComponents: true, portfolioBatch: 60, monthlyCalls: 100_000, overCap: 'RATE_LIMIT_EXCEEDED' },
+  enterprise: { label: 'Enterprise / Consulting', allows: ['facility', 'area', 'portfolio', 'report'], fullComponents: true, portfolioBatch: 500, monthlyCalls: 1_000_000, overCap: 'RATE_LIMIT_EXCEEDED' },
+};
+
+/** Spec 7 rule 4 wording: "requires a <lowest allowed plan> plan or above". */
+export function tierRestrictedMessage(endpoint: Endpoint, what: string): string {
+  const lowest = TIERS.find((tier) => TIER_RULES[tier].allows.includes(endpoint));
+  return `The ${what} requires a ${lowest ? TIER_RULES[lowest].label : 'higher'} plan or above`;
+}

@@ -1,0 +1,21 @@
+import { Elysia } from 'elysia';
+import type { AppDeps } from './deps';
+import { facilityRoutes } from './facilities/routes';
+import { errorHandler } from './http/error-handler';
+import { requestContext } from './http/request-context';
+import { openApiDocs } from './http/openapi';
+import { statusRoutes } from './status/routes';
+
+/** Composes the service from its parts. No I/O here: everything comes in through `deps`. */
+export function createApp(deps: AppDeps) {
+  const app: Elysia = new Elysia();
+  const routes = () => app.routes.map((r) => ({ method: r.method, path: r.path }));
+  return app
+    .use(requestContext)
+    .use(errorHandler(deps, routes))
+    .use(openApiDocs())
+    .use(statusRoutes(deps))
+    .use(facilityRoutes(deps));
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,84 @@
+import { generateKey } from '../accounts/keys';
+import { TIERS, TIER_RULES, type Tier } from '../accounts/tiers';
+import { openStateStore } from '../state/open-store';
+import type { StateStore } from '../state/store';
+import { configFrom, parse } from './options';
+
+const HELP = `facility-score keys <subcommand> [--state-dir DIR] [--redis-url URL]
+  create --tier free|starter|platform|enterprise [--name N] [--subject S] [--json]   new account + key (key printed once)
+  list [--json]                                  accounts with tier, key prefix, usage this month
+  revoke <account-id>                            kill the account's key at once
+  set-tier <account-id> <tier>
+  set-limit <account-id> <calls|default>         per-account monthly cap`;
+
+function asTier(s: string | undefined): Tier {
+  if (!s || !(TIERS as readonly string[]).includes(s)) throw new Error(`--tier must be one of ${TIERS.join(', ')}`);
+  return s as Tier;
+}
+
+async function mustExist(store: StateStore, id: string | undefined) {
+  if (!id) throw new Error('an account id is required (see `keys list`)');
+  const account = await store.getAccount(id);
+  if (!account) throw new Error(`no account ${id}`);
+  return account;
+}
+
+export async function keysCommand(args: string[], env: Record<string, string | undefined>): Promise<number> {
+  const { values, positionals } = parse(args, {
+    tier: { type: 'string' },
+    name: { type: 'string' },
+    subject: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const [sub, ...rest] = positionals;
+  if (values.help || !sub) {
+    console.log(HELP);
+    return values.help ? 0 : 2;
+  }
+  const store = await openStateStore(configFrom(env, values));
+  const now = Date.now();
+  try {
+    switch (sub) {
+      case 'create': {
+        const tier = asTier(values.tier);
+        const account = await store.createAccount({ name: values.name ?? '', subject: values.subject ?? '', tier, monthlyLimit: null, now });
+        const k = generateKey();
+        await store.setKey(account.id, k.hash, k.prefix, now);
+        if (values.json) console.log(JSON.stringify({ key: k.key, tier, prefix: k.prefix, account_id: account.id, name: account.name, subject: account.subject }));
+        else console.log(`account ${account.id} (${TIER_RULES[tier].label})\nAPI key (shown once, store it now): ${k.key}`);
+        return 0;
+      }
+      case 'list': {
+        const accounts = await store.listAccounts();
+        const rows = await Promise.all(accounts.map(async (a) => ({ ...a, calls_this_month: await store.monthlyUsage(a.id, now), effective_limit: a.monthly_limit ?? TIER_RULES[a.tier].monthlyCalls })));
+        if (values.json) console.log(JSON.stringify(rows));
+        else for (const r of rows) console.log(`${r.id}\t${r.tier}\t${r.key_prefix ?? '(no key)'}\t${r.calls_this_month}/${r.effective_limit}\t${r.name}\t${r.subject}`);
+        return 0;
+      }
+      case 'revoke': {
+        const a = await mustExist(store, rest[0]);
+        const revoked = await store.revokeKey(a.id);
+        console.log(revoked ? `revoked the key of ${a.id}` : `${a.id} had no live key`);
+        return 0;
+      }
+      case 'set-tier': {
+        const a = await mustExist(store, rest[0]);
+        await store.setTier(a.id, asTier(rest[1]));
+        console.log(`${a.id} is now ${rest[1]}`);
+        return 0;
+      }
+      case 'set-limit': {
+        const a = await mustExist(store, rest[0]);
+        const v = rest[1];
+        if (v === undefined || (v !== 'default' && !/^\d+$/.test(v))) throw new Error('limit must be a whole number of calls or "default"');
+        await store.setMonthlyLimit(a.id, v === 'default' ? null : Number(v));
+        console.log(`${a.id} monthly limit: ${v === 'default' ? `tier default (${TIER_RULES[a.tier].monthlyCalls})` : v}`);
+        return 0;
+      }
+      default:
+        throw new Error(`unknown keys subcommand "${sub}"\n${HELP}`);
+    }
+  } finally {
+    await store.close();
+  }
+}

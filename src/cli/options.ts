@@ -1,0 +1,32 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { makeConfig, type Config } from '../config';
+
+/** Options shared by commands that touch state or the index; flags override env. */
+export const COMMON_OPTIONS = {
+  index: { type: 'string' },
+  'state-dir': { type: 'string' },
+  'redis-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export function parse<const O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  const all = { ...COMMON_OPTIONS, ...options } as typeof COMMON_OPTIONS & O;
+  return parseArgs({ args, options: all, allowPositionals: true, strict: true });
+}
+
+/** Config from env, overridden by whichever flags were given. */
+export function configFrom(env: Record<string, string | undefined>, flags: Record<string, unknown>): Config {
+  const str = (flag: string, envName: string) => (flags[flag] as string | undefined) ?? env[envName];
+  const port = str('port', 'FCS_PORT') ?? env.PORT;
+  const proxies = str('trusted-proxies', 'FCS_TRUSTED_PROXIES');
+  return makeConfig({
+    port: port === undefined ? undefined : Number(port),
+    host: str('host', 'FCS_HOST'),
+    indexPath: str('index', 'FCS_INDEX') ?? null,
+    stateDir: str('state-dir', 'FCS_STATE_DIR'),
+    redisUrl: str('redis-url', 'REDIS_URL') ?? null,
+    trustedProxies: proxies ? proxies.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    signupTier: (env.FCS_SIGNUP_TIER as Config['signupTier'] | undefined) ?? 'free',
+    logRequests: env.FCS_LOG_REQUESTS === undefined ? undefined : env.FCS_LOG_REQUESTS !== '0',
+  });
+}

@@ -1,0 +1,49 @@
+import { keysCommand } from './keys';
+import { serveCommand } from './serve';
+import { versionText } from './version-text';
+
+const USAGE = `facility-score <command> [options]
+
+Commands:
+  serve   [--port 8080] [--host 0.0.0.0] [--index PATH] [--state-dir DIR]   serve the API
+  keys    create|list|revoke|set-tier|set-limit ...                          manage accounts and API keys
+  ingest  <file>... --out PATH [--as-of YYYY-MM-DD]                          build a facility index
+  --version                                                                  version, commit, score method, dataset
+
+Run \`facility-score <command> --help\` for a command's options. Environment equivalents: docs/operations.md.`;
+
+type Command = (args: string[], env: Record<string, string | undefined>) => Promise<number | null>;
+
+const COMMANDS: Record<string, Command> = {
+  serve: serveCommand,
+  keys: keysCommand,
+};
+
+/** Registers a subcommand; feature modules (ingest, ...) add theirs here. */
+export function registerCommand(name: string, command: Command): void {
+  COMMANDS[name] = command;
+}
+
+/** Runs one CLI command; returns the exit code, or null when the command keeps running (serve). */
+export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<number | null> {
+  const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    console.log(versionText(env));
+    return 0;
+  }
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(USAGE);
+    return name === undefined ? 1 : 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    console.error(`facility-score: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await command(rest, env);
+  } catch (e) {
+    console.error(`facility-score ${name}: ${(e as Error).message}`);
+    return 1;
+  }
+}

@@ -1,0 +1,39 @@
+import { t, type Static } from 'elysia';
+import { Value } from '@sinclair/typebox/value';
+import { Tier } from './accounts/tiers';
+
+/** Every setting of the service. main.ts fills it from flags and env (flags win); nothing else reads env. */
+export const Config = t.Object({
+  port: t.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  host: t.String({ default: '0.0.0.0' }),
+  /** External index file; null = the bundled sample (embedded in the binary). */
+  indexPath: t.Union([t.String(), t.Null()], { default: null }),
+  stateDir: t.String({ default: './var' }),
+  /** Redis URL for shared state between replicas; null = embedded SQLite state. */
+  redisUrl: t.Union([t.String(), t.Null()], { default: null }),
+  /** CIDRs of reverse proxies whose X-Forwarded-For is believed. */
+  trustedProxies: t.Array(t.String(), { default: [] }),
+  /** Tier given to accounts created by sign-up through the account API. */
+  signupTier: Tier,
+  logRequests: t.Boolean({ default: true }),
+});
+export type Config = Static<typeof Config>;
+
+export const DEFAULT_CONFIG: Config = Object.freeze({
+  port: 8080,
+  host: '0.0.0.0',
+  indexPath: null,
+  stateDir: './var',
+  redisUrl: null,
+  trustedProxies: [],
+  signupTier: 'free',
+  logRequests: true,
+}) as Config;
+
+/** Merges overrides onto the defaults and validates; throws a one-line message on bad settings. */
+export function makeConfig(overrides: Partial<Config> = {}): Config {
+  const merged = { ...DEFAULT_CONFIG, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) };
+  const first = Value.Errors(Config, merged).First();
+  if (first) throw new Error(`invalid configuration: ${first.path.slice(1) || 'config'} ${first.message}`);
+  return Object.freeze(merged) as Config;
+}

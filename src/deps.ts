@@ -1,0 +1,16 @@
+import type { Config } from './config';
+import type { FacilityIndex } from './index/facility-index';
+import type { StateStore } from './state/store';
+
+/** A structured log line sink; main.ts writes JSON lines to stdout, tests collect them. */
+export type Log = (entry: Record<string, unknown>) => void;
+
+/** Everything the app needs from outside, passed in by main.ts or a test. */
+export type AppDeps = {
+  config: Config;
+  index: FacilityIndex;
+  store: StateStore;
+  /** Epoch ms; tests pass a fixed clock. */
+  clock: () => number;
+  log: Log;
+};

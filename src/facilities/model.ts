@@ -1,0 +1,49 @@
+import { t, type Static } from 'elysia';
+import { Envelope } from '../http/envelope';
+
+const ComponentScore = (max: number) =>
+  t.Object({ score: t.Integer({ minimum: 0, maximum: max }), max_points: t.Literal(max) });
+
+/** Spec 2.3, full form. */
+export const ScoreComponents = t.Object({
+  baseline: t.Integer({ examples: [15] }),
+  violation_frequency: ComponentScore(15),
+  penalty_severity: ComponentScore(30),
+  recency: ComponentScore(25),
+  repeat_offender: ComponentScore(15),
+  overall: t.Integer({ minimum: 0, maximum: 100 }),
+});
+export type ScoreComponents = Static<typeof ScoreComponents>;
+
+/** The redacted form (Free tier on lookup; always on the demo). */
+export const RedactedComponents = t.Object({
+  redacted: t.Literal(true),
+  message: t.String({ examples: ['Score components are available on the Starter plan or above'] }),
+});
+export type RedactedComponents = Static<typeof RedactedComponents>;
+
+export const RegistryIdParam = t.Object({
+  registry_id: t.String({
+    pattern: '^[0-9]{1,15}$',
+    description: 'EPA Registry ID: 1-15 digits (real ones are 12). Anything else is 404 NOT_FOUND and not counted.',
+    examples: ['990000000001'],
+  }),
+});
+
+/** Spec 2.2. */
+export const FacilityRecord = t.Object({
+  registry_id: t.String({ examples: ['990000000001'] }),
+  fac_name: t.String({ examples: ['ACME CHEMICAL WORKS (FICTITIOUS)'] }),
+  fac_street: t.String(),
+  fac_city: t.String(),
+  fac_state: t.String({ minLength: 2, maxLength: 2 }),
+  fac_zip: t.String(),
+  location: t.Object({ lat: t.Number(), lng: t.Number() }),
+  fac_naics: t.String(),
+  overall_score: t.Integer({ minimum: 0, maximum: 100, description: '0-100, higher = better compliance (docs/scoring.md)' }),
+  active_enforcement: t.Boolean(),
+  score_components: t.Union([ScoreComponents, RedactedComponents]),
+});
+export type FacilityRecord = Static<typeof FacilityRecord>;
+
+export const FacilityResponse = Envelope(FacilityRecord);

@@ -1,0 +1,30 @@
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../deps';
+import { apiKeyAuth } from '../http/auth';
+import { ErrorEnvelope } from '../http/envelope';
+import { metaFor } from '../http/request-context';
+import { FacilityResponse, RegistryIdParam } from './model';
+import { findFacility, toFacilityRecord } from './service';
+
+export function facilityRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'facility-routes' }).use(apiKeyAuth(deps)).get(
+    '/api/v1/facility/:registry_id',
+    ({ params, caller, request }) => ({
+      data: toFacilityRecord(findFacility(deps.index, params.registry_id), caller.tier),
+      meta: metaFor(request, deps.clock),
+    }),
+    {
+      apiKey: 'facility',
+      params: RegistryIdParam,
+      response: { 200: FacilityResponse, 401: ErrorEnvelope, 402: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope },
+      detail: {
+        tags: ['Facilities'],
+        summary: 'Look up one facility by EPA Registry ID',
+        description:
+          'Spec 4.1. Full record with score components; on the Free tier `score_components` is `{redacted: true, message}`. ' +
+          'Counts as one call when the ID is well-formed (digits), found or not. A malformed ID is 404 and not counted.',
+        security: [{ apiKey: [] }],
+      },
+    },
+  );
+}

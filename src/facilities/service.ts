@@ -1,0 +1,45 @@
+import { TIER_RULES, type Tier } from '../accounts/tiers';
+import { AppError } from '../http/errors';
+import type { FacilityIndex } from '../index/facility-index';
+import type { FacilityRow } from '../index/model';
+import type { FacilityRecord, RedactedComponents, ScoreComponents } from './model';
+
+export const REDACTED_MESSAGE = 'Score components are available on the Starter plan or above';
+
+export function redactedComponents(): RedactedComponents {
+  return { redacted: true, message: REDACTED_MESSAGE };
+}
+
+export function componentsOf(row: FacilityRow): ScoreComponents {
+  return {
+    baseline: row.baseline,
+    violation_frequency: { score: row.violation_frequency, max_points: 15 },
+    penalty_severity: { score: row.penalty_severity, max_points: 30 },
+    recency: { score: row.recency, max_points: 25 },
+    repeat_offender: { score: row.repeat_offender, max_points: 15 },
+    overall: row.overall_score,
+  };
+}
+
+/** Spec 2.2 record of an index row, with components redacted where the tier says so. */
+export function toFacilityRecord(row: FacilityRow, tier: Tier): FacilityRecord {
+  return {
+    registry_id: row.registry_id,
+    fac_name: row.fac_name,
+    fac_street: row.fac_street,
+    fac_city: row.fac_city,
+    fac_state: row.fac_state,
+    fac_zip: row.fac_zip,
+    location: { lat: row.lat, lng: row.lng },
+    fac_naics: row.fac_naics,
+    overall_score: row.overall_score,
+    active_enforcement: row.active_enforcement,
+    score_components: TIER_RULES[tier].fullComponents ? componentsOf(row) : redactedComponents(),
+  };
+}
+
+export function findFacility(index: FacilityIndex, registryId: string): FacilityRow {
+  const row = index.get(registryId);
+  if (!row) throw new AppError('NOT_FOUND', `No facility with registry ID ${registryId} is in the index`);
+  return row;
+}

@@ -1,0 +1,41 @@
+import { Elysia } from 'elysia';
+import { authenticate, authorize, meterCall, quotaHeaders } from '../accounts/access';
+import type { Endpoint } from '../accounts/tiers';
+import type { AppDeps } from '../deps';
+import type { Account } from '../state/model';
+import { factsOf } from './request-context';
+
+const callers = new WeakMap<Request, Account>();
+
+/**
+ * `apiKey: '<endpoint>'` on a route: authenticate (401) and check the tier (403) before input
+ * validation, so an anonymous or under-tier caller learns nothing about parameters; then, after
+ * validation, count the call (402/429). Rejected requests are therefore never counted.
+ */
+export function apiKeyAuth(deps: AppDeps) {
+  return new Elysia({ name: 'api-key-auth' }).macro({
+    apiKey: (endpoint: Endpoint) => ({
+      async transform({ request }) {
+        const account = await authenticate(deps.store, {
+          apiKey: request.headers.get('x-api-key'),
+          authorization: request.headers.get('authorization'),
+        });
+        const facts = factsOf(request);
+        facts.accountId = account.id;
+        facts.tier = account.tier;
+        authorize(account, endpoint);
+        callers.set(request, account);
+      },
+      // Counted before the handler runs and committed before the response: a crash mid-request
+      // never gives a free call, and a 200 is never forgotten.
+      async resolve({ request, set }) {
+        const account = callers.get(request)!;
+        const now = deps.clock();
+        const usage = await meterCall(deps.store, account, now);
+        factsOf(request).counted = true;
+        Object.assign(set.headers, quotaHeaders(usage, now));
+        return { caller: account };
+      },
+    }),
+  });
+}

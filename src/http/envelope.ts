@@ -1,0 +1,35 @@
+import { t, type Static } from 'elysia';
+import type { ErrorCode } from './errors';
+
+/** Spec 2.1: present on every JSON response, success or error. */
+export const Meta = t.Object(
+  {
+    request_id: t.String({ pattern: '^req_[A-Za-z0-9]+$', examples: ['req_01JD3X9Q4T8M2K7V5N6P'] }),
+    timestamp: t.String({ format: 'date-time', examples: ['2026-11-22T01:30:00.000Z'] }),
+    response_time_ms: t.Integer({ minimum: 0, examples: [1] }),
+  },
+  { description: 'Response metadata (spec 2.1)' },
+);
+export type Meta = Static<typeof Meta>;
+
+/** Spec 2.7 / 7. */
+export const ErrorEnvelope = t.Object(
+  {
+    error: t.Object({
+      code: t.String({ examples: ['NOT_FOUND'] }),
+      message: t.String({ examples: ['No facility with registry ID 990000000001 is in the index'] }),
+      status: t.Integer({ examples: [404] }),
+    }),
+    meta: Meta,
+  },
+  { description: 'Error envelope (spec 7)' },
+);
+export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
+
+/** `{ data, meta }` schema for a success body whose data is `data`. */
+export const Envelope = <T extends Parameters<typeof t.Object>[0]>(data: ReturnType<typeof t.Object<T>>) =>
+  t.Object({ data, meta: Meta });
+
+export function errorBody(code: ErrorCode, status: number, message: string, meta: Meta): ErrorEnvelope {
+  return { error: { code, message, status }, meta };
+}

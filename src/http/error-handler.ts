@@ -1,0 +1,65 @@
+import { Elysia, ValidationError } from 'elysia';
+import type { AppDeps } from '../deps';
+import { errorBody } from './envelope';
+import { AppError, ERROR_STATUS, type ErrorCode } from './errors';
+import { factsOf, metaFor } from './request-context';
+
+type RouteLister = () => { method: string; path: string }[];
+
+/** Matches a concrete path against Elysia route patterns (`:param`, `*`). */
+function pathMatches(pattern: string, path: string): boolean {
+  const re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
+  return re.test(path);
+}
+
+/** Field name of the first failing value, for messages like "radius_miles: must be <= 25". */
+function validationSummary(error: ValidationError): string {
+  const first = error.all[0] as { path?: string; message?: string; summary?: string } | undefined;
+  const field = first?.path?.replace(/^\//, '').replaceAll('/', '.') ?? '';
+  const message = first?.message ?? 'is invalid';
+  return field ? `${field}: ${message}` : `Invalid request: ${message}`;
+}
+
+/** Turns whatever was thrown into the spec's error envelope; nothing internal ever reaches the client. */
+export function classify(error: unknown, elysiaCode: string | number, request: Request, routes: RouteLister) {
+  if (error instanceof AppError) return { code: error.errorCode, message: error.message, headers: error.headers };
+  if (error instanceof ValidationError) {
+    // Spec 4.2 rule 2: a body that breaks the schema is 400 INVALID_BODY, not 422.
+    if (error.type === 'body') return { code: 'INVALID_BODY' as const, message: `Invalid request body: ${validationSummary(error)}`, headers: {} };
+    // A path segment that cannot be an ID names no resource: 404 (docs/api.md, "malformed IDs").
+    if (error.type === 'params') return { code: 'NOT_FOUND' as const, message: 'No such resource: the path parameter is not a well-formed identifier', headers: {} };
+    return { code: 'VALIDATION_ERROR' as const, message: validationSummary(error), headers: {} };
+  }
+  switch (elysiaCode) {
+    case 'PARSE':
+      return { code: 'INVALID_BODY' as const, message: 'Malformed request body: expected a JSON object', headers: {} };
+    case 'NOT_FOUND': {
+      const path = new URL(request.url).pathname;
+      const allowed = [...new Set(routes().filter((r) => r.method !== request.method && pathMatches(r.path, path)).map((r) => r.method))];
+      if (allowed.length > 0) {
+        return { code: 'METHOD_NOT_ALLOWED' as const, message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`, headers: { allow: allowed.join(', ') } };
+      }
+      return { code: 'NOT_FOUND' as const, message: `No such endpoint: ${request.method} ${path}`, headers: {} };
+    }
+    default:
+      return { code: 'INTERNAL_ERROR' as const, message: 'Internal error; retry once after about a second, then report the request_id', headers: {} };
+  }
+}
+
+/** The one global error handler: renders `{ error: { code, message, status }, meta }`. */
+export function errorHandler(deps: AppDeps, routes: RouteLister) {
+  return new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, ({ error, code, request, set }) => {
+    const c = classify(error, code, request, routes);
+    const status = ERROR_STATUS[c.code as ErrorCode];
+    const facts = factsOf(request);
+    if (status >= 500) {
+      deps.log({ level: 'error', request_id: facts.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error), stack: error instanceof Error ? error.stack : undefined });
+    }
+    facts.status = status;
+    facts.errorCode = c.code;
+    set.status = status;
+    for (const [k, v] of Object.entries(c.headers)) set.headers[k] = v;
+    set.headers['content-type'] = 'application/json; charset=utf-8';
+    return errorBody(c.code, status, c.message, metaFor(request, deps.clock));
+  });
+}

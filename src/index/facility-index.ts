@@ -1,0 +1,75 @@
+import { Database } from 'bun:sqlite';
+import { existsSync } from 'node:fs';
+import type { ScoreInputs } from '../scoring/model';
+import type { FacilityRow, IndexInfo } from './model';
+import { INDEX_FORMAT } from './schema';
+
+type RawRow = Omit<FacilityRow, 'active_enforcement' | 'score_inputs'> & {
+  active_enforcement: number;
+  score_inputs: string;
+};
+
+const COLUMNS = `registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score,
+  active_enforcement, baseline, violation_frequency, penalty_severity, recency, repeat_offender, score_hash, score_inputs`;
+
+function toRow(r: RawRow): FacilityRow {
+  return { ...r, active_enforcement: r.active_enforcement === 1, score_inputs: JSON.parse(r.score_inputs) as ScoreInputs };
+}
+
+/** Thrown when an index file is missing, unreadable or of another format; main.ts prints it as one line. */
+export class IndexOpenError extends Error {}
+
+/** The read-only facility index. Statements are prepared once; every method takes plain values. */
+export class FacilityIndex {
+  readonly info: IndexInfo;
+  private readonly byId;
+  private readonly byIds;
+  private readonly byAddressKey;
+
+  constructor(readonly db: Database) {
+    try {
+      const format = db.query("SELECT value FROM index_meta WHERE key = 'format'").get() as { value: string } | null;
+      if (format?.value !== INDEX_FORMAT) throw new IndexOpenError(`index format ${format?.value ?? 'unknown'}, expected ${INDEX_FORMAT}`);
+      const info = db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string } | null;
+      if (!info) throw new IndexOpenError('index has no metadata');
+      this.info = JSON.parse(info.value) as IndexInfo;
+    } catch (e) {
+      if (e instanceof IndexOpenError) throw e;
+      throw new IndexOpenError(`not a facility index (${(e as Error).message})`);
+    }
+    this.byId = db.prepare<RawRow, [string]>(`SELECT ${COLUMNS} FROM facility WHERE registry_id = ?`);
+    this.byIds = db.prepare<RawRow, [string]>(`SELECT ${COLUMNS} FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))`);
+    this.byAddressKey = db.prepare<RawRow, [string]>(`SELECT ${COLUMNS} FROM facility WHERE address_key = ? ORDER BY registry_id`);
+  }
+
+  /** Opens an index file read-only; fails now (not at the first request) if it is missing or corrupt. */
+  static open(path: string): FacilityIndex {
+    if (!existsSync(path)) throw new IndexOpenError(`index file not found: ${path}`);
+    let db: Database;
+    try {
+      db = new Database(path, { readonly: true, strict: true });
+      db.exec('PRAGMA query_only = ON; PRAGMA mmap_size = 4294967296;');
+    } catch (e) {
+      throw new IndexOpenError(`cannot open index ${path}: ${(e as Error).message}`);
+    }
+    return new FacilityIndex(db);
+  }
+
+  get(registryId: string): FacilityRow | null {
+    const r = this.byId.get(registryId);
+    return r ? toRow(r) : null;
+  }
+
+  /** All rows whose IDs are in `ids`, in one statement; order unspecified. */
+  getMany(ids: readonly string[]): FacilityRow[] {
+    return this.byIds.all(JSON.stringify(ids)).map(toRow);
+  }
+
+  findByAddressKey(key: string): FacilityRow[] {
+    return this.byAddressKey.all(key).map(toRow);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,74 @@
+import { Database } from 'bun:sqlite';
+import { renameSync, rmSync } from 'node:fs';
+import { normalizeAddressKey } from '../demo/address';
+import type { FacilityRow, IndexInfo } from './model';
+import { INDEX_DDL, INDEX_FORMAT, INDEX_POST_LOAD_DDL } from './schema';
+
+/**
+ * Builds an index file atomically: rows go into `<path>.tmp-<pid>`, which is renamed over `path`
+ * only by `finish()`. An interrupted build leaves the old index untouched.
+ */
+export class IndexWriter {
+  private readonly db: Database;
+  private readonly tmpPath: string;
+  private readonly insert;
+  private count = 0;
+
+  constructor(private readonly path: string) {
+    this.tmpPath = path === ':memory:' ? path : `${path}.tmp-${process.pid}`;
+    if (this.tmpPath !== ':memory:') rmSync(this.tmpPath, { force: true });
+    this.db = new Database(this.tmpPath, { create: true, strict: true });
+    // Bulk-load settings: the file is not live until renamed, so durability per row is moot.
+    this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
+    this.db.exec(INDEX_DDL);
+    this.db.exec('BEGIN');
+    this.insert = this.db.prepare(
+      `INSERT OR REPLACE INTO facility VALUES ($registry_id,$fac_name,$fac_street,$fac_city,$fac_state,$fac_zip,$lat,$lng,$fac_naics,
+       $overall_score,$active_enforcement,$baseline,$violation_frequency,$penalty_severity,$recency,$repeat_offender,$score_hash,$score_inputs,$address_key)`,
+    );
+  }
+
+  add(row: FacilityRow): void {
+    this.insert.run({
+      ...row,
+      active_enforcement: row.active_enforcement ? 1 : 0,
+      score_inputs: JSON.stringify(row.score_inputs),
+      address_key: normalizeAddressKey(row.fac_street, row.fac_zip),
+    });
+    this.count++;
+  }
+
+  get rowsWritten(): number {
+    return this.count;
+  }
+
+  /** Writes metadata, builds secondary indexes and atomically replaces `path`. */
+  finish(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
+    const facility_count = (this.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+    const full: IndexInfo = { ...info, facility_count };
+    const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
+    put.run('format', INDEX_FORMAT);
+    put.run('info', JSON.stringify(full));
+    this.db.exec('COMMIT');
+    this.db.exec(INDEX_POST_LOAD_DDL);
+    this.db.exec('ANALYZE; PRAGMA journal_mode = DELETE;');
+    if (this.tmpPath === ':memory:') return full;
+    this.db.close();
+    renameSync(this.tmpPath, this.path);
+    return full;
+  }
+
+  /** Abandons the build; the previous index (if any) stays in place. */
+  abort(): void {
+    try {
+      this.db.close();
+    } finally {
+      if (this.tmpPath !== ':memory:') rmSync(this.tmpPath, { force: true });
+    }
+  }
+
+  /** For tests building an in-memory index: the live database once finished. */
+  get database(): Database {
+    return this.db;
+  }
+}

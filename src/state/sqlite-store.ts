@@ -1,0 +1,157 @@
+import { Database } from 'bun:sqlite';
+import type { Tier } from '../accounts/tiers';
+import type { Account, CountResult, RegenerateResult } from './model';
+import { monthOf, type StateStore } from './store';
+import { WindowLimiter } from './window-limiter';
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS account (
+  id TEXT PRIMARY KEY NOT NULL,
+  name TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  tier TEXT NOT NULL,
+  monthly_limit INTEGER,
+  created_at TEXT NOT NULL,
+  key_hash TEXT UNIQUE,
+  key_prefix TEXT,
+  key_created_at TEXT,
+  last_regenerated_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS account_subject ON account(subject) WHERE subject <> '';
+CREATE TABLE IF NOT EXISTS usage (
+  account_id TEXT NOT NULL,
+  month TEXT NOT NULL,
+  calls INTEGER NOT NULL,
+  PRIMARY KEY (account_id, month)
+) WITHOUT ROWID;
+`;
+
+type AccountRow = Omit<Account, 'tier'> & { tier: string };
+const ACCOUNT_COLUMNS = 'id, name, subject, tier, monthly_limit, created_at, key_prefix, key_created_at';
+
+/**
+ * Embedded state in one SQLite file (WAL). Each counted call is committed before the response is
+ * sent, so a 200 survives kill -9; bun:sqlite is synchronous, so check-and-count cannot interleave.
+ */
+export class SqliteStateStore implements StateStore {
+  readonly kind = 'sqlite' as const;
+  private readonly db: Database;
+  private readonly windows = new WindowLimiter();
+  private readonly q;
+
+  constructor(path: string) {
+    this.db = new Database(path, { create: true, strict: true });
+    // NORMAL in WAL: a commit survives a process crash (it is in the OS's hands), at no fsync per call.
+    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+    this.db.exec(DDL);
+    this.q = {
+      insert: this.db.prepare(`INSERT INTO account (id, name, subject, tier, monthly_limit, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
+      byId: this.db.prepare<AccountRow, [string]>(`SELECT ${ACCOUNT_COLUMNS} FROM account WHERE id = ?`),
+      bySubject: this.db.prepare<AccountRow, [string]>(`SELECT ${ACCOUNT_COLUMNS} FROM account WHERE subject = ? AND subject <> '' ORDER BY created_at LIMIT 1`),
+      byKey: this.db.prepare<AccountRow, [string]>(`SELECT ${ACCOUNT_COLUMNS} FROM account WHERE key_hash = ?`),
+      all: this.db.prepare<AccountRow, []>(`SELECT ${ACCOUNT_COLUMNS} FROM account ORDER BY created_at, id`),
+      setTier: this.db.prepare('UPDATE account SET tier = ? WHERE id = ?'),
+      setLimit: this.db.prepare('UPDATE account SET monthly_limit = ? WHERE id = ?'),
+      setKey: this.db.prepare('UPDATE account SET key_hash = ?, key_prefix = ?, key_created_at = ? WHERE id = ?'),
+      revoke: this.db.prepare('UPDATE account SET key_hash = NULL, key_prefix = NULL, key_created_at = NULL WHERE id = ? AND key_hash IS NOT NULL'),
+      regenInfo: this.db.prepare<{ key_hash: string | null; last_regenerated_at: number | null }, [string]>(
+        'SELECT key_hash, last_regenerated_at FROM account WHERE id = ?',
+      ),
+      regen: this.db.prepare('UPDATE account SET key_hash = ?, key_prefix = ?, key_created_at = ?, last_regenerated_at = ? WHERE id = ?'),
+      used: this.db.prepare<{ calls: number }, [string, string]>('SELECT calls FROM usage WHERE account_id = ? AND month = ?'),
+      count: this.db.prepare(
+        'INSERT INTO usage (account_id, month, calls) VALUES (?, ?, 1) ON CONFLICT (account_id, month) DO UPDATE SET calls = calls + 1',
+      ),
+      refund: this.db.prepare('UPDATE usage SET calls = calls - 1 WHERE account_id = ? AND month = ? AND calls > 0'),
+    };
+  }
+
+  private toAccount(r: AccountRow | null): Account | null {
+    return r ? { ...r, tier: r.tier as Tier } : null;
+  }
+
+  async createAccount(a: { name: string; subject: string; tier: Tier; monthlyLimit: number | null; now: number }): Promise<Account> {
+    const id = `acct_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+    this.q.insert.run(id, a.name, a.subject, a.tier, a.monthlyLimit, new Date(a.now).toISOString());
+    return this.toAccount(this.q.byId.get(id))!;
+  }
+
+  async getAccount(id: string) {
+    return this.toAccount(this.q.byId.get(id));
+  }
+
+  async findAccountBySubject(subject: string) {
+    return this.toAccount(this.q.bySubject.get(subject));
+  }
+
+  async listAccounts() {
+    return this.q.all.all().map((r) => this.toAccount(r)!);
+  }
+
+  async setTier(accountId: string, tier: Tier) {
+    return this.q.setTier.run(tier, accountId).changes > 0;
+  }
+
+  async setMonthlyLimit(accountId: string, limit: number | null) {
+    return this.q.setLimit.run(limit, accountId).changes > 0;
+  }
+
+  async setKey(accountId: string, keyHash: string, prefix: string, now: number) {
+    this.q.setKey.run(keyHash, prefix, new Date(now).toISOString(), accountId);
+  }
+
+  async findAccountByKeyHash(keyHash: string) {
+    return this.toAccount(this.q.byKey.get(keyHash));
+  }
+
+  async revokeKey(accountId: string) {
+    return this.q.revoke.run(accountId).changes > 0;
+  }
+
+  async regenerateKey(accountId: string, keyHash: string, prefix: string, now: number, throttleMs: number): Promise<RegenerateResult> {
+    return this.db.transaction((): RegenerateResult => {
+      const cur = this.q.regenInfo.get(accountId);
+      if (!cur?.key_hash) return { ok: false, reason: 'no_key' };
+      if (cur.last_regenerated_at !== null && now - cur.last_regenerated_at < throttleMs) {
+        return { ok: false, reason: 'throttled', retryAfterSec: Math.max(1, Math.ceil((cur.last_regenerated_at + throttleMs - now) / 1000)) };
+      }
+      this.q.regen.run(keyHash, prefix, new Date(now).toISOString(), now, accountId);
+      return { ok: true };
+    }).immediate();
+  }
+
+  async consumeMonthly(accountId: string, limit: number, now: number): Promise<CountResult> {
+    const { month, resetAt } = monthOf(now);
+    return this.db.transaction((): CountResult => {
+      const used = this.q.used.get(accountId, month)?.calls ?? 0;
+      if (used >= limit) return { allowed: false, used, limit, resetAt };
+      this.q.count.run(accountId, month);
+      return { allowed: true, used: used + 1, limit, resetAt };
+    }).immediate();
+  }
+
+  async refundMonthly(accountId: string, now: number) {
+    this.q.refund.run(accountId, monthOf(now).month);
+  }
+
+  async monthlyUsage(accountId: string, now: number) {
+    return this.q.used.get(accountId, monthOf(now).month)?.calls ?? 0;
+  }
+
+  async hitWindow(key: string, limit: number, windowMs: number, now: number) {
+    return this.windows.hit(key, limit, windowMs, now);
+  }
+
+  async ping() {
+    try {
+      this.db.exec('BEGIN IMMEDIATE; ROLLBACK;');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close() {
+    this.db.close();
+  }
+}

@@ -1,0 +1,49 @@
+import type { Tier } from '../accounts/tiers';
+import type { Account, CountResult, RegenerateResult } from './model';
+
+/**
+ * Everything mutable the service keeps: accounts, key hashes, monthly usage, rolling-window limits.
+ * Two implementations: SQLite (embedded, default) and Redis (shared by replicas). Every
+ * check-and-count is one atomic operation, so concurrent calls can never overshoot a cap.
+ * `now` is passed in (epoch ms) so tests can fix the clock; the Redis store may use server time.
+ */
+export interface StateStore {
+  readonly kind: 'sqlite' | 'redis';
+
+  createAccount(a: { name: string; subject: string; tier: Tier; monthlyLimit: number | null; now: number }): Promise<Account>;
+  getAccount(id: string): Promise<Account | null>;
+  findAccountBySubject(subject: string): Promise<Account | null>;
+  listAccounts(): Promise<Account[]>;
+  setTier(accountId: string, tier: Tier): Promise<boolean>;
+  setMonthlyLimit(accountId: string, limit: number | null): Promise<boolean>;
+
+  /** Installs a key (hash + display prefix) as the account's only live key. */
+  setKey(accountId: string, keyHash: string, prefix: string, now: number): Promise<void>;
+  /** Account owning a live key with this SHA-256 hash. */
+  findAccountByKeyHash(keyHash: string): Promise<Account | null>;
+  /** Kills the account's live key at once. */
+  revokeKey(accountId: string): Promise<boolean>;
+  /** Atomically: no key yet -> no_key; last regeneration < throttleMs ago -> throttled; else swap keys. */
+  regenerateKey(accountId: string, keyHash: string, prefix: string, now: number, throttleMs: number): Promise<RegenerateResult>;
+
+  /** Counts one call in the calendar month (UTC) of `now` unless `limit` is reached. */
+  consumeMonthly(accountId: string, limit: number, now: number): Promise<CountResult>;
+  /** Gives back a call counted for a request that then failed on our side (5xx). */
+  refundMonthly(accountId: string, now: number): Promise<void>;
+  monthlyUsage(accountId: string, now: number): Promise<number>;
+
+  /** Rolling-window limiter (demo per-IP): at most `limit` hits per `windowMs` per key. */
+  hitWindow(key: string, limit: number, windowMs: number, now: number): Promise<CountResult>;
+
+  /** True when writes are possible (for /readyz). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** UTC calendar month of an instant, as `YYYY-MM`, and the instant the next one begins. */
+export function monthOf(now: number): { month: string; resetAt: number } {
+  const d = new Date(now);
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth();
+  return { month: `${y}-${String(m + 1).padStart(2, '0')}`, resetAt: Date.UTC(y, m + 1, 1) };
+}

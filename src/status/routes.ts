@@ -1,0 +1,38 @@
+import { Elysia, t } from 'elysia';
+import type { AppDeps } from '../deps';
+import { Envelope, ErrorEnvelope } from '../http/envelope';
+import { metaFor } from '../http/request-context';
+import { IndexInfo } from '../index/model';
+import { VERSION } from '../version';
+
+const StatusData = t.Object({
+  service: t.Literal('facility-score'),
+  version: t.String(),
+  dataset: IndexInfo,
+  notice: t.String({ description: 'Plain-language statement of what the data is' }),
+});
+
+/** GET /api/v1/status (public): what data this instance serves, and whether it is real. */
+export function statusRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'status-routes' }).get(
+    '/api/v1/status',
+    ({ request }) => {
+      const info = deps.index.info;
+      return {
+        data: {
+          service: 'facility-score' as const,
+          version: VERSION,
+          dataset: info,
+          notice: info.fictitious
+            ? 'FICTITIOUS SAMPLE: every facility, ID (all start with 99) and score in this dataset is invented. It is not EPA data.'
+            : `EPA ECHO data as of ${info.as_of}; scores are computed by facility-score method ${info.score_version}.`,
+        },
+        meta: metaFor(request, deps.clock),
+      };
+    },
+    {
+      response: { 200: Envelope(StatusData), 500: ErrorEnvelope },
+      detail: { tags: ['Service'], summary: 'Dataset and service status (public)' },
+    },
+  );
+}

@@ -48,12 +48,17 @@ export function classify(error: unknown, elysiaCode: string | number, request: R
 
 /** The one global error handler: renders `{ error: { code, message, status }, meta }`. */
 export function errorHandler(deps: AppDeps, routes: RouteLister) {
-  return new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, ({ error, code, request, set }) => {
+  return new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, async ({ error, code, request, set }) => {
     const c = classify(error, code, request, routes);
     const status = ERROR_STATUS[c.code as ErrorCode];
     const facts = factsOf(request);
     if (status >= 500) {
       deps.log({ level: 'error', request_id: facts.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error), stack: error instanceof Error ? error.stack : undefined });
+    }
+    // Our failure, not the caller's: the call it was charged for is given back.
+    if (status >= 500 && facts.counted && facts.accountId) {
+      facts.counted = false;
+      await deps.store.refundMonthly(facts.accountId, deps.clock()).catch(() => undefined);
     }
     facts.status = status;
     facts.errorCode = c.code;

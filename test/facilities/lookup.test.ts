@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'bun:test';
+import { TIERS } from '../../src/accounts/tiers';
+import { DEFAULT_ROWS, json, makeWorld } from '../helpers';
+
+const world = makeWorld();
+const keys = Object.fromEntries(await Promise.all(TIERS.map(async (t) => [t, (await world.keyFor(t, { monthlyLimit: 1_000 })).key] as const)));
+const row = DEFAULT_ROWS[1]!;
+
+describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
+  it.each(['starter', 'platform', 'enterprise'] as const)('the %s tier gets the full record with score components', async (tier) => {
+    const res = await world.call(`/api/v1/facility/${row.registry_id}`, { key: keys[tier] });
+    expect(res.status).toBe(200);
+    const { data } = await json(res);
+    expect(data).toEqual({
+      registry_id: row.registry_id,
+      fac_name: row.fac_name,
+      fac_street: row.fac_street,
+      fac_city: row.fac_city,
+      fac_state: row.fac_state,
+      fac_zip: row.fac_zip,
+      location: { lat: row.lat, lng: row.lng },
+      fac_naics: row.fac_naics,
+      overall_score: row.overall_score,
+      active_enforcement: true,
+      score_components: {
+        baseline: row.baseline,
+        violation_frequency: { score: row.violation_frequency, max_points: 15 },
+        penalty_severity: { score: row.penalty_severity, max_points: 30 },
+        recency: { score: row.recency, max_points: 25 },
+        repeat_offender: { score: row.repeat_offender, max_points: 15 },
+        overall: row.overall_score,
+      },
+    });
+  });
+
+  it('the Free tier keeps overall_score but gets components redacted to {redacted, message}', async () => {
+    const { data } = await json(await world.call(`/api/v1/facility/${row.registry_id}`, { key: keys.free }));
+    expect(data.overall_score).toBe(row.overall_score);
+    expect(data.score_components).toEqual({ redacted: true, message: expect.stringContaining('Starter') });
+    expect(JSON.stringify(data)).not.toContain('violation_frequency');
+  });
+
+  it('an unknown well-formed ID is 404 NOT_FOUND naming the ID', async () => {
+    const res = await world.call('/api/v1/facility/990000009999', { key: keys.starter });
+    const body = await json(res);
+    expect(res.status).toBe(404);
+    expect(body.error.code).toBe('NOT_FOUND');
+    expect(body.error.message).toContain('990000009999');
+  });
+
+  it.each([
+    ['letters', 'ABC'],
+    ['digits with a letter', '99000000000X'],
+    ['a negative number', '-990000000001'],
+    ['a decimal', '990000000001.0'],
+    ['scientific notation from a spreadsheet', '1.10001E%2B11'],
+    ['sixteen digits', '9900000000010000'],
+    ['a thousand digits', '9'.repeat(1000)],
+    ['unicode digits', '%D9%A9%D9%A9%D9%A1'],
+    ['an emoji', '%F0%9F%98%80'],
+    ['SQL', "1'%20OR%20'1'%3D'1"],
+    ['a space inside', '99%200001'],
+    ['an encoded slash traversal', '..%2F..%2Fetc%2Fpasswd'],
+    ['a NUL byte', '990000000001%00'],
+  ])('a malformed ID (%s) is 404 NOT_FOUND and not counted', async (_name, id) => {
+    const w = makeWorld();
+    const k = await w.keyFor('free');
+    const res = await w.call(`/api/v1/facility/${id}`, { key: k.key });
+    const body = await json(res);
+    expect(res.status).toBe(404);
+    expect(body.error.code).toBe('NOT_FOUND');
+    expect(await w.store.monthlyUsage(k.accountId, w.clock())).toBe(0);
+  });
+
+  it.each([
+    ['an empty ID', '/api/v1/facility/'],
+    ['a path trick', '/api/v1/facility/../status'],
+    ['an extra segment', '/api/v1/facility/990000000001/extra'],
+  ])('%s never reaches a facility and answers with the envelope', async (_n, path) => {
+    const res = await world.call(path, { key: keys.starter });
+    const body = await json(res);
+    if (res.status === 200) {
+      // URL normalisation turned the trick into /api/v1/status: a public endpoint, not a facility.
+      expect(body.data.service).toBe('facility-score');
+    } else {
+      expect(res.status).toBe(404);
+      expect(body.error.code).toBe('NOT_FOUND');
+    }
+  });
+});
+
+describe('API-key authentication (spec 5)', () => {
+  const id = '/api/v1/facility/990000000001';
+  it.each([
+    ['no key', {}],
+    ['an empty key', { 'x-api-key': '' }],
+    ['a wrong key', { 'x-api-key': 'fcs_live_000000000000000000000000000000000' }],
+    ['a 10 kB key', { 'x-api-key': 'k'.repeat(10_000) }],
+    ['the key in an Authorization Bearer header', { authorization: 'Bearer KEY' }],
+    ['a valid key but also a Bearer header', { authorization: 'Bearer whatever', 'x-api-key': 'KEY' }],
+    ['a lower-case bearer scheme', { authorization: 'bearer KEY' }],
+  ])('%s is 401 UNAUTHENTICATED', async (_name, headers: Record<string, string>) => {
+    const h = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('KEY', keys.starter!)]));
+    const res = await world.call(id, { headers: h });
+    const body = await json(res);
+    expect(res.status).toBe(401);
+    expect(body.error.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('a revoked key is 401 at its next call', async () => {
+    const w = makeWorld();
+    const k = await w.keyFor('platform');
+    expect((await w.call(id, { key: k.key })).status).toBe(200);
+    await w.store.revokeKey(k.accountId);
+    expect((await w.call(id, { key: k.key })).status).toBe(401);
+  });
+
+  it('a tier changed by the admin applies at the next call', async () => {
+    const w = makeWorld();
+    const k = await w.keyFor('free');
+    expect((await json(await w.call(id, { key: k.key }))).data.score_components.redacted).toBe(true);
+    await w.store.setTier(k.accountId, 'starter');
+    expect((await json(await w.call(id, { key: k.key }))).data.score_components.baseline).toBe(15);
+  });
+
+  it('the key never appears in a response or a log line', async () => {
+    const w = makeWorld({ config: { logRequests: true } });
+    const k = await w.keyFor('starter');
+    const res = await w.call(id, { key: k.key });
+    const text = (await res.text()) + JSON.stringify([...res.headers]) + JSON.stringify(w.logs);
+    expect(text).not.toContain(k.key);
+  });
+});
+
+describe('GET /api/v1/status (public)', () => {
+  it('states dataset name, as-of date, facility count, score method version and that the sample is fictitious', async () => {
+    const w = makeWorld({ rows: DEFAULT_ROWS });
+    const { data } = await json(await w.call('/api/v1/status'));
+    expect(data.dataset).toMatchObject({ dataset_name: 'test fixture', as_of: '2026-11-01', facility_count: DEFAULT_ROWS.length, score_version: 'test', fictitious: true });
+    expect(data.notice).toContain('FICTITIOUS');
+  });
+
+  it('says nothing about a fictitious sample when the index is real data', async () => {
+    const w = makeWorld({ rows: DEFAULT_ROWS });
+    (w.deps.index as any).info = { ...w.deps.index.info, fictitious: false };
+    const { data } = await json(await w.call('/api/v1/status'));
+    expect(data.dataset.fictitious).toBe(false);
+    expect(data.notice).not.toContain('FICTITIOUS');
+  });
+});

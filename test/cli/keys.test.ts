@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'bun:test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli } from '../support/process';
+
+const stateDir = mkdtempSync(join(tmpdir(), 'fcs-keys-'));
+const s = ['--state-dir', stateDir];
+
+describe('keys CLI', () => {
+  it('keys create --json prints one JSON object with the key, tier and display prefix', () => {
+    const r = cli(['keys', 'create', '--tier', 'platform', '--name', 'Acme ESG', '--json', ...s]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout.trim());
+    expect(out.key).toMatch(/^fcs_live_[0-9A-Za-z]{32}$/);
+    expect(out.tier).toBe('platform');
+    expect(out.key.startsWith(out.prefix)).toBe(true);
+    expect(out.prefix.length).toBeLessThan(out.key.length - 20);
+  });
+
+  it('keys list shows the prefix, never the key, and the usage', () => {
+    const created = JSON.parse(cli(['keys', 'create', '--tier', 'free', '--json', ...s]).stdout);
+    const listed = JSON.parse(cli(['keys', 'list', '--json', ...s]).stdout) as any[];
+    const row = listed.find((a) => a.id === created.account_id);
+    expect(row).toMatchObject({ tier: 'free', key_prefix: created.prefix, calls_this_month: 0, effective_limit: 10 });
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+  });
+
+  it('set-tier, set-limit and revoke change the account', () => {
+    const { account_id } = JSON.parse(cli(['keys', 'create', '--tier', 'starter', '--json', ...s]).stdout);
+    expect(cli(['keys', 'set-tier', account_id, 'enterprise', ...s]).code).toBe(0);
+    expect(cli(['keys', 'set-limit', account_id, '1234', ...s]).code).toBe(0);
+    expect(cli(['keys', 'revoke', account_id, ...s]).code).toBe(0);
+    const row = (JSON.parse(cli(['keys', 'list', '--json', ...s]).stdout) as any[]).find((a) => a.id === account_id);
+    expect(row).toMatchObject({ tier: 'enterprise', monthly_limit: 1234, key_prefix: null });
+    expect(cli(['keys', 'set-limit', account_id, 'default', ...s]).code).toBe(0);
+  });
+
+  it.each([
+    [['keys', 'create', '--tier', 'gold'], /--tier must be one of/],
+    [['keys', 'create'], /--tier must be one of/],
+    [['keys', 'set-limit', 'acct_nope', '5'], /no account acct_nope/],
+    [['keys', 'frobnicate'], /unknown keys subcommand/],
+    [['keys', 'create', '--tier', 'free', '--bogus'], /Unknown option/],
+  ])('bad usage %p fails with a one-line reason and exit code 1', (args, message) => {
+    const r = cli([...args, ...s]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toContain('    at ');
+  });
+
+  it('an unknown command exits 2 with the usage', () => {
+    const r = cli(['frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Commands:');
+  });
+});

@@ -1,6 +1,92 @@
-/** Normalised form of a street address + ZIP used to match demo addresses against the index.
- * PLACEHOLDER: issue 5 replaces this with full USPS-style normalisation. */
-export function normalizeAddressKey(street: string, zip: string): string {
-  const s = street.toUpperCase().replace(/[^A-Z0-9 ]+/g, ' ').replace(/\s+/g, ' ').trim();
-  return `${s}|${zip.slice(0, 5)}`;
+import { NAME_WORDS, NUMBER_WORDS, STREET_TYPES, UNIT_WORDS } from './street-words';
+
+/**
+ * Address normalisation shared by ingest (src/index/index-writer.ts fills the indexed
+ * `address_key` column with `normalizeAddressKey`) and the demo lookup (which builds the same key
+ * from a parsed query). Changing the output of these functions invalidates every built index's
+ * `address_key` column: indexes must then be rebuilt (docs/demo.md, "Match key").
+ */
+
+/** A street line reduced to what identifies a building: house number and street words, no unit. */
+export type NormalizedStreet = {
+  /** `"<house> <WORDS>"` with the street words joined without spaces; `"<WORDS>"` when there is no house number. */
+  key: string;
+  /** Secondary unit ("STE 200" -> "200"), or '' when the line has none. */
+  unit: string;
+};
+
+/**
+ * Normalises one street line: upper case, punctuation dropped, house-number ranges to their first
+ * number ("4500-4536" -> "4500"), every word through the USPS tables (Street/STR -> ST, North -> N,
+ * Saint -> ST, First/1st -> 1), the secondary unit split off. The street words are then joined
+ * WITHOUT spaces, so that where a parser splits a word or not ("ROUTE 9W" vs "ROUTE 9 W",
+ * "U.S. 1" vs "US 1") the key is the same; the house number stays apart so "1 23RD ST" and
+ * "12 3RD ST" stay distinct.
+ */
+export function normalizeStreet(street: string): NormalizedStreet {
+  let s = street.toUpperCase();
+  let unit = '';
+  const hash = s.indexOf('#');
+  if (hash > 0) {
+    unit = s.slice(hash + 1);
+    s = s.slice(0, hash);
+  }
+  // "4500-4536 MAIN" is a range: the first number names the building. "123-45" (Queens style,
+  // second number smaller) is one number written with a hyphen.
+  s = s.replace(/^\s*(\d+)\s*-\s*(\d+)\b/, (_, a: string, b: string) => (Number(b) >= Number(a) ? a : a + b));
+  let words = s.replace(/[^A-Z0-9]+/g, ' ').trim().split(' ').filter(Boolean);
+  if (words.length === 0) return { key: '', unit: cleanUnit(unit) };
+  words[0] = NUMBER_WORDS.get(words[0]!) ?? words[0]!;
+  // A designator right after the house number is a street name ("100 Suite Rd" is improbable, "100 Unit Rd" exists).
+  const u = words.findIndex((w, i) => i >= 2 && UNIT_WORDS.has(w));
+  if (u >= 0) {
+    unit = words.slice(u + 1).join(' ') + (unit ? ` ${unit}` : '');
+    words = words.slice(0, u);
+  }
+  const house = /^\d/.test(words[0]!) ? words[0]!.replace(/^0+(?=\d)/, '') : '';
+  const rest = (house ? words.slice(1) : words).map(canonicalWord).join('');
+  return { key: house ? `${house} ${rest}` : rest, unit: cleanUnit(unit) };
+}
+
+/** One street word in canonical form; ordinals lose their suffix ("97TH" and "97" alike, "FIRST" -> "1"). */
+function canonicalWord(w: string): string {
+  const named = NAME_WORDS.get(w) ?? w;
+  const ordinal = /^(\d+)(?:ST|ND|RD|TH)$/.exec(named);
+  if (ordinal) return ordinal[1]!;
+  return STREET_TYPES.get(named) ?? named;
+}
+
+function cleanUnit(unit: string): string {
+  return unit.toUpperCase().replace(/[^A-Z0-9]+/g, '').replace(/^0+(?=.)/, '');
+}
+
+/**
+ * The index's `address_key`: normalised street line + 2-letter state, e.g. `"717 ECENTERST|AR"`.
+ * The state is in the key so one indexed lookup stays small nationally; city and ZIP are NOT,
+ * because people omit one or the other: the demo compares them after the lookup (src/demo/match.ts).
+ */
+export function normalizeAddressKey(street: string, state: string): string {
+  return `${normalizeStreet(street).key}|${state.trim().toUpperCase()}`;
+}
+
+/** City for comparison: upper case, no punctuation or spaces, Saint/Fort/Mount abbreviated. */
+export function normalizeCity(city: string): string {
+  return city
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .map((w) => ({ SAINT: 'ST', FORT: 'FT', MOUNT: 'MT', NORTH: 'N', SOUTH: 'S', EAST: 'E', WEST: 'W' })[w] ?? w)
+    .join('');
+}
+
+/**
+ * First five digits of a ZIP or ZIP+4 ("72150-2513", "721502513" -> "72150"). A 3-4 digit value is
+ * a ZIP whose leading zeros a spreadsheet dropped ("2134" -> "02134"). '' when it is not a ZIP.
+ */
+export function zip5(zip: string): string {
+  const d = zip.replace(/[\s-]/g, '');
+  if (!/^\d+$/.test(d)) return '';
+  if (d.length === 5 || d.length === 9) return d.slice(0, 5);
+  return d.length === 3 || d.length === 4 ? d.padStart(5, '0') : '';
 }

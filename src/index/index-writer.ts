@@ -33,7 +33,7 @@ export class IndexWriter {
       ...row,
       active_enforcement: row.active_enforcement ? 1 : 0,
       score_inputs: JSON.stringify(row.score_inputs),
-      address_key: normalizeAddressKey(row.fac_street, row.fac_zip),
+      address_key: normalizeAddressKey(row.fac_street, row.fac_state),
     });
     this.count++;
   }

@@ -21,7 +21,7 @@ CREATE TABLE facility (
   repeat_offender INTEGER NOT NULL,
   score_hash TEXT NOT NULL,
   score_inputs TEXT NOT NULL,
-  -- normalised street address + ZIP5, for the demo's offline geocoder (src/demo)
+  -- normalised street line + state, for the demo's offline geocoder (src/demo/address.ts)
   address_key TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE index_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;

@@ -1,0 +1,148 @@
+import type { PDFPage } from 'pdf-lib';
+import { COLORS, CONTENT_WIDTH, FOOTER_BASELINE, Flow, PAGE } from './layout';
+import type { ReportView } from './model';
+import { drawAbout, drawBreakdown, drawRecord, scoreColor } from './sections';
+
+/** `2026-11-22 01:30 UTC`: a printed document states its time zone. */
+export function printedTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export function formatCoordinates(lat: number, lng: number): string {
+  const part = (v: number, pos: string, neg: string) => `${Math.abs(v).toFixed(5)}° ${v >= 0 ? pos : neg}`;
+  return `${part(lat, 'N', 'S')}, ${part(lng, 'E', 'W')}`;
+}
+
+/**
+ * Renders the facility dossier: page 1 carries identity, the score and its breakdown; the
+ * compliance record, method and provenance flow onto page 2. Pure: same view, same bytes.
+ */
+export async function renderReport(view: ReportView): Promise<Uint8Array> {
+  const flow = await Flow.create((f) => (f.pages.length === 1 ? drawMasthead(f, view) : drawRunningHead(f, view)));
+  if (view.fictitious) drawFictitiousBanner(flow);
+  drawIdentity(flow, view);
+  drawEnforcement(flow, view);
+  drawBreakdown(flow, view);
+  drawRecord(flow, view);
+  drawAbout(flow, view);
+  setMetadata(flow, view);
+  return flow.finish((f, page, i, n) => drawFooter(f, page, view, i, n));
+}
+
+function drawMasthead(f: Flow, v: ReportView): void {
+  const top = PAGE.height;
+  f.rect(0, top - 78, PAGE.width, 78, COLORS.navy);
+  f.text('FACILITY COMPLIANCE DOSSIER', PAGE.margin, top - 36, { size: 15, bold: true, color: COLORS.white });
+  f.text(`EPA Registry ID ${v.registry_id}`, PAGE.margin, top - 56, { size: 10, color: COLORS.track });
+  const right = PAGE.width - PAGE.margin;
+  f.text('facility-score', right, top - 36, { size: 10, bold: true, color: COLORS.white }, 'right');
+  f.text(`Data as of ${v.as_of}`, right, top - 56, { size: 10, color: COLORS.track }, 'right');
+  f.y = top - 78 - 18;
+}
+
+function drawRunningHead(f: Flow, v: ReportView): void {
+  const y = PAGE.height - 40;
+  f.text('Facility compliance dossier', PAGE.margin, y, { size: 8.5, bold: true, color: COLORS.navy });
+  const name = f.lines(v.fac_name, { size: 8.5 }, CONTENT_WIDTH - 160, 1)[0] ?? '';
+  f.text(`${name}  ·  ${v.registry_id}`, PAGE.width - PAGE.margin, y, { size: 8.5, color: COLORS.muted }, 'right');
+  f.rule(y - 8);
+  f.y = y - 14;
+}
+
+function drawFictitiousBanner(f: Flow): void {
+  const h = 34;
+  f.rect(PAGE.margin, f.y - h, CONTENT_WIDTH, h, COLORS.warnFill, COLORS.warnLine);
+  f.text('FICTITIOUS SAMPLE DATA', PAGE.margin + 12, f.y - 14, { size: 9.5, bold: true, color: COLORS.poor });
+  f.text('This facility, its address and every figure below are invented for demonstration. They are not EPA data.', PAGE.margin + 12, f.y - 26, { size: 8.5, color: COLORS.ink });
+  f.y -= h + 14;
+}
+
+function drawIdentity(f: Flow, v: ReportView): void {
+  const cardW = 156;
+  const leftW = CONTENT_WIDTH - cardW - 24;
+  const top = f.y;
+  // Long names step down in size before anything is cut; only the smallest size may end in an ellipsis.
+  const size = [19, 16].find((s) => f.lines(v.fac_name, { size: s, bold: true }, leftW).length <= 3) ?? 13;
+  let y = top;
+  for (const line of f.lines(v.fac_name, { size, bold: true }, leftW, 4)) {
+    y -= size;
+    f.text(line, PAGE.margin, y, { size, bold: true });
+    y -= size * 0.25;
+  }
+  y -= 4;
+  for (const line of v.address_lines) {
+    y -= 11;
+    f.text(f.lines(line, { size: 11 }, leftW, 1)[0] ?? '', PAGE.margin, y, { size: 11, color: COLORS.muted });
+    y -= 3;
+  }
+  y -= 12;
+  const facts: [string, string][] = [
+    ['Registry ID', v.registry_id],
+    ['NAICS code', v.fac_naics || 'Not reported'],
+    ['Coordinates', formatCoordinates(v.lat, v.lng)],
+  ];
+  for (const [label, value] of facts) {
+    y -= 10;
+    f.text(label.toUpperCase(), PAGE.margin, y, { size: 7.5, bold: true, color: COLORS.faint });
+    f.text(value, PAGE.margin + 78, y, { size: 10 });
+    y -= 6;
+  }
+  const cardH = 132;
+  drawScoreCard(f, v, PAGE.width - PAGE.margin - cardW, top - cardH, cardW, cardH);
+  f.y = Math.min(y, top - cardH) - 14;
+}
+
+function drawScoreCard(f: Flow, v: ReportView, x: number, y: number, w: number, h: number): void {
+  const color = scoreColor(v.overall_score / 100);
+  f.rect(x, y, w, h, COLORS.panel, COLORS.rule);
+  f.rect(x, y + h - 4, w, 4, color);
+  const cx = x + w / 2;
+  f.text('COMPLIANCE SCORE', cx, y + h - 22, { size: 8, bold: true, color: COLORS.muted }, 'center');
+  f.text(String(v.overall_score), cx, y + h - 76, { size: 50, bold: true, color }, 'center');
+  f.text('out of 100', cx, y + h - 92, { size: 9, color: COLORS.muted }, 'center');
+  const barX = x + 16;
+  const barW = w - 32;
+  f.rect(barX, y + 22, barW, 5, COLORS.track);
+  f.rect(barX, y + 22, Math.max(1, (barW * v.overall_score) / 100), 5, color);
+  f.text('0', barX, y + 11, { size: 6.5, color: COLORS.faint });
+  f.text('higher is better', cx, y + 11, { size: 6.5, color: COLORS.faint }, 'center');
+  f.text('100', barX + barW, y + 11, { size: 6.5, color: COLORS.faint }, 'right');
+}
+
+function drawEnforcement(f: Flow, v: ReportView): void {
+  const [fill, line, title] = v.active_enforcement
+    ? [COLORS.alertFill, COLORS.poor, 'OPEN ENFORCEMENT ACTION: YES']
+    : [COLORS.okFill, COLORS.good, 'OPEN ENFORCEMENT ACTION: NO'];
+  const titleW = f.width(title, { size: 9.5, bold: true });
+  // The model's reason starts with "Yes: " / "No: ", which the title already says.
+  const reason = v.enforcement_reason.replace(/^(yes|no):\s*/i, '');
+  const detail = f.lines(reason.charAt(0).toUpperCase() + reason.slice(1), { size: 9 }, CONTENT_WIDTH - titleW - 40, 2);
+  const h = 14 + detail.length * 12;
+  f.rect(PAGE.margin, f.y - h, CONTENT_WIDTH, h, fill);
+  f.rect(PAGE.margin, f.y - h, 4, h, line);
+  f.text(title, PAGE.margin + 14, f.y - 16.5, { size: 9.5, bold: true, color: line });
+  detail.forEach((l, k) => f.text(l, PAGE.margin + 24 + titleW, f.y - 16.5 - k * 12, { size: 9, color: COLORS.ink }));
+  f.y -= h + 4;
+}
+
+function drawFooter(f: Flow, page: PDFPage, v: ReportView, index: number, count: number): void {
+  const y = FOOTER_BASELINE;
+  page.drawLine({ start: { x: PAGE.margin, y: y + 14 }, end: { x: PAGE.width - PAGE.margin, y: y + 14 }, thickness: 0.5, color: COLORS.rule });
+  const style = { size: 7.5, color: COLORS.muted };
+  f.text(`Generated ${printedTime(v.generated_at)}  ·  Request ${v.request_id}  ·  Score method ${v.score_version}`, PAGE.margin, y, style, 'left', page);
+  f.text(`Page ${index + 1} of ${count}`, PAGE.width - PAGE.margin, y, { ...style, bold: true }, 'right', page);
+  const source = v.fictitious ? 'Fictitious sample data, not EPA data' : 'Source: U.S. EPA ECHO';
+  f.text(`${source}  ·  data as of ${v.as_of}  ·  Registry ID ${v.registry_id}`, PAGE.margin, y - 11, style, 'left', page);
+}
+
+function setMetadata(f: Flow, v: ReportView): void {
+  const when = new Date(v.generated_at);
+  f.doc.setTitle(`Facility compliance dossier: ${v.fac_name} (${v.registry_id})`);
+  f.doc.setSubject(`Compliance score ${v.overall_score}/100, data as of ${v.as_of}${v.fictitious ? ' (fictitious sample data)' : ''}`);
+  f.doc.setAuthor('facility-score');
+  f.doc.setCreator('facility-score');
+  f.doc.setProducer('facility-score (pdf-lib)');
+  f.doc.setKeywords(['EPA Registry ID', v.registry_id, 'compliance', 'ECHO']);
+  f.doc.setCreationDate(when);
+  f.doc.setModificationDate(when);
+}

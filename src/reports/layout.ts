@@ -1,0 +1,145 @@
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
+import { clampLines, encoderFor, wrapText } from './text';
+
+/** US Letter, 0.75 in margins; the footer lives inside the bottom margin area above `FOOTER_TOP`. */
+export const PAGE = { width: 612, height: 792, margin: 54 } as const;
+export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
+const FOOTER_TOP = 62;
+
+const hex = (h: string): RGB => rgb(parseInt(h.slice(1, 3), 16) / 255, parseInt(h.slice(3, 5), 16) / 255, parseInt(h.slice(5, 7), 16) / 255);
+
+/** One restrained palette: navy for structure, grey for secondary text, three status colours. */
+export const COLORS = {
+  ink: hex('#1A2230'),
+  navy: hex('#1F3A5F'),
+  muted: hex('#5B6573'),
+  faint: hex('#8A94A3'),
+  rule: hex('#D5DAE1'),
+  track: hex('#E8ECF1'),
+  panel: hex('#F4F6F9'),
+  white: rgb(1, 1, 1),
+  good: hex('#2E7D4F'),
+  fair: hex('#C98A0B'),
+  poor: hex('#B3261E'),
+  warnFill: hex('#FFF4D6'),
+  warnLine: hex('#D9A21B'),
+  alertFill: hex('#FBE9E7'),
+  okFill: hex('#E8F4EC'),
+} as const;
+
+export type TextStyle = { size: number; bold?: boolean; italic?: boolean; color?: RGB };
+
+/**
+ * A top-to-bottom writer over pdf-lib pages: keeps a cursor `y`, breaks pages when a block does
+ * not fit, and funnels every string through the WinAnsi sanitiser (pdf-lib throws on characters
+ * its standard fonts lack, so raw text must never reach `drawText`).
+ */
+export class Flow {
+  readonly pages: PDFPage[] = [];
+  page!: PDFPage;
+  y = 0;
+  /** True once any text lost characters the font cannot show. */
+  lossy = false;
+  private readonly encode;
+
+  private constructor(
+    readonly doc: PDFDocument,
+    readonly fonts: { regular: PDFFont; bold: PDFFont; italic: PDFFont },
+    private readonly onNewPage: (flow: Flow) => void,
+  ) {
+    this.encode = encoderFor(fonts.regular);
+  }
+
+  static async create(onNewPage: (flow: Flow) => void): Promise<Flow> {
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    const fonts = {
+      regular: await doc.embedFont(StandardFonts.Helvetica),
+      bold: await doc.embedFont(StandardFonts.HelveticaBold),
+      italic: await doc.embedFont(StandardFonts.HelveticaOblique),
+    };
+    const flow = new Flow(doc, fonts, onNewPage);
+    flow.newPage();
+    return flow;
+  }
+
+  newPage(): void {
+    this.page = this.doc.addPage([PAGE.width, PAGE.height]);
+    this.pages.push(this.page);
+    this.y = PAGE.height - PAGE.margin;
+    this.onNewPage(this);
+  }
+
+  /** Starts a new page unless `height` points still fit above the footer. */
+  ensure(height: number): void {
+    if (this.y - height < FOOTER_TOP + 12) this.newPage();
+  }
+
+  font(style: TextStyle): PDFFont {
+    return style.bold ? this.fonts.bold : style.italic ? this.fonts.italic : this.fonts.regular;
+  }
+
+  /** Font-safe version of `raw`; records whether anything was lost. */
+  safe(raw: string): string {
+    const r = this.encode(raw);
+    if (r.lossy) this.lossy = true;
+    return r.text;
+  }
+
+  width(raw: string, style: TextStyle): number {
+    return this.font(style).widthOfTextAtSize(this.safe(raw), style.size);
+  }
+
+  /** Draws one line at an absolute position; `align` right/center uses `x` as that edge/centre. */
+  text(raw: string, x: number, y: number, style: TextStyle, align: 'left' | 'right' | 'center' = 'left', page = this.page): void {
+    const text = this.safe(raw);
+    const font = this.font(style);
+    const w = font.widthOfTextAtSize(text, style.size);
+    const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
+    page.drawText(text, { x: left, y, size: style.size, font, color: style.color ?? COLORS.ink });
+  }
+
+  /** Wrapped lines of `raw` in `width`, at most `maxLines` (ellipsis when cut). */
+  lines(raw: string, style: TextStyle, width: number, maxLines = Infinity): string[] {
+    const text = this.safe(raw);
+    const font = this.font(style);
+    return Number.isFinite(maxLines) ? clampLines(text, font, style.size, width, maxLines) : wrapText(text, font, style.size, width);
+  }
+
+  /** A wrapped paragraph at the cursor, breaking pages between lines; leaves `y` below it. */
+  paragraph(raw: string, style: TextStyle, opts: { x?: number; width?: number; leading?: number } = {}): void {
+    const x = opts.x ?? PAGE.margin;
+    const leading = opts.leading ?? style.size * 1.4;
+    for (const line of this.lines(raw, style, opts.width ?? CONTENT_WIDTH)) {
+      this.ensure(leading);
+      this.y -= style.size;
+      this.page.drawText(line, { x, y: this.y, size: style.size, font: this.font(style), color: style.color ?? COLORS.ink });
+      this.y -= leading - style.size;
+    }
+  }
+
+  rect(x: number, y: number, width: number, height: number, fill: RGB, border?: RGB): void {
+    this.page.drawRectangle({ x, y, width, height, color: fill, ...(border ? { borderColor: border, borderWidth: 0.75 } : {}) });
+  }
+
+  rule(y = this.y, color: RGB = COLORS.rule): void {
+    this.page.drawLine({ start: { x: PAGE.margin, y }, end: { x: PAGE.width - PAGE.margin, y }, thickness: 0.75, color });
+  }
+
+  /** A section title with a rule under it. */
+  heading(title: string): void {
+    this.ensure(40);
+    this.y -= 22;
+    this.text(title.toUpperCase(), PAGE.margin, this.y, { size: 9.5, bold: true, color: COLORS.navy });
+    this.y -= 6;
+    this.rule();
+    this.y -= 4;
+  }
+
+  /** Draws `footer` on every page once the page count is known, and serialises the document. */
+  async finish(footer: (flow: Flow, page: PDFPage, index: number, count: number) => void): Promise<Uint8Array> {
+    this.pages.forEach((p, i) => footer(this, p, i, this.pages.length));
+    return this.doc.save({ useObjectStreams: true });
+  }
+}
+
+export const FOOTER_BASELINE = 40;

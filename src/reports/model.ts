@@ -1,0 +1,45 @@
+import { t, type Static } from 'elysia';
+import { ScoreInputs } from '../scoring/model';
+
+/** One scored component as the dossier shows it: a bar of `score` out of `max_points` and why. */
+export const ReportComponent = t.Object({
+  key: t.String(),
+  label: t.String(),
+  score: t.Integer({ minimum: 0 }),
+  max_points: t.Integer({ minimum: 1 }),
+  /** One sentence on what drove the points, from the score model (scoring/explain.ts). */
+  driver: t.String(),
+});
+export type ReportComponent = Static<typeof ReportComponent>;
+
+/** Everything printed in a dossier: built from an index row and index info, rendered by document.ts. */
+export const ReportView = t.Object({
+  registry_id: t.String(),
+  fac_name: t.String(),
+  address_lines: t.Array(t.String()),
+  fac_city: t.String(),
+  fac_state: t.String(),
+  lat: t.Number(),
+  lng: t.Number(),
+  fac_naics: t.String(),
+  overall_score: t.Integer(),
+  baseline: t.Integer(),
+  components: t.Array(ReportComponent),
+  active_enforcement: t.Boolean(),
+  /** The score model's one line on why the flag is set or not. */
+  enforcement_reason: t.String(),
+  inputs: ScoreInputs,
+  dataset_name: t.String(),
+  as_of: t.String(),
+  fictitious: t.Boolean(),
+  score_version: t.String(),
+  sources: t.Array(t.Object({ name: t.String(), sha256: t.String() })),
+  /** Epoch ms of this render (deps.clock). */
+  generated_at: t.Integer(),
+  request_id: t.String(),
+});
+export type ReportView = Static<typeof ReportView>;
+
+/** `X-Cache` values: served from disk, rendered and stored, or rendered but not storable. */
+export const CacheOutcome = t.Union([t.Literal('HIT'), t.Literal('MISS'), t.Literal('BYPASS')]);
+export type CacheOutcome = Static<typeof CacheOutcome>;

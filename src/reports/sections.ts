@@ -1,0 +1,157 @@
+import type { RGB } from 'pdf-lib';
+import { COLORS, CONTENT_WIDTH, Flow, PAGE } from './layout';
+import type { ReportView } from './model';
+
+/** Status colour of a fraction of the possible points. */
+export function scoreColor(fraction: number): RGB {
+  return fraction >= 0.8 ? COLORS.good : fraction >= 0.5 ? COLORS.fair : COLORS.poor;
+}
+
+const usd = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;
+const orNone = (date: string | null) => date ?? 'None on record';
+
+/** One row per component: name, points, a bar of score/max and the driver line under it. */
+export function drawBreakdown(f: Flow, v: ReportView): void {
+  f.heading('Score breakdown');
+  const pointsX = PAGE.width - PAGE.margin;
+  const barX = PAGE.margin + 150;
+  const barW = CONTENT_WIDTH - 150 - 78;
+  for (const c of v.components) {
+    const driver = f.lines(c.driver, { size: 8.5 }, CONTENT_WIDTH - 150, 2);
+    f.ensure(30 + driver.length * 11);
+    f.y -= 18;
+    f.text(c.label, PAGE.margin, f.y, { size: 10.5, bold: true });
+    f.rect(barX, f.y - 1, barW, 9, COLORS.track);
+    if (c.score > 0) f.rect(barX, f.y - 1, (barW * c.score) / c.max_points, 9, scoreColor(c.score / c.max_points));
+    f.text(`${c.score} of ${c.max_points}`, pointsX, f.y, { size: 10.5, bold: true }, 'right');
+    for (const line of driver) {
+      f.y -= 12;
+      f.text(line, barX, f.y, { size: 8.5, color: COLORS.muted });
+    }
+    f.y -= 6;
+  }
+  f.ensure(44);
+  f.y -= 18;
+  f.text('Baseline', PAGE.margin, f.y, { size: 10.5, bold: true });
+  f.text('Fixed base points every scored facility starts with.', barX, f.y, { size: 8.5, color: COLORS.muted });
+  f.text(`${v.baseline}`, pointsX, f.y, { size: 10.5, bold: true }, 'right');
+  f.y -= 9;
+  f.rule(f.y, COLORS.ink);
+  f.y -= 15;
+  f.text('Overall score', PAGE.margin, f.y, { size: 11, bold: true });
+  const sum = v.components.map((c) => `${c.score}`).join(' + ');
+  f.text(`${v.baseline} + ${sum}`, barX, f.y, { size: 8.5, color: COLORS.muted });
+  f.text(`${v.overall_score} of 100`, pointsX, f.y, { size: 11, bold: true, color: scoreColor(v.overall_score / 100) }, 'right');
+  f.y -= 8;
+}
+
+const QUARTER_STYLE: Record<string, { fill: RGB; label: string }> = {
+  _: { fill: COLORS.okFill, label: 'No violation' },
+  V: { fill: COLORS.fair, label: 'Violation' },
+  S: { fill: COLORS.poor, label: 'Significant violation' },
+  U: { fill: COLORS.track, label: 'Undetermined' },
+};
+
+/** The ECHO fields the score reads, and the 12-quarter history as a strip of squares. */
+export function drawRecord(f: Flow, v: ReportView): void {
+  const i = v.inputs;
+  const rows: [string, string][] = [
+    ['Compliance status', i.compliance_status || 'Not reported'],
+    ['Significant non-compliance', i.significant_violation ? 'Yes' : 'No'],
+    ['Quarters in violation', `${i.qtrs_with_nc} of the last 12`],
+    ['Inspections', `${i.inspection_count} (last: ${orNone(i.date_last_inspection)})`],
+    ['Informal actions', `${i.informal_action_count} (last: ${orNone(i.date_last_informal_action)})`],
+    ['Formal actions', `${i.formal_action_count} (last: ${orNone(i.date_last_formal_action)})`],
+    ['Penalties', i.penalty_count === 0 ? 'None on record' : `${i.penalty_count}, totalling ${usd(i.total_penalties_usd)}`],
+    ['Last penalty', i.date_last_penalty ? `${usd(i.last_penalty_usd)} on ${i.date_last_penalty}` : 'None on record'],
+  ];
+  f.ensure(60 + rows.length * 16);
+  f.heading('Compliance record (ECHO fields the score reads)');
+  for (const [k, [label, value]] of rows.entries()) {
+    f.y -= 16;
+    if (k % 2 === 0) f.rect(PAGE.margin, f.y - 5, CONTENT_WIDTH, 16, COLORS.panel);
+    f.text(label, PAGE.margin + 8, f.y, { size: 9, bold: true, color: COLORS.muted });
+    f.text(f.lines(value, { size: 9.5 }, CONTENT_WIDTH - 170, 1)[0] ?? '', PAGE.margin + 160, f.y, { size: 9.5 });
+  }
+  f.y -= 12;
+  drawHistory(f, i.history);
+}
+
+function drawHistory(f: Flow, history: string): void {
+  f.ensure(64);
+  f.y -= 14;
+  f.text('Quarterly compliance, last 12 quarters (oldest first)', PAGE.margin + 8, f.y, { size: 9, bold: true, color: COLORS.muted });
+  if (history === '') {
+    f.text('No quarterly history is published for this facility.', PAGE.margin + 270, f.y, { size: 9, color: COLORS.ink });
+    f.y -= 10;
+    return;
+  }
+  const box = 22;
+  const gap = 4;
+  f.y -= box + 8;
+  [...history].forEach((q, k) => {
+    const style = QUARTER_STYLE[q] ?? QUARTER_STYLE.U!;
+    f.rect(PAGE.margin + 8 + k * (box + gap), f.y, box, box, style.fill, COLORS.rule);
+    f.text(q === '_' ? '' : q, PAGE.margin + 8 + k * (box + gap) + box / 2, f.y + 7.5, { size: 8, bold: true, color: q === 'U' ? COLORS.muted : COLORS.white }, 'center');
+  });
+  f.y -= 18;
+  let lx = PAGE.margin + 8;
+  for (const { fill, label } of Object.values(QUARTER_STYLE)) {
+    f.rect(lx, f.y - 1, 8, 8, fill, COLORS.rule);
+    f.text(label, lx + 12, f.y, { size: 7.5, color: COLORS.muted });
+    lx += 26 + f.width(label, { size: 7.5 });
+  }
+  f.text('Most recent quarter on the right', PAGE.width - PAGE.margin, f.y, { size: 7.5, italic: true, color: COLORS.faint }, 'right');
+  f.y -= 6;
+}
+
+/** Method note, provenance and what this document is; prose flows across pages as needed. */
+export function drawAbout(f: Flow, v: ReportView): void {
+  const body = { size: 9, color: COLORS.ink };
+  f.heading('How the score is computed');
+  f.paragraph(
+    `The score runs from 0 to 100; higher means a better compliance record. Every facility starts with ${v.baseline} baseline points and four ` +
+      'components add up to 85 more, each losing points for what ECHO records: violation frequency (quarters in violation in the last three ' +
+      'years, significant ones costing double), penalty severity (any penalty, and more for each tenfold in size), recency (how recently the ' +
+      'facility was last in trouble, fading over three to five years) and repeat offender (repeated formal and informal enforcement actions). ' +
+      'ECHO publishes no "case open" flag, so the enforcement flag is derived: significant violation now, or a formal action in the last 12 months.',
+    body,
+  );
+  f.y -= 4;
+  f.paragraph(
+    `Points are computed from EPA ECHO compliance fields as they stood on ${v.as_of}, never from the date of printing, so the same data always ` +
+      `gives the same score. Method version ${v.score_version}; every formula and a worked example are published with the service (docs/scoring.md).`,
+    body,
+  );
+  f.heading('Data and provenance');
+  const facts: [string, string][] = [
+    ['Dataset', v.dataset_name],
+    ['Data as of', v.as_of],
+    ['Nature of data', v.fictitious ? 'FICTITIOUS sample: invented facilities and figures, not EPA data' : 'U.S. EPA ECHO public records'],
+    ['Score method', v.score_version],
+    ...v.sources.map((s): [string, string] => ['Source file', `${s.name} (sha256 ${s.sha256.slice(0, 16)}…)`]),
+  ];
+  for (const [label, value] of facts) {
+    f.ensure(14);
+    f.y -= 13;
+    f.text(label, PAGE.margin, f.y, { size: 9, bold: true, color: COLORS.muted });
+    f.text(f.lines(value, { size: 9 }, CONTENT_WIDTH - 110, 1)[0] ?? '', PAGE.margin + 110, f.y, body);
+  }
+  f.y -= 4;
+  f.heading('About this document');
+  f.paragraph(
+    `Generated ${new Date(v.generated_at).toISOString().replace('T', ' ').slice(0, 19)} UTC by request ${v.request_id}. Exports of this facility ` +
+      'while its score is unchanged are served from a cache for up to 24 hours, so they carry this same generation time and request ID.',
+    body,
+  );
+  f.y -= 4;
+  f.paragraph(
+    'This dossier summarises public compliance records and a derived score. It is not a legal finding, an inspection result or advice; ' +
+      'verify important facts against the source records before relying on them.',
+    { size: 8.5, italic: true, color: COLORS.muted },
+  );
+  if (f.lossy) {
+    f.y -= 4;
+    f.paragraph('Some characters of the facility record cannot be shown in this document\'s font and appear as "?"; the registry record holds the exact spelling.', { size: 8.5, italic: true, color: COLORS.muted });
+  }
+}

@@ -1,0 +1,83 @@
+import type { PDFFont } from 'pdf-lib';
+
+/** Letters NFKD cannot take apart but that have a plain Latin spelling. */
+const LATIN_FALLBACKS: Record<string, string> = {
+  Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', Ŀ: 'L', ŀ: 'l', Ŧ: 'T', ŧ: 't', ĸ: 'k',
+  Œ: 'OE', œ: 'oe', Æ: 'AE', æ: 'ae', ẞ: 'SS', Ə: 'E', ə: 'e', Ŋ: 'N', ŋ: 'n',
+  '‐': '-', '‑': '-', '‒': '-', '−': '-', '′': "'", '″': '"', '‹': '<', '›': '>', '№': 'No.',
+};
+
+export type SafeText = { text: string; /** Some characters could not be shown and became '?'. */ lossy: boolean };
+
+/**
+ * Makes `raw` drawable with a WinAnsi standard font (Helvetica): what the font has is kept,
+ * accented letters outside it are transliterated (ő -> o, Ł -> L), invisible joiners and variation
+ * selectors are dropped, and anything else (CJK, emoji) becomes '?'. pdf-lib throws on a
+ * character its font cannot encode, so nothing reaches a draw call without passing through here.
+ */
+export function toWinAnsi(raw: string, canEncode: (codePoint: number) => boolean): SafeText {
+  let out = '';
+  let lossy = false;
+  for (const ch of raw.normalize('NFC')) {
+    const cp = ch.codePointAt(0)!;
+    if (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(ch)) out += ' ';
+    else if (canEncode(cp)) out += ch;
+    else if (LATIN_FALLBACKS[ch] !== undefined) out += LATIN_FALLBACKS[ch];
+    else if (/[\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}\u{1F3FB}-\u{1F3FF}]/u.test(ch)) continue;
+    else {
+      const plain = ch.normalize('NFKD').replace(/\p{M}/gu, '');
+      if (plain !== '' && [...plain].every((c) => canEncode(c.codePointAt(0)!))) out += plain;
+      else {
+        out += '?';
+        lossy = true;
+      }
+    }
+  }
+  return { text: out.replace(/\s+/g, ' ').trim(), lossy };
+}
+
+/** `toWinAnsi` bound to one font's character set (all WinAnsi standard fonts share it). */
+export function encoderFor(font: PDFFont): (raw: string) => SafeText {
+  const set = new Set(font.getCharacterSet());
+  return (raw) => toWinAnsi(raw, (cp) => set.has(cp));
+}
+
+/**
+ * Greedy word wrap to `maxWidth` points; a word wider than a line (a long run without spaces)
+ * is cut by characters so nothing ever runs off the page. Text must already be font-safe.
+ */
+export function wrapText(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
+  const width = (s: string) => font.widthOfTextAtSize(s, size);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ').filter(Boolean)) {
+    const candidate = line ? `${line} ${word}` : word;
+    if (width(candidate) <= maxWidth) {
+      line = candidate;
+      continue;
+    }
+    if (line) lines.push(line);
+    line = '';
+    let rest = word;
+    while (width(rest) > maxWidth) {
+      let cut = rest.length - 1;
+      while (cut > 1 && width(rest.slice(0, cut)) > maxWidth) cut--;
+      lines.push(rest.slice(0, cut));
+      rest = rest.slice(cut);
+    }
+    line = rest;
+  }
+  if (line) lines.push(line);
+  return lines.length ? lines : [''];
+}
+
+/** Like `wrapText` but at most `maxLines`, the last one ending in an ellipsis when cut. */
+export function clampLines(text: string, font: PDFFont, size: number, maxWidth: number, maxLines: number): string[] {
+  const lines = wrapText(text, font, size, maxWidth);
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, maxLines);
+  let last = `${kept[maxLines - 1]}…`;
+  while (last.length > 1 && font.widthOfTextAtSize(last, size) > maxWidth) last = `${last.slice(0, -2).trimEnd()}…`;
+  kept[maxLines - 1] = last;
+  return kept;
+}

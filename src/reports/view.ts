@@ -1,0 +1,55 @@
+import type { FacilityRow, IndexInfo } from '../index/model';
+import { explainComponents } from '../scoring/explain';
+import { MAX_POINTS } from '../scoring/model';
+import type { ReportView } from './model';
+
+const LABELS: Record<keyof typeof MAX_POINTS, string> = {
+  violation_frequency: 'Violation frequency',
+  penalty_severity: 'Penalty severity',
+  recency: 'Recency',
+  repeat_offender: 'Repeat offender',
+};
+
+/** `CITY, ST 12345` without dangling separators when ECHO leaves a field empty. */
+function cityLine(row: FacilityRow): string {
+  const stateZip = [row.fac_state, row.fac_zip].filter(Boolean).join(' ');
+  return [row.fac_city, stateZip].filter(Boolean).join(', ');
+}
+
+/**
+ * What a dossier prints about `row`: its stored points (the index is the source of truth for
+ * scores) with the score model's one-line explanations, and the dataset's provenance.
+ */
+export function buildReportView(row: FacilityRow, info: IndexInfo, render: { generatedAt: number; requestId: string }): ReportView {
+  const why = explainComponents(row.score_inputs, info.as_of);
+  const components = (Object.keys(LABELS) as (keyof typeof LABELS)[]).map((key) => ({
+    key,
+    label: LABELS[key],
+    score: row[key],
+    max_points: MAX_POINTS[key],
+    driver: why[key],
+  }));
+  return {
+    registry_id: row.registry_id,
+    fac_name: row.fac_name || 'Unnamed facility',
+    address_lines: [row.fac_street, cityLine(row)].filter(Boolean),
+    fac_city: row.fac_city,
+    fac_state: row.fac_state,
+    lat: row.lat,
+    lng: row.lng,
+    fac_naics: row.fac_naics,
+    overall_score: row.overall_score,
+    baseline: row.baseline,
+    components,
+    active_enforcement: row.active_enforcement,
+    enforcement_reason: why.active_enforcement,
+    inputs: row.score_inputs,
+    dataset_name: info.dataset_name,
+    as_of: info.as_of,
+    fictitious: info.fictitious,
+    score_version: info.score_version,
+    sources: info.sources,
+    generated_at: render.generatedAt,
+    request_id: render.requestId,
+  };
+}

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia';
+import { accountRoutes } from './account/routes';
 import type { AppDeps } from './deps';
 import { facilityRoutes } from './facilities/routes';
 import { errorHandler } from './http/error-handler';
@@ -15,7 +16,8 @@ export function createApp(deps: AppDeps) {
     .use(errorHandler(deps, routes))
     .use(openApiDocs())
     .use(statusRoutes(deps))
-    .use(facilityRoutes(deps));
+    .use(facilityRoutes(deps))
+    .use(accountRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,6 +1,7 @@
 import { t, type Static } from 'elysia';
 import { Value } from '@sinclair/typebox/value';
 import { Tier } from './accounts/tiers';
+import { JwtConfig } from './account/jwt-config';
 
 /** Every setting of the service. main.ts fills it from flags and env (flags win); nothing else reads env. */
 export const Config = t.Object({
@@ -15,6 +16,8 @@ export const Config = t.Object({
   trustedProxies: t.Array(t.String(), { default: [] }),
   /** Tier given to accounts created by sign-up through the account API. */
   signupTier: Tier,
+  /** Account-endpoint JWT verification (docs/accounts.md); empty = account login off. */
+  jwt: JwtConfig,
   logRequests: t.Boolean({ default: true }),
 });
 export type Config = Static<typeof Config>;
@@ -27,6 +30,7 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   redisUrl: null,
   trustedProxies: [],
   signupTier: 'free',
+  jwt: {},
   logRequests: true,
 }) as Config;
 

@@ -1,3 +1,4 @@
+import type { JwtVerifier } from './account/jwt';
 import type { Config } from './config';
 import type { FacilityIndex } from './index/facility-index';
 import type { StateStore } from './state/store';
@@ -13,4 +14,6 @@ export type AppDeps = {
   /** Epoch ms; tests pass a fixed clock. */
   clock: () => number;
   log: Log;
+  /** Account-login JWT verifier; default: built from `config.jwt` (tests inject one). */
+  jwt?: JwtVerifier;
 };

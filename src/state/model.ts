@@ -32,3 +32,10 @@ export const RegenerateResult = t.Union([
   t.Object({ ok: t.Literal(false), reason: t.Literal('throttled'), retryAfterSec: t.Integer() }),
 ]);
 export type RegenerateResult = Static<typeof RegenerateResult>;
+
+/** Outcome of issuing the first key of a subject: the account (created when new), or a live key already exists. */
+export const IssueResult = t.Union([
+  t.Object({ ok: t.Literal(true), account: Account, created: t.Boolean() }),
+  t.Object({ ok: t.Literal(false), reason: t.Literal('key_exists'), account: Account }),
+]);
+export type IssueResult = Static<typeof IssueResult>;

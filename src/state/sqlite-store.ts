@@ -1,7 +1,8 @@
 import { Database } from 'bun:sqlite';
 import type { Tier } from '../accounts/tiers';
-import type { Account, CountResult, RegenerateResult } from './model';
-import { monthOf, type StateStore } from './store';
+import type { Account, CountResult, IssueResult, RegenerateResult } from './model';
+import type { StateStore } from './store';
+import { UsageLedger } from './usage-ledger';
 import { WindowLimiter } from './window-limiter';
 
 const DDL = `
@@ -37,6 +38,7 @@ export class SqliteStateStore implements StateStore {
   readonly kind = 'sqlite' as const;
   private readonly db: Database;
   private readonly windows = new WindowLimiter();
+  private readonly ledger: UsageLedger;
   private readonly q;
 
   constructor(path: string) {
@@ -44,6 +46,7 @@ export class SqliteStateStore implements StateStore {
     // NORMAL in WAL: a commit survives a process crash (it is in the OS's hands), at no fsync per call.
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
     this.db.exec(DDL);
+    this.ledger = new UsageLedger(this.db);
     this.q = {
       insert: this.db.prepare(`INSERT INTO account (id, name, subject, tier, monthly_limit, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
       byId: this.db.prepare<AccountRow, [string]>(`SELECT ${ACCOUNT_COLUMNS} FROM account WHERE id = ?`),
@@ -58,11 +61,6 @@ export class SqliteStateStore implements StateStore {
         'SELECT key_hash, last_regenerated_at FROM account WHERE id = ?',
       ),
       regen: this.db.prepare('UPDATE account SET key_hash = ?, key_prefix = ?, key_created_at = ?, last_regenerated_at = ? WHERE id = ?'),
-      used: this.db.prepare<{ calls: number }, [string, string]>('SELECT calls FROM usage WHERE account_id = ? AND month = ?'),
-      count: this.db.prepare(
-        'INSERT INTO usage (account_id, month, calls) VALUES (?, ?, 1) ON CONFLICT (account_id, month) DO UPDATE SET calls = calls + 1',
-      ),
-      refund: this.db.prepare('UPDATE usage SET calls = calls - 1 WHERE account_id = ? AND month = ? AND calls > 0'),
     };
   }
 
@@ -71,6 +69,10 @@ export class SqliteStateStore implements StateStore {
   }
 
   async createAccount(a: { name: string; subject: string; tier: Tier; monthlyLimit: number | null; now: number }): Promise<Account> {
+    return this.insertAccount(a);
+  }
+
+  private insertAccount(a: { name: string; subject: string; tier: Tier; monthlyLimit: number | null; now: number }): Account {
     const id = `acct_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
     this.q.insert.run(id, a.name, a.subject, a.tier, a.monthlyLimit, new Date(a.now).toISOString());
     return this.toAccount(this.q.byId.get(id))!;
@@ -120,22 +122,27 @@ export class SqliteStateStore implements StateStore {
     }).immediate();
   }
 
-  async consumeMonthly(accountId: string, limit: number, now: number): Promise<CountResult> {
-    const { month, resetAt } = monthOf(now);
-    return this.db.transaction((): CountResult => {
-      const used = this.q.used.get(accountId, month)?.calls ?? 0;
-      if (used >= limit) return { allowed: false, used, limit, resetAt };
-      this.q.count.run(accountId, month);
-      return { allowed: true, used: used + 1, limit, resetAt };
+  async issueFirstKey(a: { subject: string; name: string; tier: Tier; keyHash: string; prefix: string; now: number }): Promise<IssueResult> {
+    return this.db.transaction((): IssueResult => {
+      const found = this.toAccount(this.q.bySubject.get(a.subject));
+      // key_prefix is set and cleared together with key_hash, so it tells whether a live key exists.
+      if (found?.key_prefix) return { ok: false, reason: 'key_exists', account: found };
+      const account = found ?? this.insertAccount({ name: a.name, subject: a.subject, tier: a.tier, monthlyLimit: null, now: a.now });
+      this.q.setKey.run(a.keyHash, a.prefix, new Date(a.now).toISOString(), account.id);
+      return { ok: true, account: this.toAccount(this.q.byId.get(account.id))!, created: !found };
     }).immediate();
   }
 
+  async consumeMonthly(accountId: string, limit: number, now: number): Promise<CountResult> {
+    return this.ledger.consume(accountId, limit, now);
+  }
+
   async refundMonthly(accountId: string, now: number) {
-    this.q.refund.run(accountId, monthOf(now).month);
+    await this.ledger.refund(accountId, now);
   }
 
   async monthlyUsage(accountId: string, now: number) {
-    return this.q.used.get(accountId, monthOf(now).month)?.calls ?? 0;
+    return this.ledger.usage(accountId, now);
   }
 
   async hitWindow(key: string, limit: number, windowMs: number, now: number) {

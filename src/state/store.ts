@@ -1,5 +1,5 @@
 import type { Tier } from '../accounts/tiers';
-import type { Account, CountResult, RegenerateResult } from './model';
+import type { Account, CountResult, IssueResult, RegenerateResult } from './model';
 
 /**
  * Everything mutable the service keeps: accounts, key hashes, monthly usage, rolling-window limits.
@@ -25,6 +25,12 @@ export interface StateStore {
   revokeKey(accountId: string): Promise<boolean>;
   /** Atomically: no key yet -> no_key; last regeneration < throttleMs ago -> throttled; else swap keys. */
   regenerateKey(accountId: string, keyHash: string, prefix: string, now: number, throttleMs: number): Promise<RegenerateResult>;
+  /**
+   * Atomically (account API sign-up, so two concurrent first calls cannot make two accounts or two
+   * keys): find the account of `subject`, creating it with `tier` when there is none; if it has a
+   * live key -> key_exists; else install this key. Does not touch the regeneration throttle.
+   */
+  issueFirstKey(a: { subject: string; name: string; tier: Tier; keyHash: string; prefix: string; now: number }): Promise<IssueResult>;
 
   /** Counts one call in the calendar month (UTC) of `now` unless `limit` is reached. */
   consumeMonthly(accountId: string, limit: number, now: number): Promise<CountResult>;

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { makeConfig, type Config } from '../config';
+import { jwtConfigFrom } from '../account/jwt-options';
 
 /** Options shared by commands that touch state or the index; flags override env. */
 export const COMMON_OPTIONS = {
@@ -26,7 +27,8 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     stateDir: str('state-dir', 'FCS_STATE_DIR'),
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
     trustedProxies: proxies ? proxies.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
-    signupTier: (env.FCS_SIGNUP_TIER as Config['signupTier'] | undefined) ?? 'free',
+    signupTier: (str('signup-tier', 'FCS_SIGNUP_TIER') as Config['signupTier'] | undefined) ?? 'free',
+    jwt: jwtConfigFrom(env, flags),
     logRequests: env.FCS_LOG_REQUESTS === undefined ? undefined : env.FCS_LOG_REQUESTS !== '0',
   });
 }

@@ -1,3 +1,5 @@
+import { ACCOUNT_ENV_HELP, ACCOUNT_OPTIONS } from '../account/jwt-options';
+import { jwtModeOf } from '../account/jwt';
 import { createApp } from '../app';
 import { resolveIndexPath } from '../index/bundled';
 import { FacilityIndex } from '../index/facility-index';
@@ -5,10 +7,13 @@ import { openStateStore } from '../state/open-store';
 import { configFrom, parse } from './options';
 
 const HELP = `facility-score serve [--port 8080] [--host 0.0.0.0] [--index PATH] [--state-dir ./var] [--redis-url URL] [--trusted-proxies CIDR,...]
-Env: FCS_PORT (or PORT), FCS_HOST, FCS_INDEX, FCS_STATE_DIR, REDIS_URL, FCS_TRUSTED_PROXIES, FCS_SIGNUP_TIER, FCS_LOG_REQUESTS=0`;
+  [--jwt-jwks-url URL | --jwt-jwks-file PATH] [--jwt-issuer ISS] [--jwt-audience AUD,...] [--jwt-algorithms ALG,...]
+  [--jwt-tier-claim CLAIM] [--jwt-tier-map value=tier,...] [--signup-tier free|starter|platform|enterprise]   account login (docs/accounts.md)
+Env: FCS_PORT (or PORT), FCS_HOST, FCS_INDEX, FCS_STATE_DIR, REDIS_URL, FCS_TRUSTED_PROXIES, FCS_LOG_REQUESTS=0,
+  ${ACCOUNT_ENV_HELP}`;
 
 export async function serveCommand(args: string[], env: Record<string, string | undefined>): Promise<number | null> {
-  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'trusted-proxies': { type: 'string' } });
+  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'trusted-proxies': { type: 'string' }, ...ACCOUNT_OPTIONS });
   if (values.help) {
     console.log(HELP);
     return 0;
@@ -29,6 +34,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     facilities: info.facility_count,
     fictitious: info.fictitious,
     state: store.kind,
+    account_login: jwtModeOf(config.jwt),
   });
   return null;
 }

@@ -10,6 +10,8 @@ export const Config = t.Object({
   /** External index file; null = the bundled sample (embedded in the binary). */
   indexPath: t.Union([t.String(), t.Null()], { default: null }),
   stateDir: t.String({ default: './var' }),
+  /** Where rendered PDF dossiers are cached (docs/reports.md); null = `<stateDir>/report-cache`, 'off' = no cache. */
+  reportCacheDir: t.Union([t.String({ minLength: 1 }), t.Null()], { default: null }),
   /** Redis URL for shared state between replicas; null = embedded SQLite state. */
   redisUrl: t.Union([t.String(), t.Null()], { default: null }),
   /** CIDRs of reverse proxies whose X-Forwarded-For is believed. */
@@ -27,6 +29,7 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   host: '0.0.0.0',
   indexPath: null,
   stateDir: './var',
+  reportCacheDir: null,
   redisUrl: null,
   trustedProxies: [],
   signupTier: 'free',

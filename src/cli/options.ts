@@ -25,6 +25,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     host: str('host', 'FCS_HOST'),
     indexPath: str('index', 'FCS_INDEX') ?? null,
     stateDir: str('state-dir', 'FCS_STATE_DIR'),
+    reportCacheDir: str('report-cache-dir', 'FCS_REPORT_CACHE_DIR') || null,
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
     trustedProxies: proxies ? proxies.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     signupTier: (str('signup-tier', 'FCS_SIGNUP_TIER') as Config['signupTier'] | undefined) ?? 'free',

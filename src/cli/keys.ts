@@ -1,3 +1,4 @@
+import { mintAccountToken } from '../account/jwt-mint';
 import { generateKey } from '../accounts/keys';
 import { TIERS, TIER_RULES, type Tier } from '../accounts/tiers';
 import { openStateStore } from '../state/open-store';
@@ -9,7 +10,9 @@ const HELP = `facility-score keys <subcommand> [--state-dir DIR] [--redis-url UR
   list [--json]                                  accounts with tier, key prefix, usage this month
   revoke <account-id>                            kill the account's key at once
   set-tier <account-id> <tier>
-  set-limit <account-id> <calls|default>         per-account monthly cap`;
+  set-limit <account-id> <calls|default>         per-account monthly cap
+  regenerate <account-id> [--json]               new key for the account (old one dead at once; key printed once)
+  token --subject S [--ttl SECONDS] [--name N]   account-login JWT signed with FCS_JWT_SECRET (no identity provider)`;
 
 function asTier(s: string | undefined): Tier {
   if (!s || !(TIERS as readonly string[]).includes(s)) throw new Error(`--tier must be one of ${TIERS.join(', ')}`);
@@ -29,18 +32,26 @@ export async function keysCommand(args: string[], env: Record<string, string | u
     name: { type: 'string' },
     subject: { type: 'string' },
     json: { type: 'boolean' },
+    ttl: { type: 'string' },
   });
   const [sub, ...rest] = positionals;
   if (values.help || !sub) {
     console.log(HELP);
     return values.help ? 0 : 2;
   }
-  const store = await openStateStore(configFrom(env, values));
+  const config = configFrom(env, values);
   const now = Date.now();
+  if (sub === 'token') {
+    console.log(await mintAccountToken(config.jwt, { subject: values.subject ?? '', ttlSec: Number(values.ttl ?? 3600), now, name: values.name }));
+    return 0;
+  }
+  const store = await openStateStore(config);
   try {
     switch (sub) {
       case 'create': {
         const tier = asTier(values.tier);
+        // One account per identity-provider subject: the account API finds accounts by it.
+        if (values.subject && (await store.findAccountBySubject(values.subject))) throw new Error(`an account with subject ${values.subject} already exists (see \`keys list\`)`);
         const account = await store.createAccount({ name: values.name ?? '', subject: values.subject ?? '', tier, monthlyLimit: null, now });
         const k = generateKey();
         await store.setKey(account.id, k.hash, k.prefix, now);
@@ -59,6 +70,15 @@ export async function keysCommand(args: string[], env: Record<string, string | u
         const a = await mustExist(store, rest[0]);
         const revoked = await store.revokeKey(a.id);
         console.log(revoked ? `revoked the key of ${a.id}` : `${a.id} had no live key`);
+        return 0;
+      }
+      case 'regenerate': {
+        const a = await mustExist(store, rest[0]);
+        const k = generateKey();
+        // The operator is not throttled (that limit protects the self-service endpoint), and an account without a key gets one.
+        await store.setKey(a.id, k.hash, k.prefix, now);
+        if (values.json) console.log(JSON.stringify({ key: k.key, tier: a.tier, prefix: k.prefix, account_id: a.id }));
+        else console.log(`account ${a.id}: new API key (shown once, store it now; the old key no longer works): ${k.key}`);
         return 0;
       }
       case 'set-tier': {

@@ -1,10 +1,12 @@
 import { Elysia } from 'elysia';
 import { accountRoutes } from './account/routes';
+import { demoRoutes } from './demo/routes';
 import type { AppDeps } from './deps';
 import { facilityRoutes } from './facilities/routes';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import { openApiDocs } from './http/openapi';
+import { reportRoutes } from './reports/routes';
 import { statusRoutes } from './status/routes';
 
 /** Composes the service from its parts. No I/O here: everything comes in through `deps`. */
@@ -17,7 +19,9 @@ export function createApp(deps: AppDeps) {
     .use(openApiDocs())
     .use(statusRoutes(deps))
     .use(facilityRoutes(deps))
-    .use(accountRoutes(deps));
+    .use(reportRoutes(deps))
+    .use(accountRoutes(deps))
+    .use(demoRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -16,6 +16,12 @@ export const Config = t.Object({
   redisUrl: t.Union([t.String(), t.Null()], { default: null }),
   /** CIDRs of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies: t.Array(t.String(), { default: [] }),
+  /** Demo (docs/demo.md): external geocoder speaking the US Census one-line-address API; null = offline only. */
+  geocoderUrl: t.Union([t.String({ pattern: '^https?://' }), t.Null()], { default: null }),
+  geocoderBenchmark: t.String({ minLength: 1, default: 'Public_AR_Current' }),
+  geocoderTimeoutMs: t.Integer({ minimum: 50, maximum: 30000, default: 1500 }),
+  /** Demo: a point from the external geocoder matches the nearest facility within this many miles. */
+  demoMatchMiles: t.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.1 }),
   /** Tier given to accounts created by sign-up through the account API. */
   signupTier: Tier,
   /** Account-endpoint JWT verification (docs/accounts.md); empty = account login off. */
@@ -32,6 +38,10 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   reportCacheDir: null,
   redisUrl: null,
   trustedProxies: [],
+  geocoderUrl: null,
+  geocoderBenchmark: 'Public_AR_Current',
+  geocoderTimeoutMs: 1500,
+  demoMatchMiles: 0.1,
   signupTier: 'free',
   jwt: {},
   logRequests: true,

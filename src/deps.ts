@@ -1,5 +1,7 @@
 import type { JwtVerifier } from './account/jwt';
 import type { Config } from './config';
+import type { PeerAddress } from './demo/client-ip';
+import type { Geocoder } from './demo/geocoder';
 import type { FacilityIndex } from './index/facility-index';
 import type { StateStore } from './state/store';
 
@@ -16,4 +18,8 @@ export type AppDeps = {
   log: Log;
   /** Account-login JWT verifier; default: built from `config.jwt` (tests inject one). */
   jwt?: JwtVerifier;
+  /** Demo: socket peer of a request; default `server.requestIP` (tests of `app.handle`, which has no socket, inject one). */
+  peerAddress?: PeerAddress;
+  /** Demo: external geocoder; default: built from `config.geocoderUrl` (none when null). */
+  geocoder?: Geocoder;
 };

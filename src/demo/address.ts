@@ -56,7 +56,8 @@ function canonicalWord(w: string): string {
   return STREET_TYPES.get(named) ?? named;
 }
 
-function cleanUnit(unit: string): string {
+/** A unit designator's value in comparable form ("# 05" -> "5"). */
+export function cleanUnit(unit: string): string {
   return unit.toUpperCase().replace(/[^A-Z0-9]+/g, '').replace(/^0+(?=.)/, '');
 }
 

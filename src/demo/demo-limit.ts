@@ -1,0 +1,37 @@
+import { AppError } from '../http/errors';
+import type { StateStore } from '../state/store';
+import type { CountResult } from '../state/model';
+
+/** Spec 4.4 rule 2 / section 8: 5 demo requests per IP per rolling hour. */
+export const DEMO_LIMIT = 5;
+export const DEMO_WINDOW_MS = 60 * 60 * 1000;
+
+/** IETF draft RateLimit-Policy/RateLimit, and the common X-RateLimit-* trio, for the demo window. */
+export function demoLimitHeaders(r: CountResult, now: number): Record<string, string> {
+  const remaining = Math.max(0, r.limit - r.used);
+  const resetSec = Math.max(0, Math.ceil((r.resetAt - now) / 1000));
+  return {
+    'ratelimit-policy': `"demo";q=${r.limit};w=${DEMO_WINDOW_MS / 1000}`,
+    ratelimit: `"demo";r=${remaining};t=${resetSec}`,
+    'x-ratelimit-limit': String(r.limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil(r.resetAt / 1000)),
+  };
+}
+
+/**
+ * Counts one demo request of `bucket`; throws 429 with `Retry-After` (whole seconds until the
+ * oldest of the last 5 requests leaves the window, at least 1) when the 6th arrives within an hour.
+ * A refused request is not recorded, so hammering does not push the reset further away.
+ */
+export async function countDemoRequest(store: StateStore, bucket: string, now: number): Promise<Record<string, string>> {
+  const r = await store.hitWindow(`demo:${bucket}`, DEMO_LIMIT, DEMO_WINDOW_MS, now);
+  const headers = demoLimitHeaders(r, now);
+  if (r.allowed) return headers;
+  const retryAfter = Math.max(1, Math.ceil((r.resetAt - now) / 1000));
+  throw new AppError(
+    'RATE_LIMIT_EXCEEDED',
+    `The public demo allows ${DEMO_LIMIT} lookups per IP address per hour; try again in ${retryAfter} seconds, or use an API key`,
+    { ...headers, 'retry-after': String(retryAfter) },
+  );
+}

@@ -1,0 +1,30 @@
+import { t, type Static } from 'elysia';
+import { Envelope } from '../http/envelope';
+import { RedactedComponents } from '../facilities/model';
+
+export const MAX_ADDRESS_LENGTH = 200;
+
+export const DemoQuery = t.Object({
+  address: t.String({
+    minLength: 1,
+    maxLength: MAX_ADDRESS_LENGTH,
+    description: 'A US street address: house number, street, and the city and state or the ZIP code. At most 200 characters.',
+    examples: ['100 Main Street, Springfield, IL 62701'],
+  }),
+});
+
+/** Spec 2.6: identity, overall score and enforcement flag; never an ID, street, coordinates or components. */
+export const DemoPreview = t.Object(
+  {
+    fac_name: t.String({ examples: ['ACME CHEMICAL WORKS (FICTITIOUS)'] }),
+    fac_city: t.String({ examples: ['SPRINGFIELD'] }),
+    fac_state: t.String({ examples: ['IL'] }),
+    overall_score: t.Integer({ minimum: 0, maximum: 100 }),
+    active_enforcement: t.Boolean(),
+    score_components: RedactedComponents,
+  },
+  { additionalProperties: false },
+);
+export type DemoPreview = Static<typeof DemoPreview>;
+
+export const DemoResponse = Envelope(DemoPreview);

@@ -1,0 +1,58 @@
+import type { FacilityIndex } from '../index/facility-index';
+import type { FacilityRow } from '../index/model';
+import { normalizeAddressKey, normalizeCity, normalizeStreet, zip5 } from './address';
+import { parseAddressQuery, type AddressQuery } from './address-query';
+import type { Geocoder } from './geocoder';
+
+/**
+ * Decides whether an index row with the same street key and state is at the queried address.
+ * - A ZIP in the query decides: the row's ZIP5 must equal it. The city is then not compared, since
+ *   one ZIP often spans places with several names (a facility filed under "VERNON" has a
+ *   "LOS ANGELES" mailing address).
+ * - Without a ZIP (in the query or the row), the city must be given and equal (Saint/St, Fort/Ft, punctuation aside).
+ * - With neither, there is no telling one "100 Main St" of a state from another: no match.
+ */
+export function sameLocality(q: AddressQuery, row: FacilityRow): boolean {
+  const rowZip = zip5(row.fac_zip);
+  if (q.zip && rowZip) return rowZip === q.zip;
+  return q.city !== '' && normalizeCity(row.fac_city) === q.city;
+}
+
+/** Of the rows at the address, the one in the queried unit if any names it, else the first (lowest registry ID). */
+function pickUnit(q: AddressQuery, rows: FacilityRow[]): FacilityRow | undefined {
+  if (q.unit) {
+    const inUnit = rows.find((r) => normalizeStreet(r.fac_street).unit === q.unit);
+    if (inUnit) return inUnit;
+  }
+  return rows[0];
+}
+
+/** Finds the facility whose own index address is the queried one, or null. */
+export function findFacilityAtAddress(index: FacilityIndex, q: AddressQuery): FacilityRow | null {
+  if (!q.state) return null;
+  for (const street of q.streets) {
+    const rows = index.findByAddressKey(`${street}|${q.state}`).filter((r) => sameLocality(q, r));
+    const row = pickUnit(q, rows);
+    if (row) return row;
+  }
+  return null;
+}
+
+/** The default geocoder: works with nothing but the index, so the demo runs air-gapped. */
+export function offlineGeocoder(index: FacilityIndex): Geocoder {
+  return {
+    name: 'offline',
+    async geocode(address) {
+      const q = parseAddressQuery(address);
+      const row = q && findFacilityAtAddress(index, q);
+      if (!row) return null;
+      return {
+        lat: row.lat,
+        lng: row.lng,
+        matched: `${normalizeAddressKey(row.fac_street, row.fac_state)} ${zip5(row.fac_zip)}`,
+        source: 'offline',
+        registry_id: row.registry_id,
+      };
+    },
+  };
+}

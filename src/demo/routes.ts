@@ -1,0 +1,58 @@
+import { Elysia } from 'elysia';
+import type { AppDeps } from '../deps';
+import { ErrorEnvelope } from '../http/envelope';
+import { factsOf, metaFor } from '../http/request-context';
+import { censusGeocoder } from './census-geocoder';
+import { clientResolver, socketPeer } from './client-ip';
+import { countDemoRequest } from './demo-limit';
+import { geocoderChain } from './geocoder';
+import { DemoQuery, DemoResponse } from './model';
+import { offlineGeocoder } from './offline-geocoder';
+import { demoLookup } from './service';
+
+/** Spec 4.4: public demo lookup by street address, 5 per IP per rolling hour (docs/demo.md). */
+export function demoRoutes(deps: AppDeps) {
+  // Built now, so a bad trusted-proxy CIDR stops the service at start, not at the first request.
+  const clientOf = clientResolver(deps.config.trustedProxies);
+  const peerOf = deps.peerAddress ?? socketPeer;
+  const { geocoderUrl, geocoderBenchmark, geocoderTimeoutMs } = deps.config;
+  const external = deps.geocoder ?? (geocoderUrl ? censusGeocoder({ url: geocoderUrl, benchmark: geocoderBenchmark, timeoutMs: geocoderTimeoutMs }) : null);
+  // The index's own addresses first: exact, local, and the prospect's address stays on this box
+  // unless the index does not hold it verbatim.
+  const geocoder = geocoderChain([offlineGeocoder(deps.index), ...(external ? [external] : [])], (name, e) =>
+    deps.log({ level: 'warn', msg: 'geocoder failed; falling back', geocoder: name, error: e instanceof Error ? e.message : String(e) }),
+  );
+
+  return new Elysia({ name: 'demo-routes' }).get(
+    '/api/v1/demo/facility',
+    async ({ query, request }) => ({
+      data: await demoLookup(deps.index, geocoder, query.address, deps.config.demoMatchMiles, deps.log),
+      meta: metaFor(request, deps.clock),
+    }),
+    {
+      // Counted in `transform`, before query validation: every request counts, a 422 included,
+      // and a client over the limit gets 429 whatever it sends.
+      async transform({ request, server, set }) {
+        const bucket = clientOf(peerOf(request, server), request.headers.get('x-forwarded-for'));
+        if (bucket === null) {
+          // No socket peer (in-process call): one shared bucket would let one caller lock out all,
+          // so such requests are not limited; a TCP listener always has a peer (docs/demo.md).
+          deps.log({ level: 'warn', msg: 'demo request without a peer address; not rate limited', request_id: factsOf(request).id });
+          return;
+        }
+        Object.assign(set.headers, await countDemoRequest(deps.store, bucket, deps.clock()));
+      },
+      query: DemoQuery,
+      response: { 200: DemoResponse, 404: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope },
+      detail: {
+        tags: ['Demo'],
+        summary: 'Public demo: the facility at a US street address (redacted preview)',
+        description:
+          'Spec 4.4. No credentials (an X-API-Key or Authorization header is ignored). Returns name, city, state, overall score and ' +
+          'enforcement flag of the facility at the address; score components are always redacted. Limited to 5 requests per client IP ' +
+          'per rolling hour, every request counted (422 and 404 included); the 6th gets 429 with Retry-After. 404 when the address ' +
+          'cannot be geocoded or no facility is there; 422 when `address` is missing, empty or over 200 characters.',
+      },
+    },
+  );
+}

@@ -1,10 +1,56 @@
 import { swagger } from '@elysiajs/swagger';
+import { Elysia } from 'elysia';
+// Served by us from the npm package (and embedded in the compiled binary), never from a CDN.
+import swaggerUiBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' };
+import swaggerUiCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' };
 import { VERSION } from '../version';
 
-/** OpenAPI document at /swagger/json and the docs UI at /swagger. */
+const ASSETS = '/swagger/assets';
+
+/**
+ * The plugin's page template lets us choose only the URL of its one script (`scalarCDN`), so that
+ * script is this loader: it pulls Swagger UI's CSS and bundle from our own routes and starts it on
+ * the document the plugin serves. `validatorUrl: null` stops Swagger UI calling validator.swagger.io.
+ */
+const BOOT_JS = `(function () {
+  var spec = document.getElementById('api-reference').getAttribute('data-url');
+  var css = document.createElement('link');
+  css.rel = 'stylesheet';
+  css.href = '${ASSETS}/swagger-ui.css';
+  document.head.appendChild(css);
+  var root = document.createElement('div');
+  root.id = 'swagger-ui';
+  document.body.appendChild(root);
+  var js = document.createElement('script');
+  js.src = '${ASSETS}/swagger-ui-bundle.js';
+  js.onload = function () {
+    window.ui = SwaggerUIBundle({ url: spec, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null, defaultModelsExpandDepth: 0 });
+  };
+  document.body.appendChild(js);
+})();
+`;
+
+function asset(path: string, contentType: string) {
+  return () => new Response(Bun.file(path), { headers: { 'content-type': contentType, 'cache-control': 'public, max-age=86400' } });
+}
+
+/** Swagger UI's files and our loader, at fixed paths under /swagger/assets (hidden from the document). */
+function docsAssets() {
+  const hidden = { detail: { hide: true } };
+  return new Elysia({ name: 'docs-assets' })
+    .get(`${ASSETS}/boot.js`, () => new Response(BOOT_JS, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' } }), hidden)
+    .get(`${ASSETS}/swagger-ui-bundle.js`, asset(swaggerUiBundle, 'text/javascript; charset=utf-8'), hidden)
+    .get(`${ASSETS}/swagger-ui.css`, asset(swaggerUiCss, 'text/css; charset=utf-8'), hidden);
+}
+
+/** OpenAPI document at /swagger/json and the docs UI at /swagger, working with no network. */
 export function openApiDocs() {
-  return swagger({
+  const docs = swagger({
     path: '/swagger',
+    provider: 'scalar',
+    scalarCDN: `${ASSETS}/boot.js`,
+    // '' rather than the plugin's default theme CSS, which styles Scalar, not Swagger UI.
+    scalarConfig: { customCss: '' },
     documentation: {
       info: {
         title: 'facility-score API',
@@ -12,8 +58,13 @@ export function openApiDocs() {
         description: 'Facility Compliance Scoring Service: EPA Registry ID lookups, radius search, portfolios, PDF dossiers.',
       },
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          // Account endpoints only (docs/accounts.md); data endpoints refuse Bearer.
+          accountJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
       },
     },
   });
+  return new Elysia({ name: 'openapi-docs' }).use(docsAssets()).use(docs);
 }

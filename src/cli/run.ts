@@ -1,3 +1,4 @@
+import { ingestCommand } from './ingest';
 import { keysCommand } from './keys';
 import { serveCommand } from './serve';
 import { versionText } from './version-text';
@@ -17,6 +18,7 @@ type Command = (args: string[], env: Record<string, string | undefined>) => Prom
 const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
   keys: keysCommand,
+  ingest: ingestCommand,
 };
 
 /** Registers a subcommand; feature modules (ingest, ...) add theirs here. */

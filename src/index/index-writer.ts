@@ -12,6 +12,7 @@ export class IndexWriter {
   private readonly db: Database;
   private readonly tmpPath: string;
   private readonly insert;
+  private insertNew: ReturnType<Database['prepare']> | undefined;
   private count = 0;
 
   constructor(private readonly path: string) {
@@ -29,13 +30,34 @@ export class IndexWriter {
   }
 
   add(row: FacilityRow): void {
-    this.insert.run({
+    this.insert.run(this.bind(row));
+    this.count++;
+  }
+
+  /** Inserts unless the registry ID is already there; false means a duplicate (the first row stays). Used by ingest. */
+  addIfNew(row: FacilityRow): boolean {
+    this.insertNew ??= this.db.prepare(
+      `INSERT INTO facility VALUES ($registry_id,$fac_name,$fac_street,$fac_city,$fac_state,$fac_zip,$lat,$lng,$fac_naics,
+       $overall_score,$active_enforcement,$baseline,$violation_frequency,$penalty_severity,$recency,$repeat_offender,$score_hash,$score_inputs,$address_key)
+       ON CONFLICT(registry_id) DO NOTHING`,
+    );
+    const added = this.insertNew.run(this.bind(row)).changes === 1;
+    if (added) this.count++;
+    return added;
+  }
+
+  /** Extra index_meta entries (e.g. ingest_version) written with the build. */
+  setMeta(key: string, value: string): void {
+    this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)').run(key, value);
+  }
+
+  private bind(row: FacilityRow) {
+    return {
       ...row,
       active_enforcement: row.active_enforcement ? 1 : 0,
       score_inputs: JSON.stringify(row.score_inputs),
       address_key: normalizeAddressKey(row.fac_street, row.fac_state),
-    });
-    this.count++;
+    };
   }
 
   get rowsWritten(): number {

@@ -1,0 +1,196 @@
+import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
+import type { Compliance } from './compliance';
+import { epaRegion, type Place } from './geography';
+import { INDUSTRIES } from './names';
+import type { Rng } from './rng';
+
+const COL = Object.fromEntries(EXPORTER_COLUMNS_2025.map((c, i) => [c, i])) as Record<(typeof EXPORTER_COLUMNS_2025)[number], number>;
+const PROGRAM_SNC_NAME: Record<string, string> = { AIR: 'CAA', NPDES: 'CWA', RCRA: 'RCRA', SDWIS: 'SDWA' };
+
+export type Facility = {
+  id: string;
+  name: string;
+  street: string;
+  place: Place;
+  point: { lat: number; lng: number } | null;
+  industry: (typeof INDUSTRIES)[number];
+  programs: string[];
+  compliance: Compliance;
+};
+
+/** MM/DD/YYYY of `days` before the as-of date (epoch ms, UTC midnight), as ECHO writes dates. */
+function mdy(asOfMs: number, days: number | null): string {
+  if (days === null) return '';
+  const d = new Date(asOfMs - days * 86_400_000);
+  const mm = String(d.getUTCMonth() + 1).padStart(2, '0');
+  const dd = String(d.getUTCDate()).padStart(2, '0');
+  return `${mm}/${dd}/${d.getUTCFullYear()}`;
+}
+
+const yn = (b: boolean) => (b ? 'Y' : 'N');
+const num = (n: number) => (n === 0 ? '' : String(n));
+
+function quote(v: string): string {
+  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+/** One exporter CSV line (no newline) for the facility, in the exact 2025 column order. */
+export function exporterLine(f: Facility, asOfMs: number, rng: Rng): string {
+  const v = Array<string>(EXPORTER_COLUMNS_2025.length).fill('');
+  const c = f.compliance;
+  const set = (name: keyof typeof COL, value: string | number) => (v[COL[name]] = String(value));
+  const state = f.place.state;
+  set('REGISTRY_ID', f.id);
+  set('FAC_NAME', f.name);
+  set('FAC_STREET', f.street);
+  set('FAC_CITY', f.place.city);
+  set('FAC_STATE', state);
+  set('FAC_ZIP', rng.chance(0.1) ? `${f.place.zip}-${String(rng.int(1, 9999)).padStart(4, '0')}` : f.place.zip);
+  set('FAC_EPA_REGION', epaRegion(state));
+  set('FAC_INDIAN_CNTRY_FLG', yn(rng.chance(0.01)));
+  const federal = rng.chance(0.02);
+  set('FAC_FEDERAL_FLG', yn(federal));
+  if (federal) set('FAC_FEDERAL_AGENCY', rng.pick(['Department of Defense', 'Department of Energy', 'Department of the Interior', 'General Services Administration']));
+  set('FAC_US_MEX_BORDER_FLG', yn(['TX', 'NM', 'AZ', 'CA'].includes(state) && (f.point?.lat ?? 90) < 32.8));
+  set('FAC_CHESAPEAKE_BAY_FLG', yn(['MD', 'DC', 'VA', 'DE'].includes(state) && rng.chance(0.7)));
+  set('FAC_NAA_FLAG', yn(f.place.metro && rng.chance(0.6)));
+  if (f.point) {
+    set('FAC_LAT', f.point.lat.toFixed(6));
+    set('FAC_LONG', f.point.lng.toFixed(6));
+    set('FAC_COLLECTION_METHOD', rng.pick(['ADDRESS MATCHING-HOUSE NUMBER', 'INTERPOLATION-PHOTO', 'GPS CODE (PSEUDO RANGE) DIFFERENTIAL', 'ADDRESS MATCHING-STREET CENTERLINE']));
+    set('FAC_REFERENCE_POINT', rng.pick(['ENTRANCE POINT OF A FACILITY OR STATION', 'CENTER OF A FACILITY OR STATION', 'PLANT ENTRANCE (GENERAL)', '']));
+    set('FAC_ACCURACY_METERS', rng.pick([10, 25, 30, 50, 100, 150]));
+  }
+  set('FAC_DERIVED_ZIP', f.place.zip);
+  set('FAC_PERCENT_MINORITY', (rng.next() * 100).toFixed(2));
+  set('FAC_POP_DEN', (f.place.metro ? rng.next() * 12000 : rng.next() * 400).toFixed(2));
+  set('FAC_MAJOR_FLAG', yn(rng.chance(f.industry.weight < 1 ? 0.6 : 0.03)));
+  set('FAC_ACTIVE_FLAG', yn(c.active));
+  set('FAC_INSPECTION_COUNT', c.inspections);
+  set('FAC_DATE_LAST_INSPECTION', mdy(asOfMs, c.daysLastInspection));
+  if (c.daysLastInspection !== null) set('FAC_DAYS_LAST_INSPECTION', c.daysLastInspection);
+  set('FAC_INFORMAL_COUNT', c.informal);
+  set('FAC_DATE_LAST_INFORMAL_ACTION', mdy(asOfMs, c.daysLastInformal));
+  set('FAC_FORMAL_ACTION_COUNT', c.formal);
+  set('FAC_DATE_LAST_FORMAL_ACTION', mdy(asOfMs, c.daysLastFormal));
+  set('FAC_TOTAL_PENALTIES', num(c.totalPenalties));
+  set('FAC_PENALTY_COUNT', c.penaltyCount);
+  set('FAC_DATE_LAST_PENALTY', mdy(asOfMs, c.daysLastPenalty));
+  set('FAC_LAST_PENALTY_AMT', num(c.lastPenalty));
+  set('FAC_QTRS_WITH_NC', c.status === '' ? '' : c.qtrsWithNc);
+  const lead = f.programs[0]!;
+  if (c.snc) set('FAC_PROGRAMS_WITH_SNC', PROGRAM_SNC_NAME[lead] ?? 'RCRA');
+  set('FAC_COMPLIANCE_STATUS', c.status);
+  set('FAC_SNC_FLG', 'N'); // as in EPA's recent national files: N on every row, so status/programs carry SNC
+  set('FAC_3YR_COMPLIANCE_HISTORY', c.history);
+  for (const p of ['AIR', 'NPDES', 'SDWIS', 'RCRA', 'TRI', 'GHG'] as const) set(`${p}_FLAG`, yn(f.programs.includes(p)));
+  programColumns(set, f, asOfMs, rng);
+  set('DFR_URL', `https://echo.epa.gov/detailed-facility-report?fid=${f.id}`);
+  set('FAC_SIC_CODES', f.industry.sic);
+  set('FAC_NAICS_CODES', f.industry.naics);
+  const epaLed = rng.chance(0.25);
+  set(epaLed ? 'FAC_DATE_LAST_INSPECTION_EPA' : 'FAC_DATE_LAST_INSPECTION_STATE', mdy(asOfMs, c.daysLastInspection));
+  set(epaLed ? 'FAC_DATE_LAST_FORMAL_ACT_EPA' : 'FAC_DATE_LAST_FORMAL_ACT_ST', mdy(asOfMs, c.daysLastFormal));
+  set(epaLed ? 'FAC_DATE_LAST_INFORMAL_ACT_EPA' : 'FAC_DATE_LAST_INFORMAL_ACT_ST', mdy(asOfMs, c.daysLastInformal));
+  set('TRI_REPORTER', yn(f.programs.includes('TRI')));
+  set('FAC_IMP_WATER_FLG', yn(f.programs.includes('NPDES') && rng.chance(0.2)));
+  return v.map(quote).join(',');
+}
+
+type Setter = (name: keyof typeof COL, value: string | number) => void;
+
+/** Program-level columns: the first (lead) program carries the facility's enforcement record, others are clean. */
+function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): void {
+  const c = f.compliance;
+  const id = f.id.slice(-8);
+  const st = f.place.state;
+  const clean = '____________';
+  const own = (p: string) => f.programs[0] === p;
+  const status = (p: string) => (own(p) ? c.status || 'No Violation Identified' : 'No Violation Identified');
+  if (f.programs.includes('AIR')) {
+    set('AIR_IDS', `${st}99${id}`);
+    set('CAA_PERMIT_TYPES', rng.pick(['Minor', 'Synthetic Minor', 'Major']));
+    set('CAA_NAICS', f.industry.naics);
+    set('CAA_SICS', f.industry.sic);
+    set('CAA_EVALUATION_COUNT', own('AIR') ? c.inspections : rng.int(0, 2));
+    if (own('AIR')) {
+      if (c.daysLastInspection !== null) set('CAA_DAYS_LAST_EVALUATION', c.daysLastInspection);
+      set('CAA_INFORMAL_COUNT', c.informal);
+      set('CAA_FORMAL_ACTION_COUNT', c.formal);
+      set('CAA_DATE_LAST_FORMAL_ACTION', mdy(asOfMs, c.daysLastFormal));
+      set('CAA_PENALTIES', num(c.totalPenalties));
+      set('CAA_LAST_PENALTY_DATE', mdy(asOfMs, c.daysLastPenalty));
+      set('CAA_LAST_PENALTY_AMT', num(c.lastPenalty));
+    }
+    set('CAA_QTRS_WITH_NC', own('AIR') ? c.qtrsWithNc : 0);
+    set('CAA_COMPLIANCE_STATUS', status('AIR'));
+    set('CAA_HPV_FLAG', yn(own('AIR') && c.snc));
+    set('CAA_3YR_COMPL_QTRS_HISTORY', own('AIR') ? c.history : clean);
+  }
+  if (f.programs.includes('NPDES')) {
+    set('NPDES_IDS', `${st}R99${id.slice(-5)}`);
+    set('CWA_PERMIT_TYPES', rng.pick(['General Permit Covered Facility', 'NPDES Individual Permit', 'Unpermitted Facility']));
+    set('CWA_NAICS', f.industry.naics);
+    set('CWA_SICS', f.industry.sic);
+    set('CWA_INSPECTION_COUNT', own('NPDES') ? c.inspections : rng.int(0, 2));
+    if (own('NPDES')) {
+      if (c.daysLastInspection !== null) set('CWA_DAYS_LAST_INSPECTION', c.daysLastInspection);
+      set('CWA_INFORMAL_COUNT', c.informal);
+      set('CWA_FORMAL_ACTION_COUNT', c.formal);
+      set('CWA_DATE_LAST_FORMAL_ACTION', mdy(asOfMs, c.daysLastFormal));
+      set('CWA_PENALTIES', num(c.totalPenalties));
+      set('CWA_LAST_PENALTY_DATE', mdy(asOfMs, c.daysLastPenalty));
+      set('CWA_LAST_PENALTY_AMT', num(c.lastPenalty));
+    }
+    set('CWA_QTRS_WITH_NC', own('NPDES') ? c.qtrsWithNc : 0);
+    set('CWA_COMPLIANCE_STATUS', status('NPDES'));
+    set('CWA_SNC_FLAG', yn(own('NPDES') && c.snc));
+    set('CWA_13QTRS_COMPL_HISTORY', `_${own('NPDES') ? c.history || clean : clean}`);
+  }
+  if (f.programs.includes('RCRA')) {
+    set('RCRA_IDS', `${st}D99${id}`);
+    set('RCRA_PERMIT_TYPES', rng.pick(['Very Small Quantity Generator', 'Small Quantity Generator', 'Large Quantity Generator', 'Other']));
+    set('RCRA_NAICS', f.industry.naics);
+    set('RCRA_INSPECTION_COUNT', own('RCRA') ? c.inspections : rng.int(0, 1));
+    if (own('RCRA')) {
+      if (c.daysLastInspection !== null) set('RCRA_DAYS_LAST_EVALUATION', c.daysLastInspection);
+      set('RCRA_INFORMAL_COUNT', c.informal);
+      set('RCRA_FORMAL_ACTION_COUNT', c.formal);
+      set('RCRA_DATE_LAST_FORMAL_ACTION', mdy(asOfMs, c.daysLastFormal));
+      set('RCRA_PENALTIES', num(c.totalPenalties));
+      set('RCRA_LAST_PENALTY_DATE', mdy(asOfMs, c.daysLastPenalty));
+      set('RCRA_LAST_PENALTY_AMT', num(c.lastPenalty));
+    }
+    set('RCRA_QTRS_WITH_NC', own('RCRA') ? c.qtrsWithNc : 0);
+    set('RCRA_COMPLIANCE_STATUS', status('RCRA'));
+    set('RCRA_SNC_FLAG', yn(own('RCRA') && c.snc));
+    set('RCRA_3YR_COMPL_QTRS_HISTORY', own('RCRA') ? c.history : clean);
+  }
+  if (f.programs.includes('SDWIS')) {
+    set('SDWA_IDS', `${st}99${id.slice(-5)}`);
+    set('SDWA_SYSTEM_TYPES', rng.pick(['Community water system', 'Non-Transient non-community system', 'Transient non-community system']));
+    set('SDWA_INFORMAL_COUNT', own('SDWIS') ? c.informal : 0);
+    set('SDWA_FORMAL_ACTION_COUNT', own('SDWIS') ? c.formal : 0);
+    set('SDWA_COMPLIANCE_STATUS', status('SDWIS'));
+    set('SDWA_SNC_FLAG', yn(own('SDWIS') && c.snc));
+  }
+  if (f.programs.includes('TRI')) {
+    set('TRI_IDS', `${f.place.zip}99${id.slice(-5)}`);
+    const onSite = Math.round(Math.exp(8 + 2 * rng.normal()));
+    const offSite = Math.round(Math.exp(7 + 2 * rng.normal()));
+    set('TRI_ON_SITE_RELEASES', onSite);
+    set('TRI_OFF_SITE_TRANSFERS', offSite);
+    set('TRI_RELEASES_TRANSFERS', onSite + offSite);
+    set('TRI_REPORTER_IN_PAST', 'Y');
+  }
+  if (f.programs.includes('GHG')) {
+    set('GHG_IDS', `99${id.slice(-5)}`);
+    set('GHG_CO2_RELEASES', (Math.exp(11 + 1.5 * rng.normal())).toFixed(1));
+  }
+  if (c.totalPenalties >= 100_000) {
+    set('FEC_CASE_IDS', `99-${id}`);
+    set('FEC_NUMBER_OF_CASES', 1);
+    set('FEC_LAST_CASE_DATE', mdy(asOfMs, c.daysLastFormal));
+    set('FEC_TOTAL_PENALTIES', c.totalPenalties);
+  }
+}

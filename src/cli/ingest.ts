@@ -1,0 +1,88 @@
+import { rmSync } from 'node:fs';
+import { ingest, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
+import { parse } from './options';
+
+const HELP = `facility-score ingest <file>... --out PATH [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious]
+  Builds a facility index from ECHO exporter files (ECHO_EXPORTER.csv, any layout year) and/or
+  ECHO facility-search CSV downloads; plain or gzip. The index at PATH is replaced only when the build
+  succeeds; rows that cannot be indexed go to PATH.rejects.csv with the reason. See docs/ingest.md.
+  --as-of         the date the data describes (default: inferred from the exporter's own columns,
+                  else the newest file's modification date)
+  --dataset-name  shown by /api/v1/status and --version (default: format + file names)
+  --fictitious    declare the data invented (default: yes exactly when every ID starts with 99)
+Exit codes: 0 built (even with rejected rows), 1 a file is unusable (wrong format, empty, truncated), 2 usage.`;
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function validAsOf(s: string): boolean {
+  return ISO_DATE.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
+}
+
+function summaryText(s: IngestSummary): string {
+  const c = s.info.row_counts;
+  const reasons = Object.entries(c)
+    .filter(([k]) => k.startsWith('rejected_'))
+    .map(([k, v]) => `${k.slice('rejected_'.length)} ${v}`);
+  const asOfHow = { flag: 'from --as-of', inferred: 'inferred from the last-inspection date + days columns', 'file-date': "the newest file's modification date (pass --as-of to set it)" }[s.asOfSource];
+  const lines = [
+    `ingest: built ${s.out} in ${s.seconds.toFixed(1)} s (${Math.round((c.read ?? 0) / Math.max(s.seconds, 0.001)).toLocaleString('en-US')} rows/s)`,
+    `  dataset   ${s.info.dataset_name}${s.info.fictitious ? '  [FICTITIOUS]' : ''}`,
+    `  as of     ${s.info.as_of} (${asOfHow})`,
+    `  rows      ${c.read} read: ${c.accepted} indexed, ${c.rejected} rejected${reasons.length ? ` (${reasons.join(', ')})` : ''}, ${c.blank} blank`,
+    `  rejects   ${s.rejectsPath}`,
+    `  facilities ${s.info.facility_count}, score method ${s.info.score_version}`,
+  ];
+  for (const [file, cols] of Object.entries(s.missingColumns)) lines.push(`  note      ${file} has no ${cols.join(', ')} column(s): treated as zero/unknown`);
+  return lines.join('\n');
+}
+
+export async function ingestCommand(args: string[], _env: Record<string, string | undefined>): Promise<number> {
+  const { values, positionals } = parse(args, {
+    out: { type: 'string', short: 'o' },
+    'as-of': { type: 'string' },
+    'dataset-name': { type: 'string' },
+    fictitious: { type: 'boolean' },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals.length === 0 || !values.out) {
+    console.error(`${positionals.length === 0 ? 'no input file given' : '--out PATH is required'}\n\n${HELP}`);
+    return 2;
+  }
+  const asOf = values['as-of'];
+  if (asOf !== undefined && !validAsOf(asOf)) {
+    console.error(`--as-of must be a date YYYY-MM-DD, got "${asOf}"`);
+    return 2;
+  }
+  const out = values.out;
+  // an interrupted build leaves only temp files behind (the old index is untouched): remove them too
+  const cleanup = () => {
+    for (const p of [`${out}.tmp-${process.pid}`, `${out}.rejects.csv.tmp-${process.pid}`]) rmSync(p, { force: true });
+    console.error('\ningest: interrupted; the previous index (if any) is unchanged');
+    process.exit(130);
+  };
+  process.once('SIGINT', cleanup);
+  process.once('SIGTERM', cleanup);
+  try {
+    const summary = await ingest({
+      files: positionals,
+      out,
+      asOf,
+      datasetName: values['dataset-name'],
+      fictitious: values.fictitious ? true : undefined,
+      log: (line) => console.error(line),
+      progress: { tty: process.stderr.isTTY === true, write: (s) => process.stderr.write(s) },
+    });
+    console.log(summaryText(summary));
+    return 0;
+  } catch (e) {
+    if (!(e instanceof UnusableInputError)) throw e;
+    console.error(`facility-score ingest: ${e.message}\nNothing was written; the previous index at ${out} (if any) is unchanged.`);
+    return 1;
+  } finally {
+    process.off('SIGINT', cleanup);
+    process.off('SIGTERM', cleanup);
+  }
+}

@@ -1,0 +1,110 @@
+/** One CSV record: its fields and the 1-based physical line it starts on. */
+/** `unterminated`: the file's last record, which had no final newline (a cut-off file looks like this). */
+export type CsvRecord = { fields: string[]; line: number; unterminated?: boolean };
+
+import { TruncatedFileError } from './errors';
+
+/**
+ * Streaming RFC 4180 reader: quoted fields with commas, doubled quotes and newlines; CRLF or LF;
+ * a leading BOM is dropped. Holds only the current chunk plus one partial record.
+ * Lines without a quote take a fast path (one `split`), which is nearly every line of ECHO's files.
+ */
+export async function* csvRecords(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<CsvRecord> {
+  const decoder = new TextDecoder('utf-8');
+  let buf = '';
+  let line = 1;
+  let first = true;
+  for await (const chunk of chunks) {
+    buf += decoder.decode(chunk, { stream: true });
+    if (first && buf.length > 0) {
+      if (buf.charCodeAt(0) === 0xfeff) buf = buf.slice(1);
+      first = false;
+    }
+    let pos = 0;
+    let quote = -1; // next quote at or after pos, found once per stretch (searching per line would be quadratic)
+    for (;;) {
+      const nl = buf.indexOf('\n', pos);
+      if (nl < 0) break;
+      if (quote < pos) {
+        quote = buf.indexOf('"', pos);
+        if (quote < 0) quote = buf.length;
+      }
+      if (quote > nl) {
+        const end = nl > pos && buf.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+        yield { fields: buf.slice(pos, end).split(','), line };
+        line++;
+        pos = nl + 1;
+        continue;
+      }
+      const parsed = parseQuoted(buf, pos, false);
+      if (!parsed) break; // the record continues in the next chunk
+      yield { fields: parsed.fields, line };
+      line += parsed.newlines;
+      pos = parsed.next;
+    }
+    buf = buf.slice(pos);
+  }
+  buf += decoder.decode();
+  if (first && buf.charCodeAt(0) === 0xfeff) buf = buf.slice(1);
+  if (buf.length === 0) return;
+  // last record without a final newline
+  const parsed = parseQuoted(buf, 0, true);
+  if (!parsed) throw new TruncatedFileError(`file ends inside a quoted field (record starting on line ${line})`);
+  yield { fields: parsed.fields, line, unterminated: true };
+}
+
+/**
+ * Parses one record from `start`, honouring quotes. Returns null when the buffer ends before the record
+ * does (unless `atEof`, where the end of the buffer ends the record, and null means an unclosed quote).
+ */
+function parseQuoted(buf: string, start: number, atEof: boolean): { fields: string[]; next: number; newlines: number } | null {
+  const fields: string[] = [];
+  let i = start;
+  let newlines = 0;
+  const n = buf.length;
+  for (;;) {
+    if (i < n && buf.charCodeAt(i) === 34) {
+      // quoted field: runs to the closing quote; "" is one quote
+      let value = '';
+      let from = i + 1;
+      for (;;) {
+        const q = buf.indexOf('"', from);
+        if (q < 0) return null;
+        if (q + 1 >= n && !atEof) return null; // cannot tell "" from a closing quote yet
+        value += buf.slice(from, q);
+        if (buf.charCodeAt(q + 1) === 34) {
+          value += '"';
+          from = q + 2;
+          continue;
+        }
+        for (let k = i; k < q; k++) if (buf.charCodeAt(k) === 10) newlines++;
+        i = q + 1;
+        break;
+      }
+      // tolerate stray characters between the closing quote and the delimiter (kept, not lost)
+      let j = i;
+      while (j < n && buf.charCodeAt(j) !== 44 && buf.charCodeAt(j) !== 10) j++;
+      if (j >= n && !atEof) return null;
+      let tail = buf.slice(i, j);
+      if (tail.endsWith('\r')) tail = tail.slice(0, -1);
+      fields.push(value + tail);
+      i = j;
+    } else {
+      let j = i;
+      while (j < n && buf.charCodeAt(j) !== 44 && buf.charCodeAt(j) !== 10) j++;
+      if (j >= n && !atEof) return null;
+      let value = buf.slice(i, j);
+      if (value.endsWith('\r') && (j >= n || buf.charCodeAt(j) === 10)) value = value.slice(0, -1);
+      fields.push(value);
+      i = j;
+    }
+    if (i >= n) return { fields, next: n, newlines };
+    if (buf.charCodeAt(i) === 10) return { fields, next: i + 1, newlines: newlines + 1 };
+    i++; // comma
+    if (i >= n) {
+      if (!atEof) return null;
+      fields.push('');
+      return { fields, next: n, newlines };
+    }
+  }
+}

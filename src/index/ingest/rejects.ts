@@ -1,0 +1,42 @@
+import { renameSync, rmSync } from 'node:fs';
+import type { FileSink } from 'bun';
+import type { RejectReason } from './row-mapper';
+
+function csvField(v: string): string {
+  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+/** `<index>.rejects.csv`: every row not indexed, with where it was and why; the record as it was read. */
+export class RejectsWriter {
+  readonly path: string;
+  private readonly tmp: string;
+  private readonly sink: FileSink;
+  count = 0;
+
+  constructor(indexPath: string) {
+    this.path = `${indexPath}.rejects.csv`;
+    this.tmp = `${this.path}.tmp-${process.pid}`;
+    this.sink = Bun.file(this.tmp).writer({ highWaterMark: 1 << 20 });
+    this.sink.write('file,line,reason,detail,registry_id,record\n');
+  }
+
+  add(file: string, line: number, reason: RejectReason, detail: string, registryId: string, fields: string[]): void {
+    const record = fields.map(csvField).join(',');
+    this.sink.write([file, String(line), reason, detail, registryId, record].map(csvField).join(',') + '\n');
+    this.count++;
+  }
+
+  /** Written even when empty, so an old rejects file never describes a new index. */
+  async finish(): Promise<void> {
+    await this.sink.end();
+    renameSync(this.tmp, this.path);
+  }
+
+  async abort(): Promise<void> {
+    try {
+      await this.sink.end();
+    } finally {
+      rmSync(this.tmp, { force: true });
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import type { ScoreInputs } from '../../scoring/model';
+import type { ColumnMap, Field } from './columns';
+import { Bad, isBlank, parseAmount, parseCount, parseDate } from './values';
+
+/** Why a row was not indexed. Every rejected row lands in the rejects CSV with one of these. */
+export const REJECT_REASONS = [
+  'missing_id', 'non_numeric_id', 'missing_coordinates', 'coordinates_out_of_range', 'zero_coordinates',
+  'duplicate_id', 'bad_date', 'bad_number', 'bad_history', 'wrong_field_count',
+] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+/** A row ready to score: identity and location, plus the score model's inputs. */
+export type MappedRow = {
+  registry_id: string; fac_name: string; fac_street: string; fac_city: string; fac_state: string; fac_zip: string;
+  lat: number; lng: number; fac_naics: string; inputs: ScoreInputs; days_last_inspection: number | null;
+};
+export type Rejection = { reason: RejectReason; detail: string; registry_id: string };
+
+const DIGITS = /^\d+$/;
+const FID = /[?&]fid=(\d+)/;
+const HISTORY = /^[_VSU]{0,12}$/;
+
+/**
+ * Maps one record to a facility, or says why it cannot be indexed. Pure: the same fields give the same result.
+ * The registry ID comes from the ID column when it is all digits, else from the `fid=` of the DFR URL
+ * (facility-search downloads whose IDs a spreadsheet turned into `1.10001E+11`).
+ */
+export function mapRow(f: string[], c: ColumnMap): MappedRow | Rejection {
+  const get = (field: Field) => (c[field] < 0 ? '' : (f[c[field]] ?? '').trim());
+  const rawId = get('registry_id');
+  const fid = FID.exec(get('dfr_url'))?.[1];
+  let registry_id = rawId;
+  if (!DIGITS.test(rawId)) {
+    if (fid) registry_id = fid;
+    else if (rawId === '') return { reason: 'missing_id', detail: 'no registry ID (and no DFR URL fid=)', registry_id: '' };
+    else return { reason: 'non_numeric_id', detail: `registry ID "${rawId}" is not a number and there is no DFR URL fid=`, registry_id: rawId };
+  }
+
+  const rawLat = get('lat'), rawLng = get('lng');
+  if (isBlank(rawLat) || isBlank(rawLng)) return { reason: 'missing_coordinates', detail: `lat "${rawLat}", long "${rawLng}"`, registry_id };
+  const lat = Number(rawLat), lng = Number(rawLng);
+  if (!Number.isFinite(lat) || !Number.isFinite(lng) || lat < -90 || lat > 90 || lng < -180 || lng > 180) {
+    return { reason: 'coordinates_out_of_range', detail: `lat "${rawLat}", long "${rawLng}"`, registry_id };
+  }
+  if (lat === 0 && lng === 0) return { reason: 'zero_coordinates', detail: 'lat 0, long 0 (a placeholder, not a place)', registry_id };
+
+  const bad = (b: Bad, reason: RejectReason): Rejection => ({ reason, detail: b.detail, registry_id });
+  const count = (field: Field, column: string, max?: number) => parseCount(get(field), column, max);
+  const qtrs = count('qtrs_with_nc', 'qtrs_with_nc', 12);
+  const inspections = count('inspection_count', 'inspection_count');
+  const informal = count('informal_count', 'informal_count');
+  const formal = count('formal_count', 'formal_action_count');
+  const penaltyCount = count('penalty_count', 'penalty_count');
+  const total = parseAmount(get('total_penalties'), 'total_penalties');
+  const last = parseAmount(get('last_penalty'), 'last_penalty_amt');
+  const days = count('days_last_inspection', 'days_last_inspection');
+  for (const v of [qtrs, inspections, informal, formal, penaltyCount, total, last, days]) if (v instanceof Bad) return bad(v, 'bad_number');
+
+  const dLastPenalty = parseDate(get('date_last_penalty'), 'date_last_penalty');
+  const dLastFormal = parseDate(get('date_last_formal'), 'date_last_formal_action');
+  const dLastInformal = parseDate(get('date_last_informal'), 'date_last_informal_action');
+  const dLastInspection = parseDate(get('date_last_inspection'), 'date_last_inspection');
+  for (const v of [dLastPenalty, dLastFormal, dLastInformal, dLastInspection]) if (v instanceof Bad) return bad(v, 'bad_date');
+
+  const history = get('history').toUpperCase();
+  if (!HISTORY.test(history)) return { reason: 'bad_history', detail: `compliance history "${history}" is not up to 12 of _ V S U`, registry_id };
+
+  const status = get('compliance_status');
+  const totalUsd = total as number;
+  const inputs: ScoreInputs = {
+    qtrs_with_nc: qtrs as number,
+    history,
+    compliance_status: status,
+    // FAC_SNC_FLG alone is unreliable (N on every row of recent national files): status and programs count too
+    significant_violation: /significant/i.test(status) || get('programs_with_snc') !== '' || get('snc_flag').toUpperCase() === 'Y',
+    inspection_count: inspections as number,
+    informal_action_count: informal as number,
+    formal_action_count: formal as number,
+    // facility-search downloads have total penalties but no count: a total above 0 means at least one
+    penalty_count: c.penalty_count < 0 ? (totalUsd > 0 ? 1 : 0) : (penaltyCount as number),
+    total_penalties_usd: totalUsd,
+    last_penalty_usd: last as number,
+    date_last_penalty: dLastPenalty as string | null,
+    date_last_formal_action: dLastFormal as string | null,
+    date_last_informal_action: dLastInformal as string | null,
+    date_last_inspection: dLastInspection as string | null,
+  };
+  return {
+    registry_id,
+    fac_name: get('name'),
+    fac_street: get('street'),
+    fac_city: get('city'),
+    fac_state: get('state').toUpperCase(),
+    fac_zip: get('zip'),
+    lat,
+    lng,
+    fac_naics: /^\d+/.exec(get('naics'))?.[0] ?? '',
+    inputs,
+    days_last_inspection: c.days_last_inspection < 0 || get('days_last_inspection') === '' ? null : (days as number),
+  };
+}

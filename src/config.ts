@@ -14,6 +14,9 @@ export const Config = t.Object({
   reportCacheDir: t.Union([t.String({ minLength: 1 }), t.Null()], { default: null }),
   /** Redis URL for shared state between replicas; null = embedded SQLite state. */
   redisUrl: t.Union([t.String(), t.Null()], { default: null }),
+  /** Redis (docs/replicas.md): namespace of every key, and the longest wait for one reply before a 503. */
+  redisPrefix: t.String({ minLength: 1, default: 'fcs:' }),
+  redisTimeoutMs: t.Integer({ minimum: 10, maximum: 60000, default: 1000 }),
   /** CIDRs of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies: t.Array(t.String(), { default: [] }),
   /** Demo (docs/demo.md): external geocoder speaking the US Census one-line-address API; null = offline only. */
@@ -27,6 +30,10 @@ export const Config = t.Object({
   /** Account-endpoint JWT verification (docs/accounts.md); empty = account login off. */
   jwt: JwtConfig,
   logRequests: t.Boolean({ default: true }),
+  /** Bearer token /metrics requires; null = /metrics is public (docs/operations.md). */
+  metricsToken: t.Union([t.String({ minLength: 16 }), t.Null()], { default: null }),
+  /** On SIGTERM, how long in-flight requests may run before their connections are closed. */
+  shutdownTimeoutMs: t.Integer({ minimum: 0, maximum: 600000, default: 15000 }),
 });
 export type Config = Static<typeof Config>;
 
@@ -37,6 +44,8 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   stateDir: './var',
   reportCacheDir: null,
   redisUrl: null,
+  redisPrefix: 'fcs:',
+  redisTimeoutMs: 1000,
   trustedProxies: [],
   geocoderUrl: null,
   geocoderBenchmark: 'Public_AR_Current',
@@ -45,6 +54,8 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   signupTier: 'free',
   jwt: {},
   logRequests: true,
+  metricsToken: null,
+  shutdownTimeoutMs: 15000,
 }) as Config;
 
 /** Merges overrides onto the defaults and validates; throws a one-line message on bad settings. */

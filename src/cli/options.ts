@@ -27,6 +27,8 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     stateDir: str('state-dir', 'FCS_STATE_DIR'),
     reportCacheDir: str('report-cache-dir', 'FCS_REPORT_CACHE_DIR') || null,
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
+    redisPrefix: env.FCS_REDIS_PREFIX || undefined,
+    redisTimeoutMs: env.FCS_REDIS_TIMEOUT_MS === undefined ? undefined : Number(env.FCS_REDIS_TIMEOUT_MS),
     trustedProxies: proxies ? proxies.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     geocoderUrl: str('geocoder-url', 'FCS_GEOCODER_URL') || null,
     geocoderBenchmark: env.FCS_GEOCODER_BENCHMARK,
@@ -35,5 +37,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     signupTier: (str('signup-tier', 'FCS_SIGNUP_TIER') as Config['signupTier'] | undefined) ?? 'free',
     jwt: jwtConfigFrom(env, flags),
     logRequests: env.FCS_LOG_REQUESTS === undefined ? undefined : env.FCS_LOG_REQUESTS !== '0',
+    metricsToken: env.FCS_METRICS_TOKEN || null,
+    shutdownTimeoutMs: env.FCS_SHUTDOWN_TIMEOUT_MS === undefined ? undefined : Number(env.FCS_SHUTDOWN_TIMEOUT_MS),
   });
 }

@@ -1,0 +1,156 @@
+import { RedisClient } from 'bun';
+import { AppError } from '../../http/errors';
+
+export type RedisConnectionOptions = {
+  /** Longest wait for one command's reply before the caller gets 503 (the command may still run later). */
+  timeoutMs: number;
+  /** Longest wait for a (re)connect. */
+  connectTimeoutMs: number;
+  /** After a failed connect, further commands fail at once for this long instead of each retrying. */
+  retryDelayMs: number;
+  /** Transitions only (down / up / protocol trouble), never one line per failed command. */
+  log: (entry: Record<string, unknown>) => void;
+};
+
+/** How a caller learns Redis is out of reach: 503, with a short Retry-After (recovery takes seconds). */
+export function unavailable(): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'Shared state is temporarily unavailable; retry in a few seconds', { 'retry-after': '2' });
+}
+
+// Server errors meaning "not now" rather than "wrong command": answered 503 like an outage.
+const TRANSIENT = /^(LOADING|BUSY|READONLY|OOM|MASTERDOWN|TRYAGAIN|NOREPLICAS|CLUSTERDOWN|MISCONF)\b/;
+
+/**
+ * One connection to Redis, owned and replaced by us rather than by Bun's client.
+ *
+ * Bun's built-in client reconnects on its own but gives up for good after `maxRetries`, and with
+ * its offline queue a command issued during an outage runs whenever the link comes back, long after
+ * its HTTP request was answered. So: auto-reconnect and the offline queue are off; when the link
+ * closes we drop the client and the next command dials a fresh one (at most one dial at a time,
+ * and none for `retryDelayMs` after a failed dial). Every command is bounded by `timeoutMs`.
+ */
+export class RedisConnection {
+  private client: RedisClient | null = null;
+  private dialing: Promise<RedisClient> | null = null;
+  private failedAt = 0;
+  private lastReplyAt = 0;
+  private down = false;
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly opts: RedisConnectionOptions,
+  ) {}
+
+  /**
+   * Sends one command. Rejects with 503 SERVICE_UNAVAILABLE when Redis is unreachable, slow or
+   * answers a transient error; `onLate` sees the reply of a command that timed out but then ran.
+   */
+  async send(command: string, args: string[], onLate?: (reply: unknown) => void): Promise<any> {
+    const client = await this.connected();
+    const reply = client.send(command, args);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), this.opts.timeoutMs)));
+    try {
+      const first = await Promise.race([reply, timeout]);
+      if (first === TIMED_OUT) {
+        reply.then((late) => onLate?.(late), () => undefined);
+        this.onTimeout(client);
+        throw unavailable();
+      }
+      this.lastReplyAt = Date.now();
+      this.markUp();
+      return first;
+    } catch (e) {
+      throw this.classify(e);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Drops the current link (e.g. after a reply that does not match its request); the next command redials. */
+  reset(reason: string): void {
+    this.opts.log({ level: 'warn', msg: 'redis connection reset', reason });
+    const c = this.client;
+    this.client = null;
+    c?.close();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.client?.close();
+    this.client = null;
+  }
+
+  private classify(e: unknown): unknown {
+    if (e instanceof AppError) return e;
+    const code = (e as { code?: string }).code;
+    const message = e instanceof Error ? e.message : String(e);
+    if (code === 'ERR_REDIS_SERVER_ERROR' && !TRANSIENT.test(message)) return e;
+    this.markDown(message);
+    return unavailable();
+  }
+
+  private connected(): Promise<RedisClient> {
+    if (this.closed) return Promise.reject(new Error('state store is closed'));
+    if (this.client?.connected) return Promise.resolve(this.client);
+    if (this.dialing) return this.dialing;
+    if (Date.now() - this.failedAt < this.opts.retryDelayMs) return Promise.reject(unavailable());
+    this.dialing = this.dial().finally(() => (this.dialing = null));
+    return this.dialing;
+  }
+
+  private async dial(): Promise<RedisClient> {
+    this.client?.close();
+    this.client = null;
+    const client = new RedisClient(this.url, {
+      autoReconnect: false,
+      enableOfflineQueue: false,
+      connectionTimeout: this.opts.connectTimeoutMs,
+      enableAutoPipelining: true,
+    });
+    client.onclose = () => {
+      if (this.client === client) this.client = null;
+    };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      // connectionTimeout covers the TCP connect; this also bounds the handshake (e.g. a paused server).
+      await Promise.race([client.connect(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('connect timed out')), this.opts.connectTimeoutMs)))]);
+    } catch (e) {
+      client.close();
+      this.failedAt = Date.now();
+      this.markDown(e instanceof Error ? e.message : String(e));
+      throw unavailable();
+    } finally {
+      clearTimeout(timer);
+    }
+    if (this.closed) {
+      client.close();
+      throw new Error('state store is closed');
+    }
+    this.client = client;
+    this.lastReplyAt = Date.now();
+    return client;
+  }
+
+  // A link that has answered nothing for a while (server stopped, packets dropped) is replaced,
+  // or every later command would time out on it too.
+  private onTimeout(client: RedisClient): void {
+    this.markDown('command timed out');
+    if (this.client === client && Date.now() - this.lastReplyAt > 3 * this.opts.timeoutMs) this.reset('no reply within 3 timeouts');
+  }
+
+  private markUp(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.opts.log({ level: 'info', msg: 'redis reachable again' });
+  }
+
+  private markDown(reason: string): void {
+    if (this.down) return;
+    this.down = true;
+    this.opts.log({ level: 'warn', msg: 'redis unavailable: state-dependent requests answer 503, demo limits fall back to local buckets', reason });
+  }
+}
+
+const TIMED_OUT = Symbol('timed out');

@@ -1,0 +1,70 @@
+import type { Subprocess } from 'bun';
+import { MAIN, ROOT, cli } from '../support/process';
+
+export type Replica = { base: string; proc: Subprocess; output: () => string; stop: () => Promise<void> };
+
+/** A JWT secret for the account endpoints of test replicas (HS256 mode, docs/accounts.md). */
+export const JWT_SECRET = 'replica-test-secret-0123456789abcdef0123456789';
+
+/**
+ * `serve` processes sharing one Redis, each on its own free loopback port and its own state dir.
+ * Their output is drained continuously (a full pipe would stall a chatty server) and kept for failures.
+ */
+export async function startReplicas(count: number, o: { redisUrl: string; indexPath: string; stateDir: string; env?: Record<string, string>; wrap?: (i: number) => string[] }): Promise<Replica[]> {
+  return Promise.all(Array.from({ length: count }, (_, i) => startReplica(i, o)));
+}
+
+async function startReplica(i: number, o: { redisUrl: string; indexPath: string; stateDir: string; env?: Record<string, string>; wrap?: (i: number) => string[] }): Promise<Replica> {
+  const cmd = [...(o.wrap?.(i) ?? []), process.execPath, MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--index', o.indexPath, '--redis-url', o.redisUrl, '--state-dir', `${o.stateDir}/r${i}`, '--trusted-proxies', '127.0.0.1/32'];
+  const proc = Bun.spawn(cmd, {
+    cwd: ROOT,
+    env: { ...process.env, FCS_LOG_REQUESTS: '0', FCS_JWT_SECRET: JWT_SECRET, ...o.env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  let out = '';
+  const drain = async (s: ReadableStream<Uint8Array>) => {
+    for await (const chunk of s) out = (out + new TextDecoder().decode(chunk)).slice(-200_000);
+  };
+  void drain(proc.stdout as ReadableStream<Uint8Array>);
+  void drain(proc.stderr as ReadableStream<Uint8Array>);
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && proc.exitCode === null) {
+    const m = out.match(/"port":(\d+)/);
+    if (m) {
+      const stop = async () => {
+        proc.kill('SIGKILL');
+        await proc.exited;
+      };
+      return { base: `http://127.0.0.1:${m[1]}`, proc, output: () => out, stop };
+    }
+    await Bun.sleep(20);
+  }
+  proc.kill('SIGKILL');
+  throw new Error(`replica ${i} did not start:\n${out}`);
+}
+
+/** A fresh account + key through the real CLI, written to the same Redis the replicas use. */
+export function cliKey(redisUrl: string, tier: string): { key: string; account_id: string } {
+  const r = cli(['keys', 'create', '--tier', tier, '--json', '--redis-url', redisUrl]);
+  if (r.code !== 0) throw new Error(`keys create failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+/** Fires `n` requests at once, spread round-robin over the replicas; returns the status of each. */
+export async function burst(replicas: Replica[], n: number, path: (i: number) => string, headers: (i: number) => Record<string, string>): Promise<number[]> {
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const res = await fetch(`${replicas[i % replicas.length]!.base}${path(i)}`, { headers: headers(i) });
+      await res.arrayBuffer();
+      return res.status;
+    }),
+  );
+}
+
+/** `{200: 10, 402: 290}`-style tally of statuses. */
+export function tally(statuses: number[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const s of statuses) out[s] = (out[s] ?? 0) + 1;
+  return out;
+}

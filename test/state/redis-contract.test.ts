@@ -1,0 +1,16 @@
+import { afterAll, beforeAll } from 'bun:test';
+import { RedisStateStore } from '../../src/state/redis-store';
+import { RedisServer } from '../support/redis-server';
+import { storeContract } from './store-contract';
+
+let redis: RedisServer;
+let n = 0;
+beforeAll(async () => {
+  redis = await RedisServer.start();
+});
+afterAll(async () => {
+  await redis.dispose();
+});
+
+// The caller's clock, so the same fixed instants drive both stores; each test gets its own namespace.
+storeContract('Redis', async () => new RedisStateStore({ url: redis.url, prefix: `contract${++n}:`, clock: 'caller' }));

@@ -1,11 +1,14 @@
 import { Elysia } from 'elysia';
 import { accountRoutes } from './account/routes';
+import { areaRoutes } from './area/routes';
 import { demoRoutes } from './demo/routes';
 import type { AppDeps } from './deps';
 import { facilityRoutes } from './facilities/routes';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import { openApiDocs } from './http/openapi';
+import { accessLog } from './ops/access-log';
+import { opsRoutes } from './ops/routes';
 import { reportRoutes } from './reports/routes';
 import { statusRoutes } from './status/routes';
 
@@ -16,9 +19,12 @@ export function createApp(deps: AppDeps) {
   return app
     .use(requestContext)
     .use(errorHandler(deps, routes))
+    .use(accessLog(deps))
     .use(openApiDocs())
+    .use(opsRoutes(deps))
     .use(statusRoutes(deps))
     .use(facilityRoutes(deps))
+    .use(areaRoutes(deps))
     .use(reportRoutes(deps))
     .use(accountRoutes(deps))
     .use(demoRoutes(deps));

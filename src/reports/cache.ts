@@ -1,0 +1,168 @@
+import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Log } from '../deps';
+
+/** Spec 4.5 rule 2 / section 8: a rendered dossier is reused for 24 hours. */
+export const REPORT_TTL_MS = 24 * 60 * 60 * 1000;
+/** Expired entries are swept at most this often, on the write path (no timers). */
+export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+/** A temp file older than this belongs to a write that died; the sweep removes it. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+const MAGIC = 'FCSR1';
+
+/**
+ * Process-wide counters for /metrics (monotonic, like Prometheus counters): every cache in the
+ * process adds to them. `bypass` = rendered but could not be stored (unwritable, full, disabled).
+ */
+export const reportCacheStats = {
+  hits: 0,
+  misses: 0,
+  stores: 0,
+  bypass: 0,
+  store_errors: 0,
+  read_errors: 0,
+  corrupt: 0,
+  expired: 0,
+  swept: 0,
+};
+
+const sha256 = (data: string | Uint8Array) => new Bun.CryptoHasher('sha256').update(data).digest('hex');
+
+/**
+ * The on-disk dossier cache. One file per key, named by the SHA-256 of the key (never by any raw
+ * input, so no ID can traverse or collide). A file is a one-line header (`FCSR1 created length
+ * sha256 key`) then the PDF; it is written to a temp file and renamed, and the header's length and
+ * checksum are verified on every read, so a torn write (crash, power loss, disk full) or a
+ * tampered file is a miss, never a served PDF. Every failure here is swallowed into a miss: the
+ * caller renders in memory instead (spec 7: cache misses are never 500).
+ */
+export class ReportCache {
+  private lastSweepAt = Number.NEGATIVE_INFINITY;
+  private lastFailureLogAt = Number.NEGATIVE_INFINITY;
+  /** The sweep started by the latest write, if any (tests await it). */
+  sweeping: Promise<number> | null = null;
+
+  constructor(
+    readonly dir: string,
+    private readonly clock: () => number,
+    private readonly log: Log,
+    private readonly ttlMs = REPORT_TTL_MS,
+  ) {}
+
+  /** 64 hex chars: the only thing a file name is made of. */
+  static keyOf(parts: readonly string[]): string {
+    return sha256(JSON.stringify(parts));
+  }
+
+  private pathOf(key: string): string {
+    if (!/^[0-9a-f]{64}$/.test(key)) throw new Error('report cache keys are SHA-256 hex digests');
+    return join(this.dir, `${key}.pdf`);
+  }
+
+  /** The cached PDF for `key`, or null when absent, expired, unreadable or corrupt. */
+  async get(key: string): Promise<Uint8Array | null> {
+    const path = this.pathOf(key);
+    let file: Uint8Array;
+    try {
+      file = await readFile(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.failure('read', e, () => reportCacheStats.read_errors++);
+      return null;
+    }
+    const entry = parseEntry(file, key);
+    if (!entry) {
+      reportCacheStats.corrupt++;
+      this.log({ level: 'warn', msg: 'report cache: corrupt entry discarded', file: `${key}.pdf` });
+      await unlink(path).catch(() => {});
+      return null;
+    }
+    const age = this.clock() - entry.createdAt;
+    if (age < 0 || age >= this.ttlMs) {
+      reportCacheStats.expired++;
+      return null;
+    }
+    return entry.pdf;
+  }
+
+  /** Stores `pdf` under `key`; false (and a rate-limited warning) when the disk refuses. */
+  async put(key: string, pdf: Uint8Array): Promise<boolean> {
+    const path = this.pathOf(key);
+    const now = this.clock();
+    const header = new TextEncoder().encode(`${MAGIC} ${now} ${pdf.length} ${sha256(pdf)} ${key}\n`);
+    const body = new Uint8Array(header.length + pdf.length);
+    body.set(header);
+    body.set(pdf, header.length);
+    const temp = join(this.dir, `.tmp-${now}-${crypto.randomUUID()}`);
+    try {
+      await writeTemp(this.dir, temp, body);
+      // mtime carries the creation time on the service clock, so the sweep needs no reads
+      await utimes(temp, now / 1000, now / 1000);
+      await rename(temp, path);
+    } catch (e) {
+      await unlink(temp).catch(() => {});
+      this.failure('write', e, () => reportCacheStats.store_errors++);
+      return false;
+    }
+    reportCacheStats.stores++;
+    if (now - this.lastSweepAt >= SWEEP_INTERVAL_MS) {
+      this.lastSweepAt = now;
+      this.sweeping = this.sweep();
+    }
+    return true;
+  }
+
+  /** Deletes expired entries and abandoned temp files; returns how many went. Never throws. */
+  async sweep(): Promise<number> {
+    const now = this.clock();
+    let removed = 0;
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return 0;
+    }
+    for (const name of names) {
+      const path = join(this.dir, name);
+      const temp = /^\.tmp-(\d+)-/.exec(name);
+      let stale: boolean;
+      if (temp) stale = now - Number(temp[1]) >= STALE_TEMP_MS;
+      else if (/^[0-9a-f]{64}\.pdf$/.test(name)) {
+        const mtime = await stat(path).then((s) => s.mtimeMs, () => null);
+        stale = mtime !== null && (now - mtime >= this.ttlMs || mtime - now > this.ttlMs);
+      } else continue; // not ours: never delete what this cache did not write
+      if (stale && (await unlink(path).then(() => true, () => false))) removed++;
+    }
+    reportCacheStats.swept += removed;
+    return removed;
+  }
+
+  private failure(op: 'read' | 'write', e: unknown, count: () => void): void {
+    count();
+    const now = this.clock();
+    if (now - this.lastFailureLogAt < 60_000) return;
+    this.lastFailureLogAt = now;
+    const code = (e as NodeJS.ErrnoException).code ?? 'unknown';
+    this.log({ level: 'warn', msg: `report cache ${op} failed; serving rendered PDFs without caching`, dir: this.dir, code, error: (e as Error).message });
+  }
+}
+
+async function writeTemp(dir: string, temp: string, body: Uint8Array): Promise<void> {
+  try {
+    await writeFile(temp, body, { flag: 'wx', mode: 0o600 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(temp, body, { flag: 'wx', mode: 0o600 });
+  }
+}
+
+/** Header checks: magic, our key, exact length and checksum; null on any mismatch. */
+function parseEntry(file: Uint8Array, key: string): { createdAt: number; pdf: Uint8Array } | null {
+  const nl = file.subarray(0, 256).indexOf(10);
+  if (nl < 0) return null;
+  const [magic, created, length, checksum, owner] = new TextDecoder().decode(file.subarray(0, nl)).split(' ');
+  if (magic !== MAGIC || owner !== key || !/^\d+$/.test(created ?? '') || !/^\d+$/.test(length ?? '')) return null;
+  const pdf = file.subarray(nl + 1);
+  if (pdf.length !== Number(length) || sha256(pdf) !== checksum) return null;
+  return { createdAt: Number(created), pdf };
+}

@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import type { Config } from '../config';
+import type { Log } from '../deps';
+import { AppError } from '../http/errors';
+import type { FacilityIndex } from '../index/facility-index';
+import type { FacilityRow, IndexInfo } from '../index/model';
+import { ReportCache, reportCacheStats } from './cache';
+import { renderReport } from './document';
+import type { CacheOutcome } from './model';
+import { buildReportView } from './view';
+
+/** Bumped when the dossier's layout or wording changes, so cached PDFs of the old look are not served. */
+export const REPORT_LAYOUT_VERSION = 'dossier-1';
+
+/** The cache directory from config: explicit, `off` (no cache), or `<stateDir>/report-cache`. */
+export function openReportCache(config: Config, clock: () => number, log: Log): ReportCache | null {
+  const dir = config.reportCacheDir ?? join(config.stateDir, 'report-cache');
+  return dir === 'off' ? null : new ReportCache(dir, clock, log);
+}
+
+/** The full index row (with score inputs, which lookups skip), or the lookup's 404. */
+export function findReportRow(index: FacilityIndex, registryId: string): FacilityRow {
+  const row = index.get(registryId);
+  if (!row) throw new AppError('NOT_FOUND', `No facility with registry ID ${registryId} is in the index`);
+  return row;
+}
+
+/**
+ * What a dossier depends on besides the generation stamp: the spec's (registry_id, score_hash),
+ * plus everything else it prints (identity, dataset, layout version), so a renamed facility or a
+ * new dataset never gets a stale document even when its score inputs are unchanged.
+ */
+export function reportKey(row: FacilityRow, info: IndexInfo): string {
+  const printed = [row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics];
+  const scored = [row.overall_score, row.baseline, row.violation_frequency, row.penalty_severity, row.recency, row.repeat_offender, row.active_enforcement];
+  const dataset = [info.dataset_name, info.as_of, info.fictitious, info.score_version, info.sources];
+  return ReportCache.keyOf([REPORT_LAYOUT_VERSION, row.registry_id, row.score_hash, JSON.stringify([printed, scored, dataset])]);
+}
+
+/**
+ * The dossier for `row`: from the cache when a fresh copy exists, else rendered now (stamped with
+ * this request's time and ID) and stored. A cache that cannot be read or written only costs a
+ * render; it never fails the request.
+ */
+export async function exportReport(input: {
+  row: FacilityRow;
+  info: IndexInfo;
+  cache: ReportCache | null;
+  now: number;
+  requestId: string;
+}): Promise<{ pdf: Uint8Array; cache: CacheOutcome }> {
+  const key = reportKey(input.row, input.info);
+  const cached = input.cache ? await input.cache.get(key).catch(() => null) : null;
+  if (cached) {
+    reportCacheStats.hits++;
+    return { pdf: cached, cache: 'HIT' };
+  }
+  reportCacheStats.misses++;
+  const pdf = await renderReport(buildReportView(input.row, input.info, { generatedAt: input.now, requestId: input.requestId }));
+  const stored = input.cache ? await input.cache.put(key, pdf).catch(() => false) : false;
+  if (!stored) reportCacheStats.bypass++;
+  return { pdf, cache: stored ? 'MISS' : 'BYPASS' };
+}

@@ -64,11 +64,16 @@ export function fileJwks(path: string, log: Log): JWTVerifyGetKey {
     }
   };
   let current = load();
+  // mtime of the last version that failed to load (-1: the file was gone), so it is logged once.
+  let failedMtime: number | null = null;
   return async (header, token) => {
+    let mtime = -1;
     try {
-      if (statSync(path).mtimeMs !== current.mtime) current = load();
+      mtime = statSync(path).mtimeMs;
+      if (mtime !== current.mtime && mtime !== failedMtime) current = load();
     } catch (e) {
-      log({ level: 'warn', msg: 'JWKS file reload failed; keeping the previous key set', reason: (e as Error).message });
+      if (failedMtime !== mtime) log({ level: 'warn', msg: 'JWKS file reload failed; keeping the previous key set', reason: (e as Error).message });
+      failedMtime = mtime;
     }
     return current.jwks(header, token);
   };

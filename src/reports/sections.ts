@@ -65,7 +65,8 @@ export function drawRecord(f: Flow, v: ReportView): void {
     ['Penalties', i.penalty_count === 0 ? 'None on record' : `${i.penalty_count}, totalling ${usd(i.total_penalties_usd)}`],
     ['Last penalty', i.date_last_penalty ? `${usd(i.last_penalty_usd)} on ${i.date_last_penalty}` : 'None on record'],
   ];
-  f.ensure(60 + rows.length * 16);
+  // table and history strip stay together on one page
+  f.ensure(60 + rows.length * 16 + 80);
   f.heading('Compliance record (ECHO fields the score reads)');
   for (const [k, [label, value]] of rows.entries()) {
     f.y -= 16;

@@ -60,10 +60,16 @@ export function wrapText(text: string, font: PDFFont, size: number, maxWidth: nu
     line = '';
     let rest = word;
     while (width(rest) > maxWidth) {
-      let cut = rest.length - 1;
-      while (cut > 1 && width(rest.slice(0, cut)) > maxWidth) cut--;
-      lines.push(rest.slice(0, cut));
-      rest = rest.slice(cut);
+      // longest prefix that fits (at least one character, so the loop always progresses)
+      let lo = 1;
+      let hi = rest.length - 1;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (width(rest.slice(0, mid)) <= maxWidth) lo = mid;
+        else hi = mid - 1;
+      }
+      lines.push(rest.slice(0, lo));
+      rest = rest.slice(lo);
     }
     line = rest;
   }

@@ -1,0 +1,43 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Runs a poppler/qpdf tool on `pdf` written to a temp file; returns exit code and output. */
+function runOn(pdf: Uint8Array, cmd: (path: string) => string[]): { code: number; stdout: string; stderr: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'fcs-pdf-'));
+  try {
+    const path = join(dir, 'doc.pdf');
+    writeFileSync(path, pdf);
+    const p = Bun.spawnSync(cmd(path), { stdout: 'pipe', stderr: 'pipe' });
+    return { code: p.exitCode ?? -1, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Text as `pdftotext` (poppler) extracts it, whitespace collapsed so assertions ignore layout. */
+export function pdfText(pdf: Uint8Array): string {
+  const r = runOn(pdf, (p) => ['pdftotext', '-enc', 'UTF-8', p, '-']);
+  if (r.code !== 0) throw new Error(`pdftotext failed (${r.code}): ${r.stderr}`);
+  return r.stdout.replace(/\s+/g, ' ');
+}
+
+/** `qpdf --check`: structure, xref and stream encodings. */
+export function qpdfCheck(pdf: Uint8Array): { ok: boolean; output: string } {
+  const r = runOn(pdf, (p) => ['qpdf', '--check', p]);
+  return { ok: r.code === 0, output: r.stdout + r.stderr };
+}
+
+/** Page count from `pdfinfo`. */
+export function pdfPages(pdf: Uint8Array): number {
+  const r = runOn(pdf, (p) => ['pdfinfo', p]);
+  const m = /^Pages:\s+(\d+)/m.exec(r.stdout);
+  if (!m) throw new Error(`pdfinfo failed: ${r.stderr}`);
+  return Number(m[1]);
+}
+
+/** `pdfinfo` fields (Title, Creator, ...). */
+export function pdfInfo(pdf: Uint8Array): Record<string, string> {
+  const r = runOn(pdf, (p) => ['pdfinfo', '-enc', 'UTF-8', p]);
+  return Object.fromEntries(r.stdout.split('\n').filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]));
+}

@@ -2,13 +2,19 @@ import parser from 'parse-address';
 import zipcodes from 'zipcodes';
 import { cleanUnit, normalizeCity, normalizeStreet, zip5 } from './address';
 
-/** A one-line address as the demo understood it, reduced to the parts the match compares. */
-export type AddressQuery = {
-  /** Candidate street keys (src/demo/address.ts), most likely first; usually one. */
-  streets: string[];
+/** One reading of where the street ends and the city begins. */
+export type StreetCandidate = {
+  /** Street key (src/demo/address.ts normalizeStreet). */
+  street: string;
+  /** Secondary unit, '' when none. */
   unit: string;
-  /** Normalised city, '' when not given. */
+  /** Normalised city, '' when this reading has none. */
   city: string;
+};
+
+/** A one-line address as the demo understood it: candidate readings, most likely first. */
+export type AddressQuery = {
+  candidates: StreetCandidate[];
   /** 2-letter state, '' when neither given nor derivable from the ZIP. */
   state: string;
   /** ZIP5, '' when not given. */
@@ -28,31 +34,104 @@ type Parsed = {
   zip?: string;
 };
 
-const STATE_RE = /^[A-Z]{2}$/;
+const STATES = new Set(
+  `AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA
+   RI SC SD TN TX UT VT VA WA WV WI WY AS GU MP PR VI FM MH PW AA AE AP`.split(/\s+/),
+);
+
+const STATE_NAMES: Record<string, string> = Object.fromEntries(
+  `ALABAMA=AL ALASKA=AK ARIZONA=AZ ARKANSAS=AR CALIFORNIA=CA COLORADO=CO CONNECTICUT=CT DELAWARE=DE FLORIDA=FL GEORGIA=GA
+   HAWAII=HI IDAHO=ID ILLINOIS=IL INDIANA=IN IOWA=IA KANSAS=KS KENTUCKY=KY LOUISIANA=LA MAINE=ME MARYLAND=MD
+   MASSACHUSETTS=MA MICHIGAN=MI MINNESOTA=MN MISSISSIPPI=MS MISSOURI=MO MONTANA=MT NEBRASKA=NE NEVADA=NV
+   NEW_HAMPSHIRE=NH NEW_JERSEY=NJ NEW_MEXICO=NM NEW_YORK=NY NORTH_CAROLINA=NC NORTH_DAKOTA=ND OHIO=OH OKLAHOMA=OK
+   OREGON=OR PENNSYLVANIA=PA RHODE_ISLAND=RI SOUTH_CAROLINA=SC SOUTH_DAKOTA=SD TENNESSEE=TN TEXAS=TX UTAH=UT
+   VERMONT=VT VIRGINIA=VA WASHINGTON=WA WEST_VIRGINIA=WV WISCONSIN=WI WYOMING=WY DISTRICT_OF_COLUMBIA=DC PUERTO_RICO=PR`
+    .split(/\s+/)
+    .map((p) => p.replace(/_/g, ' ').split('=') as [string, string]),
+);
+
+/** Takes a trailing ZIP and then a trailing state (code or name) off a string. */
+function takeStateZip(text: string, needPrefix: boolean): { rest: string; state: string; zip: string } {
+  let rest = text.trim();
+  let zip = '';
+  let state = '';
+  const z = /(?:^|\s)(\d{5})(?:\s*-\s*\d{4})?$/.exec(rest);
+  if (z) (zip = z[1]!), (rest = rest.slice(0, z.index).trim());
+  const upper = rest.toUpperCase();
+  for (const words of [3, 2, 1]) {
+    const m = new RegExp(`(?:^|\\s)((?:\\S+\\s+){${words - 1}}\\S+)$`).exec(upper);
+    if (!m || (needPrefix && m.index === 0)) continue;
+    const name = m[1]!.replace(/[^A-Z ]/g, '').replace(/\s+/g, ' ');
+    const code = words === 1 && STATES.has(name) ? name : STATE_NAMES[name];
+    if (code) {
+      state = code;
+      rest = rest.slice(0, m.index).trim();
+      break;
+    }
+  }
+  return { rest, state, zip };
+}
+
+/**
+ * Comma-separated reading, for lines parse-address rejects ("3520 FEDERAL STREET, EAST, BALTIMORE,
+ * MD 21213-4014", "N57 W13640 REICHERT ST, ..."): ZIP and state off the end, the last segment
+ * left is the city, everything before it the street.
+ */
+function splitByCommas(oneLine: string): { street: string; city: string; state: string; zip: string } {
+  const segs = oneLine.split(',').map((x) => x.trim()).filter(Boolean);
+  const { rest, state, zip } = takeStateZip(segs.pop() ?? '', segs.length === 0);
+  if (rest) segs.push(rest);
+  const city = segs.length > 1 ? segs.pop()! : '';
+  return { street: segs.join(' '), city, state, zip };
+}
+
+/** Longest city name tried when the line has no commas ("NORTH KANSAS CITY", "ELK GROVE VILLAGE"). */
+const MAX_CITY_WORDS = 4;
+
+/**
+ * Readings of a comma-less line: ZIP and state off the end, then every split of the words left
+ * into street + city (city up to MAX_CITY_WORDS words, or none), longest street first. Each is a
+ * cheap indexed lookup; a wrong split names a street no facility of that state and place has.
+ */
+function splitByWords(oneLine: string): { streets: { street: string; city: string }[]; state: string; zip: string } {
+  const { rest, state, zip } = takeStateZip(oneLine, true);
+  const words = rest.split(' ').filter(Boolean);
+  const streets: { street: string; city: string }[] = [];
+  for (let cityWords = 0; cityWords <= Math.min(MAX_CITY_WORDS, words.length - 2); cityWords++) {
+    streets.push({ street: words.slice(0, words.length - cityWords).join(' '), city: words.slice(words.length - cityWords).join(' ') });
+  }
+  return { streets, state, zip };
+}
 
 /**
  * Parses "100 N. Main Street Ste 5, Springfield, IL 62701-1234" (commas optional) with
  * parse-address. The street line is rebuilt from its parts and normalised by the same function
- * as the index rows. When the input has commas, its first segment is a second candidate street,
- * for lines parse-address splits oddly. A missing state is taken from the ZIP (offline table).
- * Null when no street with a house number or name can be found.
+ * as the index rows. Lines with commas are also read segment-wise (splitByCommas) for a second
+ * candidate street and for any part parse-address missed. A missing state is taken from the ZIP
+ * (offline ZIP table). Null when no street can be found at all.
  */
 export function parseAddressQuery(text: string): AddressQuery | null {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   const p = (parser.parseLocation(oneLine) ?? {}) as Parsed;
-  const streets: string[] = [];
-  const add = (line: string) => {
-    const key = normalizeStreet(line).key;
-    if (/^\d\S* \S/.test(key) && !streets.includes(key)) streets.push(key);
+  const byCommas = oneLine.includes(',') ? splitByCommas(oneLine) : null;
+  const byWords = byCommas ? null : splitByWords(oneLine);
+  const candidates: StreetCandidate[] = [];
+  const add = (line: string, city: string) => {
+    const { key, unit } = normalizeStreet(line);
+    const c = normalizeCity(city);
+    // A lone number is not a street (a ZIP typed alone); "1505 109" (1505 109th) is.
+    if (!(/[A-Z]/.test(key) || key.includes(' '))) return;
+    if (!candidates.some((x) => x.street === key && x.city === c)) candidates.push({ street: key, unit: unit || cleanUnit(p.sec_unit_num ?? ''), city: c });
   };
-  if (p.number && p.street) add([p.number, p.prefix, p.street, p.type, p.suffix].filter(Boolean).join(' '));
-  const comma = oneLine.indexOf(',');
-  if (comma > 0) add(oneLine.slice(0, comma));
-  if (streets.length === 0) return null;
-  const zip = zip5(p.zip ?? '');
-  let state = (p.state ?? '').toUpperCase();
-  if (!STATE_RE.test(state)) state = '';
+  // Where the line has commas, its segments are the better witness for city, state and ZIP.
+  const parsedCity = byCommas?.city || p.city || '';
+  if (p.number && p.street) add([p.number, p.prefix, p.street, p.type, p.suffix].filter(Boolean).join(' '), parsedCity);
+  if (byCommas?.street) add(byCommas.street, byCommas.city);
+  for (const w of byWords?.streets ?? []) add(w.street, w.city);
+  if (candidates.length === 0) return null;
+  const zip = zip5(byCommas?.zip || byWords?.zip || '') || zip5(p.zip ?? '');
+  let state = byCommas?.state || byWords?.state || (p.state ?? '').toUpperCase();
+  if (!STATES.has(state)) state = '';
   if (!state && zip) state = (zipcodes.lookup(zip)?.state ?? '').toUpperCase();
-  const unit = cleanUnit(p.sec_unit_num ?? '');
-  return { streets, unit, city: normalizeCity(p.city ?? ''), state, zip };
+  return { candidates, state, zip };
 }

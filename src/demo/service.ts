@@ -12,7 +12,7 @@ function notFoundMessage(address: string): string {
   const q = parseAddressQuery(address);
   if (!q) return 'The address could not be geocoded: give a US street address with a house number, e.g. "100 Main St, Springfield, IL 62701"';
   if (!q.state) return 'The address could not be geocoded: add the state or the ZIP code';
-  if (!q.zip && !q.city) return 'The address could not be geocoded: add the city or the ZIP code';
+  if (!q.zip && !q.candidates.some((c) => c.city !== '')) return 'The address could not be geocoded: add the city or the ZIP code';
   return 'No facility in the index is at this address';
 }
 

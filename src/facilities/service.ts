@@ -1,7 +1,7 @@
 import { TIER_RULES, type Tier } from '../accounts/tiers';
 import { AppError } from '../http/errors';
 import type { FacilityIndex } from '../index/facility-index';
-import type { FacilityRow } from '../index/model';
+import type { FacilitySummary } from '../index/model';
 import type { FacilityRecord, RedactedComponents, ScoreComponents } from './model';
 
 export const REDACTED_MESSAGE = 'Score components are available on the Starter plan or above';
@@ -10,7 +10,7 @@ export function redactedComponents(): RedactedComponents {
   return { redacted: true, message: REDACTED_MESSAGE };
 }
 
-export function componentsOf(row: FacilityRow): ScoreComponents {
+export function componentsOf(row: FacilitySummary): ScoreComponents {
   return {
     baseline: row.baseline,
     violation_frequency: { score: row.violation_frequency, max_points: 15 },
@@ -22,7 +22,7 @@ export function componentsOf(row: FacilityRow): ScoreComponents {
 }
 
 /** Spec 2.2 record of an index row, with components redacted where the tier says so. */
-export function toFacilityRecord(row: FacilityRow, tier: Tier): FacilityRecord {
+export function toFacilityRecord(row: FacilitySummary, tier: Tier): FacilityRecord {
   return {
     registry_id: row.registry_id,
     fac_name: row.fac_name,
@@ -38,8 +38,8 @@ export function toFacilityRecord(row: FacilityRow, tier: Tier): FacilityRecord {
   };
 }
 
-export function findFacility(index: FacilityIndex, registryId: string): FacilityRow {
-  const row = index.get(registryId);
+export function findFacility(index: FacilityIndex, registryId: string): FacilitySummary {
+  const row = index.getSummary(registryId);
   if (!row) throw new AppError('NOT_FOUND', `No facility with registry ID ${registryId} is in the index`);
   return row;
 }

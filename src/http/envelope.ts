@@ -26,9 +26,13 @@ export const ErrorEnvelope = t.Object(
 );
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 
-/** `{ data, meta }` schema for a success body whose data is `data`. */
+/**
+ * `{ data, meta }` schema for a success body whose data is `data`. Marked `noValidate`: Elysia
+ * would otherwise re-check every success body at run time (about 50 µs per lookup, half the
+ * request); the schemas still drive OpenAPI, and tests check bodies against them (test/helpers.ts).
+ */
 export const Envelope = <T extends Parameters<typeof t.Object>[0]>(data: ReturnType<typeof t.Object<T>>) =>
-  t.Object({ data, meta: Meta });
+  t.Object({ data, meta: Meta }, { noValidate: true });
 
 export function errorBody(code: ErrorCode, status: number, message: string, meta: Meta): ErrorEnvelope {
   return { error: { code, message, status }, meta };

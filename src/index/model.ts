@@ -25,6 +25,10 @@ export const FacilityRow = t.Object({
 });
 export type FacilityRow = Static<typeof FacilityRow>;
 
+/** A row without its score inputs (lookups, portfolios, areas). */
+export const FacilitySummary = t.Omit(FacilityRow, ['score_inputs']);
+export type FacilitySummary = Static<typeof FacilitySummary>;
+
 /** What the index file says about itself (table index_meta), shown by /status and --version. */
 export const IndexInfo = t.Object({
   dataset_name: t.String(),

@@ -28,6 +28,8 @@ CREATE TABLE IF NOT EXISTS usage (
 `;
 
 type AccountRow = Omit<Account, 'tier'> & { tier: string };
+/** How stale a cached key may be after another process (the admin CLI) changed accounts. */
+const KEY_CACHE_CHECK_MS = 250;
 const ACCOUNT_COLUMNS = 'id, name, subject, tier, monthly_limit, created_at, key_prefix, key_created_at';
 
 /**
@@ -39,6 +41,10 @@ export class SqliteStateStore implements StateStore {
   private readonly db: Database;
   private readonly windows = new WindowLimiter();
   private readonly ledger: UsageLedger;
+  private readonly keyCache = new Map<string, Account>();
+  private keyCacheCheckedAt = Number.NEGATIVE_INFINITY;
+  private keyCacheVersion = -1;
+  private readonly dataVersion;
   private readonly q;
 
   constructor(path: string) {
@@ -47,6 +53,7 @@ export class SqliteStateStore implements StateStore {
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
     this.db.exec(DDL);
     this.ledger = new UsageLedger(this.db);
+    this.dataVersion = this.db.prepare<{ data_version: number }, []>('PRAGMA data_version');
     this.q = {
       insert: this.db.prepare(`INSERT INTO account (id, name, subject, tier, monthly_limit, created_at) VALUES (?, ?, ?, ?, ?, ?)`),
       byId: this.db.prepare<AccountRow, [string]>(`SELECT ${ACCOUNT_COLUMNS} FROM account WHERE id = ?`),
@@ -62,6 +69,14 @@ export class SqliteStateStore implements StateStore {
       ),
       regen: this.db.prepare('UPDATE account SET key_hash = ?, key_prefix = ?, key_created_at = ?, last_regenerated_at = ? WHERE id = ?'),
     };
+    // Every write of this store goes through q.*.run and may change an account: drop cached keys.
+    for (const statement of Object.values(this.q)) {
+      const run = statement.run.bind(statement);
+      statement.run = ((...args: any[]) => {
+        this.keyCache.clear();
+        return (run as (...a: any[]) => ReturnType<typeof run>)(...args);
+      }) as typeof statement.run;
+    }
   }
 
   private toAccount(r: AccountRow | null): Account | null {
@@ -102,8 +117,32 @@ export class SqliteStateStore implements StateStore {
     this.q.setKey.run(keyHash, prefix, new Date(now).toISOString(), accountId);
   }
 
+  /**
+   * Key lookups run on every data call, and a SQLite read here costs several µs of lock handling,
+   * so live keys are cached. The cache is dropped by every write of this process (below, in the
+   * constructor) and whenever another process (the admin CLI) has committed, checked through
+   * PRAGMA data_version at most every KEY_CACHE_CHECK_MS: a CLI revoke bites within that time,
+   * an API regeneration at the very next call.
+   */
   async findAccountByKeyHash(keyHash: string) {
-    return this.toAccount(this.q.byKey.get(keyHash));
+    const t = performance.now();
+    if (t - this.keyCacheCheckedAt >= KEY_CACHE_CHECK_MS) {
+      this.keyCacheCheckedAt = t;
+      const v = this.dataVersion.get()!.data_version;
+      if (v !== this.keyCacheVersion) {
+        this.keyCacheVersion = v;
+        this.keyCache.clear();
+      }
+    }
+    const cached = this.keyCache.get(keyHash);
+    if (cached) return cached;
+    const account = this.toAccount(this.q.byKey.get(keyHash));
+    // Only hits are cached, and only so many: a flood of wrong keys cannot grow memory.
+    if (account) {
+      if (this.keyCache.size >= 100_000) this.keyCache.clear();
+      this.keyCache.set(keyHash, account);
+    }
+    return account;
   }
 
   async revokeKey(accountId: string) {

@@ -1,0 +1,55 @@
+/** Shared helpers for benchmark scripts: free ports, child servers, wrk runs and their parsed figures. */
+import { spawn, spawnSync } from 'node:child_process';
+
+export type WrkResult = { rps: number; p50ms: number; p99ms: number; non2xx: number; errors: number };
+
+function toMs(v: string): number {
+  const m = v.match(/^([\d.]+)(us|ms|s)$/);
+  if (!m) return Number.NaN;
+  const n = Number(m[1]);
+  return m[2] === 'us' ? n / 1000 : m[2] === 's' ? n * 1000 : n;
+}
+
+/** Runs wrk (Debian package) against `url`; `lua` is an optional script body. */
+export function runWrk(url: string, opts: { connections: number; seconds: number; threads?: number; luaPath?: string }): WrkResult {
+  const args = [`-t${opts.threads ?? 1}`, `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency'];
+  if (opts.luaPath) args.push('-s', opts.luaPath);
+  const r = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr || r.error}`);
+  const out = r.stdout;
+  const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
+  const p50 = out.match(/50%\s+([\d.]+\w+)/)?.[1] ?? '';
+  const p99 = out.match(/99%\s+([\d.]+\w+)/)?.[1] ?? '';
+  const non2xx = Number(out.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0);
+  const errors = [...out.matchAll(/(connect|read|write|timeout) (\d+)/g)].reduce((s, m) => s + Number(m[2]), 0);
+  return { rps, p50ms: toMs(p50), p99ms: toMs(p99), non2xx, errors };
+}
+
+export function requireWrk(): void {
+  if (spawnSync('wrk', ['--version']).error) {
+    console.error('wrk is not installed: apt-get install -y wrk');
+    process.exit(2);
+  }
+}
+
+/** Starts a child process and resolves once a line on stdout matches `ready`. */
+export function startChild(cmd: string[], ready: RegExp, env: Record<string, string> = {}) {
+  const child = spawn(cmd[0]!, cmd.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise<{ stop: () => void; output: string; pid: number }>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`child did not become ready: ${output}`)), 120_000);
+    child.stdout!.on('data', (d) => {
+      output += d.toString();
+      const m = output.match(ready);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ stop: () => child.kill('SIGKILL'), output, pid: child.pid! });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`child exited ${code}: ${output}`)));
+  });
+}
+
+export function fmt(n: number, digits = 2): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
+}

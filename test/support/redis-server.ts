@@ -24,7 +24,7 @@ process.on('exit', () => {
 
 /**
  * A real `redis-server` (Debian package) on a free loopback port, in its own temp dir, without
- * persistence. `restart()` keeps the port (a replica sees the same URL come back, empty);
+ * persistence unless `durable`. `restart()` keeps the port (a replica sees the same URL come back, empty);
  * `pause(ms)` is `CLIENT PAUSE`; `freeze()`/`thaw()` SIGSTOP/SIGCONT the server (a hung peer).
  */
 export class RedisServer {
@@ -32,10 +32,12 @@ export class RedisServer {
   private constructor(
     readonly port: number,
     readonly dir: string,
+    private readonly durable: boolean,
   ) {}
 
-  static async start(): Promise<RedisServer> {
-    const server = new RedisServer(await freePort(), mkdtempSync(join(tmpdir(), 'fcs-redis-')));
+  /** `durable`: append-only file fsynced before every reply, so a restart (even after SIGKILL) keeps all answered writes. */
+  static async start(opts: { durable?: boolean } = {}): Promise<RedisServer> {
+    const server = new RedisServer(await freePort(), mkdtempSync(join(tmpdir(), 'fcs-redis-')), opts.durable ?? false);
     await server.launch();
     return server;
   }
@@ -91,7 +93,8 @@ export class RedisServer {
 
   private async launch(): Promise<void> {
     const proc = Bun.spawn(
-      ['redis-server', '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--loglevel', 'warning'],
+      ['redis-server', '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--daemonize', 'no', '--loglevel', 'warning',
+        ...(this.durable ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'])],
       { stdout: 'ignore', stderr: 'pipe' },
     );
     this.proc = proc;

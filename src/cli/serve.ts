@@ -1,8 +1,10 @@
 import { ACCOUNT_ENV_HELP, ACCOUNT_OPTIONS } from '../account/jwt-options';
 import { jwtModeOf } from '../account/jwt';
 import { createApp } from '../app';
-import { resolveIndexPath } from '../index/bundled';
-import { FacilityIndex } from '../index/facility-index';
+import { openIndex } from '../index/bundled';
+import { newLifecycle } from '../ops/lifecycle';
+import { ServiceMetrics } from '../ops/service-metrics';
+import { ServiceProcess } from '../ops/service-process';
 import { openStateStore } from '../state/open-store';
 import { configFrom, parse } from './options';
 
@@ -10,6 +12,7 @@ const HELP = `facility-score serve [--port 8080] [--host 0.0.0.0] [--index PATH]
   [--jwt-jwks-url URL | --jwt-jwks-file PATH] [--jwt-issuer ISS] [--jwt-audience AUD,...] [--jwt-algorithms ALG,...]
   [--jwt-tier-claim CLAIM] [--jwt-tier-map value=tier,...] [--signup-tier free|starter|platform|enterprise]   account login (docs/accounts.md)
 Env: FCS_PORT (or PORT), FCS_HOST, FCS_INDEX, FCS_STATE_DIR, REDIS_URL, FCS_TRUSTED_PROXIES, FCS_LOG_REQUESTS=0,
+  FCS_METRICS_TOKEN, FCS_SHUTDOWN_TIMEOUT_MS (docs/operations.md),
   ${ACCOUNT_ENV_HELP}`;
 
 export async function serveCommand(args: string[], env: Record<string, string | undefined>): Promise<number | null> {
@@ -20,21 +23,41 @@ export async function serveCommand(args: string[], env: Record<string, string | 
   }
   const config = configFrom(env, values);
   // Opened now so a missing or corrupt index fails at start, not at the first request.
-  const index = FacilityIndex.open(resolveIndexPath(config.indexPath));
+  const index = await openIndex(config.indexPath);
   const store = await openStateStore(config);
   const log = (entry: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
-  const app = createApp({ config, index, store, clock: Date.now, log });
-  app.listen({ port: config.port, hostname: config.host });
-  const info = index.info;
+  const metrics = new ServiceMetrics();
+  const lifecycle = newLifecycle();
+  const service = ServiceProcess.start(
+    {
+      config,
+      store,
+      log,
+      metrics,
+      lifecycle,
+      makeApp: (ix) => createApp({ config, index: ix, store, clock: Date.now, log, metrics, lifecycle }),
+      openIndex: () => openIndex(config.indexPath),
+    },
+    index,
+  );
+  const info = service.indexInfo;
   log({
     level: 'info',
-    msg: `listening on http://${config.host}:${app.server?.port}`,
-    port: app.server?.port,
+    msg: `listening on http://${config.host}:${service.port}`,
+    port: service.port,
+    pid: process.pid,
     dataset: info.dataset_name,
+    as_of: info.as_of,
     facilities: info.facility_count,
     fictitious: info.fictitious,
+    index: config.indexPath ?? '(embedded sample)',
     state: store.kind,
     account_login: jwtModeOf(config.jwt),
   });
+  // SIGTERM/SIGINT: graceful stop (docs/operations.md); SIGHUP: re-open the index path and hand over.
+  const stop = (signal: string) => void service.shutdown(signal).then((code) => process.exit(code));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGHUP', () => void service.reload());
   return null;
 }

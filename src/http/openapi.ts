@@ -57,6 +57,17 @@ export function openApiDocs() {
         version: VERSION,
         description: 'Facility Compliance Scoring Service: EPA Registry ID lookups, radius search, portfolios, PDF dossiers.',
       },
+      // Tag order of the docs page; a tag not listed here is shown after these.
+      tags: [
+        { name: 'Service', description: 'What this instance serves' },
+        { name: 'Facilities', description: 'Lookup by EPA Registry ID' },
+        { name: 'Area', description: 'Radius search' },
+        { name: 'Portfolio', description: 'Batch lookup' },
+        { name: 'Reports', description: 'PDF dossiers' },
+        { name: 'Account', description: 'API key self-service (JWT)' },
+        { name: 'Demo', description: 'Public redacted preview' },
+        { name: 'Operations', description: 'Health, readiness and metrics, outside /api/v1 (docs/operations.md)' },
+      ],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

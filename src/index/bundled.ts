@@ -1,9 +1,41 @@
+import type { Database } from 'bun:sqlite';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { FacilityIndex, IndexOpenError } from './facility-index';
 
-/** Where the bundled sample index lives in a source checkout (built by `npm run sample`). */
+/** Where the bundled sample index lives in a source checkout (built by `bun run scripts/sample.ts ensure`). */
 export const BUNDLED_INDEX_PATH = join(import.meta.dir, '..', '..', 'data', 'sample.sqlite');
 
-/** The index to open: an explicit path, else the bundled sample. */
+/** True inside a `bun build --compile` executable, whose modules live in its embedded /$bunfs/ tree. */
+export const IS_COMPILED_BINARY = import.meta.path.startsWith('/$bunfs/') || import.meta.path.startsWith('B:/~BUN/');
+
+/** The index to open: an explicit path, else the bundled sample. (Source checkout only; see openIndex.) */
 export function resolveIndexPath(explicit: string | null): string {
   return explicit ?? BUNDLED_INDEX_PATH;
+}
+
+/**
+ * The sample embedded in the binary: `bun build --compile` stores data/sample.sqlite inside the
+ * executable and this import deserialises it into memory (a few MB), so the binary needs no data
+ * file next to it. The import is dynamic so a source checkout without the file still starts
+ * every other command.
+ */
+async function openEmbeddedSample(): Promise<FacilityIndex> {
+  const mod = (await import('../../data/sample.sqlite', { with: { type: 'sqlite', embed: 'true' } })) as { default: Database };
+  mod.default.exec('PRAGMA query_only = ON');
+  return new FacilityIndex(mod.default);
+}
+
+/**
+ * Opens the index to serve: `explicit` (an external file, read-only and memory-mapped, never
+ * copied into RAM) or the bundled sample. Throws IndexOpenError, whose message is one line, when
+ * the file is missing, not SQLite, truncated or of another format: callers fail at start.
+ */
+export async function openIndex(explicit: string | null): Promise<FacilityIndex> {
+  if (explicit !== null) return FacilityIndex.open(explicit);
+  if (IS_COMPILED_BINARY) return openEmbeddedSample();
+  if (!existsSync(BUNDLED_INDEX_PATH)) {
+    throw new IndexOpenError(`the bundled sample index ${BUNDLED_INDEX_PATH} is not built yet: run \`bun run scripts/sample.ts ensure\` (or pass --index PATH)`);
+  }
+  return FacilityIndex.open(BUNDLED_INDEX_PATH);
 }

@@ -1,0 +1,13 @@
+// Module shapes for files imported with Bun import attributes (they are embedded by `bun build --compile`).
+
+/** `with { type: 'file' }`: the path of the file (inside the binary: a /$bunfs/ path Bun.file reads). */
+declare module 'swagger-ui-dist/*' {
+  const path: string;
+  export default path;
+}
+
+/** `with { type: 'sqlite', embed: 'true' }`: the database, deserialised from the binary. */
+declare module '*.sqlite' {
+  const db: import('bun:sqlite').Database;
+  export default db;
+}

@@ -1,0 +1,146 @@
+/**
+ * A minimal Prometheus registry (text exposition format 0.0.4): counters, gauges and histograms
+ * with fixed label names. Small on purpose: the service needs a dozen series, not a client library.
+ * Label values must come from bounded sets (route patterns, status codes, error codes), never from
+ * request data such as keys, IDs or addresses, so the series count stays small and nothing leaks.
+ */
+
+type Labels = Record<string, string | number | boolean>;
+
+function escapeLabel(v: string): string {
+  return v.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n');
+}
+
+function labelText(names: readonly string[], values: readonly string[], extra = ''): string {
+  const parts = names.map((n, i) => `${n}="${escapeLabel(values[i] ?? '')}"`);
+  if (extra) parts.push(extra);
+  return parts.length ? `{${parts.join(',')}}` : '';
+}
+
+function formatNumber(n: number): string {
+  if (n === Infinity) return '+Inf';
+  if (n === -Infinity) return '-Inf';
+  return Number.isNaN(n) ? 'NaN' : String(n);
+}
+
+abstract class Metric {
+  protected readonly keys = new Map<string, string[]>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly string[],
+  ) {}
+
+  /** One map key per label combination; values kept in label-name order. */
+  protected keyOf(labels: Labels): string {
+    const values = this.labelNames.map((n) => String(labels[n] ?? ''));
+    const key = values.join('\u0000');
+    if (!this.keys.has(key)) this.keys.set(key, values);
+    return key;
+  }
+
+  abstract readonly type: 'counter' | 'gauge' | 'histogram';
+  protected abstract samples(): string[];
+
+  render(): string {
+    return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} ${this.type}`, ...this.samples()].join('\n');
+  }
+}
+
+export class Counter extends Metric {
+  readonly type = 'counter' as const;
+  private readonly values = new Map<string, number>();
+
+  inc(labels: Labels = {}, by = 1): void {
+    const k = this.keyOf(labels);
+    this.values.set(k, (this.values.get(k) ?? 0) + by);
+  }
+
+  get(labels: Labels = {}): number {
+    return this.values.get(this.keyOf(labels)) ?? 0;
+  }
+
+  protected samples(): string[] {
+    return [...this.values].map(([k, v]) => `${this.name}${labelText(this.labelNames, this.keys.get(k)!)} ${formatNumber(v)}`);
+  }
+}
+
+/** A gauge whose value is read when scraped (memory, index size), or set explicitly. */
+export class Gauge extends Metric {
+  readonly type = 'gauge' as const;
+  private readonly values = new Map<string, number>();
+  private collect?: () => { labels: Labels; value: number }[];
+
+  set(labels: Labels, value: number): void {
+    this.values.set(this.keyOf(labels), value);
+  }
+
+  add(labels: Labels, by: number): void {
+    const k = this.keyOf(labels);
+    this.values.set(k, (this.values.get(k) ?? 0) + by);
+  }
+
+  /** Replaces stored values with a callback run at each scrape. */
+  collectWith(fn: () => { labels: Labels; value: number }[]): this {
+    this.collect = fn;
+    return this;
+  }
+
+  protected samples(): string[] {
+    if (this.collect) {
+      this.values.clear();
+      for (const s of this.collect()) this.set(s.labels, s.value);
+    }
+    return [...this.values].map(([k, v]) => `${this.name}${labelText(this.labelNames, this.keys.get(k)!)} ${formatNumber(v)}`);
+  }
+}
+
+export class Histogram extends Metric {
+  readonly type = 'histogram' as const;
+  private readonly series = new Map<string, { counts: number[]; sum: number; count: number }>();
+
+  constructor(name: string, help: string, labelNames: readonly string[], readonly buckets: readonly number[]) {
+    super(name, help, labelNames);
+  }
+
+  observe(labels: Labels, value: number): void {
+    const k = this.keyOf(labels);
+    let s = this.series.get(k);
+    if (!s) this.series.set(k, (s = { counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
+    // Non-cumulative per bucket here; made cumulative when rendered.
+    const i = this.buckets.findIndex((b) => value <= b);
+    if (i >= 0) s.counts[i]!++;
+    s.sum += value;
+    s.count++;
+  }
+
+  protected samples(): string[] {
+    const out: string[] = [];
+    for (const [k, s] of this.series) {
+      const values = this.keys.get(k)!;
+      let cumulative = 0;
+      this.buckets.forEach((b, i) => {
+        cumulative += s.counts[i]!;
+        out.push(`${this.name}_bucket${labelText(this.labelNames, values, `le="${formatNumber(b)}"`)} ${cumulative}`);
+      });
+      out.push(`${this.name}_bucket${labelText(this.labelNames, values, 'le="+Inf"')} ${s.count}`);
+      out.push(`${this.name}_sum${labelText(this.labelNames, values)} ${formatNumber(s.sum)}`);
+      out.push(`${this.name}_count${labelText(this.labelNames, values)} ${s.count}`);
+    }
+    return out;
+  }
+}
+
+/** Holds metrics in registration order and renders them all. */
+export class Registry {
+  private readonly metrics: Metric[] = [];
+
+  register<M extends Metric>(m: M): M {
+    this.metrics.push(m);
+    return m;
+  }
+
+  render(): string {
+    return `${this.metrics.map((m) => m.render()).join('\n')}\n`;
+  }
+}

@@ -1,0 +1,107 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Elysia, t } from 'elysia';
+import type { AppDeps } from '../deps';
+import { Envelope, ErrorEnvelope } from '../http/envelope';
+import { AppError } from '../http/errors';
+import { metaFor } from '../http/request-context';
+import { VERSION } from '../version';
+import { metricsFor } from './access-log';
+
+const Health = t.Object({
+  status: t.Literal('ok'),
+  version: t.String(),
+  uptime_s: t.Integer({ minimum: 0 }),
+});
+
+const Ready = t.Object({
+  status: t.Literal('ready'),
+  checks: t.Object({ index: t.Literal('ok'), state_store: t.Literal('ok') }),
+});
+
+/** A state store that has not answered within this long counts as not writable. */
+const STORE_PING_TIMEOUT_MS = 2000;
+
+async function storeWritable(deps: AppDeps): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), STORE_PING_TIMEOUT_MS)));
+  try {
+    return await Promise.race([deps.store.ping().catch(() => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function sha256(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/**
+ * Operations endpoints, outside /api/v1 and without API keys: /healthz (the process answers),
+ * /readyz (index readable, state store writable, not shutting down) and /metrics (Prometheus;
+ * behind a bearer token when `metricsToken` is configured).
+ */
+export function opsRoutes(deps: AppDeps) {
+  const metrics = metricsFor(deps);
+  metrics.describeIndex(deps.index.info);
+  const indexProbe = deps.index.db.prepare('SELECT 1 AS one FROM index_meta LIMIT 1');
+  const tokenHash = deps.config.metricsToken ? sha256(deps.config.metricsToken) : null;
+
+  return new Elysia({ name: 'ops-routes' })
+    .get(
+      '/healthz',
+      ({ request }) => ({
+        data: { status: 'ok' as const, version: VERSION, uptime_s: Math.floor(process.uptime()) },
+        meta: metaFor(request, deps.clock),
+      }),
+      {
+        response: { 200: Envelope(Health), 500: ErrorEnvelope },
+        detail: { tags: ['Operations'], summary: 'Liveness: the process is up and answering (public)', description: 'Checks nothing else, so a slow disk or state store never gets a live process restarted.' },
+      },
+    )
+    .get(
+      '/readyz',
+      async ({ request }) => {
+        const failed: string[] = [];
+        if (deps.lifecycle?.draining) failed.push('shutting down');
+        try {
+          if (!indexProbe.get()) failed.push('index unreadable');
+        } catch {
+          failed.push('index unreadable');
+        }
+        if (!(await storeWritable(deps))) failed.push('state store not writable');
+        if (failed.length > 0) throw new AppError('SERVICE_UNAVAILABLE', `Not ready: ${failed.join('; ')}`);
+        return { data: { status: 'ready' as const, checks: { index: 'ok' as const, state_store: 'ok' as const } }, meta: metaFor(request, deps.clock) };
+      },
+      {
+        response: { 200: Envelope(Ready), 503: ErrorEnvelope, 500: ErrorEnvelope },
+        detail: {
+          tags: ['Operations'],
+          summary: 'Readiness: index readable, state store writable, not shutting down (public)',
+          description: '503 SERVICE_UNAVAILABLE names the failing checks. A load balancer should route only to instances answering 200.',
+        },
+      },
+    )
+    .get(
+      '/metrics',
+      ({ request, set }) => {
+        if (tokenHash) {
+          const given = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+          if (!given || !timingSafeEqual(sha256(given), tokenHash)) {
+            throw new AppError('UNAUTHENTICATED', 'The metrics endpoint requires `Authorization: Bearer <metrics token>`');
+          }
+        }
+        set.headers['content-type'] = 'text/plain; version=0.0.4; charset=utf-8';
+        return metrics.render();
+      },
+      {
+        response: { 200: t.String({ description: 'Prometheus text exposition format 0.0.4' }), 401: ErrorEnvelope, 500: ErrorEnvelope },
+        detail: {
+          tags: ['Operations'],
+          summary: 'Prometheus metrics',
+          description:
+            'Request counts and latency histogram by route pattern and status, quota rejections by code, report cache outcomes, index and process gauges. ' +
+            'No per-key or per-account labels. Public unless the operator sets FCS_METRICS_TOKEN, then `Authorization: Bearer <token>` is required.',
+        },
+      },
+    );
+}

@@ -1,0 +1,76 @@
+import { SCORE_VERSION } from '../scoring/score';
+import { GIT_COMMIT, VERSION } from '../version';
+import { Counter, Gauge, Histogram, Registry } from './metrics';
+
+/** Latency buckets in seconds: a lookup takes ~0.1 ms in process, a cold PDF render tens of ms. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/** Methods outside this set are labelled OTHER, so a client cannot mint new series. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** Route label of a request that matched no route (its raw path is never a label). */
+export const UNMATCHED_ROUTE = '(unmatched)';
+
+/** What the access hook knows about one finished request. */
+export type RequestObservation = {
+  method: string;
+  route: string;
+  status: number;
+  seconds: number;
+  errorCode?: string;
+  /** `X-Cache` of a report response (HIT | MISS | BYPASS). */
+  cache?: string | null;
+};
+
+/**
+ * Every metric the service exports. One instance per process (serve.ts), shared by the apps a
+ * reload hands over between, so counters do not reset when the index is rotated.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly requests = this.registry.register(
+    new Counter('fcs_http_requests_total', 'HTTP requests answered, by method, route pattern and status', ['method', 'route', 'status']),
+  );
+  readonly latency = this.registry.register(
+    new Histogram('fcs_http_request_duration_seconds', 'Time from request arrival to response, by method, route pattern and status', ['method', 'route', 'status'], LATENCY_BUCKETS),
+  );
+  readonly inFlight = this.registry.register(new Gauge('fcs_http_requests_in_flight', 'Requests being processed now', []));
+  readonly quotaRejections = this.registry.register(
+    new Counter('fcs_quota_rejections_total', 'Calls refused by a quota or rate limit (402 QUOTA_EXHAUSTED, 429 RATE_LIMIT_EXCEEDED / REGENERATE_THROTTLED), by code and route', ['code', 'route']),
+  );
+  readonly reportCache = this.registry.register(
+    new Counter('fcs_report_cache_total', 'PDF report requests by cache outcome (HIT served from cache, MISS rendered and stored, BYPASS rendered but not storable)', ['outcome']),
+  );
+  readonly indexReloads = this.registry.register(new Counter('fcs_index_reloads_total', 'Index reloads (SIGHUP) by result', ['result']));
+  readonly buildInfo = this.registry.register(new Gauge('fcs_build_info', 'Always 1; labels say what is running', ['version', 'commit', 'score_method']));
+  readonly indexFacilities = this.registry.register(new Gauge('fcs_index_facilities', 'Facilities in the index being served', ['dataset', 'as_of', 'fictitious']));
+  readonly rss = this.registry.register(new Gauge('process_resident_memory_bytes', 'Resident set size in bytes', []));
+  readonly heap = this.registry.register(new Gauge('fcs_js_heap_used_bytes', 'JavaScript heap in use, bytes', []));
+  readonly startTime = this.registry.register(new Gauge('process_start_time_seconds', 'Start time of the process since the Unix epoch, seconds', []));
+
+  constructor(startedAtMs = Date.now() - performance.now()) {
+    this.buildInfo.set({ version: VERSION, commit: GIT_COMMIT, score_method: SCORE_VERSION }, 1);
+    this.startTime.set({}, Math.round(startedAtMs / 1000));
+    this.rss.collectWith(() => [{ labels: {}, value: process.memoryUsage.rss() }]);
+    this.heap.collectWith(() => [{ labels: {}, value: process.memoryUsage().heapUsed }]);
+  }
+
+  /** Points the index gauge at whatever index is being served now (called again after a reload). */
+  describeIndex(info: { dataset_name: string; as_of: string; fictitious: boolean; facility_count: number }): void {
+    this.indexFacilities.collectWith(() => [{ labels: { dataset: info.dataset_name, as_of: info.as_of, fictitious: info.fictitious }, value: info.facility_count }]);
+  }
+
+  observe(o: RequestObservation): void {
+    const labels = { method: KNOWN_METHODS.has(o.method) ? o.method : 'OTHER', route: o.route, status: o.status };
+    this.requests.inc(labels);
+    this.latency.observe(labels, o.seconds);
+    if (o.errorCode === 'QUOTA_EXHAUSTED' || o.errorCode === 'RATE_LIMIT_EXCEEDED' || o.errorCode === 'REGENERATE_THROTTLED') {
+      this.quotaRejections.inc({ code: o.errorCode, route: o.route });
+    }
+    if (o.cache === 'HIT' || o.cache === 'MISS' || o.cache === 'BYPASS') this.reportCache.inc({ outcome: o.cache });
+  }
+
+  render(): string {
+    return this.registry.render();
+  }
+}

@@ -1,0 +1,127 @@
+import type { createApp } from '../app';
+import type { Config } from '../config';
+import type { Log } from '../deps';
+import type { FacilityIndex } from '../index/facility-index';
+import type { StateStore } from '../state/store';
+import type { Lifecycle } from './lifecycle';
+import type { ServiceMetrics } from './service-metrics';
+
+type App = ReturnType<typeof createApp>;
+
+export type ServiceParts = {
+  config: Config;
+  store: StateStore;
+  log: Log;
+  metrics: ServiceMetrics;
+  lifecycle: Lifecycle;
+  /** Builds a complete app over an index (the same deps otherwise). */
+  makeApp: (index: FacilityIndex) => App;
+  /** Opens the configured index anew (for a reload: the path may now point at a new file). */
+  openIndex: () => Promise<FacilityIndex>;
+};
+
+function describe(index: FacilityIndex) {
+  const i = index.info;
+  return { dataset: i.dataset_name, as_of: i.as_of, facilities: i.facility_count, fictitious: i.fictitious };
+}
+
+/**
+ * The running server: one app over one index, listening. Two operations change it:
+ * - reload (SIGHUP): open the configured index again; if it is valid, build a fresh app on it,
+ *   bind it to the same port (SO_REUSEPORT, which Elysia sets), then stop the old server
+ *   gracefully. New connections reach the new app at once; requests already on the old one
+ *   finish on the old index, which is closed after. An invalid file leaves the old app serving.
+ * - shutdown (SIGTERM/SIGINT): stop accepting, let in-flight requests finish (bounded by
+ *   `shutdownTimeoutMs`), close the index and the state store, and report the exit code.
+ */
+export class ServiceProcess {
+  private app: App;
+  private index: FacilityIndex;
+  private busy: Promise<unknown> | null = null;
+  private stopping = false;
+
+  private constructor(
+    private readonly parts: ServiceParts,
+    index: FacilityIndex,
+  ) {
+    this.index = index;
+    this.app = parts.makeApp(index);
+  }
+
+  /** Listens on the configured host and port (0 = any free port). */
+  static start(parts: ServiceParts, index: FacilityIndex): ServiceProcess {
+    const s = new ServiceProcess(parts, index);
+    s.app.listen({ port: parts.config.port, hostname: parts.config.host });
+    parts.metrics.describeIndex(index.info);
+    parts.metrics.inFlight.collectWith(() => [{ labels: {}, value: s.app.server?.pendingRequests ?? 0 }]);
+    return s;
+  }
+
+  get port(): number {
+    return this.app.server?.port ?? this.parts.config.port;
+  }
+
+  get indexInfo() {
+    return this.index.info;
+  }
+
+  /** True when the new index is being served; false when the reload was refused (old one still serves). */
+  async reload(): Promise<boolean> {
+    const { log, metrics, config } = this.parts;
+    if (this.stopping || this.busy) {
+      log({ level: 'warn', msg: 'reload ignored: a reload or shutdown is already in progress' });
+      return false;
+    }
+    let next: FacilityIndex;
+    try {
+      next = await this.parts.openIndex();
+    } catch (e) {
+      metrics.indexReloads.inc({ result: 'failed' });
+      log({ level: 'error', msg: `reload refused, still serving the previous index: ${(e as Error).message}`, ...describe(this.index) });
+      return false;
+    }
+    const work = (async () => {
+      const prev = { app: this.app, index: this.index };
+      const app = this.parts.makeApp(next);
+      app.listen({ port: this.port, hostname: config.host, reusePort: true });
+      this.app = app;
+      this.index = next;
+      metrics.describeIndex(next.info);
+      await prev.app.server?.stop(false);
+      prev.index.close();
+      metrics.indexReloads.inc({ result: 'ok' });
+      log({ level: 'info', msg: 'index reloaded', ...describe(next) });
+    })();
+    this.busy = work;
+    try {
+      await work;
+      return true;
+    } finally {
+      this.busy = null;
+    }
+  }
+
+  /** Graceful stop; resolves to the process exit code (0 clean, 1 if requests had to be cut off). */
+  async shutdown(signal: string): Promise<number> {
+    const { log, lifecycle, store, config } = this.parts;
+    if (this.stopping) return 0;
+    this.stopping = true;
+    lifecycle.draining = true;
+    log({ level: 'info', msg: `${signal}: stopping; no new connections, finishing in-flight requests`, in_flight: this.app.server?.pendingRequests ?? 0 });
+    await this.busy?.catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const drained = this.app.server?.stop(false).then(() => true) ?? Promise.resolve(true);
+    const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs)));
+    const clean = await Promise.race([drained, timedOut]);
+    clearTimeout(timer);
+    if (!clean) {
+      log({ level: 'error', msg: `in-flight requests still running after ${config.shutdownTimeoutMs} ms; closing their connections`, in_flight: this.app.server?.pendingRequests ?? 0 });
+      await this.app.server?.stop(true);
+    }
+    // Each counted call was committed before its response; closing checkpoints the WAL.
+    await store.close();
+    this.index.close();
+    log({ level: 'info', msg: 'stopped', clean });
+    return clean ? 0 : 1;
+  }
+}

@@ -3,6 +3,8 @@ import type { Config } from './config';
 import type { PeerAddress } from './demo/client-ip';
 import type { Geocoder } from './demo/geocoder';
 import type { FacilityIndex } from './index/facility-index';
+import type { Lifecycle } from './ops/lifecycle';
+import type { ServiceMetrics } from './ops/service-metrics';
 import type { StateStore } from './state/store';
 
 /** A structured log line sink; main.ts writes JSON lines to stdout, tests collect them. */
@@ -16,6 +18,10 @@ export type AppDeps = {
   /** Epoch ms; tests pass a fixed clock. */
   clock: () => number;
   log: Log;
+  /** Ops (docs/operations.md): process-wide metrics shared across index reloads; default: one per app. */
+  metrics?: ServiceMetrics;
+  /** Ops: `draining` is set on SIGTERM so /readyz answers 503; default: never draining. */
+  lifecycle?: Lifecycle;
   /** Account-login JWT verifier; default: built from `config.jwt` (tests inject one). */
   jwt?: JwtVerifier;
   /** Demo: socket peer of a request; default `server.requestIP` (tests of `app.handle`, which has no socket, inject one). */

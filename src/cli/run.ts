@@ -30,7 +30,7 @@ export function registerCommand(name: string, command: Command): void {
 export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<number | null> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-v' || name === 'version') {
-    console.log(versionText(env));
+    console.log(await versionText(env));
     return 0;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

@@ -7,6 +7,7 @@ import { facilityRoutes } from './facilities/routes';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import { openApiDocs } from './http/openapi';
+import { portfolioRoutes } from './portfolio/routes';
 import { accessLog } from './ops/access-log';
 import { opsRoutes } from './ops/routes';
 import { reportRoutes } from './reports/routes';
@@ -25,6 +26,7 @@ export function createApp(deps: AppDeps) {
     .use(statusRoutes(deps))
     .use(facilityRoutes(deps))
     .use(areaRoutes(deps))
+    .use(portfolioRoutes(deps))
     .use(reportRoutes(deps))
     .use(accountRoutes(deps))
     .use(demoRoutes(deps));

@@ -1,0 +1,42 @@
+import { t, type Static } from 'elysia';
+import { Envelope } from '../http/envelope';
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_RADIUS_MILES } from './query';
+
+/**
+ * Spec 4.3's query parameters, for OpenAPI and as a second check. `parseAreaQuery` reads them
+ * first, more strictly, with messages that name the parameter.
+ */
+export const AreaQuery = t.Object({
+  lat: t.Number({ minimum: -90, maximum: 90, description: 'Latitude of the centre, WGS84 decimal degrees', examples: [29.7604] }),
+  lng: t.Number({ minimum: -180, maximum: 180, description: 'Longitude of the centre, WGS84 decimal degrees', examples: [-95.3698] }),
+  radius_miles: t.Number({ exclusiveMinimum: 0, maximum: MAX_RADIUS_MILES, description: 'Great-circle radius in statute miles, > 0 and ≤ 25', examples: [10] }),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Most facilities to return' })),
+  sort: t.Optional(
+    t.Union([t.Literal('distance'), t.Literal('score')], {
+      default: 'distance',
+      description: '`distance`: nearest first. `score`: worst compliance (lowest overall_score) first, then nearest. Remaining ties: registry_id ascending.',
+    }),
+  ),
+  state: t.Optional(t.String({ pattern: '^[A-Za-z]{2}$', description: 'Only facilities in this US state or territory (USPS code, any case)', examples: ['TX'] })),
+  active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an open enforcement action; false: only those without' })),
+});
+
+/** Spec 2.5. */
+export const AreaFacility = t.Object({
+  registry_id: t.String({ examples: ['990000000003'] }),
+  fac_name: t.String({ examples: ['GULF COAST REFINING (FICTITIOUS)'] }),
+  overall_score: t.Integer({ minimum: 0, maximum: 100 }),
+  active_enforcement: t.Boolean(),
+  distance_miles: t.Number({ minimum: 0, description: 'Great-circle distance from the centre in miles, rounded to 3 decimals (about 5 feet)', examples: [1.234] }),
+});
+export type AreaFacility = Static<typeof AreaFacility>;
+
+export const AreaResult = t.Object({
+  center: t.Object({ lat: t.Number(), lng: t.Number() }, { description: 'The query point' }),
+  radius_miles: t.Number({ description: 'Echo of the query radius' }),
+  facilities: t.Array(AreaFacility),
+  total: t.Integer({ minimum: 0, description: 'Count of facilities returned (at most `limit`)' }),
+});
+export type AreaResult = Static<typeof AreaResult>;
+
+export const AreaResponse = Envelope(AreaResult);

@@ -1,0 +1,19 @@
+import type { FacilityIndex } from '../index/facility-index';
+import { buildSpatialIndex, type SpatialIndex } from './spatial-index';
+
+// One spatial index per open facility index; dropped with it (a rotated index gets its own).
+const built = new WeakMap<FacilityIndex, SpatialIndex>();
+
+/**
+ * The spatial index of `index`, built on first use. `serve` calls this at start so the first
+ * radius search does not pay for the build (seconds on the national index: see
+ * docs/area-and-portfolio.md); tests let the first request build it.
+ */
+export function spatialIndexFor(index: FacilityIndex): SpatialIndex {
+  let s = built.get(index);
+  if (!s) {
+    s = buildSpatialIndex(index);
+    built.set(index, s);
+  }
+  return s;
+}

@@ -1,0 +1,31 @@
+import { t, type Static } from 'elysia';
+import { Envelope } from '../http/envelope';
+
+/** Spec 4.2 request body. */
+export const PortfolioBody = t.Object({
+  registry_ids: t.Array(t.String({ examples: ['990000000001'] }), {
+    description:
+      'EPA Registry IDs, at most the plan\'s batch limit (Starter 10, Platform 60, Enterprise 500), counted as sent. ' +
+      'Duplicates are answered once. Matched exactly (no trimming).',
+    examples: [['990000000001', '990000000002', '123']],
+  }),
+});
+export type PortfolioBody = Static<typeof PortfolioBody>;
+
+/** Spec 2.4. */
+export const PortfolioItem = t.Object({
+  registry_id: t.String({ examples: ['990000000001'] }),
+  fac_name: t.String({ examples: ['ACME CHEMICAL WORKS (FICTITIOUS)'] }),
+  overall_score: t.Integer({ minimum: 0, maximum: 100 }),
+  active_enforcement: t.Boolean(),
+});
+export type PortfolioItem = Static<typeof PortfolioItem>;
+
+export const PortfolioResult = t.Object({
+  results: t.Array(PortfolioItem, { description: 'One per distinct ID found, in the order of first appearance in the request' }),
+  total: t.Integer({ minimum: 0, description: 'Count of results' }),
+  not_found: t.Array(t.String(), { description: 'Distinct IDs not in the index, in request order; empty when all were found' }),
+});
+export type PortfolioResult = Static<typeof PortfolioResult>;
+
+export const PortfolioResponse = Envelope(PortfolioResult);

@@ -63,8 +63,10 @@ async function generate(): Promise<void> {
   if ((await proc.exited) !== 0) throw new Error('generator failed');
 }
 
-const command = process.argv[2] ?? 'ensure';
-if (command === 'generate') {
+const command = import.meta.main ? (process.argv[2] ?? 'ensure') : null;
+if (command === null) {
+  // imported (tests read SAMPLE): do nothing
+} else if (command === 'generate') {
   await generate();
   await build();
 } else if (command === 'build') {

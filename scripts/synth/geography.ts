@@ -44,7 +44,14 @@ function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): num
 }
 
 /** The weighted place table; sample from it with `pickPlace`. Deterministic (package data, fixed order). */
+let built: { places: Place[]; cumulative: Float64Array } | null = null;
+
 export function buildPlaces(): { places: Place[]; cumulative: Float64Array } {
+  built ??= computePlaces();
+  return built;
+}
+
+function computePlaces(): { places: Place[]; cumulative: Float64Array } {
   const places: Place[] = [];
   const weights: number[] = [];
   // required, not imported: the package ships no types, and a module declaration here could clash with another's

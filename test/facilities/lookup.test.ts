@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'bun:test';
+import { Value } from '@sinclair/typebox/value';
 import { TIERS } from '../../src/accounts/tiers';
+import { FacilityResponse } from '../../src/facilities/model';
 import { DEFAULT_ROWS, json, makeWorld } from '../helpers';
 
 const world = makeWorld();
@@ -10,7 +12,9 @@ describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
   it.each(['starter', 'platform', 'enterprise'] as const)('the %s tier gets the full record with score components', async (tier) => {
     const res = await world.call(`/api/v1/facility/${row.registry_id}`, { key: keys[tier] });
     expect(res.status).toBe(200);
-    const { data } = await json(res);
+    const body = await json(res);
+    expect(Value.Check(FacilityResponse, body)).toBe(true);
+    const { data } = body;
     expect(data).toEqual({
       registry_id: row.registry_id,
       fac_name: row.fac_name,
@@ -34,7 +38,9 @@ describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
   });
 
   it('the Free tier keeps overall_score but gets components redacted to {redacted, message}', async () => {
-    const { data } = await json(await world.call(`/api/v1/facility/${row.registry_id}`, { key: keys.free }));
+    const body = await json(await world.call(`/api/v1/facility/${row.registry_id}`, { key: keys.free }));
+    expect(Value.Check(FacilityResponse, body)).toBe(true);
+    const { data } = body;
     expect(data.overall_score).toBe(row.overall_score);
     expect(data.score_components).toEqual({ redacted: true, message: expect.stringContaining('Starter') });
     expect(JSON.stringify(data)).not.toContain('violation_frequency');

@@ -1,0 +1,188 @@
+import { afterAll, describe, expect, it } from 'bun:test';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FacilityRow } from '../../src/index/model';
+import { REPORT_TTL_MS, ReportCache, reportCacheStats } from '../../src/reports/cache';
+import { reportKey } from '../../src/reports/service';
+import { FIXED_NOW, facility, fixedClock, makeWorld } from '../helpers';
+import { pdfText, qpdfCheck } from './pdf-tools';
+
+const dirs: string[] = [];
+const freshDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'fcs-report-cache-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const ROW = facility({ registry_id: '990000000001', fac_name: 'CACHE TEST WORKS (FICTITIOUS)' });
+
+/** A world over `rows` whose report cache lives in `dir`, plus a Platform key and an export helper. */
+async function reportWorld(dir: string, rows: FacilityRow[] = [ROW]) {
+  const world = makeWorld({ rows, config: { reportCacheDir: dir } });
+  const { key } = await world.keyFor('platform');
+  const exportOf = async (id = ROW.registry_id) => {
+    const res = await world.call(`/api/v1/facility/${id}/report`, { method: 'POST', key });
+    return { res, cache: res.headers.get('x-cache'), pdf: new Uint8Array(await res.arrayBuffer()), requestId: res.headers.get('x-request-id')! };
+  };
+  const entryPath = (row = rows[0]!) => join(dir, `${reportKey(row, world.deps.index.info)}.pdf`);
+  return { world, exportOf, entryPath };
+}
+
+const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
+
+describe('report cache over HTTP', () => {
+  it('the first export renders (MISS); the second is the same bytes from disk (HIT)', async () => {
+    const { exportOf } = await reportWorld(freshDir());
+    const stats = { ...reportCacheStats };
+    const first = await exportOf();
+    const second = await exportOf();
+    expect([first.res.status, second.res.status]).toEqual([200, 200]);
+    expect([first.cache, second.cache]).toEqual(['MISS', 'HIT']);
+    expect(same(first.pdf, second.pdf)).toBe(true);
+    expect(reportCacheStats.misses - stats.misses).toBe(1);
+    expect(reportCacheStats.hits - stats.hits).toBe(1);
+    expect(reportCacheStats.stores - stats.stores).toBe(1);
+  });
+
+  it('a cached copy carries the generation time and request ID of the render that made it (documented)', async () => {
+    const { world, exportOf } = await reportWorld(freshDir());
+    const first = await exportOf();
+    world.clock.advance(60 * 60 * 1000);
+    const second = await exportOf();
+    expect(second.cache).toBe('HIT');
+    expect(second.requestId).not.toBe(first.requestId);
+    const text = pdfText(second.pdf);
+    expect(text).toContain(first.requestId);
+    expect(text).toContain('Generated 2026-11-15 12:00 UTC');
+  });
+
+  it('is served for 24 hours after the render and rendered afresh from then on', async () => {
+    const { world, exportOf } = await reportWorld(freshDir());
+    const first = await exportOf();
+    world.clock.set(FIXED_NOW + REPORT_TTL_MS - 1);
+    expect((await exportOf()).cache).toBe('HIT');
+    world.clock.set(FIXED_NOW + REPORT_TTL_MS);
+    const expired = await exportOf();
+    expect(expired.cache).toBe('MISS');
+    expect(same(expired.pdf, first.pdf)).toBe(false);
+    expect(pdfText(expired.pdf)).toContain('Generated 2026-11-16 12:00 UTC');
+    expect((await exportOf()).cache).toBe('HIT');
+  });
+
+  it('a changed score (new score_hash) gets a fresh document, and the old score keeps its own entry', async () => {
+    const dir = freshDir();
+    const before = await reportWorld(dir, [ROW]);
+    await before.exportOf();
+    const rescored = facility({ ...ROW, overall_score: 55, penalty_severity: 5, score_hash: 'hash-rescored' });
+    const after = await reportWorld(dir, [rescored]);
+    const fresh = await after.exportOf();
+    expect(fresh.cache).toBe('MISS');
+    expect(pdfText(fresh.pdf)).toContain('55 of 100');
+    expect((await before.exportOf()).cache).toBe('HIT');
+    expect(readdirSync(dir)).toHaveLength(2);
+  });
+
+  it('a renamed facility with an unchanged score_hash also gets a fresh document (key covers all printed fields)', async () => {
+    const dir = freshDir();
+    await (await reportWorld(dir, [ROW])).exportOf();
+    const renamed = await reportWorld(dir, [facility({ ...ROW, fac_name: 'RENAMED WORKS (FICTITIOUS)' })]);
+    const res = await renamed.exportOf();
+    expect(res.cache).toBe('MISS');
+    expect(pdfText(res.pdf)).toContain('RENAMED WORKS');
+  });
+
+  it.each([
+    ['truncated to half (a torn write)', (b: Buffer) => b.subarray(0, b.length >> 1)],
+    ['one PDF byte flipped', (b: Buffer) => Buffer.from(b.map((x, i) => (i === b.length - 40 ? x ^ 0xff : x)))],
+    ['an empty file', () => Buffer.alloc(0)],
+    ['garbage without a header', () => Buffer.from('%PDF-1.7 not really\n'.repeat(50))],
+    ['a header claiming another key', (b: Buffer) => Buffer.from(b.toString('latin1').replace(/ ([0-9a-f]{64})\n/, ` ${'0'.repeat(64)}\n`), 'latin1')],
+  ])('a corrupt entry (%s) is discarded and re-rendered, and the rewrite is good', async (_name, corrupt) => {
+    const { exportOf, entryPath } = await reportWorld(freshDir());
+    await exportOf();
+    writeFileSync(entryPath(), corrupt(readFileSync(entryPath())));
+    // back to the service clock's time, so the write-path sweep (which reads mtimes) leaves it for get() to judge
+    utimesSync(entryPath(), FIXED_NOW / 1000, FIXED_NOW / 1000);
+    const corruptBefore = reportCacheStats.corrupt;
+    const again = await exportOf();
+    expect(again.res.status).toBe(200);
+    expect(again.cache).toBe('MISS');
+    expect(qpdfCheck(again.pdf).ok).toBe(true);
+    expect(reportCacheStats.corrupt - corruptBefore).toBe(1);
+    expect((await exportOf()).cache).toBe('HIT');
+  });
+
+  it('a deleted cache directory is recreated on the next store', async () => {
+    const dir = freshDir();
+    const { exportOf } = await reportWorld(dir);
+    await exportOf();
+    rmSync(dir, { recursive: true });
+    expect((await exportOf()).cache).toBe('MISS');
+    expect((await exportOf()).cache).toBe('HIT');
+  });
+
+  it('a store leaves exactly one hash-named file and no temp file behind', async () => {
+    const dir = freshDir();
+    await (await reportWorld(dir)).exportOf();
+    expect(readdirSync(dir)).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.pdf$/)]);
+  });
+});
+
+describe('ReportCache sweeping', () => {
+  const key = (n: number) => ReportCache.keyOf([String(n)]);
+  const pdf = new TextEncoder().encode('%PDF-1.7 test body');
+
+  it('removes expired entries and temp files abandoned over an hour ago; keeps fresh entries and files it did not write', async () => {
+    const dir = freshDir();
+    const clock = fixedClock();
+    const cache = new ReportCache(dir, clock, () => {});
+    await cache.put(key(1), pdf);
+    await cache.sweeping;
+    clock.advance(REPORT_TTL_MS - 1000);
+    await cache.put(key(2), pdf);
+    await cache.sweeping;
+    writeFileSync(join(dir, `.tmp-${clock() - 2 * 60 * 60 * 1000}-dead`), 'partial');
+    writeFileSync(join(dir, `.tmp-${clock() - 60 * 1000}-inflight`), 'partial');
+    writeFileSync(join(dir, 'operator-notes.txt'), 'not ours');
+    clock.advance(2000);
+    expect(await cache.sweep()).toBe(2);
+    expect(readdirSync(dir).sort()).toEqual([`.tmp-${clock() - 2000 - 60 * 1000}-inflight`, `${key(2)}.pdf`, 'operator-notes.txt'].sort());
+    expect(await cache.get(key(2))).toEqual(pdf);
+  });
+
+  it('sweeps on the write path at most every ten minutes, without timers', async () => {
+    const dir = freshDir();
+    const clock = fixedClock();
+    const cache = new ReportCache(dir, clock, () => {});
+    await cache.put(key(1), pdf);
+    await cache.sweeping;
+    clock.advance(REPORT_TTL_MS + 1);
+    await cache.put(key(2), pdf);
+    await cache.sweeping;
+    expect(existsSync(join(dir, `${key(1)}.pdf`))).toBe(false);
+    await cache.put(key(3), pdf);
+    const started = cache.sweeping;
+    clock.advance(60 * 1000);
+    await cache.put(key(4), pdf);
+    expect(cache.sweeping).toBe(started);
+  });
+
+  it('an entry whose file time was touched by someone else still expires by its own header', async () => {
+    const dir = freshDir();
+    const clock = fixedClock();
+    const cache = new ReportCache(dir, clock, () => {});
+    await cache.put(key(1), pdf);
+    clock.advance(REPORT_TTL_MS);
+    const now = clock() / 1000;
+    utimesSync(join(dir, `${key(1)}.pdf`), now, now);
+    expect(await cache.get(key(1))).toBeNull();
+  });
+
+  it('refuses keys that are not SHA-256 hex, so no caller can name a path', async () => {
+    const cache = new ReportCache(freshDir(), fixedClock(), () => {});
+    await expect(cache.get('../../etc/passwd')).rejects.toThrow('SHA-256');
+    await expect(cache.put('990000000001', pdf)).rejects.toThrow('SHA-256');
+  });
+});

@@ -1,0 +1,138 @@
+import { afterAll, describe, expect, it } from 'bun:test';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { reportCacheStats } from '../../src/reports/cache';
+import { reportKey } from '../../src/reports/service';
+import { facility, makeWorld } from '../helpers';
+import { qpdfCheck } from './pdf-tools';
+
+const ROW = facility({ registry_id: '990000000001', fac_name: 'FAILING DISK WORKS (FICTITIOUS)' });
+const cleanups: (() => void)[] = [];
+afterAll(() => cleanups.reverse().forEach((c) => c()));
+
+const scratch = () => {
+  const d = mkdtempSync(join(tmpdir(), 'fcs-report-fail-'));
+  cleanups.push(() => rmSync(d, { recursive: true, force: true }));
+  return d;
+};
+
+/** Mounts a tmpfs at `dir` (root only); false when this machine will not let us. */
+function mountTmpfs(dir: string, options: string): boolean {
+  const ok = Bun.spawnSync(['mount', '-t', 'tmpfs', '-o', options, 'tmpfs', dir], { stdout: 'ignore', stderr: 'ignore' }).exitCode === 0;
+  if (ok) cleanups.push(() => void Bun.spawnSync(['umount', '-l', dir]));
+  return ok;
+}
+
+async function reportWorld(dir: string, config: Record<string, unknown> = { reportCacheDir: dir }) {
+  const world = makeWorld({ rows: [ROW], config });
+  const { key } = await world.keyFor('platform');
+  const exportOf = async () => {
+    const res = await world.call(`/api/v1/facility/${ROW.registry_id}/report`, { method: 'POST', key });
+    return { status: res.status, cache: res.headers.get('x-cache'), type: res.headers.get('content-type'), pdf: new Uint8Array(await res.arrayBuffer()) };
+  };
+  const warnings = () => world.logs.filter((l) => l.level === 'warn' && String(l.msg).startsWith('report cache'));
+  return { world, exportOf, warnings };
+}
+
+/** The cache cannot store, yet the caller gets a good PDF (rendered in memory) and a 200. */
+async function expectServedWithoutCache(exportOf: () => ReturnType<Awaited<ReturnType<typeof reportWorld>>['exportOf']>) {
+  const errorsBefore = reportCacheStats.store_errors;
+  const r = await exportOf();
+  expect(r.status).toBe(200);
+  expect(r.type).toBe('application/pdf');
+  expect(r.cache).toBe('BYPASS');
+  expect(qpdfCheck(r.pdf).ok).toBe(true);
+  expect(reportCacheStats.store_errors - errorsBefore).toBe(1);
+}
+
+describe('a cache that cannot be used still answers 200 with the PDF', () => {
+  it('a full cache filesystem (a 64 KiB tmpfs filled to the brim: ENOSPC), and it recovers once space is freed', async () => {
+    let dir = scratch();
+    let expected = 'ENOSPC';
+    if (mountTmpfs(dir, 'size=64k,mode=0700')) {
+      // fill every block: the temp file's create succeeds, its write then fails with ENOSPC
+      const filler = Buffer.alloc(4096, 1);
+      for (let i = 0; ; i++) {
+        try {
+          writeFileSync(join(dir, `filler-${i}`), filler);
+        } catch {
+          break;
+        }
+      }
+    } else {
+      // No mount here (not root): a real failure of another kind, a cache path below a regular file.
+      writeFileSync(join(dir, 'file'), 'x');
+      dir = join(dir, 'file', 'cache');
+      expected = 'ENOTDIR';
+    }
+    const { exportOf, warnings } = await reportWorld(dir);
+    await expectServedWithoutCache(exportOf);
+    await expectServedWithoutCache(exportOf);
+    expect(warnings().map((w) => w.code)).toEqual([expected]); // logged once, not per request
+    if (expected !== 'ENOSPC') return;
+    expect(readdirSync(dir).filter((n) => !n.startsWith('filler-'))).toEqual([]); // no torn temp file left
+    for (const n of readdirSync(dir)) rmSync(join(dir, n));
+    expect((await exportOf()).cache).toBe('MISS');
+    expect((await exportOf()).cache).toBe('HIT');
+  });
+
+  it('a read-only cache directory (read-only tmpfs as root, mode 0555 otherwise)', async () => {
+    const dir = scratch();
+    const mounted = mountTmpfs(dir, 'ro,size=64k');
+    if (!mounted) chmodSync(dir, 0o555);
+    const { exportOf, warnings } = await reportWorld(dir);
+    await expectServedWithoutCache(exportOf);
+    expect(warnings()[0]?.code).toBe(mounted ? 'EROFS' : 'EACCES');
+  });
+
+  it.each([
+    ['a cache path below a regular file', (d: string) => (writeFileSync(join(d, 'f'), 'x'), join(d, 'f', 'cache'))],
+    ['a cache path that is itself a regular file', (d: string) => (writeFileSync(join(d, 'f'), 'x'), join(d, 'f'))],
+  ])('%s (ENOTDIR, even for root)', async (_name, setup) => {
+    const { exportOf, warnings } = await reportWorld(setup(scratch()));
+    await expectServedWithoutCache(exportOf);
+    expect(warnings()[0]?.code).toBe('ENOTDIR');
+  });
+
+  it('an entry name taken by a directory is a read error and a failed store, never a 500', async () => {
+    const dir = scratch();
+    const { world, exportOf } = await reportWorld(dir);
+    mkdirSync(join(dir, `${reportKey(ROW, world.deps.index.info)}.pdf`));
+    const readErrors = reportCacheStats.read_errors;
+    await expectServedWithoutCache(exportOf);
+    expect(reportCacheStats.read_errors - readErrors).toBe(1);
+  });
+});
+
+describe('where the cache lives', () => {
+  it('by default under <stateDir>/report-cache', async () => {
+    const state = scratch();
+    const { exportOf } = await reportWorld(state, { stateDir: state });
+    expect((await exportOf()).cache).toBe('MISS');
+    expect(readdirSync(join(state, 'report-cache'))).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.pdf$/)]);
+  });
+
+  it("'off' renders every time and writes nothing", async () => {
+    const state = scratch();
+    const { exportOf } = await reportWorld(state, { stateDir: state, reportCacheDir: 'off' });
+    expect([(await exportOf()).cache, (await exportOf()).cache]).toEqual(['BYPASS', 'BYPASS']);
+    expect(existsSync(join(state, 'report-cache'))).toBe(false);
+  });
+});
+
+describe('concurrent exports of one facility', () => {
+  it('all get a good PDF, and what is left on disk is one valid entry', async () => {
+    const dir = scratch();
+    const { exportOf } = await reportWorld(dir);
+    const results = await Promise.all(Array.from({ length: 12 }, () => exportOf()));
+    for (const r of results) {
+      expect(r.status).toBe(200);
+      expect(new TextDecoder().decode(r.pdf.subarray(0, 5))).toBe('%PDF-');
+    }
+    expect(readdirSync(dir)).toEqual([expect.stringMatching(/^[0-9a-f]{64}\.pdf$/)]);
+    const after = await exportOf();
+    expect(after.cache).toBe('HIT');
+    expect(qpdfCheck(after.pdf).ok).toBe(true);
+  });
+});

@@ -144,9 +144,10 @@ export class RedisStateStore implements StateStore {
     }
   }
 
+  /** A write, not a PING: a read-only replica (after a failover) or a full Redis is not ready. */
   async ping() {
     try {
-      return (await this.conn.send('PING', [])) === 'PONG';
+      return (await this.conn.send('SET', [`${this.ns}ping`, '1', 'PX', '60000'])) === 'OK';
     } catch {
       return false;
     }

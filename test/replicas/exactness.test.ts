@@ -21,7 +21,7 @@ beforeAll(async () => {
   replicas = await startReplicas(3, { redisUrl: redis.url, indexPath: index.indexPath, stateDir: index.dir });
   // The test's own view of the shared state: same namespace and clock as the replicas.
   store = new RedisStateStore({ url: redis.url, clock: 'redis' });
-});
+}, 60_000);
 
 afterAll(async () => {
   await store?.close();
@@ -69,18 +69,18 @@ describe('replicas sharing Redis', () => {
     const auth = { authorization: `Bearer ${t.stdout.trim()}` };
     const issued = await fetch(`${a.base}/api/v1/account/key`, { method: 'POST', headers: auth });
     expect(issued.status).toBe(201);
-    const oldKey: string = (await issued.json()).data.key;
+    const oldKey: string = ((await issued.json()) as any).data.key;
     expect((await fetch(`${b.base}${LOOKUP}`, { headers: { 'x-api-key': oldKey } })).status).toBe(200);
 
     const regen = await fetch(`${a.base}/api/v1/account/key/regenerate`, { method: 'POST', headers: auth });
     expect(regen.status).toBe(200);
-    const newKey: string = (await regen.json()).data.key;
+    const newKey: string = ((await regen.json()) as any).data.key;
     expect((await fetch(`${b.base}${LOOKUP}`, { headers: { 'x-api-key': oldKey } })).status).toBe(401);
     expect((await fetch(`${c.base}${LOOKUP}`, { headers: { 'x-api-key': newKey } })).status).toBe(200);
     // The regeneration throttle is shared too: a second regeneration on replica C is refused.
     const again = await fetch(`${c.base}/api/v1/account/key/regenerate`, { method: 'POST', headers: auth });
     expect(again.status).toBe(429);
-    expect((await again.json()).error.code).toBe('REGENERATE_THROTTLED');
+    expect(((await again.json()) as any).error.code).toBe('REGENERATE_THROTTLED');
   });
 
   it('a key revoked with the CLI answers 401 on every replica at the next call', async () => {

@@ -20,7 +20,7 @@ const stores: RedisStateStore[] = [];
 beforeAll(async () => {
   redis = await RedisServer.start({ durable: true });
   for (let i = 0; i < 3; i++) stores.push(new RedisStateStore({ url: redis.url, prefix: 'chaos:', clock: 'caller', timeoutMs: 250, retryDelayMs: 100 }));
-});
+}, 20_000);
 afterAll(async () => {
   for (const s of stores) await s.close();
   await redis.dispose();

@@ -16,7 +16,7 @@ const open = (clock: 'redis' | 'caller', prefix = `clock${++n}:`) => {
 
 beforeAll(async () => {
   redis = await RedisServer.start();
-});
+}, 20_000);
 afterAll(async () => {
   for (const s of opened) await s.close();
   await redis.dispose();

@@ -7,7 +7,7 @@ let redis: RedisServer;
 let n = 0;
 beforeAll(async () => {
   redis = await RedisServer.start();
-});
+}, 20_000);
 afterAll(async () => {
   await redis.dispose();
 });

@@ -45,7 +45,7 @@ async function until(f: () => Promise<unknown>, limitMs = 10_000): Promise<numbe
 
 beforeAll(async () => {
   redis = await RedisServer.start({ durable: true });
-});
+}, 20_000);
 afterEach(async () => {
   redis.thaw();
   if (!redis.running) await redis.restart();

@@ -17,7 +17,18 @@ function both(s: SpatialIndex, rows: FacilityRow[], q: RadiusQuery) {
   return { fast, slow };
 }
 
-const queryAround = (centres: readonly { lat: number; lng: number }[]) =>
+type QueryParts = {
+  centre: { lat: number; lng: number };
+  bearing: number;
+  offsetMiles: number;
+  radiusMiles: number;
+  limit: number;
+  sort: 'distance' | 'score';
+  state: string | null;
+  activeEnforcement: boolean | null;
+};
+
+const queryAround = (centres: readonly { lat: number; lng: number }[]): fc.Arbitrary<QueryParts> =>
   fc.record({
     centre: fc.constantFrom(...centres),
     bearing: fc.double({ min: 0, max: 360, noNaN: true }),
@@ -29,7 +40,7 @@ const queryAround = (centres: readonly { lat: number; lng: number }[]) =>
     activeEnforcement: fc.constantFrom(null, true, false),
   });
 
-function toQuery(v: fc.RecordValue<{ centre: any; bearing: any; offsetMiles: any; radiusMiles: any; limit: any; sort: any; state: any; activeEnforcement: any }>): RadiusQuery {
+function toQuery(v: QueryParts): RadiusQuery {
   const c = destination(v.centre.lat, v.centre.lng, v.bearing, v.offsetMiles, EARTH_RADIUS_MILES);
   return { lat: c.lat, lng: c.lng, radiusMiles: v.radiusMiles, limit: v.limit, sort: v.sort, state: v.state, activeEnforcement: v.activeEnforcement };
 }

@@ -29,7 +29,7 @@ const ROWS: FacilityRow[] = [
 const world = makeWorld({ rows: ROWS });
 const keys = Object.fromEntries(await Promise.all(TIERS.map(async (t) => [t, (await world.keyFor(t, { monthlyLimit: 1_000 })).key] as const)));
 const base = `lat=${H.lat}&lng=${H.lng}`;
-const area = (qs: string, key: string | null = keys.starter) => world.call(`/api/v1/area?${qs}`, { key: key ?? undefined });
+const area = (qs: string, key: string | null = keys.starter!) => world.call(`/api/v1/area?${qs}`, { key: key ?? undefined });
 const ids = async (qs: string) => (await json(await area(qs))).data.facilities.map((f: { registry_id: string }) => f.registry_id);
 
 describe('GET /api/v1/area: who may call it (spec 4.3, 5.8, 7.4)', () => {

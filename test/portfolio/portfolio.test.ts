@@ -18,7 +18,7 @@ const world = makeWorld({ rows: ROWS });
 const keys = Object.fromEntries(await Promise.all(TIERS.map(async (t) => [t, (await world.keyFor(t, { monthlyLimit: 1_000 })).key] as const)));
 
 type Init = { key?: string | null; type?: string; headers?: Record<string, string> };
-function post(body: BodyInit, init: Init = {}) {
+function post(body: string | ReadableStream<Uint8Array>, init: Init = {}) {
   const headers = { 'content-type': init.type ?? 'application/json', ...init.headers };
   return world.call('/api/v1/portfolio', { method: 'POST', body, headers, key: init.key === null ? undefined : (init.key ?? keys.enterprise) });
 }

@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps';
 import { ErrorEnvelope } from '../http/envelope';
 import { factsOf, metaFor } from '../http/request-context';
 import { accountJwtAuth } from './auth';
-import { createJwtVerifier } from './jwt';
+import { createJwtVerifier, type JwtVerifier } from './jwt';
 import { AccountResponse, IssuedKeyResponse } from './model';
 import { accountOverview, issueFirstKey, regenerateKey } from './service';
 
@@ -13,10 +13,21 @@ const AUTH_NOTE =
   'a missing, invalid or expired token is 401 UNAUTHENTICATED. Not counted against the monthly quota. ' +
   'Responses carry `Cache-Control: no-store`.';
 
+// One verifier per JWT config: an app rebuilt on SIGHUP (index hand-over) keeps the JWKS cache
+// and does not re-read the key file.
+const verifiers = new WeakMap<object, JwtVerifier>();
+
+function verifierFor(deps: AppDeps): JwtVerifier {
+  if (deps.jwt) return deps.jwt; // tests inject one
+  let v = verifiers.get(deps.config.jwt);
+  // Built from the config at app creation, so a bad JWKS file or secret fails the start.
+  if (!v) verifiers.set(deps.config.jwt, (v = createJwtVerifier(deps.config.jwt, deps.log)));
+  return v;
+}
+
 /** Spec 4.6 / 5.4-5.6: the account page's endpoints (key issue, regeneration, usage). */
 export function accountRoutes(deps: AppDeps) {
-  // Tests inject a verifier; otherwise the config decides (a bad JWKS file or secret fails the start here).
-  const verifier = deps.jwt ?? createJwtVerifier(deps.config.jwt, deps.log);
+  const verifier = verifierFor(deps);
   return new Elysia({ name: 'account-routes' })
     .use(accountJwtAuth(deps, verifier))
     .post(

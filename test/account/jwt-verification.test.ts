@@ -157,6 +157,23 @@ describe('JWKS key rotation', () => {
   });
 });
 
+describe('an app rebuilt from the same config (SIGHUP index hand-over)', () => {
+  it('keeps the cached JWKS instead of fetching it again', async () => {
+    const a = await signingKey('ES256', 'a');
+    const idp = jwksServer([a]);
+    try {
+      const jwt = { jwksUrl: idp.url };
+      for (const w of [makeWorld({ config: { jwt } }), makeWorld({ config: { jwt } })]) {
+        await w.store.createAccount({ name: '', subject: 'user-1', tier: 'free', monthlyLimit: null, now: w.clock() });
+        expect((await getAccount(w, await signWith(a))).status).toBe(200);
+      }
+      expect(idp.fetches).toBe(1);
+    } finally {
+      idp.stop();
+    }
+  });
+});
+
 describe('identity provider unreachable', () => {
   it('a JWKS that cannot be fetched is 503 SERVICE_UNAVAILABLE with Retry-After, not a 401', async () => {
     const idp = jwksServer([]);

@@ -1,6 +1,7 @@
 import { ACCOUNT_ENV_HELP, ACCOUNT_OPTIONS } from '../account/jwt-options';
 import { jwtModeOf } from '../account/jwt';
 import { createApp } from '../app';
+import { spatialIndexFor } from '../area/spatial-registry';
 import { openIndex } from '../index/bundled';
 import { newLifecycle } from '../ops/lifecycle';
 import { ServiceMetrics } from '../ops/service-metrics';
@@ -37,6 +38,8 @@ export async function serveCommand(args: string[], env: Record<string, string | 
       lifecycle,
       makeApp: (ix) => createApp({ config, index: ix, store, clock: Date.now, log, metrics, lifecycle }),
       openIndex: () => openIndex(config.indexPath),
+      // Built before listening, so the first radius search does not pay for it.
+      prepareIndex: (ix) => void spatialIndexFor(ix),
     },
     index,
   );

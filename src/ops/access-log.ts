@@ -42,7 +42,8 @@ export function accessLog(deps: AppDeps) {
     const status = statusOf(responseValue, set.status, facts.status);
     const seconds = (performance.now() - facts.startedAt) / 1000;
     const pattern = route || UNMATCHED_ROUTE;
-    const cache = responseValue instanceof Response ? responseValue.headers.get('x-cache') : (set.headers['x-cache'] as string | undefined);
+    // A handler either returns a Response carrying the header or sets it for Elysia to merge in.
+    const cache = (responseValue instanceof Response ? responseValue.headers.get('x-cache') : null) ?? (set.headers['x-cache'] as string | undefined);
     metrics.observe({ method: request.method, route: pattern, status, seconds, errorCode: facts.errorCode, cache });
     if (!deps.config.logRequests || (QUIET_ROUTES.has(pattern) && status < 400)) return;
     deps.log({

@@ -60,6 +60,13 @@ export class Counter extends Metric {
     return this.values.get(this.keyOf(labels)) ?? 0;
   }
 
+  /** Sum over every label combination. */
+  total(): number {
+    let n = 0;
+    for (const v of this.values.values()) n += v;
+    return n;
+  }
+
   protected samples(): string[] {
     return [...this.values].map(([k, v]) => `${this.name}${labelText(this.labelNames, this.keys.get(k)!)} ${formatNumber(v)}`);
   }

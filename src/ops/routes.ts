@@ -43,7 +43,6 @@ function sha256(s: string): Buffer {
 export function opsRoutes(deps: AppDeps) {
   const metrics = metricsFor(deps);
   metrics.describeIndex(deps.index.info);
-  const indexProbe = deps.index.db.prepare('SELECT 1 AS one FROM index_meta LIMIT 1');
   const tokenHash = deps.config.metricsToken ? sha256(deps.config.metricsToken) : null;
 
   return new Elysia({ name: 'ops-routes' })
@@ -64,7 +63,8 @@ export function opsRoutes(deps: AppDeps) {
         const failed: string[] = [];
         if (deps.lifecycle?.draining) failed.push('shutting down');
         try {
-          if (!indexProbe.get()) failed.push('index unreadable');
+          // db.query (cached statement) throws once the database is closed; a kept prepared statement would not.
+          if (!deps.index.db.query('SELECT 1 AS one FROM index_meta LIMIT 1').get()) failed.push('index unreadable');
         } catch {
           failed.push('index unreadable');
         }

@@ -18,6 +18,8 @@ export type ServiceParts = {
   makeApp: (index: FacilityIndex) => App;
   /** Opens the configured index anew (for a reload: the path may now point at a new file). */
   openIndex: () => Promise<FacilityIndex>;
+  /** Builds what an index needs in memory before it serves (the area search's spatial index). */
+  prepareIndex?: (index: FacilityIndex) => void;
 };
 
 function describe(index: FacilityIndex) {
@@ -50,6 +52,7 @@ export class ServiceProcess {
 
   /** Listens on the configured host and port (0 = any free port). */
   static start(parts: ServiceParts, index: FacilityIndex): ServiceProcess {
+    parts.prepareIndex?.(index);
     const s = new ServiceProcess(parts, index);
     s.app.listen({ port: parts.config.port, hostname: parts.config.host });
     parts.metrics.describeIndex(index.info);
@@ -72,14 +75,19 @@ export class ServiceProcess {
       log({ level: 'warn', msg: 'reload ignored: a reload or shutdown is already in progress' });
       return false;
     }
-    let next: FacilityIndex;
+    const started = performance.now();
+    let opened: FacilityIndex | undefined;
     try {
-      next = await this.parts.openIndex();
+      opened = await this.parts.openIndex();
+      // Synchronous: requests arriving meanwhile wait (the old app shares this thread); none fail.
+      this.parts.prepareIndex?.(opened);
     } catch (e) {
+      opened?.close();
       metrics.indexReloads.inc({ result: 'failed' });
       log({ level: 'error', msg: `reload refused, still serving the previous index: ${(e as Error).message}`, ...describe(this.index) });
       return false;
     }
+    const next = opened;
     const work = (async () => {
       const prev = { app: this.app, index: this.index };
       const app = this.parts.makeApp(next);
@@ -90,7 +98,7 @@ export class ServiceProcess {
       await prev.app.server?.stop(false);
       prev.index.close();
       metrics.indexReloads.inc({ result: 'ok' });
-      log({ level: 'info', msg: 'index reloaded', ...describe(next) });
+      log({ level: 'info', msg: 'index reloaded', ...describe(next), took_ms: Math.round(performance.now() - started) });
     })();
     this.busy = work;
     try {

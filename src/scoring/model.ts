@@ -33,10 +33,20 @@ export const ScoreResult = t.Object({
   repeat_offender: t.Integer({ minimum: 0, maximum: 15 }),
   overall: t.Integer({ minimum: 0, maximum: 100 }),
   active_enforcement: t.Boolean(),
-  /** Hash of score version + inputs: changes exactly when the score could. */
+  /** Hash of score version + inputs + as-of date: changes whenever the score could. */
   score_hash: t.String(),
 });
 export type ScoreResult = Static<typeof ScoreResult>;
+
+/** One line per component (and the enforcement flag) saying which facts drove it, for the PDF report. */
+export const ScoreExplanation = t.Object({
+  violation_frequency: t.String(),
+  penalty_severity: t.String(),
+  recency: t.String(),
+  repeat_offender: t.String(),
+  active_enforcement: t.String(),
+});
+export type ScoreExplanation = Static<typeof ScoreExplanation>;
 
 /** Spec 2.3 max_points, fixed by the spec. */
 export const MAX_POINTS = {

@@ -1,30 +1,61 @@
-import { BASELINE_POINTS, MAX_POINTS, type ScoreInputs, type ScoreResult } from './model';
+import { isActiveEnforcement } from './active-enforcement';
+import { factsOf } from './facts';
+import { BASELINE_POINTS, ScoreInputs, type ScoreResult } from './model';
+import { penaltySeverityPoints } from './penalty-severity';
+import { recencyPoints } from './recency';
+import { repeatOffenderPoints } from './repeat-offender';
+import { violationFrequencyPoints } from './violation-frequency';
 
-/** Bumped whenever any formula changes; stored in the index and in every score_hash. */
-export const SCORE_VERSION = 'fcs-0.1-placeholder';
+/** Bumped whenever any formula or rule (src/scoring/rules.ts) changes; stored in the index and in every score_hash. */
+export const SCORE_VERSION = 'fcs-1.0';
 
-// PLACEHOLDER until issue 3 lands the real model: keeps the shape and invariants (bounds, sum).
-export function scoreFacility(inputs: ScoreInputs, _asOf: string): ScoreResult {
-  const violation_frequency = Math.max(0, MAX_POINTS.violation_frequency - inputs.qtrs_with_nc);
-  const penalty_severity = inputs.total_penalties_usd > 0 ? 15 : MAX_POINTS.penalty_severity;
-  const recency = inputs.date_last_formal_action ? 10 : MAX_POINTS.recency;
-  const repeat_offender = Math.max(0, MAX_POINTS.repeat_offender - inputs.formal_action_count * 3);
-  const overall = BASELINE_POINTS + violation_frequency + penalty_severity + recency + repeat_offender;
+/**
+ * The facility's score at `asOf` (YYYY-MM-DD, the dataset's date; never the wall clock):
+ * baseline 15 + four components, 0-100, higher = better compliance. Pure and deterministic;
+ * odd inputs (NaN, negative, future dates, short history) are sanitised, never propagated.
+ * Throws RangeError only when `asOf` itself is not a date.
+ */
+export function scoreFacility(inputs: ScoreInputs, asOf: string): ScoreResult {
+  const f = factsOf(inputs, asOf);
+  const violation_frequency = violationFrequencyPoints(f);
+  const penalty_severity = penaltySeverityPoints(f);
+  const recency = recencyPoints(f);
+  const repeat_offender = repeatOffenderPoints(f);
   return {
     baseline: BASELINE_POINTS,
     violation_frequency,
     penalty_severity,
     recency,
     repeat_offender,
-    overall,
-    active_enforcement: inputs.significant_violation,
-    score_hash: scoreHash(inputs),
+    overall: BASELINE_POINTS + violation_frequency + penalty_severity + recency + repeat_offender,
+    active_enforcement: isActiveEnforcement(f),
+    score_hash: scoreHash(inputs, asOf),
   };
 }
 
-export function scoreHash(inputs: ScoreInputs): string {
-  const h = new Bun.CryptoHasher('sha256');
-  h.update(SCORE_VERSION);
-  h.update(JSON.stringify(inputs));
-  return h.digest('hex').slice(0, 32);
+// every field the schema declares, in schema order: extra properties on the object never change
+// the hash, and key order in the caller's object does not matter
+const INPUT_FIELDS = Object.keys(ScoreInputs.properties) as (keyof ScoreInputs)[];
+
+/**
+ * 32 hex chars of SHA-256 over the score version, the as-of date and every input field: it changes
+ * whenever the score (or anything a report shows from the inputs) could change. The report cache
+ * is keyed by it. `asOf` is required because recency and active_enforcement depend on it.
+ */
+export function scoreHash(inputs: ScoreInputs, asOf: string): string {
+  return hashScoreInputs(SCORE_VERSION, inputs, asOf);
+}
+
+/** scoreHash for an explicit method version (tests use it to show a version bump changes every hash). */
+export function hashScoreInputs(version: string, inputs: ScoreInputs, asOf: string): string {
+  const values: unknown[] = [version, asOf];
+  for (const k of INPUT_FIELDS) values.push(canonicalValue(inputs[k]));
+  // one native JSON.stringify of a flat array: this runs for every row at ingest
+  return new Bun.SHA256().update(JSON.stringify(values)).digest('hex').slice(0, 32);
+}
+
+// JSON writes NaN, Infinity and null alike, yet they score differently: tag non-finite numbers
+function canonicalValue(v: unknown): unknown {
+  if (typeof v === 'number' && !Number.isFinite(v)) return { nonFinite: String(v) };
+  return v === undefined ? null : v;
 }

@@ -1,0 +1,46 @@
+/**
+ * Every tunable number of score method fcs-1.0, in one place so an analyst can read the whole
+ * method here and in docs/scoring.md. Changing any value here changes scores: bump SCORE_VERSION.
+ */
+
+/** Days per average month: ages are measured in days between ISO dates, reported in months. */
+export const DAYS_PER_MONTH = 365.25 / 12;
+
+/** ECHO's windows: the compliance history covers 12 quarters, enforcement and penalties 5 years. */
+export const HISTORY_QUARTERS = 12;
+export const ENFORCEMENT_WINDOW_MONTHS = 60;
+
+/** violation_frequency: each quarter in violation costs this much; a significant one costs it twice. */
+export const POINTS_PER_VIOLATION_QUARTER = 1.25;
+export const EXTRA_POINTS_PER_SIGNIFICANT_QUARTER = 1.25;
+
+/** penalty_severity: any penalty costs ANY_PENALTY; each tenfold above PENALTY_FLOOR_USD costs PER_TENFOLD more. */
+export const ANY_PENALTY_POINTS = 5;
+export const PENALTY_FLOOR_USD = 1_000;
+export const POINTS_PER_TENFOLD_PENALTY = 5;
+
+/**
+ * recency: each kind of event takes up to `points` off recency when it happened at the as-of date,
+ * fading linearly to nothing after `fadeMonths`. Only the heaviest current deduction counts:
+ * recency asks "how recently was this facility in trouble", repetition is repeat_offender's job.
+ */
+export const RECENCY_EVENTS = {
+  formal_action: { points: 25, fadeMonths: ENFORCEMENT_WINDOW_MONTHS },
+  penalty: { points: 25, fadeMonths: ENFORCEMENT_WINDOW_MONTHS },
+  significant_violation: { points: 20, fadeMonths: 36 },
+  violation: { points: 15, fadeMonths: 36 },
+  informal_action: { points: 15, fadeMonths: 36 },
+} as const;
+export type RecencyEventKind = keyof typeof RECENCY_EVENTS;
+
+/** An enforcement event known to exist (count > 0) but without a usable date is placed mid-window. */
+export const UNKNOWN_DATE_MONTHS = ENFORCEMENT_WINDOW_MONTHS / 2;
+
+/** repeat_offender: the first formal action (or penalty) costs FIRST, each further one EACH_FURTHER. */
+export const FIRST_FORMAL_ACTION_POINTS = 3;
+export const FURTHER_FORMAL_ACTION_POINTS = 4;
+export const POINTS_PER_INFORMAL_ACTION = 1;
+export const INFORMAL_ACTION_CAP_POINTS = 5;
+
+/** active_enforcement: a formal action this recent is taken to be still open. */
+export const OPEN_FORMAL_ACTION_MONTHS = 12;

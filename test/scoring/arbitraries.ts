@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import type { ScoreInputs } from '../../src/scoring/model';
+
+const DAY_MS = 86_400_000;
+
+/** ISO date `offsetDays` before `asOf` (negative: after it). */
+export function daysBefore(asOf: string, offsetDays: number): string {
+  return new Date(Date.parse(`${asOf}T00:00:00Z`) - offsetDays * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** As-of dates across two decades. */
+export const asOfArb = fc
+  .integer({ min: Date.UTC(2015, 0, 1) / DAY_MS, max: Date.UTC(2035, 11, 31) / DAY_MS })
+  .map((d) => new Date(d * DAY_MS).toISOString().slice(0, 10));
+
+export const historyArb = fc
+  .array(fc.constantFrom('_', '_', '_', 'V', 'S', 'U'), { minLength: 12, maxLength: 12 })
+  .map((cs) => cs.join(''));
+
+export const statusArb = fc.constantFrom(
+  'No Violation Identified',
+  'Violation Identified',
+  'Significant Violation',
+  'Failure to Report DMR - Not Received',
+  '',
+  'Unknown',
+);
+
+/** null, or a date from 8 years before to 1 year after the as-of date. */
+function dateArb(asOf: string) {
+  return fc.option(fc.integer({ min: -365, max: 8 * 365 }).map((o) => daysBefore(asOf, o)), { nil: null });
+}
+
+/** Well-formed inputs (as ingest produces them) paired with an as-of date they are measured against. */
+export const scenarioArb = asOfArb.chain((asOf) =>
+  fc.record({
+    asOf: fc.constant(asOf),
+    inputs: fc.record({
+      qtrs_with_nc: fc.integer({ min: 0, max: 12 }),
+      history: fc.oneof({ weight: 4, arbitrary: historyArb }, { weight: 1, arbitrary: fc.constant('') }),
+      compliance_status: statusArb,
+      significant_violation: fc.boolean(),
+      inspection_count: fc.nat(40),
+      informal_action_count: fc.nat(20),
+      formal_action_count: fc.nat(10),
+      penalty_count: fc.nat(10),
+      total_penalties_usd: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 2_000_000_000 })),
+      last_penalty_usd: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 50_000_000 })),
+      date_last_penalty: dateArb(asOf),
+      date_last_formal_action: dateArb(asOf),
+      date_last_informal_action: dateArb(asOf),
+      date_last_inspection: dateArb(asOf),
+    }) as fc.Arbitrary<ScoreInputs>,
+  }),
+);
+
+const oddNumber = fc.oneof(
+  fc.double(),
+  fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1, -0, 1e308, 0.5, 13, 1e12),
+);
+const oddDate = fc.oneof(
+  fc.constant(null),
+  fc.string(),
+  fc.constantFrom('2024-02-30', '13/45/2020', '01/15/2024', '9999-12-31', '0001-01-01', '2020-01-01T00:00:00Z', ''),
+);
+
+/** Anything ingest might let through by mistake: NaN, negatives, Infinity, junk dates and history. */
+export const oddScenarioArb = fc.record({
+  asOf: asOfArb,
+  inputs: fc.record({
+    qtrs_with_nc: oddNumber,
+    history: fc.oneof(fc.string({ maxLength: 20 }), historyArb.map((h) => h.toLowerCase()), fc.constant('VVVVSS')),
+    compliance_status: fc.oneof(statusArb, fc.string()),
+    significant_violation: fc.boolean(),
+    inspection_count: oddNumber,
+    informal_action_count: oddNumber,
+    formal_action_count: oddNumber,
+    penalty_count: oddNumber,
+    total_penalties_usd: oddNumber,
+    last_penalty_usd: oddNumber,
+    date_last_penalty: oddDate,
+    date_last_formal_action: oddDate,
+    date_last_informal_action: oddDate,
+    date_last_inspection: oddDate,
+  }) as unknown as fc.Arbitrary<ScoreInputs>,
+});
+
+export const COMPONENTS = ['violation_frequency', 'penalty_severity', 'recency', 'repeat_offender'] as const;

@@ -4,7 +4,7 @@
  *   bun run scripts/generate-sample.ts --rows 20000 --seed sample-v1 --as-of 2026-10-31 --out data/x.csv.gz
  * Streams: any size in bounded memory. `.gz` output is gzip-compressed; `--out -` writes to stdout.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, renameSync } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
@@ -24,7 +24,9 @@ const { values } = parseArgs({
 const rows = Number(values.rows);
 if (!Number.isInteger(rows) || rows < 0) throw new Error(`--rows must be a whole number, got ${values.rows}`);
 const out = values.out!;
-const file: Writable = out === '-' ? process.stdout : createWriteStream(out);
+// written beside the target and renamed at the end: a half-written file never has the final name
+const tmp = `${out}.tmp-${process.pid}`;
+const file: Writable = out === '-' ? process.stdout : createWriteStream(tmp);
 let sink: Writable = file;
 if (out.endsWith('.gz')) {
   sink = createGzip({ level: Number(values['gzip-level']) });
@@ -46,4 +48,5 @@ for (const line of exporterLines({ seed: values.seed!, rows, asOf: values['as-of
 if (batch.length) sink.write(batch.join('\r\n') + '\r\n');
 sink.end();
 await once(file, 'finish');
+if (out !== '-') renameSync(tmp, out);
 if (out !== '-') console.error(`generate: wrote ${rows} rows to ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

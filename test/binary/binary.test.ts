@@ -1,0 +1,156 @@
+import { beforeAll, describe, expect, it } from 'bun:test';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pkg from '../../package.json' with { type: 'json' };
+import { SCORE_VERSION } from '../../src/scoring/score';
+import { binary, ROOT, run, sampleFacts, startServe, tempDir, TEST_COMMIT, usageOf } from './support';
+
+// One build for the whole run; the first call pays for it (about 10 s, more on a loaded machine).
+beforeAll(() => void binary(), 120_000);
+
+const JWT_SECRET = 'binary-test-hs256-secret-0123456789abcdef';
+
+describe('the compiled binary (dist/facility-score)', () => {
+  it('--version prints the version, the commit defined at build, the score method and the embedded dataset as-of date', () => {
+    const { info } = sampleFacts();
+    const r = run(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`facility-score ${pkg.version} (commit ${TEST_COMMIT})`);
+    expect(r.stdout).toContain(`score method ${SCORE_VERSION}`);
+    expect(r.stdout).toContain(`as of ${info.as_of}, ${info.facility_count} facilities (FICTITIOUS SAMPLE)`);
+  });
+
+  it('serves the embedded sample from a directory holding nothing but its state', async () => {
+    const { info } = sampleFacts();
+    const server = await startServe(['--state-dir', tempDir()]);
+    try {
+      const status = (await (await fetch(`${server.base}/api/v1/status`)).json()) as any;
+      expect(status.data.dataset).toMatchObject({ dataset_name: info.dataset_name, as_of: info.as_of, facility_count: info.facility_count, fictitious: true });
+    } finally {
+      server.proc.kill('SIGKILL');
+    }
+  });
+
+  it('answers every documented endpoint over real HTTP, exits 0 on SIGTERM, and the counted calls survive a restart', async () => {
+    const stateDir = tempDir();
+    const env = { FCS_JWT_SECRET: JWT_SECRET };
+    const created = run(['keys', 'create', '--tier', 'enterprise', '--json', '--state-dir', stateDir]);
+    expect(created.code).toBe(0);
+    const { key, account_id } = JSON.parse(created.stdout);
+    const jwt = run(['keys', 'token', '--subject', 'ops-test-user'], env).stdout.trim();
+    const { row } = sampleFacts();
+    const id = row.registry_id as string;
+    const withKey = { 'x-api-key': key };
+    const bearer = { authorization: `Bearer ${jwt}` };
+    const address = encodeURIComponent(`${row.fac_street}, ${row.fac_city}, ${row.fac_state} ${row.fac_zip}`);
+
+    const server = await startServe(['--state-dir', stateDir], env);
+    const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.base}${path}`, { headers });
+    const post = (path: string, headers: Record<string, string> = {}, body?: unknown) =>
+      fetch(`${server.base}${path}`, { method: 'POST', headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    // One call per documented operation, keyed as in the OpenAPI document.
+    const calls: Record<string, () => Promise<Response>> = {
+      'get /healthz': () => get('/healthz'),
+      'get /readyz': () => get('/readyz'),
+      'get /metrics': () => get('/metrics'),
+      'get /api/v1/status': () => get('/api/v1/status'),
+      'get /api/v1/facility/{registry_id}': () => get(`/api/v1/facility/${id}`, withKey),
+      'get /api/v1/area': () => get(`/api/v1/area?lat=${row.lat}&lng=${row.lng}&radius_miles=5`, withKey),
+      'post /api/v1/portfolio': () => post('/api/v1/portfolio', withKey, { registry_ids: [id, '990000000000'] }),
+      'post /api/v1/facility/{registry_id}/report': () => post(`/api/v1/facility/${id}/report`, withKey),
+      'get /api/v1/demo/facility': () => get(`/api/v1/demo/facility?address=${address}`),
+      'post /api/v1/account/key': () => post('/api/v1/account/key', bearer),
+      'post /api/v1/account/key/regenerate': () => post('/api/v1/account/key/regenerate', bearer),
+      'get /api/v1/account': () => get('/api/v1/account', bearer),
+    };
+    try {
+      const doc = (await (await get('/swagger/json')).json()) as { paths: Record<string, Record<string, unknown>> };
+      const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
+      expect(documented.sort()).toEqual(Object.keys(calls).sort());
+
+      const statuses: Record<string, number> = {};
+      for (const [op, call] of Object.entries(calls)) {
+        const res = await call();
+        statuses[op] = res.status;
+        if (op.includes('/report')) expect(new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5))).toBe('%PDF-');
+        else await res.arrayBuffer();
+      }
+      const expected = Object.fromEntries(Object.keys(calls).map((op) => [op, op === 'post /api/v1/account/key' ? 201 : 200]));
+      expect(statuses).toEqual(expected);
+      expect((await get('/swagger')).status).toBe(200);
+
+      const counted = usageOf(stateDir, account_id);
+      // Spec 4.1 and 4.3: lookup and area count one call each; portfolio and report may count too (docs/api.md).
+      expect(counted).toBeGreaterThanOrEqual(2);
+
+      server.proc.kill('SIGTERM');
+      expect(await server.proc.exited).toBe(0);
+      expect(server.lines.some((l) => l.msg === 'stopped' && l.clean === true)).toBe(true);
+      // The access log named routes and tiers, never the key.
+      expect(server.lines.some((l) => l.msg === 'request' && l.route === '/api/v1/area' && l.tier === 'enterprise' && l.status === 200)).toBe(true);
+      expect(JSON.stringify(server.lines)).not.toContain(key);
+      expect(usageOf(stateDir, account_id)).toBe(counted);
+
+      const again = await startServe(['--state-dir', stateDir], env);
+      const res = await fetch(`${again.base}/api/v1/facility/${id}`, { headers: withKey });
+      expect(res.status).toBe(200);
+      again.proc.kill('SIGTERM');
+      expect(await again.proc.exited).toBe(0);
+      expect(usageOf(stateDir, account_id)).toBe(counted + 1);
+    } finally {
+      server.proc.kill('SIGKILL');
+    }
+  });
+
+  it('kill -9 right after a 200 loses no counted call', async () => {
+    const stateDir = tempDir();
+    const { key, account_id } = JSON.parse(run(['keys', 'create', '--tier', 'starter', '--json', '--state-dir', stateDir]).stdout);
+    const { row } = sampleFacts();
+    const server = await startServe(['--state-dir', stateDir]);
+    let ok = 0;
+    for (let i = 0; i < 5; i++) if ((await fetch(`${server.base}/api/v1/facility/${row.registry_id}`, { headers: { 'x-api-key': key } })).status === 200) ok++;
+    server.proc.kill('SIGKILL');
+    expect(await server.proc.exited).not.toBe(0);
+    expect(ok).toBe(5);
+    expect(usageOf(stateDir, account_id)).toBe(5);
+  });
+});
+
+describe('serve --index PATH refuses a bad index at start, in one line', () => {
+  const dir = tempDir('fcs-bad-index-');
+  const text = join(dir, 'notes.txt');
+  writeFileSync(text, 'this is not an index\n'.repeat(200));
+  const truncated = join(dir, 'truncated.sqlite');
+  const whole = readFileSync(join(ROOT, 'data', 'sample.sqlite'));
+  writeFileSync(truncated, whole.subarray(0, Math.floor(whole.length / 2)));
+  const empty = join(dir, 'empty.sqlite');
+  writeFileSync(empty, '');
+
+  it.each([
+    ['a path that does not exist', join(dir, 'missing.sqlite'), 'index file not found'],
+    ['a text file', text, 'not a facility index'],
+    ['a truncated SQLite index', truncated, 'not a facility index'],
+    ['an empty file', empty, 'not a facility index'],
+  ])('%s: exit 1, one line on stderr, nothing served', (_what, path, message) => {
+    const started = performance.now();
+    const r = run(['serve', '--index', path, '--port', '0', '--host', '127.0.0.1', '--state-dir', tempDir()]);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(message);
+    expect(r.stdout).not.toContain('listening');
+    expect(performance.now() - started).toBeLessThan(15_000);
+  });
+
+  it('a good external index is served instead of the embedded one', async () => {
+    const copy = join(tempDir(), 'national-copy.sqlite');
+    copyFileSync(join(ROOT, 'data', 'sample.sqlite'), copy);
+    const server = await startServe(['--index', copy, '--state-dir', tempDir()]);
+    try {
+      expect(server.lines[0]).toMatchObject({ index: copy });
+      expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
+    } finally {
+      server.proc.kill('SIGKILL');
+    }
+  });
+});

@@ -1,0 +1,124 @@
+import { beforeAll, describe, expect, it } from 'bun:test';
+import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+import { IndexWriter } from '../../src/index/index-writer';
+import { DEFAULT_ROWS, FIXED_NOW } from '../helpers';
+import { binary, run, startServe, tempDir } from './support';
+
+beforeAll(() => void binary(), 120_000);
+
+/** A small index file whose dataset name says which generation it is. */
+function indexFile(dir: string, name: string): string {
+  const path = join(dir, `${name}.sqlite`);
+  const w = new IndexWriter(path);
+  for (const r of DEFAULT_ROWS) w.add(r);
+  w.finish({ dataset_name: name, as_of: '2026-11-01', score_version: 'test', fictitious: true, built_at: new Date(FIXED_NOW).toISOString(), sources: [], row_counts: {} });
+  return path;
+}
+
+/** Points `link` at `target` atomically (a new symlink renamed over the old one), as docs/operations.md says to. */
+function repoint(link: string, target: string) {
+  const tmp = `${link}.new`;
+  symlinkSync(target, tmp);
+  renameSync(tmp, link);
+}
+
+function isRunning(proc: { exitCode: number | null }) {
+  return proc.exitCode === null;
+}
+
+describe('graceful shutdown (SIGTERM)', () => {
+  it('stops accepting at once, finishes the request in flight, then exits 0', async () => {
+    const stateDir = tempDir();
+    const { key } = JSON.parse(run(['keys', 'create', '--tier', 'enterprise', '--json', '--state-dir', stateDir]).stdout);
+    const server = await startServe(['--index', indexFile(tempDir(), 'drain'), '--state-dir', stateDir]);
+    const body = JSON.stringify({ registry_ids: ['990000000001', '990000000002'] });
+    const half = Math.floor(body.length / 2);
+
+    // A request whose body is still arriving when SIGTERM lands: in flight, not finished.
+    const socket = net.connect(server.port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    let response = '';
+    socket.on('data', (d) => (response += d.toString()));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write(`POST /api/v1/portfolio HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, half)}`);
+    await Bun.sleep(300);
+
+    server.proc.kill('SIGTERM');
+    await server.waitForLine((l) => String(l.msg).startsWith('SIGTERM'));
+    await Bun.sleep(300);
+    expect(isRunning(server.proc)).toBe(true);
+    expect(response).toBe('');
+    // New connections are refused while the old request finishes.
+    expect(await fetch(`${server.base}/healthz`).then((r) => r.status, (e: Error) => e.message)).toMatch(/ECONNREFUSED|Unable to connect|refused/i);
+
+    socket.write(body.slice(half));
+    await closed;
+    expect(response).toStartWith('HTTP/1.1 200');
+    expect(response).toContain('"total":2');
+    expect(await server.proc.exited).toBe(0);
+    expect(server.lines.find((l) => l.msg === 'stopped')).toMatchObject({ clean: true });
+  });
+});
+
+describe('index rotation without downtime (SIGHUP)', () => {
+  it('repointing the index path and sending SIGHUP switches datasets with no failed request; a bad file is refused', async () => {
+    const dir = tempDir('fcs-rotate-');
+    const a = indexFile(dir, 'generation-A');
+    const b = indexFile(dir, 'generation-B');
+    const bad = join(dir, 'broken.sqlite');
+    writeFileSync(bad, 'not an index');
+    const current = join(dir, 'current.sqlite');
+    symlinkSync(a, current);
+    const server = await startServe(['--index', current, '--state-dir', tempDir()]);
+
+    const seen: string[] = [];
+    const failures: string[] = [];
+    let stop = false;
+    const worker = async () => {
+      while (!stop) {
+        try {
+          const res = await fetch(`${server.base}/api/v1/status`);
+          if (res.status !== 200) failures.push(`status ${res.status}`);
+          seen.push(((await res.json()) as any).data.dataset.dataset_name);
+        } catch (e) {
+          failures.push((e as Error).message);
+        }
+      }
+    };
+    try {
+      const workers = Array.from({ length: 4 }, worker);
+      await Bun.sleep(300);
+      repoint(current, b);
+      server.proc.kill('SIGHUP');
+      await server.waitForLine((l) => l.msg === 'index reloaded' && l.dataset === 'generation-B');
+      await Bun.sleep(300);
+      stop = true;
+      await Promise.all(workers);
+
+      expect(failures).toEqual([]);
+      expect(seen[0]).toBe('generation-A');
+      expect(seen.at(-1)).toBe('generation-B');
+      // Once switched, never back: requests on the old app finished before it closed.
+      expect(seen.slice(seen.indexOf('generation-B')).every((n) => n === 'generation-B')).toBe(true);
+
+      repoint(current, bad);
+      server.proc.kill('SIGHUP');
+      const refused = await server.waitForLine((l) => String(l.msg).startsWith('reload refused'));
+      expect(refused).toMatchObject({ level: 'error', dataset: 'generation-B' });
+      const status = (await (await fetch(`${server.base}/api/v1/status`)).json()) as any;
+      expect(status.data.dataset.dataset_name).toBe('generation-B');
+      const metrics = await (await fetch(`${server.base}/metrics`)).text();
+      expect(metrics).toContain('fcs_index_reloads_total{result="ok"} 1');
+      expect(metrics).toContain('fcs_index_reloads_total{result="failed"} 1');
+      expect(metrics).toContain('fcs_index_facilities{dataset="generation-B"');
+
+      server.proc.kill('SIGTERM');
+      expect(await server.proc.exited).toBe(0);
+    } finally {
+      stop = true;
+      server.proc.kill('SIGKILL');
+    }
+  });
+});

@@ -1,0 +1,103 @@
+import { Database } from 'bun:sqlite';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildBinary } from '../../scripts/build';
+
+export const ROOT = join(import.meta.dir, '..', '..');
+/** The commit the test build carries, to prove `--define FCS_GIT_COMMIT` reaches `--version`. */
+export const TEST_COMMIT = 'testbuild0001';
+
+let built: { outfile: string; bytes: number } | null = null;
+
+/** Builds the executable once per test run (about 10 s), into a temp dir so dist/ is left alone. */
+export function binary(): string {
+  if (!built) built = buildBinary({ outfile: join(mkdtempSync(join(tmpdir(), 'fcs-bin-')), 'facility-score'), commit: TEST_COMMIT });
+  return built.outfile;
+}
+
+/** What data/sample.sqlite says about itself, read with plain SQLite (not the code under test). */
+export function sampleFacts(): { info: { dataset_name: string; as_of: string; facility_count: number }; row: Record<string, any> } {
+  const db = new Database(join(ROOT, 'data', 'sample.sqlite'), { readonly: true });
+  const info = JSON.parse((db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string }).value);
+  const row = db.query('SELECT registry_id, fac_street, fac_city, fac_state, fac_zip, lat, lng FROM facility ORDER BY registry_id LIMIT 1').get() as Record<string, any>;
+  db.close();
+  return { info, row };
+}
+
+export function tempDir(prefix = 'fcs-bin-run-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Runs the binary to completion (from a directory holding nothing, so nothing but the binary is used). */
+export function run(args: string[], env: Record<string, string> = {}, cwd = tempDir()) {
+  const p = Bun.spawnSync([binary(), ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, cwd });
+  return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
+}
+
+export type Server = {
+  proc: ReturnType<typeof Bun.spawn>;
+  base: string;
+  port: number;
+  /** Every stdout line so far, parsed (the service logs JSON lines). */
+  lines: Record<string, any>[];
+  stderr: () => Promise<string>;
+  /** Waits for a log line matching `pred`. */
+  waitForLine: (pred: (l: Record<string, any>) => boolean, ms?: number) => Promise<Record<string, any>>;
+};
+
+/** Starts `serve` on a free port (port 0) and waits for its "listening" line. */
+export async function startServe(args: string[], env: Record<string, string> = {}): Promise<Server> {
+  const proc = Bun.spawn([binary(), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    cwd: tempDir(),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const lines: Record<string, any>[] = [];
+  const waiters: { pred: (l: Record<string, any>) => boolean; resolve: (l: Record<string, any>) => void }[] = [];
+  void (async () => {
+    let buf = '';
+    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+      buf += new TextDecoder().decode(chunk);
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const text = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        let line: Record<string, any>;
+        try {
+          line = JSON.parse(text);
+        } catch {
+          line = { raw: text };
+        }
+        lines.push(line);
+        for (const w of [...waiters]) if (w.pred(line)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(line));
+      }
+    }
+  })();
+  const waitForLine = (pred: (l: Record<string, any>) => boolean, ms = 20_000) => {
+    const seen = lines.find(pred);
+    if (seen) return Promise.resolve(seen);
+    return new Promise<Record<string, any>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching log line within ${ms} ms; got:\n${lines.map((l) => JSON.stringify(l)).join('\n')}`)), ms);
+      waiters.push({ pred, resolve: (l) => (clearTimeout(timer), resolve(l)) });
+    });
+  };
+  const stderr = () => new Response(proc.stderr as ReadableStream).text();
+  const listening = await Promise.race([
+    waitForLine((l) => typeof l.port === 'number' && String(l.msg).startsWith('listening')),
+    proc.exited.then(async (code) => {
+      throw new Error(`serve exited with ${code} before listening: ${await stderr()}`);
+    }),
+  ]);
+  return { proc, base: `http://127.0.0.1:${listening.port}`, port: listening.port, lines, stderr, waitForLine };
+}
+
+/** `keys list --json` row of one account. */
+export function usageOf(stateDir: string, accountId: string): number {
+  const r = run(['keys', 'list', '--json', '--state-dir', stateDir]);
+  if (r.code !== 0) throw new Error(`keys list failed: ${r.stderr}`);
+  const row = (JSON.parse(r.stdout) as { id: string; calls_this_month: number }[]).find((a) => a.id === accountId);
+  if (!row) throw new Error(`no account ${accountId} in keys list`);
+  return row.calls_this_month;
+}

@@ -43,6 +43,19 @@ export function gitCommit(env: Record<string, string | undefined> = process.env)
   return `${head.stdout.toString().trim()}${dirty ? '-dirty' : ''}`;
 }
 
+/** npm package holding the Bun runtime of a target (what Bun itself downloads for a cross build). */
+export function runtimePackage(target: Target): string {
+  return `@oven/bun-linux-${target === 'bun-linux-arm64' ? 'aarch64' : 'x64'}@${Bun.version}`;
+}
+
+function offlineHint(target: Target): string {
+  const pkg = runtimePackage(target);
+  return (
+    `A ${target} build needs that platform's Bun runtime and this machine could not download it. Fetch it once where the npm ` +
+    `registry is reachable:\n  npm pack ${pkg} && tar xzf oven-bun-linux-*.tgz\nthen build with --runtime package/bin/bun (docs/operations.md).`
+  );
+}
+
 export type BuildOptions = { target?: Target; outfile?: string; runtime?: string; bytecode?: boolean; commit?: string };
 
 /** Builds one executable; returns its path, size and the commit it carries. */
@@ -67,7 +80,12 @@ export function buildBinary(opts: BuildOptions = {}): { outfile: string; bytes: 
     if (!existsSync(opts.runtime)) throw new Error(`--runtime ${opts.runtime}: no such file`);
     cmd.push(`--compile-executable-path=${opts.runtime}`);
   }
-  run(cmd, `bun build --compile (${target})`);
+  try {
+    run(cmd, `bun build --compile (${target})`);
+  } catch (e) {
+    if (!String((e as Error).message).includes('Failed to download')) throw e;
+    throw new Error(`${(e as Error).message.trim()}\n${offlineHint(target)}`);
+  }
   return { outfile, bytes: statSync(outfile).size, commit, target };
 }
 

@@ -1,6 +1,6 @@
 import type { Tier } from '../accounts/tiers';
 import type { Account, CountResult, IssueResult, RegenerateResult } from './model';
-import { accountOf, fieldsOf, newAccountId } from './redis/account-codec';
+import { ACCOUNT_FIELDS, accountOf, newAccountId } from './redis/account-codec';
 import { RedisConnection, unavailable } from './redis/connection';
 import { SCRIPTS, type ScriptName } from './redis/scripts';
 import type { StateStore } from './store';
@@ -58,7 +58,7 @@ export class RedisStateStore implements StateStore {
   }
 
   async getAccount(id: string) {
-    return accountOf(fieldsOf(await this.conn.send('HGETALL', [`${this.ns}a:${id}`])));
+    return accountOf(await this.conn.send('HMGET', [`${this.ns}a:${id}`, ...ACCOUNT_FIELDS]))?.account ?? null;
   }
 
   async findAccountBySubject(subject: string) {
@@ -86,15 +86,15 @@ export class RedisStateStore implements StateStore {
   }
 
   async findAccountByKeyHash(keyHash: string) {
-    const [fields] = await this.run('findByKey', keyHash, []);
-    const f = fieldsOf(fields);
+    const [reply] = await this.run('findByKey', keyHash, []);
+    const found = accountOf(reply);
     // The nonce already ties this reply to this request; a mapping to an account whose live key is
     // another one means inconsistent data, and must never authenticate anybody.
-    if (f.id !== undefined && f.key_hash !== keyHash) {
-      this.log({ level: 'error', msg: 'redis key mapping points at an account with another key; treated as no key', account_id: f.id });
+    if (found && found.keyHash !== keyHash) {
+      this.log({ level: 'error', msg: 'redis key mapping points at an account with another key; treated as no key', account_id: found.account.id });
       return null;
     }
-    return accountOf(f);
+    return found?.account ?? null;
   }
 
   async revokeKey(accountId: string) {
@@ -109,8 +109,8 @@ export class RedisStateStore implements StateStore {
   }
 
   async issueFirstKey(a: { subject: string; name: string; tier: Tier; keyHash: string; prefix: string; now: number }): Promise<IssueResult> {
-    const [outcome, fields, created] = await this.run('issueFirstKey', a.subject, [newAccountId(), a.name, a.tier, iso(a.now), String(a.now), a.keyHash, a.prefix]);
-    const account = accountOf(fieldsOf(fields));
+    const [outcome, reply, created] = await this.run('issueFirstKey', a.subject, [newAccountId(), a.name, a.tier, iso(a.now), String(a.now), a.keyHash, a.prefix]);
+    const account = accountOf(reply)?.account;
     if (!account) throw new Error('issueFirstKey: script returned no account');
     return outcome === 'ok' ? { ok: true, account, created: created === 1 } : { ok: false, reason: 'key_exists', account };
   }

@@ -1,30 +1,33 @@
 import type { Tier } from '../../accounts/tiers';
 import type { Account } from '../model';
 
-/** Redis hands back a hash as an object (HGETALL) or as a flat [field, value, ...] list (from Lua). */
-export function fieldsOf(reply: unknown): Record<string, string> {
-  if (Array.isArray(reply)) {
-    const out: Record<string, string> = {};
-    for (let i = 0; i + 1 < reply.length; i += 2) out[String(reply[i])] = String(reply[i + 1]);
-    return out;
-  }
-  return reply && typeof reply === 'object' ? { ...(reply as Record<string, string>) } : {};
-}
+/**
+ * The account hash fields read back, in reply order: HMGET of a fixed list is a flat array of
+ * values, cheaper to send and parse than HGETALL's field/value pairs on every authenticated call.
+ */
+export const ACCOUNT_FIELDS = ['id', 'name', 'subject', 'tier', 'monthly_limit', 'created_at', 'key_prefix', 'key_created_at', 'key_hash'] as const;
 
-/** An account hash as an Account; '' stands for null (Redis hashes hold strings only). */
-export function accountOf(f: Record<string, string>): Account | null {
-  if (!f.id) return null;
-  const orNull = (v: string | undefined) => (v === undefined || v === '' ? null : v);
-  const limit = orNull(f.monthly_limit);
+/** The same list as a Lua table literal, for scripts. */
+export const ACCOUNT_FIELDS_LUA = `{${ACCOUNT_FIELDS.map((f) => `'${f}'`).join(', ')}}`;
+
+/** An HMGET reply (values in ACCOUNT_FIELDS order) as an Account and its live key hash; null when there is no such account. */
+export function accountOf(reply: unknown): { account: Account; keyHash: string | null } | null {
+  if (!Array.isArray(reply) || typeof reply[0] !== 'string' || reply[0] === '') return null;
+  // Redis hashes hold strings only: '' (or a missing field) stands for null.
+  const v = (i: number): string | null => (typeof reply[i] === 'string' && reply[i] !== '' ? (reply[i] as string) : null);
+  const limit = v(4);
   return {
-    id: f.id,
-    name: f.name ?? '',
-    subject: f.subject ?? '',
-    tier: f.tier as Tier,
-    monthly_limit: limit === null ? null : Number(limit),
-    created_at: f.created_at ?? '',
-    key_prefix: orNull(f.key_prefix),
-    key_created_at: orNull(f.key_created_at),
+    account: {
+      id: reply[0],
+      name: v(1) ?? '',
+      subject: v(2) ?? '',
+      tier: v(3) as Tier,
+      monthly_limit: limit === null ? null : Number(limit),
+      created_at: v(5) ?? '',
+      key_prefix: v(6),
+      key_created_at: v(7),
+    },
+    keyHash: v(8),
   };
 }
 

@@ -10,12 +10,15 @@
  * `<ns>u:<id>:<YYYY-MM>` monthly usage, `<ns>w:<key>` rolling-window hit times.
  */
 
+import { ACCOUNT_FIELDS_LUA } from './account-codec';
+
 /** Usage counters outlive their month by this much, so `keys list` can still show last month for a while. */
 export const USAGE_KEEP_MS = 35 * 86_400_000;
 /** Window lists live this long past the window, so a caller clock slightly behind Redis loses no hits. */
 export const WINDOW_SLACK_MS = 60_000;
 
-const PRELUDE = `
+/** Time and calendar helpers, for scripts that decide by month or window. */
+const CLOCK = `
 local function now_ms(arg)
   if arg ~= '' then return tonumber(arg) end
   local t = redis.call('TIME')
@@ -45,6 +48,14 @@ local function month_of(ms)
   local ny, nm = y, m + 1
   if nm == 13 then ny, nm = y + 1, 1 end
   return string.format('%d-%02d', y, m), days_from_civil(ny, nm, 1) * 86400000
+end
+`;
+
+/** Account and key helpers. */
+const ACCOUNTS = `
+local ACCOUNT_FIELDS = ${ACCOUNT_FIELDS_LUA}
+local function account(ns, id)
+  return redis.call('HMGET', ns .. 'a:' .. id, unpack(ACCOUNT_FIELDS))
 end
 local function live_key(ns, id)
   local h = redis.call('HGET', ns .. 'a:' .. id, 'key_hash')
@@ -151,15 +162,15 @@ install_key(ARGV[1], KEYS[1], ARGV[2], ARGV[3], ARGV[4])
 redis.call('HSET', ARGV[1] .. 'a:' .. KEYS[1], 'last_regenerated_at', string.format('%d', now))
 return {'ok', 0, ARGV[7]}`;
 
-/** KEYS[1] key hash. ARGV: ns, nonce -> {account fields (flat) or {}, nonce} */
+/** KEYS[1] key hash. ARGV: ns, nonce -> {account (HMGET of ACCOUNT_FIELDS) or {}, nonce} */
 const findByKey = `
 local id = redis.call('GET', ARGV[1] .. 'k:' .. KEYS[1])
 if not id then return {{}, ARGV[2]} end
-return {redis.call('HGETALL', ARGV[1] .. 'a:' .. id), ARGV[2]}`;
+return {account(ARGV[1], id), ARGV[2]}`;
 
 /**
  * KEYS[1] subject. ARGV: ns, new id, name, tier, at, at_ms, hash, prefix, nonce
- * -> {'ok'|'key_exists', account fields (flat), created 0|1, nonce}
+ * -> {'ok'|'key_exists', account (HMGET of ACCOUNT_FIELDS), created 0|1, nonce}
  */
 const issueFirstKey = `
 local ns, subject = ARGV[1], KEYS[1]
@@ -167,24 +178,37 @@ local id = nil
 if subject ~= '' then id = redis.call('GET', ns .. 's:' .. subject) end
 local created = 0
 if id then
-  if live_key(ns, id) then return {'key_exists', redis.call('HGETALL', ns .. 'a:' .. id), 0, ARGV[9]} end
+  if live_key(ns, id) then return {'key_exists', account(ns, id), 0, ARGV[9]} end
 else
   id = ARGV[2]
   create_account(ns, id, ARGV[3], subject, ARGV[4], '', ARGV[5], ARGV[6])
   created = 1
 end
 install_key(ns, id, ARGV[7], ARGV[8], ARGV[5])
-return {'ok', redis.call('HGETALL', ns .. 'a:' .. id), created, ARGV[9]}`;
+return {'ok', account(ns, id), created, ARGV[9]}`;
 
-const BODIES = { consume, refund, usage, hitWindow, createAccount, setField, setKey, revokeKey, regenerateKey, findByKey, issueFirstKey };
+// Each script carries only the helpers it uses: Lua re-creates them on every call.
+const BODIES = {
+  consume: CLOCK + consume,
+  refund: CLOCK + refund,
+  usage: CLOCK + usage,
+  hitWindow: CLOCK + hitWindow,
+  createAccount: ACCOUNTS + createAccount,
+  setField,
+  setKey: ACCOUNTS + setKey,
+  revokeKey: ACCOUNTS + revokeKey,
+  regenerateKey: CLOCK + ACCOUNTS + regenerateKey,
+  findByKey: ACCOUNTS + findByKey,
+  issueFirstKey: ACCOUNTS + issueFirstKey,
+};
 export type ScriptName = keyof typeof BODIES;
 
 export type Script = { source: string; sha: string };
 
-/** Every script with the shared prelude, and its SHA-1 for EVALSHA. */
+/** Every script with its helpers, and its SHA-1 for EVALSHA. */
 export const SCRIPTS = Object.fromEntries(
   Object.entries(BODIES).map(([name, body]) => {
-    const source = PRELUDE + body;
+    const source = body;
     return [name, { source, sha: new Bun.CryptoHasher('sha1').update(source).digest('hex') }];
   }),
 ) as Record<ScriptName, Script>;

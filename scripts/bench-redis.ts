@@ -1,0 +1,95 @@
+#!/usr/bin/env bun
+/**
+ * Lookup throughput with the Redis state store vs the embedded (SQLite) store, same run, same index,
+ * wrk on loopback; prints req/s, p50/p99 and what Redis adds (docs/replicas.md).
+ *   flock /work/notes/heavy.lock bun run scripts/bench-redis.ts [--index data/sample.sqlite] [--seconds 10] [--connections 64] [--rounds 2]
+ * Each store is measured `rounds` times, alternating, and the median round is reported, so a burst
+ * of load from elsewhere on the machine does not land on one store only. A real redis-server is
+ * started on a free loopback port (no persistence) and stopped at the end.
+ */
+import { Database } from 'bun:sqlite';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { RedisServer } from '../test/support/redis-server';
+import { fmt, requireWrk, runWrk, startChild, type WrkResult } from './bench/wrk';
+
+const { values } = parseArgs({ options: { index: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' } } });
+const root = join(import.meta.dir, '..');
+const indexPath = values.index ?? join(root, 'data', 'sample.sqlite');
+const seconds = Number(values.seconds ?? 10);
+const connections = Number(values.connections ?? 64);
+const rounds = Number(values.rounds ?? 2);
+if (!existsSync(indexPath)) {
+  console.error(`no index at ${indexPath}: build the bundled sample with \`bun run scripts/sample.ts ensure\`, or pass --index`);
+  process.exit(2);
+}
+requireWrk();
+const bun = process.execPath;
+const main = join(root, 'src/main.ts');
+const dir = mkdtempSync(join(tmpdir(), 'fcs-bench-redis-'));
+const redis = await RedisServer.start();
+
+const db = new Database(indexPath, { readonly: true });
+const facilities = (db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+const ids = (db.query('SELECT registry_id FROM facility ORDER BY random() LIMIT 20000').all() as { registry_id: string }[]).map((r) => r.registry_id);
+db.close();
+
+/** An Enterprise key with a cap no run reaches, in the given store. */
+function benchKey(stateArgs: string[]): string {
+  const created = Bun.spawnSync([bun, main, 'keys', 'create', '--tier', 'enterprise', '--json', ...stateArgs], { cwd: root });
+  if (created.exitCode !== 0) throw new Error(`keys create failed: ${created.stderr}`);
+  const { key, account_id } = JSON.parse(created.stdout.toString());
+  Bun.spawnSync([bun, main, 'keys', 'set-limit', account_id, '1000000000', ...stateArgs], { cwd: root });
+  return key;
+}
+
+function luaFor(name: string, key: string): string {
+  const path = join(dir, `${name}.lua`);
+  writeFileSync(
+    path,
+    `local ids = {${ids.map((i) => `"${i}"`).join(',')}}
+math.randomseed(42)
+wrk.headers["X-API-Key"] = "${key}"
+request = function()
+  return wrk.format("GET", "/api/v1/facility/" .. ids[math.random(#ids)])
+end
+`,
+  );
+  return path;
+}
+
+const variants = [
+  { name: 'embedded (SQLite)', state: ['--state-dir', join(dir, 'sqlite')] },
+  { name: 'Redis', state: ['--redis-url', redis.url, '--state-dir', join(dir, 'unused')] },
+];
+const servers = [];
+try {
+  for (const v of variants) {
+    const lua = luaFor(v.name.split(' ')[0]!, benchKey(v.state));
+    const child = await startChild([bun, main, 'serve', '--port', '0', '--host', '127.0.0.1', '--index', indexPath, ...v.state], /"port":(\d+)/, { FCS_LOG_REQUESTS: '0' });
+    const url = `http://127.0.0.1:${child.output.match(/"port":(\d+)/)![1]}/`;
+    runWrk(url, { connections, seconds: 2, luaPath: lua }); // warm-up: page cache, JIT, script cache
+    servers.push({ ...v, child, url, lua, runs: [] as WrkResult[] });
+  }
+
+  console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities); wrk -t1 -c${connections} -d${seconds}s x ${rounds} rounds each, alternating; ${new Date().toISOString()}`);
+  for (let r = 0; r < rounds; r++) for (const s of servers) s.runs.push(runWrk(s.url, { connections, seconds, luaPath: s.lua }));
+
+  const median = (runs: WrkResult[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor((runs.length - 1) / 2)]!;
+  const [embedded, shared] = servers.map((s) => ({ name: s.name, m: median(s.runs), runs: s.runs }));
+  console.log('');
+  console.log('| state store | req/s (median round) | p50 ms | p99 ms | non-2xx | socket errors | all rounds req/s |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const s of [embedded!, shared!]) {
+    console.log(`| ${s.name} | ${fmt(s.m.rps, 0)} | ${fmt(s.m.p50ms)} | ${fmt(s.m.p99ms)} | ${s.m.non2xx} | ${s.m.errors} | ${s.runs.map((x) => fmt(x.rps, 0)).join(', ')} |`);
+  }
+  console.log(
+    `\nRedis vs embedded: throughput x${fmt(shared!.m.rps / embedded!.m.rps)}; added latency p50 ${fmt(shared!.m.p50ms - embedded!.m.p50ms)} ms, p99 ${fmt(shared!.m.p99ms - embedded!.m.p99ms)} ms`,
+  );
+} finally {
+  for (const s of servers) s.child.stop();
+  await redis.dispose();
+  rmSync(dir, { recursive: true, force: true });
+}

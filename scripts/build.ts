@@ -37,10 +37,14 @@ function run(cmd: string[], what: string): string {
 /** Short commit of the checkout, `-dirty` when it has uncommitted changes; FCS_GIT_COMMIT wins. */
 export function gitCommit(env: Record<string, string | undefined> = process.env): string {
   if (env.FCS_GIT_COMMIT) return env.FCS_GIT_COMMIT;
-  const head = Bun.spawnSync(['git', 'rev-parse', '--short=12', 'HEAD'], { cwd: ROOT });
-  if (head.exitCode !== 0) return 'unknown';
-  const dirty = Bun.spawnSync(['git', 'status', '--porcelain', '--untracked-files=no'], { cwd: ROOT }).stdout.toString().trim() !== '';
-  return `${head.stdout.toString().trim()}${dirty ? '-dirty' : ''}`;
+  try {
+    const head = Bun.spawnSync(['git', 'rev-parse', '--short=12', 'HEAD'], { cwd: ROOT });
+    if (head.exitCode !== 0) return 'unknown';
+    const dirty = Bun.spawnSync(['git', 'status', '--porcelain', '--untracked-files=no'], { cwd: ROOT }).stdout.toString().trim() !== '';
+    return `${head.stdout.toString().trim()}${dirty ? '-dirty' : ''}`;
+  } catch {
+    return 'unknown'; // no git on this machine (e.g. a container build without FCS_GIT_COMMIT)
+  }
 }
 
 /** npm package holding the Bun runtime of a target (what Bun itself downloads for a cross build). */

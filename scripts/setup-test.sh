@@ -7,6 +7,8 @@ command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
 command -v sqlite3 >/dev/null 2>&1 || need+=(sqlite3)
+# faketime: a replica whose clock runs in another month (test/replicas).
+command -v faketime >/dev/null 2>&1 || need+=(faketime)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup-test: installing ${need[*]}" >&2
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

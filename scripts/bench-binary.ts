@@ -1,0 +1,150 @@
+#!/usr/bin/env bun
+/**
+ * Figures of the compiled binary (issue 8), printed, never asserted:
+ *   flock /work/notes/heavy.lock bun run scripts/bench-binary.ts [--binary dist/facility-score]
+ *     [--index /work/bench-data/national.sqlite] [--runs 10] [--lookups 10000] [--drop-caches]
+ * - binary size;
+ * - cold start to the first 200 of a facility lookup (median of --runs process starts), with the
+ *   embedded sample and with the external national index;
+ * - RSS right after that first 200, and after --lookups random lookups (16 concurrent).
+ * "Cold" is a new process; the OS page cache stays warm unless --drop-caches (root, writes
+ * /proc/sys/vm/drop_caches before every start).
+ */
+import { Database } from 'bun:sqlite';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildBinary } from './build';
+
+const ROOT = join(import.meta.dir, '..');
+const { values } = parseArgs({
+  options: {
+    binary: { type: 'string' },
+    index: { type: 'string' },
+    runs: { type: 'string' },
+    lookups: { type: 'string' },
+    'drop-caches': { type: 'boolean' },
+  },
+});
+const runs = Number(values.runs ?? 10);
+const lookups = Number(values.lookups ?? 10_000);
+const nationalPath = values.index ?? '/work/bench-data/national.sqlite';
+let binaryPath = values.binary ?? join(ROOT, 'dist', 'facility-score');
+if (!existsSync(binaryPath)) {
+  console.error(`no binary at ${binaryPath}: building it (npm run build)`);
+  binaryPath = buildBinary().outfile;
+}
+
+function cli(args: string[], stateDir: string): string {
+  const p = Bun.spawnSync([binaryPath, ...args, '--state-dir', stateDir], { env: { PATH: process.env.PATH } });
+  if (p.exitCode !== 0) throw new Error(`${args.join(' ')}: ${p.stderr.toString()}`);
+  return p.stdout.toString();
+}
+
+function freePort(): number {
+  const s = Bun.serve({ port: 0, fetch: () => new Response() });
+  const port = s.port!;
+  s.stop(true);
+  return port;
+}
+
+function rssMiB(pid: number): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+function randomIds(indexPath: string, n: number): string[] {
+  const db = new Database(indexPath, { readonly: true });
+  const ids = (db.query('SELECT registry_id FROM facility ORDER BY random() LIMIT ?').all(n) as { registry_id: string }[]).map((r) => r.registry_id);
+  db.close();
+  return ids;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Starts serve, polls a lookup until it is 200; returns the process and the elapsed ms. */
+async function startToFirst200(index: string | null, stateDir: string, key: string, id: string) {
+  if (values['drop-caches']) writeFileSync('/proc/sys/vm/drop_caches', '3\n');
+  const port = freePort();
+  const args = [binaryPath, 'serve', '--port', String(port), '--host', '127.0.0.1', '--state-dir', stateDir, ...(index ? ['--index', index] : [])];
+  const started = performance.now();
+  const proc = Bun.spawn(args, { env: { PATH: process.env.PATH, FCS_LOG_REQUESTS: '0' }, stdout: 'ignore', stderr: 'pipe' });
+  const url = `http://127.0.0.1:${port}/api/v1/facility/${id}`;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`serve exited ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
+    try {
+      const res = await fetch(url, { headers: { 'x-api-key': key } });
+      if (res.status === 200) {
+        await res.arrayBuffer();
+        return { proc, ms: performance.now() - started };
+      }
+      throw new Error(`lookup answered ${res.status}`);
+    } catch (e) {
+      if (!/ECONNREFUSED|Unable to connect/i.test((e as Error).message)) throw e;
+      await Bun.sleep(2);
+    }
+  }
+}
+
+async function measure(label: string, index: string | null, idsFrom: string) {
+  const stateDir = mkdtempSync(join(tmpdir(), 'fcs-bench-bin-'));
+  const { key, account_id } = JSON.parse(cli(['keys', 'create', '--tier', 'enterprise', '--json'], stateDir));
+  cli(['keys', 'set-limit', account_id, '1000000000'], stateDir);
+  const ids = randomIds(idsFrom, lookups);
+  const starts: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const { proc, ms } = await startToFirst200(index, stateDir, key, ids[i % ids.length]!);
+    starts.push(ms);
+    proc.kill('SIGKILL');
+    await proc.exited;
+  }
+  const { proc } = await startToFirst200(index, stateDir, key, ids[0]!);
+  await Bun.sleep(500);
+  const rssStart = rssMiB(proc.pid);
+  const base = baseOf(proc.pid);
+  let next = 0;
+  let failed = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < ids.length) {
+        const id = ids[next++]!;
+        const res = await fetch(`${base}/api/v1/facility/${id}`, { headers: { 'x-api-key': key } });
+        if (res.status !== 200) failed++;
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  await Bun.sleep(500);
+  const rssAfter = rssMiB(proc.pid);
+  proc.kill('SIGTERM');
+  await proc.exited;
+  return { label, starts, rssStart, rssAfter, rate: ids.length / secs, failed };
+}
+
+/** Base URL of a serve process, from the --port on its command line. */
+function baseOf(pid: number): string {
+  const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  return `http://127.0.0.1:${args[args.indexOf('--port') + 1]}`;
+}
+
+const sample = join(ROOT, 'data', 'sample.sqlite');
+console.log(`binary ${binaryPath}: ${(statSync(binaryPath).size / 1e6).toFixed(1)} MB (embedded sample index ${(statSync(sample).size / 1e6).toFixed(1)} MB)`);
+console.log(`cores ${navigator.hardwareConcurrency}, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}, page cache ${values['drop-caches'] ? 'dropped before each start' : 'warm'}`);
+const results = [await measure('embedded sample', null, sample)];
+if (existsSync(nationalPath)) {
+  const facilities = (new Database(nationalPath, { readonly: true }).query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+  results.push(await measure(`external ${nationalPath} (${facilities.toLocaleString('en-US')} facilities, ${(statSync(nationalPath).size / 1e9).toFixed(2)} GB)`, nationalPath, nationalPath));
+} else {
+  console.log(`no national index at ${nationalPath}: make one with the synthetic generator + ingest (docs/ingest.md), or pass --index`);
+}
+console.log('');
+console.log(`| index | cold start to first 200, median of ${runs} (min-max) | RSS after start | RSS after ${lookups.toLocaleString('en-US')} lookups | lookups/s (16 conc.) |`);
+console.log('|---|---|---|---|---|');
+for (const r of results) {
+  console.log(
+    `| ${r.label} | ${median(r.starts).toFixed(0)} ms (${Math.min(...r.starts).toFixed(0)}-${Math.max(...r.starts).toFixed(0)}) | ${r.rssStart.toFixed(0)} MiB | ${r.rssAfter.toFixed(0)} MiB | ${r.rate.toFixed(0)}${r.failed ? ` (${r.failed} non-200!)` : ''} |`,
+  );
+}

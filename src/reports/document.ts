@@ -1,7 +1,7 @@
 import type { PDFPage } from 'pdf-lib';
 import { COLORS, CONTENT_WIDTH, FOOTER_BASELINE, Flow, PAGE } from './layout';
 import type { ReportView } from './model';
-import { drawAbout, drawBreakdown, drawRecord, scoreColor } from './sections';
+import { drawAbout, drawBreakdown, drawHistory, drawRecord, scoreColor } from './sections';
 
 /** `2026-11-22 01:30 UTC`: a printed document states its time zone. */
 export function printedTime(ms: number): string {
@@ -14,8 +14,8 @@ export function formatCoordinates(lat: number, lng: number): string {
 }
 
 /**
- * Renders the facility dossier: page 1 carries identity, the score and its breakdown; the
- * compliance record, method and provenance flow onto page 2. Pure: same view, same bytes.
+ * Renders the facility dossier: page 1 carries identity, the score, its breakdown and the quarterly
+ * history; the compliance record, method and provenance flow onto page 2. Pure: same view, same bytes.
  */
 export async function renderReport(view: ReportView): Promise<Uint8Array> {
   const flow = await Flow.create((f) => (f.pages.length === 1 ? drawMasthead(f, view) : drawRunningHead(f, view)));
@@ -23,6 +23,7 @@ export async function renderReport(view: ReportView): Promise<Uint8Array> {
   drawIdentity(flow, view);
   drawEnforcement(flow, view);
   drawBreakdown(flow, view);
+  drawHistory(flow, view);
   drawRecord(flow, view);
   drawAbout(flow, view);
   setMetadata(flow, view);

@@ -8,7 +8,7 @@ export function scoreColor(fraction: number): RGB {
 }
 
 const usd = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;
-const orNone = (date: string | null) => date ?? 'None on record';
+const countAndLast = (n: number, last: string | null) => (n === 0 ? 'None on record' : `${n} (last: ${last ?? 'date not reported'})`);
 
 /** One row per component: name, points, a bar of score/max and the driver line under it. */
 export function drawBreakdown(f: Flow, v: ReportView): void {
@@ -52,21 +52,20 @@ const QUARTER_STYLE: Record<string, { fill: RGB; label: string }> = {
   U: { fill: COLORS.track, label: 'Undetermined' },
 };
 
-/** The ECHO fields the score reads, and the 12-quarter history as a strip of squares. */
+/** The ECHO fields the score reads, as a two-column table. */
 export function drawRecord(f: Flow, v: ReportView): void {
   const i = v.inputs;
   const rows: [string, string][] = [
     ['Compliance status', i.compliance_status || 'Not reported'],
     ['Significant non-compliance', i.significant_violation ? 'Yes' : 'No'],
     ['Quarters in violation', `${i.qtrs_with_nc} of the last 12`],
-    ['Inspections', `${i.inspection_count} (last: ${orNone(i.date_last_inspection)})`],
-    ['Informal actions', `${i.informal_action_count} (last: ${orNone(i.date_last_informal_action)})`],
-    ['Formal actions', `${i.formal_action_count} (last: ${orNone(i.date_last_formal_action)})`],
+    ['Inspections', countAndLast(i.inspection_count, i.date_last_inspection)],
+    ['Informal actions', countAndLast(i.informal_action_count, i.date_last_informal_action)],
+    ['Formal actions', countAndLast(i.formal_action_count, i.date_last_formal_action)],
     ['Penalties', i.penalty_count === 0 ? 'None on record' : `${i.penalty_count}, totalling ${usd(i.total_penalties_usd)}`],
     ['Last penalty', i.date_last_penalty ? `${usd(i.last_penalty_usd)} on ${i.date_last_penalty}` : 'None on record'],
   ];
-  // table and history strip stay together on one page
-  f.ensure(60 + rows.length * 16 + 80);
+  f.ensure(40 + rows.length * 16); // the table is never split across pages
   f.heading('Compliance record (ECHO fields the score reads)');
   for (const [k, [label, value]] of rows.entries()) {
     f.y -= 16;
@@ -74,36 +73,40 @@ export function drawRecord(f: Flow, v: ReportView): void {
     f.text(label, PAGE.margin + 8, f.y, { size: 9, bold: true, color: COLORS.muted });
     f.text(f.lines(value, { size: 9.5 }, CONTENT_WIDTH - 170, 1)[0] ?? '', PAGE.margin + 160, f.y, { size: 9.5 });
   }
-  f.y -= 12;
-  drawHistory(f, i.history);
+  f.y -= 8;
 }
 
-function drawHistory(f: Flow, history: string): void {
-  f.ensure(64);
-  f.y -= 14;
-  f.text('Quarterly compliance, last 12 quarters (oldest first)', PAGE.margin + 8, f.y, { size: 9, bold: true, color: COLORS.muted });
+/** ECHO's 12-quarter compliance history as a strip of squares, oldest on the left. */
+export function drawHistory(f: Flow, v: ReportView): void {
+  const history = v.inputs.history;
+  f.ensure(90);
+  f.heading('Compliance history, last 12 quarters');
   if (history === '') {
-    f.text('No quarterly history is published for this facility.', PAGE.margin + 270, f.y, { size: 9, color: COLORS.ink });
-    f.y -= 10;
+    f.y -= 14;
+    f.text('No quarterly history is published for this facility.', PAGE.margin, f.y, { size: 9 });
+    f.y -= 6;
     return;
   }
-  const box = 22;
   const gap = 4;
-  f.y -= box + 8;
+  const box = (CONTENT_WIDTH - 11 * gap) / 12;
+  f.y -= 28;
   [...history].forEach((q, k) => {
     const style = QUARTER_STYLE[q] ?? QUARTER_STYLE.U!;
-    f.rect(PAGE.margin + 8 + k * (box + gap), f.y, box, box, style.fill, COLORS.rule);
-    f.text(q === '_' ? '' : q, PAGE.margin + 8 + k * (box + gap) + box / 2, f.y + 7.5, { size: 8, bold: true, color: q === 'U' ? COLORS.muted : COLORS.white }, 'center');
+    const x = PAGE.margin + k * (box + gap);
+    f.rect(x, f.y, box, 20, style.fill, COLORS.rule);
+    if (q !== '_') f.text(q, x + box / 2, f.y + 6.5, { size: 8, bold: true, color: q === 'U' ? COLORS.muted : COLORS.white }, 'center');
   });
-  f.y -= 18;
-  let lx = PAGE.margin + 8;
+  f.y -= 11;
+  f.text('12 quarters ago', PAGE.margin, f.y, { size: 7.5, color: COLORS.faint });
+  f.text('Most recent quarter', PAGE.width - PAGE.margin, f.y, { size: 7.5, color: COLORS.faint }, 'right');
+  f.y -= 15;
+  let lx = PAGE.margin;
   for (const { fill, label } of Object.values(QUARTER_STYLE)) {
     f.rect(lx, f.y - 1, 8, 8, fill, COLORS.rule);
     f.text(label, lx + 12, f.y, { size: 7.5, color: COLORS.muted });
     lx += 26 + f.width(label, { size: 7.5 });
   }
-  f.text('Most recent quarter on the right', PAGE.width - PAGE.margin, f.y, { size: 7.5, italic: true, color: COLORS.faint }, 'right');
-  f.y -= 6;
+  f.y -= 4;
 }
 
 /** Method note, provenance and what this document is; prose flows across pages as needed. */

@@ -101,7 +101,7 @@ describe('the dossier PDF', () => {
   });
 
   it('shows the compliance record the score reads, including the 12-quarter history', () => {
-    for (const s of ['Significant Violation', '8 of the last 12', '$125,000', '$100,000 on 2025-06-12', 'oldest first']) expect(text).toContain(s);
+    for (const s of ['Significant Violation', '8 of the last 12', '$125,000', '$100,000 on 2025-06-12', '3 (last: 2024-01-10)', 'COMPLIANCE HISTORY, LAST 12 QUARTERS', 'Most recent quarter']) expect(text).toContain(s);
   });
 
   it('says clearly, on page 1 and in every footer, when the dataset is fictitious', () => {
@@ -147,6 +147,12 @@ describe('names and addresses the fonts cannot show do not break the render', ()
     expect(t).toContain(visible);
     expect(t).toContain('SÃO PAULO');
     expect(t.includes('cannot be shown in this document')).toBe(lossy);
+  });
+
+  it('a facility without a published quarterly history says so instead of drawing an empty strip', async () => {
+    const t = pdfText(await render(facility({ registry_id: '990000000009', score_inputs: { ...CLEAN_INPUTS, history: '', inspection_count: 0, date_last_inspection: null } })));
+    expect(t).toContain('No quarterly history is published for this facility.');
+    expect(t).toContain('Inspections None on record');
   });
 
   it('empty identity fields render as a sensible placeholder, not blank labels', async () => {

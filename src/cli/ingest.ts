@@ -10,6 +10,7 @@ const HELP = `facility-score ingest <file>... --out PATH [--as-of YYYY-MM-DD] [-
                   else the newest file's modification date)
   --dataset-name  shown by /api/v1/status and --version (default: format + file names)
   --fictitious    declare the data invented (default: yes exactly when every ID starts with 99)
+  --threads 1|2   2 (default): parse and score on a worker thread while the main thread writes
 Exit codes: 0 built (even with rejected rows), 1 a file is unusable (wrong format, empty, truncated), 2 usage.`;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -23,9 +24,9 @@ function summaryText(s: IngestSummary): string {
   const reasons = Object.entries(c)
     .filter(([k]) => k.startsWith('rejected_'))
     .map(([k, v]) => `${k.slice('rejected_'.length)} ${v}`);
-  const asOfHow = { flag: 'from --as-of', inferred: 'inferred from the last-inspection date + days columns', 'file-date': "the newest file's modification date (pass --as-of to set it)" }[s.asOfSource];
+  const asOfHow = { flag: 'from --as-of', inferred: 'inferred from the last-inspection date + days columns', 'file-date': "the newest file's modification date; pass --as-of to set it" }[s.asOfSource];
   const lines = [
-    `ingest: built ${s.out} in ${s.seconds.toFixed(1)} s (${Math.round((c.read ?? 0) / Math.max(s.seconds, 0.001)).toLocaleString('en-US')} rows/s)`,
+    `ingest: built ${s.out} in ${s.seconds.toFixed(1)} s (${Math.round((c.read ?? 0) / Math.max(s.seconds, 0.001)).toLocaleString('en-US')} rows/s, ${s.threads} thread${s.threads === 2 ? 's' : ''})`,
     `  dataset   ${s.info.dataset_name}${s.info.fictitious ? '  [FICTITIOUS]' : ''}`,
     `  as of     ${s.info.as_of} (${asOfHow})`,
     `  rows      ${c.read} read: ${c.accepted} indexed, ${c.rejected} rejected${reasons.length ? ` (${reasons.join(', ')})` : ''}, ${c.blank} blank`,
@@ -42,6 +43,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
     'as-of': { type: 'string' },
     'dataset-name': { type: 'string' },
     fictitious: { type: 'boolean' },
+    threads: { type: 'string', default: '2' },
   });
   if (values.help) {
     console.log(HELP);
@@ -54,6 +56,10 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
   const asOf = values['as-of'];
   if (asOf !== undefined && !validAsOf(asOf)) {
     console.error(`--as-of must be a date YYYY-MM-DD, got "${asOf}"`);
+    return 2;
+  }
+  if (values.threads !== '1' && values.threads !== '2') {
+    console.error(`--threads must be 1 or 2, got "${values.threads}"`);
     return 2;
   }
   const out = values.out;
@@ -72,6 +78,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
       asOf,
       datasetName: values['dataset-name'],
       fictitious: values.fictitious ? true : undefined,
+      inline: values.threads === '1',
       log: (line) => console.error(line),
       progress: { tty: process.stderr.isTTY === true, write: (s) => process.stderr.write(s) },
     });

@@ -13,6 +13,7 @@ export class IndexWriter {
   private readonly tmpPath: string;
   private readonly insert;
   private insertNew: ReturnType<Database['prepare']> | undefined;
+  private insertEncoded: ReturnType<Database['prepare']> | undefined;
   private count = 0;
 
   constructor(private readonly path: string) {
@@ -42,6 +43,19 @@ export class IndexWriter {
        ON CONFLICT(registry_id) DO NOTHING`,
     );
     const added = this.insertNew.run(this.bind(row)).changes === 1;
+    if (added) this.count++;
+    return added;
+  }
+
+  /**
+   * addIfNew for a row already in column order (registry_id ... score_inputs as JSON text), as ingest's
+   * producer thread sends it; saves re-building an object per row at national scale.
+   */
+  addEncodedIfNew(v: readonly (string | number)[]): boolean {
+    this.insertEncoded ??= this.db.prepare(
+      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19) ON CONFLICT(registry_id) DO NOTHING`,
+    );
+    const added = this.insertEncoded.run(...v, normalizeAddressKey(v[2] as string, v[4] as string)).changes === 1;
     if (added) this.count++;
     return added;
   }

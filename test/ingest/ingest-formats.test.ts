@@ -8,7 +8,7 @@ import { csvText, exporterRow, FIXTURES, runIngest, tempDir, writeFile } from '.
 describe('ingesting the two ECHO formats', () => {
   it('accepts a file with exactly the 2025 exporter header (EPA published layout)', async () => {
     const published = readFileSync(join(FIXTURES, 'echo_exporter_columns_2025.txt'), 'utf8').trim().split(/\r?\n/);
-    expect([...EXPORTER_COLUMNS_2025]).toEqual(published);
+    expect([...EXPORTER_COLUMNS_2025] as string[]).toEqual(published);
     const dir = tempDir();
     const file = writeFile(dir, 'ECHO_EXPORTER.csv', csvText([exporterRow(), exporterRow({ REGISTRY_ID: '990000000002' })], { columns: published }));
     const { summary } = await runIngest([file], join(dir, 'x.sqlite'));

@@ -74,7 +74,7 @@ describe('an unusable input fails the whole ingest and leaves the old index in p
   }
   const full = csvText([exporterRow(), exporterRow({ REGISTRY_ID: id(2) })]);
 
-  it.each([
+  it.each<[string, () => string | Uint8Array, RegExp]>([
     ['an empty file', () => '', /empty file/],
     ['a header with no rows', () => csvText([]), /header only/],
     ['a file that is not ECHO data', () => 'name,address\nBob,1 Main St\n', /not an ECHO facility file/],
@@ -82,9 +82,9 @@ describe('an unusable input fails the whole ingest and leaves the old index in p
     ['a file cut off inside a quoted field', () => full + '990000000003,"unclosed', /truncated/],
     ['a gzip file cut short', () => gzipSync(Buffer.from(full.repeat(50))).subarray(0, 300), /truncated|gzip/],
     ['a file where no row can be indexed', () => csvText([exporterRow({ FAC_LAT: '' })]), /no row could be indexed/],
-  ] as const)('%s', async (_what, content, message) => {
+  ])('%s', async (_what, content, message) => {
     const { dir, out, before } = await withGoodIndex();
-    const bad = writeFile(dir, 'bad.csv', content() as string);
+    const bad = writeFile(dir, "bad.csv", content());
     const err = await runIngest([bad], out).then(() => null, (e: Error) => e);
     expect(err).toBeInstanceOf(UnusableInputError);
     expect(err!.message).toMatch(message);

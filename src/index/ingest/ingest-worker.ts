@@ -1,0 +1,69 @@
+/**
+ * Ingest's producer thread: reads, parses, maps and scores (src/index/ingest/producer.ts) while the
+ * main thread inserts. Rows travel in batches; at most MAX_IN_FLIGHT unacknowledged batches, so a
+ * slow disk on the writing side never lets parsed rows pile up in memory.
+ */
+import { TruncatedFileError, UnusableInputError } from './errors';
+import { produce, type Reject } from './producer';
+
+declare const self: Worker;
+
+export type ToWorker = { kind: 'start'; files: string[]; asOf?: string } | { kind: 'ack' };
+export type FromWorker =
+  | { kind: 'ready' }
+  | { kind: 'header'; file: string; format: 'echo-exporter' | 'echo-facility-search'; missing: string[] }
+  | { kind: 'rows'; rows: (string | number)[][]; bytes: number; read: number }
+  | { kind: 'rejects'; rejects: Reject[] }
+  | { kind: 'blank' }
+  | { kind: 'fileDone'; name: string; sha256: string; size: number }
+  | { kind: 'asOf'; date: string; source: 'flag' | 'inferred' | 'file-date' }
+  | { kind: 'done' }
+  | { kind: 'error'; message: string; unusable: boolean; truncated: boolean };
+
+const MAX_IN_FLIGHT = 8;
+let credits = MAX_IN_FLIGHT;
+let wake: (() => void) | null = null;
+let rejects: Reject[] = [];
+const post = (m: FromWorker) => self.postMessage(m);
+const flushRejects = () => {
+  if (rejects.length) post({ kind: 'rejects', rejects });
+  rejects = [];
+};
+
+self.onmessage = async (event: MessageEvent<ToWorker>) => {
+  const msg = event.data;
+  if (msg.kind === 'ack') {
+    credits++;
+    wake?.();
+    wake = null;
+    return;
+  }
+  try {
+    await produce(msg.files, msg.asOf, {
+      header: (file, format, missing) => post({ kind: 'header', file, format, missing }),
+      rows: async (rows, bytes, read) => {
+        flushRejects();
+        while (credits <= 0) await new Promise<void>((r) => (wake = r));
+        credits--;
+        post({ kind: 'rows', rows, bytes, read });
+      },
+      reject: (r) => {
+        rejects.push(r);
+        if (rejects.length >= 500) flushRejects();
+      },
+      blank: () => post({ kind: 'blank' }),
+      fileDone: (name, sha256, size) => {
+        flushRejects();
+        post({ kind: 'fileDone', name, sha256, size });
+      },
+      asOf: (date, source) => post({ kind: 'asOf', date, source }),
+    });
+    flushRejects();
+    post({ kind: 'done' });
+  } catch (e) {
+    flushRejects();
+    post({ kind: 'error', message: (e as Error).message, unusable: e instanceof UnusableInputError, truncated: e instanceof TruncatedFileError });
+  }
+};
+
+post({ kind: 'ready' });

@@ -1,0 +1,143 @@
+import { statSync } from 'node:fs';
+import { scoreFacility } from '../../scoring/score';
+import { AS_OF_BUFFER_ROWS, AsOfVoter } from './as-of';
+import { readHeader, type Field, type HeaderInfo, type SourceFormat } from './columns';
+import { csvRecords } from './csv-records';
+import { TruncatedFileError, UnusableInputError } from './errors';
+import { mapRow, type MappedRow, type RejectReason } from './row-mapper';
+import { openSource } from './source';
+
+/** A scored row in insert order (see IndexWriter.addEncoded): compact enough to pass between threads. */
+export type EncodedRow = [
+  registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string,
+  lat: number, lng: number, fac_naics: string, overall_score: number, active_enforcement: 0 | 1, baseline: number,
+  violation_frequency: number, penalty_severity: number, recency: number, repeat_offender: number, score_hash: string, score_inputs_json: string,
+];
+export type Reject = { file: string; line: number; reason: RejectReason; detail: string; registry_id: string; fields: string[] };
+
+/** What the producer reports; the consumer (same thread or the main thread) indexes and writes rejects. */
+export type ProducerSink = {
+  header(file: string, format: SourceFormat, missing: Field[]): void;
+  rows(rows: EncodedRow[], bytesRead: number, rowsRead: number): void | Promise<void>;
+  reject(r: Reject): void;
+  blank(): void;
+  fileDone(name: string, sha256: string, size: number): void;
+  asOf(date: string, source: 'flag' | 'inferred' | 'file-date'): void;
+};
+
+const BATCH = 2000;
+
+/**
+ * Reads, parses, maps and scores every row of `files` in order, reporting rows in batches. Owns the
+ * as-of decision (rows are held unscored until it is known) and duplicate detection (first row wins).
+ */
+export async function produce(files: string[], asOfFlag: string | undefined, sink: ProducerSink): Promise<void> {
+  const voter = new AsOfVoter();
+  let asOf = asOfFlag ?? null;
+  if (asOf) sink.asOf(asOf, 'flag');
+  let pending: { row: MappedRow; file: string; line: number; fields: string[] }[] = [];
+  let batch: EncodedRow[] = [];
+  const seenNumeric = new Set<number>();
+  const seenText = new Set<string>();
+  let rowsRead = 0;
+  let bytesBefore = 0;
+  let bytesNow = 0;
+
+  // numbers are ~5x smaller than strings in a Set; IDs with leading zeros or > 15 digits keep their text
+  const firstTime = (id: string): boolean => {
+    if (id.length <= 15 && id.charCodeAt(0) !== 48) {
+      const n = Number(id);
+      if (seenNumeric.has(n)) return false;
+      seenNumeric.add(n);
+      return true;
+    }
+    if (seenText.has(id)) return false;
+    seenText.add(id);
+    return true;
+  };
+  const flushBatch = async () => {
+    if (batch.length === 0) return;
+    const b = batch;
+    batch = [];
+    await sink.rows(b, bytesNow, rowsRead);
+  };
+  const accept = async (m: MappedRow, file: string, line: number, fields: string[]) => {
+    if (!firstTime(m.registry_id)) {
+      sink.reject({ file, line, reason: 'duplicate_id', detail: 'registry ID already indexed from an earlier row (the first one is kept)', registry_id: m.registry_id, fields });
+      return;
+    }
+    const s = scoreFacility(m.inputs, asOf!);
+    batch.push([
+      m.registry_id, m.fac_name, m.fac_street, m.fac_city, m.fac_state, m.fac_zip, m.lat, m.lng, m.fac_naics,
+      s.overall, s.active_enforcement ? 1 : 0, s.baseline, s.violation_frequency, s.penalty_severity, s.recency, s.repeat_offender,
+      s.score_hash, JSON.stringify(m.inputs),
+    ]);
+    if (batch.length >= BATCH) await flushBatch();
+  };
+  const decide = async (date: string, source: 'inferred' | 'file-date') => {
+    asOf = date;
+    sink.asOf(date, source);
+    for (const p of pending) await accept(p.row, p.file, p.line, p.fields);
+    pending = [];
+  };
+
+  for (const path of files) {
+    const src = openSource(path);
+    let header: HeaderInfo | null = null;
+    let dataRows = 0;
+    try {
+      for await (const rec of csvRecords(src.chunks)) {
+        if (!header) {
+          header = readHeader(rec.fields);
+          sink.header(src.name, header.format, header.missing);
+          continue;
+        }
+        rowsRead++;
+        bytesNow = bytesBefore + src.bytesRead();
+        const f = rec.fields;
+        if (f.every((v) => v.trim() === '')) {
+          sink.blank(); // e.g. the all-comma trailer of facility-search downloads: counted, not a facility
+          continue;
+        }
+        dataRows++;
+        if (rec.unterminated && f.length < header.width) throw new TruncatedFileError(`last record (line ${rec.line}) has ${f.length} of ${header.width} fields: file cut short`);
+        if (f.length < header.width || (f.length > header.width && f.slice(header.width).some((v) => v.trim() !== ''))) {
+          const id = header.columns.registry_id < 0 ? '' : (f[header.columns.registry_id] ?? '');
+          sink.reject({ file: src.name, line: rec.line, reason: 'wrong_field_count', detail: `${f.length} fields, header has ${header.width}`, registry_id: id, fields: f });
+          continue;
+        }
+        const m = mapRow(f, header.columns);
+        if ('reason' in m) sink.reject({ file: src.name, line: rec.line, reason: m.reason, detail: m.detail, registry_id: m.registry_id, fields: f });
+        else if (asOf !== null) await accept(m, src.name, rec.line, f);
+        else {
+          voter.add(m);
+          pending.push({ row: m, file: src.name, line: rec.line, fields: f });
+          const decided = voter.decided;
+          if (decided) await decide(decided, 'inferred');
+          else if (pending.length >= AS_OF_BUFFER_ROWS) await decide(fileDate(files), 'file-date');
+        }
+      }
+    } catch (e) {
+      if (e instanceof TruncatedFileError) throw new TruncatedFileError(`${src.name}: truncated: ${e.message}`);
+      if (e instanceof UnusableInputError) throw new UnusableInputError(`${src.name}: ${e.message}`);
+      throw e;
+    }
+    if (!header) throw new UnusableInputError(`${src.name}: empty file`);
+    if (dataRows === 0) throw new UnusableInputError(`${src.name}: header only, no facility rows`);
+    bytesBefore += src.size;
+    bytesNow = bytesBefore;
+    await flushBatch();
+    sink.fileDone(src.name, src.sha256(), src.size);
+  }
+  if (asOf === null) {
+    const leading = voter.leading;
+    await decide(leading ?? fileDate(files), leading ? 'inferred' : 'file-date');
+  }
+  await flushBatch();
+}
+
+/** Fallback as-of date: the newest input file's modification day (UTC). Documented as a fallback; pass --as-of. */
+function fileDate(files: string[]): string {
+  const newest = Math.max(...files.map((f) => statSync(f).mtimeMs));
+  return new Date(newest).toISOString().slice(0, 10);
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'bun:test';
+import { Database } from 'bun:sqlite';
+import { join } from 'node:path';
+import { exporterLines } from '../../scripts/synth/generator';
+import { Progress } from '../../src/index/ingest/progress';
+import { runIngest, tempDir, writeFile } from './support';
+
+describe('ingest on a worker thread', () => {
+  it('builds exactly the same facility table as ingest on one thread', async () => {
+    const dir = tempDir();
+    const file = writeFile(dir, 'gen.csv.gz', [...exporterLines({ seed: 'threads', rows: 3000, asOf: '2026-10-31' })].join('\r\n') + '\r\n', true);
+    const two = await runIngest([file], join(dir, 'two.sqlite'));
+    const one = await runIngest([file], join(dir, 'one.sqlite'), { inline: true });
+    expect([two.summary.threads, one.summary.threads]).toEqual([2, 1]);
+    expect(two.summary.info.row_counts).toEqual(one.summary.info.row_counts);
+    const dump = (p: string) => new Database(p, { readonly: true }).query('SELECT * FROM facility ORDER BY registry_id').all();
+    expect(dump(join(dir, 'two.sqlite'))).toEqual(dump(join(dir, 'one.sqlite')));
+  });
+});
+
+describe('progress', () => {
+  const clock = () => {
+    let t = 0;
+    const now = () => t;
+    now.set = (ms: number) => void (t = ms);
+    return now;
+  };
+
+  it('prints plain lines with rows, rows/s and an ETA from the byte offset when not on a terminal', () => {
+    const out: string[] = [];
+    const now = clock();
+    const p = new Progress(1_000_000, { tty: false, write: (s) => out.push(s), now, intervalMs: 10_000 });
+    now.set(5_000);
+    p.update(4096, 100_000); // too soon: nothing
+    now.set(10_000);
+    p.update(8192, 250_000);
+    expect(out).toEqual(['ingest: 8,192 rows  819 rows/s  25.0%  ETA 30s\n']);
+  });
+
+  it('redraws one bar line on a terminal and clears it at the end', () => {
+    const out: string[] = [];
+    const now = clock();
+    const p = new Progress(1000, { tty: true, write: (s) => out.push(s), now, intervalMs: 200 });
+    now.set(1_000);
+    p.update(4096, 500);
+    p.done();
+    expect(out[0]).toStartWith('\r\x1b[K[###############...............] 4,096 rows  4,096 rows/s  50.0%  ETA 1s');
+    expect(out[1]).toBe('\r\x1b[K');
+  });
+});

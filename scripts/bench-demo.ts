@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { createApp } from '../src/app';
 import { makeConfig } from '../src/config';
 import { normalizeAddressKey } from '../src/demo/address';
+import { nearestFacilityId } from '../src/demo/nearest-facility';
 import { FacilityIndex } from '../src/index/facility-index';
 import { SqliteStateStore } from '../src/state/sqlite-store';
 import { WindowLimiter } from '../src/state/window-limiter';
@@ -23,10 +24,10 @@ if (!existsSync(indexPath)) {
   process.exit(2);
 }
 
-type Row = { fac_street: string; fac_city: string; fac_state: string; fac_zip: string; address_key: string };
+type Row = { fac_street: string; fac_city: string; fac_state: string; fac_zip: string; address_key: string; lat: number; lng: number };
 const raw = new Database(indexPath, { readonly: true });
 const facilities = (raw.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
-const sample = raw.query(`SELECT fac_street, fac_city, fac_state, fac_zip, address_key FROM facility ORDER BY random() LIMIT ${lookups}`).all() as Row[];
+const sample = raw.query(`SELECT fac_street, fac_city, fac_state, fac_zip, address_key, lat, lng FROM facility ORDER BY random() LIMIT ${lookups}`).all() as Row[];
 raw.close();
 
 // The index's address_key column was filled at ingest by the normalizeAddressKey of that day.
@@ -95,4 +96,18 @@ for (const [label, list, status] of [
   console.log(`demo lookup ${label}: p50 ${pct(s, 50)} ms, p95 ${pct(s, 95)} ms, p99 ${pct(s, 99)} ms`);
 }
 
+
+// The external-geocoder path: nearest facility within 0.1 mile of a point ~100 ft from a facility.
+let t0 = performance.now();
+nearestFacilityId(index, 0, 0, 0.1);
+console.log(`spatial index build (once per index, done at serve start for /area): ${(performance.now() - t0).toFixed(0)} ms`);
+const near: number[] = [];
+let none = 0;
+for (const r of sample) {
+  t0 = performance.now();
+  if (nearestFacilityId(index, r.lat + 0.0003, r.lng, 0.1) === null) none++;
+  near.push(performance.now() - t0);
+}
+near.sort((a, b) => a - b);
+console.log(`nearest facility within 0.1 mi (external-geocoder path, after the geocoder answered): p50 ${pct(near, 50)} ms, p99 ${pct(near, 99)} ms${none ? `, ${none} found none` : ''}`);
 index.close();

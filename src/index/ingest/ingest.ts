@@ -42,6 +42,14 @@ export type IngestSummary = {
   threads: 1 | 2;
 };
 
+/**
+ * The worker's module: beside this file in a checkout; in a compiled binary, where every module is bundled
+ * into the executable's root, at its path under src/ (the build must list it as an extra entry point).
+ */
+const WORKER_URL = import.meta.url.includes('/$bunfs/')
+  ? new URL('./index/ingest/ingest-worker.ts', 'file:///$bunfs/root/')
+  : new URL('./ingest-worker.ts', import.meta.url);
+
 const FORMAT_LABEL: Record<SourceFormat, string> = { 'echo-exporter': 'ECHO exporter', 'echo-facility-search': 'ECHO facility search' };
 
 /** Builds the index at `out` from the files, atomically: on any failure the previous index is untouched. */
@@ -137,7 +145,7 @@ async function runInline(opts: IngestOptions, sink: ProducerSink): Promise<1> {
 async function runInWorker(opts: IngestOptions, sink: ProducerSink): Promise<1 | 2> {
   let worker: Worker;
   try {
-    worker = new Worker(new URL('./ingest-worker.ts', import.meta.url));
+    worker = new Worker(WORKER_URL);
   } catch {
     return runInline(opts, sink);
   }

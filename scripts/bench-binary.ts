@@ -130,12 +130,58 @@ function baseOf(pid: number): string {
   return `http://127.0.0.1:${args[args.indexOf('--port') + 1]}`;
 }
 
+/**
+ * SIGHUP reload of `index` while 4 clients loop on /api/v1/status: how long the hand-over took (the
+ * service's own `took_ms`), the slowest request meanwhile (requests wait while the new index is
+ * prepared on the one JS thread) and how many failed.
+ */
+async function reloadStall(index: string) {
+  const port = freePort();
+  const proc = Bun.spawn([binaryPath, 'serve', '--port', String(port), '--host', '127.0.0.1', '--state-dir', mkdtempSync(join(tmpdir(), 'fcs-bench-hup-')), '--index', index], {
+    env: { PATH: process.env.PATH, FCS_LOG_REQUESTS: '0' },
+    stdout: 'pipe',
+    stderr: 'ignore',
+  });
+  const out: string[] = [];
+  void (async () => {
+    for await (const c of proc.stdout as ReadableStream<Uint8Array>) out.push(new TextDecoder().decode(c));
+  })();
+  const base = `http://127.0.0.1:${port}`;
+  while (!(await fetch(`${base}/readyz`).then((r) => r.ok, () => false))) await Bun.sleep(20);
+  let stop = false;
+  let slowest = 0;
+  let failed = 0;
+  let count = 0;
+  const workers = Array.from({ length: 4 }, async () => {
+    while (!stop) {
+      const t = performance.now();
+      const ok = await fetch(`${base}/api/v1/status`).then((r) => r.arrayBuffer().then(() => r.ok), () => false);
+      slowest = Math.max(slowest, performance.now() - t);
+      count++;
+      if (!ok) failed++;
+    }
+  });
+  await Bun.sleep(500);
+  slowest = 0;
+  proc.kill('SIGHUP');
+  let line: { took_ms?: number } | undefined;
+  while (!(line = out.join('').split('\n').map((l) => (l.includes('"index reloaded"') ? JSON.parse(l) : null)).find(Boolean))) await Bun.sleep(20);
+  await Bun.sleep(500);
+  stop = true;
+  await Promise.all(workers);
+  proc.kill('SIGTERM');
+  await proc.exited;
+  return { tookMs: line.took_ms ?? NaN, slowest, failed, count };
+}
+
 const sample = join(ROOT, 'data', 'sample.sqlite');
 console.log(`binary ${binaryPath}: ${(statSync(binaryPath).size / 1e6).toFixed(1)} MB (embedded sample index ${(statSync(sample).size / 1e6).toFixed(1)} MB)`);
 console.log(`cores ${navigator.hardwareConcurrency}, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}, page cache ${values['drop-caches'] ? 'dropped before each start' : 'warm'}`);
 const results = [await measure('embedded sample', null, sample)];
 if (existsSync(nationalPath)) {
   const facilities = (new Database(nationalPath, { readonly: true }).query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+  const hup = await reloadStall(nationalPath);
+  console.log(`SIGHUP reload of the national index under load: hand-over ${hup.tookMs} ms, slowest request meanwhile ${hup.slowest.toFixed(0)} ms, ${hup.failed} of ${hup.count} requests failed`);
   results.push(await measure(`external ${nationalPath} (${facilities.toLocaleString('en-US')} facilities, ${(statSync(nationalPath).size / 1e9).toFixed(2)} GB)`, nationalPath, nationalPath));
 } else {
   console.log(`no national index at ${nationalPath}: make one with the synthetic generator + ingest (docs/ingest.md), or pass --index`);

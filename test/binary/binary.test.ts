@@ -102,6 +102,27 @@ describe('the compiled binary (dist/facility-score)', () => {
     }
   });
 
+  it('runs `ingest` too: an index built by the binary is served by the binary', async () => {
+    const dir = tempDir();
+    const csv = join(dir, 'ECHO_EXPORTER.csv');
+    const lines = new TextDecoder().decode(Bun.gunzipSync(readFileSync(join(ROOT, 'data', 'sample-echo-exporter.csv.gz')))).split('\n');
+    writeFileSync(csv, `${lines.slice(0, 201).join('\n')}\n`);
+    const out = join(dir, 'small.sqlite');
+    const r = run(['ingest', csv, '--out', out, '--as-of', '2026-09-30', '--dataset-name', 'binary ingest test']);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    // The parse/score worker is an extra entry point of the build; without it ingest falls back to one thread.
+    expect(r.stdout).toContain('2 threads');
+    const server = await startServe(['--index', out, '--state-dir', tempDir()]);
+    try {
+      const status = (await (await fetch(`${server.base}/api/v1/status`)).json()) as any;
+      expect(status.data.dataset).toMatchObject({ dataset_name: 'binary ingest test', as_of: '2026-09-30', fictitious: true });
+      expect(status.data.dataset.facility_count).toBeGreaterThan(150);
+      expect(status.data.dataset.facility_count).toBeLessThanOrEqual(200);
+    } finally {
+      server.proc.kill('SIGKILL');
+    }
+  });
+
   it('kill -9 right after a 200 loses no counted call', async () => {
     const stateDir = tempDir();
     const { key, account_id } = JSON.parse(run(['keys', 'create', '--tier', 'starter', '--json', '--state-dir', stateDir]).stdout);

@@ -72,8 +72,9 @@ export function buildBinary(opts: BuildOptions = {}): { outfile: string; bytes: 
   run([process.execPath, 'run', 'scripts/sample.ts', 'ensure'], 'building the bundled sample index');
   const commit = opts.commit ?? gitCommit();
   const cmd = [
-    // The ingest worker is a second entry point: Workers load it from inside the binary (src/index/ingest/ingest.ts).
-    process.execPath, 'build', 'src/main.ts', 'src/index/ingest/ingest-worker.ts',
+    // Worker modules are extra entry points: Workers load them from inside the binary
+    // (src/index/ingest/ingest.ts, src/ops/index-preparer.ts).
+    process.execPath, 'build', 'src/main.ts', 'src/index/ingest/ingest-worker.ts', 'src/ops/prepare-worker.ts',
     '--compile', '--minify', `--target=${target}`, `--outfile=${outfile}`,
     `--define=FCS_GIT_COMMIT=${JSON.stringify(commit)}`,
     // A binary on a server reads no .env or bunfig.toml from whatever directory it is started in.

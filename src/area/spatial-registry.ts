@@ -17,3 +17,11 @@ export function spatialIndexFor(index: FacilityIndex): SpatialIndex {
   }
   return s;
 }
+
+/**
+ * Installs a spatial index built elsewhere for `index` (serve's SIGHUP reload builds it on a worker
+ * thread so the old index keeps serving meanwhile: src/ops/index-preparer.ts).
+ */
+export function adoptSpatialIndex(index: FacilityIndex, spatial: SpatialIndex): void {
+  built.set(index, spatial);
+}

@@ -1,8 +1,8 @@
 import { ACCOUNT_ENV_HELP, ACCOUNT_OPTIONS } from '../account/jwt-options';
 import { jwtModeOf } from '../account/jwt';
 import { createApp } from '../app';
-import { spatialIndexFor } from '../area/spatial-registry';
 import { openIndex } from '../index/bundled';
+import { prepareIndex } from '../ops/index-preparer';
 import { newLifecycle } from '../ops/lifecycle';
 import { ServiceMetrics } from '../ops/service-metrics';
 import { ServiceProcess } from '../ops/service-process';
@@ -29,7 +29,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
   const log = (entry: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
   const metrics = new ServiceMetrics();
   const lifecycle = newLifecycle();
-  const service = ServiceProcess.start(
+  const service = await ServiceProcess.start(
     {
       config,
       store,
@@ -39,7 +39,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
       makeApp: (ix) => createApp({ config, index: ix, store, clock: Date.now, log, metrics, lifecycle }),
       openIndex: () => openIndex(config.indexPath),
       // Built before listening, so the first radius search does not pay for it.
-      prepareIndex: (ix) => void spatialIndexFor(ix),
+      prepareIndex,
     },
     index,
   );

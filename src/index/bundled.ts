@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { FacilityIndex, IndexOpenError } from './facility-index';
 
@@ -32,7 +32,9 @@ async function openEmbeddedSample(): Promise<FacilityIndex> {
  * the file is missing, not SQLite, truncated or of another format: callers fail at start.
  */
 export async function openIndex(explicit: string | null): Promise<FacilityIndex> {
-  if (explicit !== null) return FacilityIndex.open(explicit);
+  // A symlink is resolved once: whatever opens this index again (the reload's prepare worker) reads
+  // the same file even if the link is repointed meanwhile.
+  if (explicit !== null) return FacilityIndex.open(existsSync(explicit) ? realpathSync(explicit) : explicit);
   if (IS_COMPILED_BINARY) return openEmbeddedSample();
   if (!existsSync(BUNDLED_INDEX_PATH)) {
     throw new IndexOpenError(`the bundled sample index ${BUNDLED_INDEX_PATH} is not built yet: run \`bun run scripts/sample.ts ensure\` (or pass --index PATH)`);

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Log } from '../deps';
 import type { FacilityIndex } from '../index/facility-index';
 import type { StateStore } from '../state/store';
+import type { Prepared } from './index-preparer';
 import type { Lifecycle } from './lifecycle';
 import type { ServiceMetrics } from './service-metrics';
 
@@ -18,8 +19,8 @@ export type ServiceParts = {
   makeApp: (index: FacilityIndex) => App;
   /** Opens the configured index anew (for a reload: the path may now point at a new file). */
   openIndex: () => Promise<FacilityIndex>;
-  /** Builds what an index needs in memory before it serves (the area search's spatial index). */
-  prepareIndex?: (index: FacilityIndex) => void;
+  /** Builds what an index needs in memory before it serves (the area search's spatial index); `offThread` on a reload. */
+  prepareIndex?: (index: FacilityIndex, offThread: boolean) => Promise<Prepared>;
 };
 
 function describe(index: FacilityIndex) {
@@ -51,8 +52,8 @@ export class ServiceProcess {
   }
 
   /** Listens on the configured host and port (0 = any free port). */
-  static start(parts: ServiceParts, index: FacilityIndex): ServiceProcess {
-    parts.prepareIndex?.(index);
+  static async start(parts: ServiceParts, index: FacilityIndex): Promise<ServiceProcess> {
+    await parts.prepareIndex?.(index, false);
     const s = new ServiceProcess(parts, index);
     s.app.listen({ port: parts.config.port, hostname: parts.config.host });
     parts.metrics.describeIndex(index.info);
@@ -77,10 +78,11 @@ export class ServiceProcess {
     }
     const started = performance.now();
     let opened: FacilityIndex | undefined;
+    let prepared: Prepared | undefined;
     try {
       opened = await this.parts.openIndex();
-      // Synchronous: requests arriving meanwhile wait (the old app shares this thread); none fail.
-      this.parts.prepareIndex?.(opened);
+      // On a worker thread, so the old app keeps answering meanwhile (inline, with a pause, if that fails).
+      prepared = await this.parts.prepareIndex?.(opened, true);
     } catch (e) {
       opened?.close();
       metrics.indexReloads.inc({ result: 'failed' });
@@ -98,7 +100,14 @@ export class ServiceProcess {
       await prev.app.server?.stop(false);
       prev.index.close();
       metrics.indexReloads.inc({ result: 'ok' });
-      log({ level: 'info', msg: 'index reloaded', ...describe(next), took_ms: Math.round(performance.now() - started) });
+      log({
+        level: 'info',
+        msg: 'index reloaded',
+        ...describe(next),
+        took_ms: Math.round(performance.now() - started),
+        ...(prepared ? { prepared_off_thread: prepared.offThread } : {}),
+        ...(prepared?.workerError ? { worker_error: prepared.workerError } : {}),
+      });
     })();
     this.busy = work;
     try {

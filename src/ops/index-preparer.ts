@@ -1,0 +1,49 @@
+import { buildSpatialIndex, type SpatialIndex } from '../area/spatial-index';
+import { adoptSpatialIndex } from '../area/spatial-registry';
+import type { FacilityIndex } from '../index/facility-index';
+import type { PrepareReply } from './prepare-worker';
+
+/** The worker's module: beside this file in a checkout; in the binary, at its path under src/ (an extra entry point of scripts/build.ts). */
+const WORKER_URL = import.meta.url.includes('/$bunfs/')
+  ? new URL('./ops/prepare-worker.ts', 'file:///$bunfs/root/')
+  : new URL('./prepare-worker.ts', import.meta.url);
+
+export type Prepared = { offThread: boolean; workerError?: string };
+
+/** The spatial index of the index file at `path`, built on a worker thread. */
+function buildOnWorker(path: string): Promise<SpatialIndex> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_URL);
+    worker.onmessage = (event: MessageEvent<PrepareReply>) => {
+      worker.terminate();
+      if (event.data.ok) resolve(event.data.spatial as SpatialIndex);
+      else reject(new Error(event.data.message));
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error(event.message || 'prepare worker failed'));
+    };
+    worker.postMessage({ path });
+  });
+}
+
+/**
+ * Builds what `index` needs in memory before it serves (the area search's spatial index: about a
+ * second per million facilities). `offThread` (a reload, while the old index still serves): on a
+ * worker thread, reading the same file; inline when that is impossible (the embedded sample has no
+ * file; a worker that fails) so a reload still happens, only with a pause.
+ */
+export async function prepareIndex(index: FacilityIndex, offThread: boolean): Promise<Prepared> {
+  const file = index.db.filename;
+  let workerError: string | undefined;
+  if (offThread && file && file !== ':memory:' && !file.startsWith('/$bunfs/')) {
+    try {
+      adoptSpatialIndex(index, await buildOnWorker(file));
+      return { offThread: true };
+    } catch (e) {
+      workerError = (e as Error).message;
+    }
+  }
+  adoptSpatialIndex(index, buildSpatialIndex(index));
+  return { offThread: false, workerError };
+}

@@ -31,7 +31,7 @@ export function areaRoutes(deps: AppDeps) {
     .get(
       '/api/v1/area',
       ({ request }) => ({
-        data: findWithinRadius(deps.index, spatialIndexFor(deps.index), parsed.get(request)!),
+        data: findWithinRadius(deps.index, spatialIndexFor(deps.index, deps.log), parsed.get(request)!),
         meta: metaFor(request, deps.clock),
       }),
       {

@@ -1,5 +1,5 @@
 import { cellToLatLng, latLngToCell } from 'h3-js';
-import type { FacilityIndex } from '../index/facility-index';
+import type { Database } from 'bun:sqlite';
 import { cosLat, haversinePre } from './geo';
 
 /**
@@ -9,8 +9,15 @@ import { cosLat, haversinePre } from './geo';
  */
 export const AREA_H3_RES = 6;
 
-/** Registry IDs of up to 15 digits (every real one is 12) are kept as numbers plus a digit count. */
-const NUMERIC_ID = /^[0-9]{1,15}$/;
+/** Registry IDs of 1-15 digits (every real one is 12) are kept as numbers plus a digit count. */
+function isShortDigitString(id: string): boolean {
+  if (id.length === 0 || id.length > 15) return false;
+  for (let k = 0; k < id.length; k++) {
+    const ch = id.charCodeAt(k);
+    if (ch < 48 || ch > 57) return false;
+  }
+  return true;
+}
 
 /**
  * The whole facility table as columns in memory, grouped by H3 cell, for the radius search.
@@ -51,7 +58,10 @@ export type SpatialIndex = {
   cellActive: Uint8Array;
   /** The cell's one state code, or MIXED_STATES. */
   cellState: Uint16Array;
+  /** Milliseconds it took to build or to read back. */
   buildMs: number;
+  /** Built from the facility table now, or read back from a stored copy (./spatial-store.ts). */
+  origin: 'built' | 'stored';
 };
 
 export const MIXED_STATES = 0xffff;
@@ -71,7 +81,7 @@ type Raw = { registry_id: string; lat: number; lng: number; overall_score: numbe
  * Each facility's cell is `latLngToCell` at AREA_H3_RES itself, never a parent of a finer cell
  * (the two disagree for a few percent of points).
  */
-export function buildSpatialIndex(index: FacilityIndex, res = AREA_H3_RES): SpatialIndex {
+export function buildSpatialIndex(index: { db: Database }, res = AREA_H3_RES): SpatialIndex {
   const started = performance.now();
   const n = (index.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
   const lat0 = new Float64Array(n), lng0 = new Float64Array(n), score0 = new Int32Array(n);
@@ -81,9 +91,10 @@ export function buildSpatialIndex(index: FacilityIndex, res = AREA_H3_RES): Spat
   const states: string[] = [], stateCode = new Map<string, number>();
   const cellIds = new Map<string, number>(), cellNames: string[] = [];
   const rows = index.db.query<Raw, []>('SELECT registry_id, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id');
-  let i = 0;
+  let count = 0;
   for (const r of rows.iterate()) {
-    if (i >= n) break;
+    if (count >= n) break;
+    const i = count++;
     lat0[i] = r.lat;
     lng0[i] = r.lng;
     score0[i] = r.overall_score;
@@ -91,17 +102,18 @@ export function buildSpatialIndex(index: FacilityIndex, res = AREA_H3_RES): Spat
     let sc = stateCode.get(r.fac_state);
     if (sc === undefined) stateCode.set(r.fac_state, (sc = states.push(r.fac_state) - 1));
     state0[i] = sc;
-    if (NUMERIC_ID.test(r.registry_id)) {
+    if (isShortDigitString(r.registry_id)) {
       idNum0[i] = Number(r.registry_id);
       idLen0[i] = r.registry_id.length;
     } else idOther0.set(i, r.registry_id);
-    const cell = latLngToCell(r.lat, r.lng, res);
+  }
+  // A second pass, over typed arrays only: the H3 call is most of the build.
+  for (let i = 0; i < count; i++) {
+    const cell = latLngToCell(lat0[i]!, lng0[i]!, res);
     let c = cellIds.get(cell);
     if (c === undefined) cellIds.set(cell, (c = cellNames.push(cell) - 1));
     cell0[i] = c;
-    i++;
   }
-  const count = i;
 
   // Cells in H3 order; facilities by (cell, score, registry_id): two stable counting sorts over
   // positions that are already in registry_id order.
@@ -188,6 +200,7 @@ function allocate(count: number, cells: number, res: number): SpatialIndex {
     cellActive: new Uint8Array(cells),
     cellState: new Uint16Array(cells),
     buildMs: 0,
+    origin: 'built',
   };
 }
 

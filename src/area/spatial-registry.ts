@@ -1,27 +1,86 @@
+import { Database } from 'bun:sqlite';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import type { Log } from '../deps';
 import type { FacilityIndex } from '../index/facility-index';
-import { buildSpatialIndex, type SpatialIndex } from './spatial-index';
+import { AREA_H3_RES, buildSpatialIndex, type SpatialIndex } from './spatial-index';
+import { readSpatialIndex, writeSpatialIndex } from './spatial-store';
 
 // One spatial index per open facility index; dropped with it (a rotated index gets its own).
 const built = new WeakMap<FacilityIndex, SpatialIndex>();
 
-/**
- * The spatial index of `index`, built on first use. `serve` calls this at start so the first
- * radius search does not pay for the build (seconds on the national index: see
- * docs/area-and-portfolio.md); tests let the first request build it.
- */
-export function spatialIndexFor(index: FacilityIndex): SpatialIndex {
-  let s = built.get(index);
-  if (!s) {
-    s = buildSpatialIndex(index);
-    built.set(index, s);
-  }
-  return s;
+/** Identity of a copy stored inside the index file itself: written by the same build, so only the count is checked. */
+export function embeddedIdentity(facilityCount: number): string {
+  return `embedded:${facilityCount}`;
+}
+
+/** Where the sidecar copy of an index file's spatial index lives. */
+export function sidecarPath(indexPath: string): string {
+  return `${indexPath}.area`;
+}
+
+/** What a sidecar must match: the index's own metadata (build time, sources, counts) and its file's size and mtime. */
+function sidecarIdentity(index: FacilityIndex, path: string): string {
+  const st = statSync(path);
+  return JSON.stringify({ info: index.info, size: st.size, mtimeMs: st.mtimeMs });
 }
 
 /**
- * Installs a spatial index built elsewhere for `index` (serve's SIGHUP reload builds it on a worker
- * thread so the old index keeps serving meanwhile: src/ops/index-preparer.ts).
+ * The spatial index of `index`, made on first use: read from the index file if the ingest stored it
+ * there, else from a fresh sidecar (`<index>.area`), else built from the facility table and saved
+ * as a sidecar for the next start (skipped, with a log line, where the directory is read-only).
+ * `serve` calls this before listening, so no request pays for it.
  */
-export function adoptSpatialIndex(index: FacilityIndex, spatial: SpatialIndex): void {
-  built.set(index, spatial);
+export function spatialIndexFor(index: FacilityIndex, log?: Log): SpatialIndex {
+  const known = built.get(index);
+  if (known) return known;
+  const file = index.db.filename;
+  const onDisk = file !== '' && file !== ':memory:' && existsSync(file);
+  let s = readSpatialIndex(index.db, AREA_H3_RES, embeddedIdentity(index.info.facility_count));
+  let from = 'index file';
+  if (!s && onDisk && existsSync(sidecarPath(file))) {
+    s = readSidecar(index, file, log);
+    from = sidecarPath(file);
+  }
+  if (!s) {
+    s = buildSpatialIndex(index);
+    from = 'facility table';
+    if (onDisk) saveSidecar(index, s, file, log);
+  }
+  log?.({ level: 'info', msg: `area spatial index ready: ${s.count} facilities, ${s.cellLat.length} H3 cells (res ${s.res}) from ${from} in ${Math.round(s.buildMs)} ms` });
+  built.set(index, s);
+  return s;
+}
+
+/** The sidecar's copy if it is fresh; an unreadable or corrupt sidecar is only a reason to rebuild. */
+function readSidecar(index: FacilityIndex, file: string, log?: Log): SpatialIndex | null {
+  try {
+    const side = new Database(sidecarPath(file), { readonly: true });
+    try {
+      return readSpatialIndex(side, AREA_H3_RES, sidecarIdentity(index, file));
+    } finally {
+      side.close();
+    }
+  } catch (e) {
+    log?.({ level: 'warn', msg: `area spatial index sidecar ${sidecarPath(file)} unreadable (${(e as Error).message}); rebuilding` });
+    return null;
+  }
+}
+
+function saveSidecar(index: FacilityIndex, s: SpatialIndex, file: string, log?: Log): void {
+  const target = sidecarPath(file);
+  const tmp = `${target}.tmp-${process.pid}`;
+  try {
+    rmSync(tmp, { force: true });
+    const db = new Database(tmp, { create: true });
+    try {
+      db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;');
+      writeSpatialIndex(db, s, sidecarIdentity(index, file));
+    } finally {
+      db.close();
+    }
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    log?.({ level: 'warn', msg: `area spatial index not saved to ${target} (${(e as Error).message}); it will be rebuilt at the next start` });
+  }
 }

@@ -71,7 +71,7 @@ function computePlaces(): { places: Place[]; cumulative: Float64Array } {
   }
   for (const p of EXTRA) {
     places.push(p);
-    weights.push(4);
+    weights.push(20);
   }
   const cumulative = new Float64Array(weights.length);
   let sum = 0;

@@ -62,12 +62,13 @@ describe('the fictitious dataset generator', () => {
     expect(share((f) => f.some((v, i) => i === col('FAC_PENALTY_COUNT') && v !== '0' && v !== ''))).toBeLessThan(0.03);
   });
 
-  it('reaches Alaska (Aleutians), Hawaii, Puerto Rico and Guam, and clusters in Houston, Chicago and LA', () => {
+  it('reaches Alaska (Aleutians on both sides of the antimeridian), Hawaii, Puerto Rico and Guam, and clusters in Houston, Chicago and LA', () => {
     const rows = lines('geo', 20_000).slice(1).map((l) => l.split(','));
     const states = new Set(rows.map((f) => f[col('FAC_STATE')]));
     for (const s of ['AK', 'HI', 'PR', 'GU']) expect(states.has(s)).toBe(true);
     const lngs = rows.filter((f) => f[col('FAC_STATE')] === 'AK').map((f) => Number(f[col('FAC_LONG')]));
     expect(lngs.some((x) => x < -165)).toBe(true);
+    expect(lngs.some((x) => x > 170)).toBe(true); // Shemya, east of the antimeridian
     const near = (lat: number, lng: number) => share(rows, (f) => Math.hypot(Number(f[col('FAC_LAT')]) - lat, Number(f[col('FAC_LONG')]) - lng) < 0.5);
     // each metro holds far more than its ~0.1% share of the land area
     expect(near(29.76, -95.37)).toBeGreaterThan(0.01);

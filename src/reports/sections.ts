@@ -78,7 +78,7 @@ export function drawRecord(f: Flow, v: ReportView): void {
 
 /** ECHO's 12-quarter compliance history as a strip of squares, oldest on the left. */
 export function drawHistory(f: Flow, v: ReportView): void {
-  const history = v.inputs.history;
+  const history = v.inputs.history.slice(-12); // ECHO's field is 12 quarters; never draw past the margin
   f.ensure(90);
   f.heading('Compliance history, last 12 quarters');
   if (history === '') {

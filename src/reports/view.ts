@@ -1,6 +1,6 @@
 import type { FacilityRow, IndexInfo } from '../index/model';
 import { explainComponents } from '../scoring/explain';
-import { MAX_POINTS } from '../scoring/model';
+import { MAX_POINTS, type ScoreExplanation } from '../scoring/model';
 import type { ReportView } from './model';
 
 const LABELS: Record<keyof typeof MAX_POINTS, string> = {
@@ -16,12 +16,22 @@ function cityLine(row: FacilityRow): string {
   return [row.fac_city, stateZip].filter(Boolean).join(', ');
 }
 
+/** The score model's reasons; a document with "not available" beats no document (it throws only on a bad as-of date). */
+function explain(row: FacilityRow, asOf: string): ScoreExplanation {
+  try {
+    return explainComponents(row.score_inputs, asOf);
+  } catch {
+    const na = 'Explanation not available for this dataset';
+    return { violation_frequency: na, penalty_severity: na, recency: na, repeat_offender: na, active_enforcement: na };
+  }
+}
+
 /**
  * What a dossier prints about `row`: its stored points (the index is the source of truth for
  * scores) with the score model's one-line explanations, and the dataset's provenance.
  */
 export function buildReportView(row: FacilityRow, info: IndexInfo, render: { generatedAt: number; requestId: string }): ReportView {
-  const why = explainComponents(row.score_inputs, info.as_of);
+  const why = explain(row, info.as_of);
   const components = (Object.keys(LABELS) as (keyof typeof LABELS)[]).map((key) => ({
     key,
     label: LABELS[key],

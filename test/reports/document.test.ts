@@ -155,6 +155,12 @@ describe('names and addresses the fonts cannot show do not break the render', ()
     expect(t).toContain('Inspections None on record');
   });
 
+  it('an index whose as-of date the score model cannot read still gets a dossier, with the reasons marked unavailable', async () => {
+    const t = pdfText(await render(TROUBLED, { ...INFO, as_of: 'unknown' }));
+    expect(t).toContain('3 of 15');
+    expect(t).toContain('Explanation not available for this dataset');
+  });
+
   it('empty identity fields render as a sensible placeholder, not blank labels', async () => {
     const doc = await render(facility({ registry_id: '990000000008', fac_name: '', fac_street: '', fac_city: '', fac_state: '', fac_zip: '', fac_naics: '' }));
     const t = pdfText(doc);

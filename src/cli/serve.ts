@@ -39,7 +39,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
       makeApp: (ix) => createApp({ config, index: ix, store, clock: Date.now, log, metrics, lifecycle }),
       openIndex: () => openIndex(config.indexPath),
       // Built before listening, so the first radius search does not pay for it.
-      prepareIndex,
+      prepareIndex: (ix, offThread) => prepareIndex(ix, offThread, log),
     },
     index,
   );

@@ -1,16 +1,20 @@
-import { buildSpatialIndex, type SpatialIndex } from '../area/spatial-index';
-import { adoptSpatialIndex } from '../area/spatial-registry';
+import type { SpatialIndex } from '../area/spatial-index';
+import * as spatialRegistry from '../area/spatial-registry';
+import type { Log } from '../deps';
 import type { FacilityIndex } from '../index/facility-index';
 import type { PrepareReply } from './prepare-worker';
+
+export type Prepared = { offThread: boolean; workerError?: string };
 
 /** The worker's module: beside this file in a checkout; in the binary, at its path under src/ (an extra entry point of scripts/build.ts). */
 const WORKER_URL = import.meta.url.includes('/$bunfs/')
   ? new URL('./ops/prepare-worker.ts', 'file:///$bunfs/root/')
   : new URL('./prepare-worker.ts', import.meta.url);
 
-export type Prepared = { offThread: boolean; workerError?: string };
+// Looked up, not imported by name: the area module owns its registry, and a reload without it still works (inline).
+const adopt = (spatialRegistry as { adoptSpatialIndex?: (index: FacilityIndex, s: SpatialIndex) => void }).adoptSpatialIndex;
 
-/** The spatial index of the index file at `path`, built on a worker thread. */
+/** The spatial index of the index file at `path`, made on a worker thread. */
 function buildOnWorker(path: string): Promise<SpatialIndex> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_URL);
@@ -28,22 +32,23 @@ function buildOnWorker(path: string): Promise<SpatialIndex> {
 }
 
 /**
- * Builds what `index` needs in memory before it serves (the area search's spatial index: about a
- * second per million facilities). `offThread` (a reload, while the old index still serves): on a
- * worker thread, reading the same file; inline when that is impossible (the embedded sample has no
- * file; a worker that fails) so a reload still happens, only with a pause.
+ * Makes what `index` needs in memory before it serves: the area search's spatial index (loaded or
+ * built by src/area/spatial-registry.ts; a build takes seconds on the national index). `offThread`
+ * (a reload, while the old index still serves): on a worker thread reading the same file, then
+ * handed over; inline when that is impossible (the embedded sample has no file; the worker failed),
+ * so a reload still happens, only with a pause.
  */
-export async function prepareIndex(index: FacilityIndex, offThread: boolean): Promise<Prepared> {
+export async function prepareIndex(index: FacilityIndex, offThread: boolean, log?: Log): Promise<Prepared> {
   const file = index.db.filename;
   let workerError: string | undefined;
-  if (offThread && file && file !== ':memory:' && !file.startsWith('/$bunfs/')) {
+  if (offThread && adopt && file && file !== ':memory:' && !file.startsWith('/$bunfs/')) {
     try {
-      adoptSpatialIndex(index, await buildOnWorker(file));
+      adopt(index, await buildOnWorker(file));
       return { offThread: true };
     } catch (e) {
       workerError = (e as Error).message;
     }
   }
-  adoptSpatialIndex(index, buildSpatialIndex(index));
-  return { offThread: false, workerError };
+  (spatialRegistry.spatialIndexFor as (index: FacilityIndex, log?: Log) => SpatialIndex)(index, log);
+  return { offThread: false, workerError: workerError ?? (offThread && !adopt ? 'no adoptSpatialIndex in src/area/spatial-registry.ts' : undefined) };
 }

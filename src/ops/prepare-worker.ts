@@ -1,9 +1,10 @@
 /**
- * Worker thread of a SIGHUP reload: builds the area search's spatial index of an index file while
- * the main thread keeps answering requests on the old index. The result is plain typed arrays,
- * Maps and strings, so it is cloned to the main thread with every typed array's buffer transferred.
+ * Worker thread of a SIGHUP reload: makes the area search's spatial index of an index file (loaded
+ * or built by the area module) while the main thread keeps answering requests on the old index.
+ * The result is plain typed arrays, Maps and strings, so it is cloned to the main thread with every
+ * typed array's buffer transferred.
  */
-import { buildSpatialIndex } from '../area/spatial-index';
+import { spatialIndexFor } from '../area/spatial-registry';
 import { FacilityIndex } from '../index/facility-index';
 
 declare const self: Worker;
@@ -15,7 +16,7 @@ self.onmessage = (event: MessageEvent<PrepareRequest>) => {
   let index: FacilityIndex | undefined;
   try {
     index = FacilityIndex.open(event.data.path);
-    const spatial = buildSpatialIndex(index);
+    const spatial = spatialIndexFor(index);
     const buffers = new Set<ArrayBuffer>();
     for (const v of Object.values(spatial)) if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer) buffers.add(v.buffer);
     self.postMessage({ ok: true, spatial } satisfies PrepareReply, [...buffers]);

@@ -40,7 +40,9 @@ function describe(index: FacilityIndex) {
 export class ServiceProcess {
   private app: App;
   private index: FacilityIndex;
-  private busy: Promise<unknown> | null = null;
+  private reloading = false;
+  /** Set while two servers share the port; a shutdown waits for it so neither is left behind. */
+  private handingOver: Promise<void> | null = null;
   private stopping = false;
 
   private constructor(
@@ -71,51 +73,60 @@ export class ServiceProcess {
 
   /** True when the new index is being served; false when the reload was refused (old one still serves). */
   async reload(): Promise<boolean> {
-    const { log, metrics, config } = this.parts;
-    if (this.stopping || this.busy) {
+    const { log, metrics } = this.parts;
+    if (this.stopping || this.reloading) {
       log({ level: 'warn', msg: 'reload ignored: a reload or shutdown is already in progress' });
       return false;
     }
+    this.reloading = true;
     const started = performance.now();
     let opened: FacilityIndex | undefined;
-    let prepared: Prepared | undefined;
     try {
-      opened = await this.parts.openIndex();
-      // On a worker thread, so the old app keeps answering meanwhile (inline, with a pause, if that fails).
-      prepared = await this.parts.prepareIndex?.(opened, true);
-    } catch (e) {
-      opened?.close();
-      metrics.indexReloads.inc({ result: 'failed' });
-      log({ level: 'error', msg: `reload refused, still serving the previous index: ${(e as Error).message}`, ...describe(this.index) });
-      return false;
-    }
-    const next = opened;
-    const work = (async () => {
-      const prev = { app: this.app, index: this.index };
-      const app = this.parts.makeApp(next);
-      app.listen({ port: this.port, hostname: config.host, reusePort: true });
-      this.app = app;
-      this.index = next;
-      metrics.describeIndex(next.info);
-      await prev.app.server?.stop(false);
-      prev.index.close();
-      metrics.indexReloads.inc({ result: 'ok' });
+      let prepared: Prepared | undefined;
+      try {
+        opened = await this.parts.openIndex();
+        // On a worker thread, so the old app keeps answering meanwhile (inline, with a pause, if that fails).
+        prepared = await this.parts.prepareIndex?.(opened, true);
+      } catch (e) {
+        opened?.close();
+        metrics.indexReloads.inc({ result: 'failed' });
+        log({ level: 'error', msg: `reload refused, still serving the previous index: ${(e as Error).message}`, ...describe(this.index) });
+        return false;
+      }
+      // A SIGTERM that came while the new index was being prepared wins: drop it.
+      if (this.stopping) {
+        opened.close();
+        return false;
+      }
+      this.handingOver = this.handOver(opened);
+      await this.handingOver;
       log({
         level: 'info',
         msg: 'index reloaded',
-        ...describe(next),
+        ...describe(opened),
         took_ms: Math.round(performance.now() - started),
         ...(prepared ? { prepared_off_thread: prepared.offThread } : {}),
         ...(prepared?.workerError ? { worker_error: prepared.workerError } : {}),
       });
-    })();
-    this.busy = work;
-    try {
-      await work;
       return true;
     } finally {
-      this.busy = null;
+      this.reloading = false;
+      this.handingOver = null;
     }
+  }
+
+  /** Binds a new app over `next` to the port, then stops the old server gracefully and closes its index. */
+  private async handOver(next: FacilityIndex): Promise<void> {
+    const { metrics, config } = this.parts;
+    const prev = { app: this.app, index: this.index };
+    const app = this.parts.makeApp(next);
+    app.listen({ port: this.port, hostname: config.host, reusePort: true });
+    this.app = app;
+    this.index = next;
+    metrics.describeIndex(next.info);
+    await prev.app.server?.stop(false);
+    prev.index.close();
+    metrics.indexReloads.inc({ result: 'ok' });
   }
 
   /** Graceful stop; resolves to the process exit code (0 clean, 1 if requests had to be cut off). */
@@ -125,7 +136,7 @@ export class ServiceProcess {
     this.stopping = true;
     lifecycle.draining = true;
     log({ level: 'info', msg: `${signal}: stopping; no new connections, finishing in-flight requests`, in_flight: this.app.server?.pendingRequests ?? 0 });
-    await this.busy?.catch(() => undefined);
+    await this.handingOver?.catch(() => undefined);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const drained = this.app.server?.stop(false).then(() => true) ?? Promise.resolve(true);
     const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs)));

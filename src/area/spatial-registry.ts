@@ -84,3 +84,12 @@ function saveSidecar(index: FacilityIndex, s: SpatialIndex, file: string, log?: 
     log?.({ level: 'warn', msg: `area spatial index not saved to ${target} (${(e as Error).message}); it will be rebuilt at the next start` });
   }
 }
+
+/**
+ * Installs a spatial index made elsewhere for `index`: serve's SIGHUP reload makes it on a worker
+ * thread (src/ops/index-preparer.ts) so the old index keeps serving meanwhile. Keep SpatialIndex
+ * structured-cloneable (typed arrays, Maps, arrays, strings, numbers) for that hand-over.
+ */
+export function adoptSpatialIndex(index: FacilityIndex, spatial: SpatialIndex): void {
+  built.set(index, spatial);
+}

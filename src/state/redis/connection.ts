@@ -36,6 +36,8 @@ export class RedisConnection {
   private lastReplyAt = 0;
   private down = false;
   private closed = false;
+  private readonly pending = new Set<Pending>();
+  private sweeper: ReturnType<typeof setInterval> | null = null;
 
   constructor(
     private readonly url: string,
@@ -46,26 +48,52 @@ export class RedisConnection {
    * Sends one command. Rejects with 503 SERVICE_UNAVAILABLE when Redis is unreachable, slow or
    * answers a transient error; `onLate` sees the reply of a command that timed out but then ran.
    */
-  async send(command: string, args: string[], onLate?: (reply: unknown) => void): Promise<any> {
-    const client = await this.connected();
-    const reply = client.send(command, args);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), this.opts.timeoutMs)));
-    try {
-      const first = await Promise.race([reply, timeout]);
-      if (first === TIMED_OUT) {
-        reply.then((late) => onLate?.(late), () => undefined);
-        this.onTimeout(client);
-        throw unavailable();
+  send(command: string, args: string[], onLate?: (reply: unknown) => void): Promise<any> {
+    const client = this.client;
+    if (client?.connected) return this.sendOn(client, command, args, onLate);
+    return this.connected().then((c) => this.sendOn(c, command, args, onLate));
+  }
+
+  // Deadlines are enforced by one sweeper per connection rather than a timer per command: this is
+  // the hot path of every authenticated call.
+  private sendOn(client: RedisClient, command: string, args: string[], onLate?: (reply: unknown) => void): Promise<any> {
+    return new Promise((resolve, reject) => {
+      const p: Pending = { deadline: performance.now() + this.opts.timeoutMs, reject, client, settled: false };
+      this.pending.add(p);
+      this.startSweeper();
+      client.send(command, args).then(
+        (reply) => {
+          if (p.settled) return onLate?.(reply);
+          p.settled = true;
+          this.pending.delete(p);
+          this.lastReplyAt = Date.now();
+          if (this.down) this.markUp();
+          resolve(reply);
+        },
+        (e) => {
+          if (p.settled) return;
+          p.settled = true;
+          this.pending.delete(p);
+          reject(this.classify(e));
+        },
+      );
+    });
+  }
+
+  private startSweeper(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => {
+      if (this.pending.size === 0) return;
+      const now = performance.now();
+      for (const p of this.pending) {
+        if (p.deadline > now) continue;
+        p.settled = true;
+        this.pending.delete(p);
+        p.reject(unavailable());
+        this.onTimeout(p.client);
       }
-      this.lastReplyAt = Date.now();
-      this.markUp();
-      return first;
-    } catch (e) {
-      throw this.classify(e);
-    } finally {
-      clearTimeout(timer);
-    }
+    }, Math.max(5, Math.floor(this.opts.timeoutMs / 20)));
+    this.sweeper.unref?.();
   }
 
   /** Drops the current link (e.g. after a reply that does not match its request); the next command redials. */
@@ -78,6 +106,8 @@ export class RedisConnection {
 
   close(): void {
     this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
     this.client?.close();
     this.client = null;
   }
@@ -153,4 +183,4 @@ export class RedisConnection {
   }
 }
 
-const TIMED_OUT = Symbol('timed out');
+type Pending = { deadline: number; reject: (e: unknown) => void; client: RedisClient; settled: boolean };

@@ -6,12 +6,17 @@
  * - binary size;
  * - cold start to the first 200 of a facility lookup (median of --runs process starts), with the
  *   embedded sample and with the external national index;
- * - RSS right after that first 200, and after --lookups random lookups (16 concurrent).
+ * - RSS right after that first 200, and after --lookups random lookups (16 concurrent);
+ * - a SIGHUP rotation to another copy of the national index under load: hand-over time, slowest
+ *   request meanwhile, failures, RSS before/after.
+ * The national index is copied to a temp dir first (twice, for the rotation), so its first start
+ * finds no stored spatial index (like a freshly installed index) and later starts find the sidecar
+ * the first one wrote; both are shown. The copies are deleted at the end.
  * "Cold" is a new process; the OS page cache stays warm unless --drop-caches (root, writes
  * /proc/sys/vm/drop_caches before every start).
  */
 import { Database } from 'bun:sqlite';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -151,9 +156,11 @@ function baseOf(pid: number): string {
  * service's own `took_ms`), the slowest request meanwhile (requests wait while the new index is
  * prepared on the one JS thread) and how many failed.
  */
-async function reloadStall(index: string) {
+async function reloadStall(from: string, to: string) {
   const port = freePort();
-  const proc = spawnServe([binaryPath, 'serve', '--port', String(port), '--host', '127.0.0.1', '--state-dir', mkdtempSync(join(tmpdir(), 'fcs-bench-hup-')), '--index', index], 'pipe');
+  const link = join(mkdtempSync(join(tmpdir(), 'fcs-bench-hup-')), 'current.sqlite');
+  symlinkSync(from, link);
+  const proc = spawnServe([binaryPath, 'serve', '--port', String(port), '--host', '127.0.0.1', '--state-dir', join(link, '..'), '--index', link], 'pipe');
   const out: string[] = [];
   void (async () => {
     for await (const c of proc.stdout as ReadableStream<Uint8Array>) out.push(new TextDecoder().decode(c));
@@ -175,34 +182,55 @@ async function reloadStall(index: string) {
   });
   await Bun.sleep(500);
   slowest = 0;
+  const rssBefore = rssMiB(proc.pid);
+  symlinkSync(to, `${link}.new`);
+  renameSync(`${link}.new`, link);
   proc.kill('SIGHUP');
   let line: { took_ms?: number; prepared_off_thread?: boolean } | undefined;
   while (!(line = out.join('').split('\n').map((l) => (l.includes('"index reloaded"') ? JSON.parse(l) : null)).find(Boolean))) await Bun.sleep(20);
   await Bun.sleep(500);
   stop = true;
   await Promise.all(workers);
+  const rssAfter = rssMiB(proc.pid);
   proc.kill('SIGTERM');
   await proc.exited;
-  return { tookMs: line.took_ms ?? NaN, offThread: line.prepared_off_thread, slowest, failed, count };
+  return { tookMs: line.took_ms ?? NaN, offThread: line.prepared_off_thread, slowest, failed, count, rssBefore, rssAfter };
 }
 
 const sample = join(ROOT, 'data', 'sample.sqlite');
 console.log(`binary ${binaryPath}: ${(statSync(binaryPath).size / 1e6).toFixed(1)} MB (embedded sample index ${(statSync(sample).size / 1e6).toFixed(1)} MB)`);
 console.log(`cores ${navigator.hardwareConcurrency}, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}, page cache ${values['drop-caches'] ? 'dropped before each start' : 'warm'}`);
 const results = [await measure('embedded sample', null, sample)];
+const copies: string[] = [];
+/** A copy of the index in a fresh directory: no stored spatial index beside it. */
+function freshCopy(path: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fcs-bench-national-'));
+  copies.push(dir);
+  const copy = join(dir, 'national.sqlite');
+  copyFileSync(path, copy);
+  return copy;
+}
 if (existsSync(nationalPath)) {
-  const facilities = (new Database(nationalPath, { readonly: true }).query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
-  const hup = await reloadStall(nationalPath);
-  console.log(`SIGHUP reload of the national index under load: hand-over ${hup.tookMs} ms (prepared ${hup.offThread ? 'on a worker thread' : 'inline'}), slowest request meanwhile ${hup.slowest.toFixed(0)} ms, ${hup.failed} of ${hup.count} requests failed`);
-  results.push(await measure(`external ${nationalPath} (${facilities.toLocaleString('en-US')} facilities, ${(statSync(nationalPath).size / 1e9).toFixed(2)} GB)`, nationalPath, nationalPath));
+  try {
+    const facilities = (new Database(nationalPath, { readonly: true }).query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+    const a = freshCopy(nationalPath);
+    results.push(await measure(`external national (${facilities.toLocaleString('en-US')} facilities, ${(statSync(nationalPath).size / 1e9).toFixed(2)} GB)`, a, a));
+    const hup = await reloadStall(a, freshCopy(nationalPath));
+    console.log(
+      `SIGHUP rotation to a fresh copy of the national index, 4 clients looping: hand-over ${hup.tookMs} ms (prepared ${hup.offThread ? 'on a worker thread' : 'inline'}), ` +
+        `slowest request meanwhile ${hup.slowest.toFixed(0)} ms, ${hup.failed} of ${hup.count} requests failed, RSS ${hup.rssBefore.toFixed(0)} -> ${hup.rssAfter.toFixed(0)} MiB`,
+    );
+  } finally {
+    for (const d of copies) rmSync(d, { recursive: true, force: true });
+  }
 } else {
   console.log(`no national index at ${nationalPath}: make one with the synthetic generator + ingest (docs/ingest.md), or pass --index`);
 }
 console.log('');
-console.log(`| index | cold start to first 200, median of ${runs} (min-max) | RSS after start | RSS after ${lookups.toLocaleString('en-US')} lookups | lookups/s (16 conc.) |`);
-console.log('|---|---|---|---|---|');
+console.log(`| index | first start to first 200 | cold start to first 200, median of ${runs} (min-max) | RSS after start | RSS after ${lookups.toLocaleString('en-US')} lookups | lookups/s (16 conc.) |`);
+console.log('|---|---|---|---|---|---|');
 for (const r of results) {
   console.log(
-    `| ${r.label} | ${median(r.starts).toFixed(0)} ms (${Math.min(...r.starts).toFixed(0)}-${Math.max(...r.starts).toFixed(0)}) | ${r.rssStart.toFixed(0)} MiB | ${r.rssAfter.toFixed(0)} MiB | ${r.rate.toFixed(0)}${r.failed ? ` (${r.failed} non-200!)` : ''} |`,
+    `| ${r.label} | ${r.starts[0]!.toFixed(0)} ms | ${median(r.starts).toFixed(0)} ms (${Math.min(...r.starts).toFixed(0)}-${Math.max(...r.starts).toFixed(0)}) | ${r.rssStart.toFixed(0)} MiB | ${r.rssAfter.toFixed(0)} MiB | ${r.rate.toFixed(0)}${r.failed ? ` (${r.failed} non-200!)` : ''} |`,
   );
 }

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { scoreFacility } from '../../scoring/score';
 import { AS_OF_BUFFER_ROWS, AsOfVoter } from './as-of';
 import { readHeader, type Field, type HeaderInfo, type SourceFormat } from './columns';
-import { csvRecords } from './csv-records';
+import { csvBatches } from './csv-records';
 import { TruncatedFileError, UnusableInputError } from './errors';
 import { mapRow, type MappedRow, type RejectReason } from './row-mapper';
 import { openSource } from './source';
@@ -86,7 +86,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     let header: HeaderInfo | null = null;
     let dataRows = 0;
     try {
-      for await (const rec of csvRecords(src.chunks)) {
+      for await (const batch of csvBatches(src.chunks)) for (const rec of batch) {
         if (!header) {
           header = readHeader(rec.fields);
           sink.header(src.name, header.format, header.missing);

@@ -6,13 +6,17 @@ export class Bad {
 const BLANK = new Set(['', 'NA', 'N/A', 'NULL', '-']);
 
 export function isBlank(raw: string): boolean {
+  if (raw.length === 0) return true;
+  const c = raw.charCodeAt(0);
+  if (c >= 48 && c <= 57) return false; // starts with a digit: the common case, decided without allocating
   return BLANK.has(raw.trim().toUpperCase());
 }
 
 /** A non-negative amount or count; blank/NA is 0 (ECHO leaves zero counts blank). `$` and `,` are allowed. */
 export function parseAmount(raw: string, column: string): number | Bad {
   if (raw === '' || isBlank(raw)) return 0;
-  const n = Number(raw.trim().replace(/^\$/, '').replace(/,/g, ''));
+  let n = Number(raw); // plain numbers (nearly all): no string surgery
+  if (Number.isNaN(n)) n = Number(raw.trim().replace(/^\$/, '').replace(/,/g, ''));
   if (!Number.isFinite(n) || n < 0) return new Bad(`${column}: "${raw}" is not a non-negative number`);
   return n;
 }

@@ -58,7 +58,22 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     account_login: jwtModeOf(config.jwt),
   });
   // SIGTERM/SIGINT: graceful stop (docs/operations.md); SIGHUP: re-open the index path and hand over.
-  const stop = (signal: string) => void service.shutdown(signal).then((code) => process.exit(code));
+  let stopping = false;
+  const stop = (signal: string) => {
+    // A second Ctrl-C / SIGTERM while draining means "now": exit without waiting.
+    if (stopping) {
+      log({ level: 'warn', msg: `${signal} again: exiting without waiting for in-flight requests` });
+      process.exit(1);
+    }
+    stopping = true;
+    service.shutdown(signal).then(
+      (code) => process.exit(code),
+      (e: Error) => {
+        log({ level: 'error', msg: `shutdown failed: ${e.message}` });
+        process.exit(1);
+      },
+    );
+  };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGHUP', () => void service.reload());

@@ -60,6 +60,39 @@ describe('graceful shutdown (SIGTERM)', () => {
     expect(await server.proc.exited).toBe(0);
     expect(server.lines.find((l) => l.msg === 'stopped')).toMatchObject({ clean: true });
   });
+  it('a request still running after FCS_SHUTDOWN_TIMEOUT_MS is cut off and the exit code is 1', async () => {
+    const server = await startServe(['--index', indexFile(tempDir(), 'stuck'), '--state-dir', tempDir()], { FCS_SHUTDOWN_TIMEOUT_MS: '500' });
+    const socket = net.connect(server.port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write('POST /api/v1/portfolio HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{');
+    await Bun.sleep(300);
+    const sent = performance.now();
+    server.proc.kill('SIGTERM');
+    expect(await server.proc.exited).toBe(1);
+    await closed;
+    expect(performance.now() - sent).toBeGreaterThanOrEqual(450);
+    expect(server.lines.some((l) => String(l.msg).includes('closing their connections'))).toBe(true);
+    expect(server.lines.find((l) => l.msg === 'stopped')).toMatchObject({ clean: false });
+  });
+
+  it('a second SIGTERM while draining exits at once with code 1', async () => {
+    const server = await startServe(['--index', indexFile(tempDir(), 'impatient'), '--state-dir', tempDir()]);
+    const socket = net.connect(server.port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.on('error', () => undefined);
+    // Never finished: the body is promised but not sent, so the first SIGTERM would wait for it.
+    socket.write('POST /api/v1/portfolio HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{');
+    await Bun.sleep(300);
+    server.proc.kill('SIGTERM');
+    await server.waitForLine((l) => String(l.msg).startsWith('SIGTERM'));
+    await Bun.sleep(200);
+    expect(isRunning(server.proc)).toBe(true);
+    server.proc.kill('SIGTERM');
+    expect(await server.proc.exited).toBe(1);
+    socket.destroy();
+  });
 });
 
 describe('index rotation without downtime (SIGHUP)', () => {

@@ -70,10 +70,16 @@ function freePort(): number {
   return port;
 }
 
-function rssMiB(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
-  return kb / 1024;
+type Rss = { total: number; anon: number; file: number };
+
+/** Resident memory in MiB: total, anonymous (heap, private data) and file-backed (mapped index pages, the binary). */
+function rss(pid: number): Rss {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
+  return { total: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
 }
+
+const fmtRss = (r: Rss) => `${r.total.toFixed(0)} MiB (anon ${r.anon.toFixed(0)}, file ${r.file.toFixed(0)})`;
 
 function randomIds(indexPath: string, n: number): string[] {
   const db = new Database(indexPath, { readonly: true });
@@ -122,7 +128,7 @@ async function measure(label: string, index: string | null, idsFrom: string) {
   }
   const { proc } = await startToFirst200(index, stateDir, key, ids[0]!);
   await Bun.sleep(500);
-  const rssStart = rssMiB(proc.pid);
+  const rssStart = rss(proc.pid);
   const base = baseOf(proc.pid);
   let next = 0;
   let failed = 0;
@@ -139,7 +145,7 @@ async function measure(label: string, index: string | null, idsFrom: string) {
   );
   const secs = (performance.now() - t0) / 1000;
   await Bun.sleep(500);
-  const rssAfter = rssMiB(proc.pid);
+  const rssAfter = rss(proc.pid);
   proc.kill('SIGTERM');
   await proc.exited;
   return { label, starts, rssStart, rssAfter, rate: ids.length / secs, failed };
@@ -182,7 +188,7 @@ async function reloadStall(from: string, to: string) {
   });
   await Bun.sleep(500);
   slowest = 0;
-  const rssBefore = rssMiB(proc.pid);
+  const rssBefore = rss(proc.pid);
   symlinkSync(to, `${link}.new`);
   renameSync(`${link}.new`, link);
   proc.kill('SIGHUP');
@@ -191,7 +197,7 @@ async function reloadStall(from: string, to: string) {
   await Bun.sleep(500);
   stop = true;
   await Promise.all(workers);
-  const rssAfter = rssMiB(proc.pid);
+  const rssAfter = rss(proc.pid);
   proc.kill('SIGTERM');
   await proc.exited;
   return { tookMs: line.took_ms ?? NaN, offThread: line.prepared_off_thread, slowest, failed, count, rssBefore, rssAfter };
@@ -218,7 +224,7 @@ if (existsSync(nationalPath)) {
     const hup = await reloadStall(a, freshCopy(nationalPath));
     console.log(
       `SIGHUP rotation to a fresh copy of the national index, 4 clients looping: hand-over ${hup.tookMs} ms (prepared ${hup.offThread ? 'on a worker thread' : 'inline'}), ` +
-        `slowest request meanwhile ${hup.slowest.toFixed(0)} ms, ${hup.failed} of ${hup.count} requests failed, RSS ${hup.rssBefore.toFixed(0)} -> ${hup.rssAfter.toFixed(0)} MiB`,
+        `slowest request meanwhile ${hup.slowest.toFixed(0)} ms, ${hup.failed} of ${hup.count} requests failed, RSS ${fmtRss(hup.rssBefore)} -> ${fmtRss(hup.rssAfter)}`,
     );
   } finally {
     for (const d of copies) rmSync(d, { recursive: true, force: true });
@@ -231,6 +237,6 @@ console.log(`| index | first start to first 200 | cold start to first 200, media
 console.log('|---|---|---|---|---|---|');
 for (const r of results) {
   console.log(
-    `| ${r.label} | ${r.starts[0]!.toFixed(0)} ms | ${median(r.starts).toFixed(0)} ms (${Math.min(...r.starts).toFixed(0)}-${Math.max(...r.starts).toFixed(0)}) | ${r.rssStart.toFixed(0)} MiB | ${r.rssAfter.toFixed(0)} MiB | ${r.rate.toFixed(0)}${r.failed ? ` (${r.failed} non-200!)` : ''} |`,
+    `| ${r.label} | ${r.starts[0]!.toFixed(0)} ms | ${median(r.starts).toFixed(0)} ms (${Math.min(...r.starts).toFixed(0)}-${Math.max(...r.starts).toFixed(0)}) | ${fmtRss(r.rssStart)} | ${fmtRss(r.rssAfter)} | ${r.rate.toFixed(0)}${r.failed ? ` (${r.failed} non-200!)` : ''} |`,
   );
 }

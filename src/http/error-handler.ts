@@ -52,7 +52,11 @@ export function errorHandler(deps: AppDeps, routes: RouteLister) {
     const c = classify(error, code, request, routes);
     const status = ERROR_STATUS[c.code as ErrorCode];
     const facts = factsOf(request);
-    if (status >= 500) {
+    // A 503 is a known, declared condition (state store down) that can hit every request during an
+    // outage: one warning line each, no stack. A 500 is a bug: log everything.
+    if (c.code === 'SERVICE_UNAVAILABLE') {
+      deps.log({ level: 'warn', request_id: facts.id, msg: c.message });
+    } else if (status >= 500) {
       deps.log({ level: 'error', request_id: facts.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error), stack: error instanceof Error ? error.stack : undefined });
     }
     // Our failure, not the caller's: the call it was charged for is given back.

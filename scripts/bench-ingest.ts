@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Ingest benchmark (run under `flock /work/notes/heavy.lock`):
- *   bun run scripts/bench-ingest.ts [FILE] [--keep PATH] [--threads 1|2]
+ *   bun run scripts/bench-ingest.ts [FILE] [--keep PATH] [--threads auto|1|2]
  * Runs `facility-score ingest` on FILE (default /work/bench-data/national.csv.gz) in a child process
  * and prints wall time, rows/s and peak RSS; then, in the same run, the raw baseline: Debian
  * `sqlite3 .import` of the same CSV into one all-TEXT table (no parsing of values, no scoring, no index).
@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const ROOT = join(import.meta.dir, '..');
-const { values, positionals } = parseArgs({ args: Bun.argv.slice(2), options: { keep: { type: 'string' }, threads: { type: 'string', default: '2' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({ args: Bun.argv.slice(2), options: { keep: { type: 'string' }, threads: { type: 'string', default: 'auto' } }, allowPositionals: true });
 const file = resolve(positionals[0] ?? '/work/bench-data/national.csv.gz');
 if (!existsSync(file)) {
   console.error(`bench-ingest: ${file} not found. Make it with:
@@ -50,7 +50,7 @@ try {
 
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   console.log(`file                ${file} (${gz ? 'gzip' : 'plain'})`);
-  console.log(`rows                ${fmt(rows)}   (--threads ${values.threads})`);
+  console.log(`rows                ${fmt(rows)}   (--threads ${values.threads}: ${/(\d) threads?\)/.exec(ours.stdout)?.[1] ?? '?'} used)`);
   console.log(`ingest wall time    ${ours.seconds.toFixed(1)} s   (target <= 120 s)`);
   console.log(`ingest rows/s       ${fmt(rows / ours.seconds)}`);
   console.log(`ingest peak RSS     ${fmt(ours.maxRssMb)} MB   (target <= 1536 MB)`);

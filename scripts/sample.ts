@@ -57,7 +57,7 @@ async function build(): Promise<void> {
 
 async function generate(): Promise<void> {
   const proc = Bun.spawn(
-    ['bun', 'run', join(ROOT, 'scripts', 'generate-sample.ts'), '--rows', String(SAMPLE.rows), '--seed', SAMPLE.seed, '--as-of', SAMPLE.asOf, '--out', SAMPLE.csv, '--gzip-level', '9'],
+    [process.execPath, 'run', join(ROOT, 'scripts', 'generate-sample.ts'), '--rows', String(SAMPLE.rows), '--seed', SAMPLE.seed, '--as-of', SAMPLE.asOf, '--out', SAMPLE.csv, '--gzip-level', '9'],
     { stdout: 'inherit', stderr: 'inherit' },
   );
   if ((await proc.exited) !== 0) throw new Error('generator failed');

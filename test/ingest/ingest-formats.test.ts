@@ -26,6 +26,10 @@ describe('ingesting the two ECHO formats', () => {
     const maverick = index.get('110000607059');
     expect(maverick).toMatchObject({ fac_name: 'MAVERICK ARMS', fac_city: 'EAGLE PASS', fac_state: 'TX', lat: 28.69254, lng: -100.50047 });
     expect(maverick!.score_inputs).toMatchObject({ qtrs_with_nc: 0, compliance_status: 'No Violation Identified', inspection_count: 2, history: '' });
+    // real values as EPA published them: a quoted name with a comma, SNC flag Y, a penalty total without a count
+    expect(index.get('110000764281')).toMatchObject({ fac_name: 'BERETTA, U.S.A.' });
+    expect(index.get('110000764281')!.score_inputs).toMatchObject({ qtrs_with_nc: 11, compliance_status: 'Significant Violation', significant_violation: true });
+    expect(index.get('110012447566')!.score_inputs).toMatchObject({ formal_action_count: 1, total_penalties_usd: 43419, penalty_count: 1, significant_violation: false });
     index.close();
   });
 

@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { ingest, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
 import { parse } from './options';
@@ -74,6 +75,10 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
     return 2;
   }
   const out = values.out;
+  if (!existsSync(dirname(resolve(out)))) {
+    console.error(`--out ${out}: directory ${dirname(resolve(out))} does not exist`);
+    return 2;
+  }
   // an interrupted build leaves only temp files behind (the old index is untouched): remove them too
   const cleanup = () => {
     for (const p of [`${out}.tmp-${process.pid}`, `${out}.rejects.csv.tmp-${process.pid}`]) rmSync(p, { force: true });

@@ -113,6 +113,7 @@ describe('an unusable input fails the whole ingest and leaves the old index in p
       expect(await ingestCommand([withReject, '--out', out], {})).toBe(0);
       expect(statSync(out).size).toBeGreaterThan(0);
       expect(await ingestCommand([withReject], {})).toBe(2);
+      expect(await ingestCommand([withReject, '--out', join(dir, 'no-such-dir', 'x.sqlite')], {})).toBe(2);
       expect(await ingestCommand([withReject, '--out', out, '--as-of', '2026-02-30'], {})).toBe(2);
     } finally {
       Object.assign(console, quiet);

@@ -9,13 +9,15 @@
  * fast answer; the same queries over HTTP against a served index; a 500-ID portfolio over HTTP.
  * Targets (25 mi, limit 100, densest metros, in-process): p50 <= 3 ms, p99 <= 10 ms; portfolio p50 <= 5 ms.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findWithinRadius } from '../src/area/service';
 import { AREA_H3_RES, buildSpatialIndex, type SpatialIndex } from '../src/area/spatial-index';
+import { sidecarPath, spatialIndexFor } from '../src/area/spatial-registry';
 import { searchRadius, type RadiusQuery } from '../src/area/spatial-search';
+import { readSpatialIndex, writeSpatialIndex } from '../src/area/spatial-store';
 import { Database } from 'bun:sqlite';
 import { rmSync } from 'node:fs';
 import { DEG, EARTH_RADIUS_MILES, cosLat, haversinePre } from '../src/area/geo';
@@ -63,12 +65,27 @@ const index = FacilityIndex.open(indexPath);
 const facilities = (index.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
 console.log(`# bench-area ${new Date().toISOString()}\nindex: ${indexPath} (${facilities.toLocaleString()} facilities); Bun ${Bun.version}\n`);
 
+/** Anonymous (private, non-file) memory of this process: what the spatial index really costs, unlike RSS, which also counts the index file's mmapped pages. */
+const anonBytes = () => Number(/^Anonymous:\s+(\d+) kB/m.exec(readFileSync('/proc/self/smaps_rollup', 'utf8'))?.[1] ?? NaN) * 1024;
 Bun.gc(true);
-const rss0 = process.memoryUsage().rss;
+const anon0 = anonBytes();
 const spatial = buildSpatialIndex(index, AREA_H3_RES);
 Bun.gc(true);
-const rss1 = process.memoryUsage().rss;
-console.log(`## Spatial index (res ${AREA_H3_RES})\nbuild ${(spatial.buildMs / 1000).toFixed(2)} s; ${spatial.cellLat.length.toLocaleString()} cells; typed arrays ${mb(spatialBytes(spatial))}; RSS +${mb(rss1 - rss0)} (after GC)\n`);
+const anon1 = anonBytes();
+console.log(`## Spatial index (res ${AREA_H3_RES})\nbuilt from the facility table in ${(spatial.buildMs / 1000).toFixed(2)} s; ${spatial.cellLat.length.toLocaleString()} cells; typed arrays ${mb(spatialBytes(spatial))}; anonymous memory +${mb(anon1 - anon0)} after GC (RSS ${mb(process.memoryUsage().rss)}, mostly the mmapped index file)`);
+{
+  const db = new Database(':memory:');
+  let t0 = performance.now();
+  writeSpatialIndex(db, spatial, 'bench');
+  const writeMs = performance.now() - t0;
+  t0 = performance.now();
+  const back = readSpatialIndex(db, AREA_H3_RES, 'bench');
+  console.log(`stored copy: written in ${writeMs.toFixed(0)} ms, read back in ${(performance.now() - t0).toFixed(0)} ms (${back?.count === spatial.count ? 'complete' : 'BROKEN'})`);
+  db.close();
+  t0 = performance.now();
+  const served = spatialIndexFor(index);
+  console.log(`what \`serve\` does at start (spatialIndexFor: ${served.origin === 'stored' ? `read ${sidecarPath(indexPath)}` : 'built and saved a sidecar'}): ${((performance.now() - t0) / 1000).toFixed(2)} s\n`);
+}
 
 const metros = densestMetros(spatial, 20);
 console.log(`## 20 densest metros (facilities within 25 mi)\n${metros.map((m) => `${m.lat.toFixed(3)},${m.lng.toFixed(3)} ${m.within25.toLocaleString()}`).join(' | ')}\n`);
@@ -79,13 +96,14 @@ for (const c of COMBOS) timeAll((q) => findWithinRadius(index, spatial, q), metr
 console.log('## In-process (service call: search + names from SQLite), ms');
 const byRes = new Map<number, SpatialIndex>([[AREA_H3_RES, spatial]]);
 for (const res of resolutions) if (!byRes.has(res)) byRes.set(res, buildSpatialIndex(index, res));
-console.log(`| radius | limit | sort | ${[...byRes.keys()].map((r) => `res ${r} p50 | res ${r} p99`).join(' | ')} |`);
-console.log(`|---|---|---|${[...byRes.keys()].map(() => '---|---').join('|')}|`);
+console.log(`| radius | limit | sort | ${[...byRes.keys()].map((r) => `res ${r} p50 | res ${r} p99 | res ${r} search p50 | res ${r} search p99`).join(' | ')} |`);
+console.log(`|---|---|---|${[...byRes.keys()].map(() => '---|---|---|---').join('|')}|`);
 for (const c of COMBOS) {
   const cells = [...byRes.values()].map((s) => {
     timeAll((q) => findWithinRadius(index, s, q), metros, c, 1);
     const t = timeAll((q) => findWithinRadius(index, s, q), metros, c, reps);
-    return `${fmt(pct(t, 50))} | ${fmt(pct(t, 99))}`;
+    const search = timeAll((q) => searchRadius(s, q), metros, c, reps);
+    return `${fmt(pct(t, 50))} | ${fmt(pct(t, 99))} | ${fmt(pct(search, 50))} | ${fmt(pct(search, 99))}`;
   });
   console.log(`| ${c.radius} | ${c.limit} | ${c.sort} | ${cells.join(' | ')} |`);
 }
@@ -142,7 +160,8 @@ async function overHttp() {
   const base = `http://127.0.0.1:${port}`;
   const headers = { 'x-api-key': key };
   const first = await fetch(`${base}/api/v1/area?lat=${metros[0]!.lat}&lng=${metros[0]!.lng}&radius_miles=1`, { headers });
-  console.log(`\n## Over HTTP (one client, sequential, loopback), ms\nserver start to first area 200: ${((performance.now() - t0) / 1000).toFixed(2)} s (status ${first.status})`);
+  const serverAnon = () => `${mb(Number(/^Anonymous:\s+(\d+) kB/m.exec(readFileSync(`/proc/${server.pid}/smaps_rollup`, 'utf8'))?.[1]) * 1024)}`;
+  console.log(`\n## Over HTTP (one client, sequential, loopback), ms\nserver start to first area 200: ${((performance.now() - t0) / 1000).toFixed(2)} s (status ${first.status}); server anonymous memory after start ${serverAnon()}`);
   try {
     console.log('| radius | limit | sort | p50 | p99 | bytes |');
     console.log('|---|---|---|---|---|---|');
@@ -173,6 +192,7 @@ async function overHttp() {
       if (res.status !== 200 || body.data.total !== 490 || body.data.not_found.length !== 10) throw new Error(`portfolio ${res.status}`);
     }
     console.log(`\nportfolio of 500 IDs (490 known, 10 unknown) over HTTP: p50 ${fmt(pct(times, 50))} ms, p99 ${fmt(pct(times, 99))} ms (${times.length} requests)`);
+    console.log(`server anonymous memory at the end: ${serverAnon()}`);
   } finally {
     server.stop();
   }

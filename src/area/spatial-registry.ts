@@ -24,13 +24,16 @@ function sidecarIdentity(index: FacilityIndex, path: string): string {
   return JSON.stringify({ info: index.info, size: st.size, mtimeMs: st.mtimeMs });
 }
 
+/** Builds quicker than this are not worth a file beside the index (the bundled sample takes ~0.2 s). */
+export const SIDECAR_MIN_BUILD_MS = 1_000;
+
 /**
  * The spatial index of `index`, made on first use: read from the index file if the ingest stored it
- * there, else from a fresh sidecar (`<index>.area`), else built from the facility table and saved
- * as a sidecar for the next start (skipped, with a log line, where the directory is read-only).
- * `serve` calls this before listening, so no request pays for it.
+ * there, else from a fresh sidecar (`<index>.area`), else built from the facility table and, when
+ * that took a while, saved as a sidecar for the next start (skipped, with a log line, where the
+ * directory is read-only). `serve` calls this before listening, so no request pays for it.
  */
-export function spatialIndexFor(index: FacilityIndex, log?: Log): SpatialIndex {
+export function spatialIndexFor(index: FacilityIndex, log?: Log, opts: { minBuildMsToSave?: number } = {}): SpatialIndex {
   const known = built.get(index);
   if (known) return known;
   const file = index.db.filename;
@@ -44,7 +47,7 @@ export function spatialIndexFor(index: FacilityIndex, log?: Log): SpatialIndex {
   if (!s) {
     s = buildSpatialIndex(index);
     from = 'facility table';
-    if (onDisk) saveSidecar(index, s, file, log);
+    if (onDisk && s.buildMs >= (opts.minBuildMsToSave ?? SIDECAR_MIN_BUILD_MS)) saveSidecar(index, s, file, log);
   }
   log?.({ level: 'info', msg: `area spatial index ready: ${s.count} facilities, ${s.cellLat.length} H3 cells (res ${s.res}) from ${from} in ${Math.round(s.buildMs)} ms` });
   built.set(index, s);

@@ -14,6 +14,8 @@ import type { FacilityRow } from '../../src/index/model';
 import { FIXED_NOW, memoryIndex } from '../helpers';
 import { PLACES, cluster, rng } from './fixtures';
 
+// Fixtures build in milliseconds: save their sidecars anyway.
+const SAVE = { minBuildMsToSave: 0 };
 const dir = mkdtempSync(join(tmpdir(), 'fcs-area-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -68,11 +70,17 @@ describe('the stored spatial index', () => {
     index.close();
   });
 
+  it('is not saved beside a small index whose build is quick', () => {
+    const path = indexFile('small.sqlite', ROWS);
+    expect(spatialIndexFor(FacilityIndex.open(path)).origin).toBe('built');
+    expect(existsSync(sidecarPath(path))).toBe(false);
+  });
+
   it('is built at first start, saved beside the index, and read back at the next start', () => {
     const path = indexFile('sidecar.sqlite', ROWS);
     const logs: Record<string, unknown>[] = [];
     const first = FacilityIndex.open(path);
-    expect(spatialIndexFor(first, (e) => void logs.push(e)).origin).toBe('built');
+    expect(spatialIndexFor(first, (e) => void logs.push(e), SAVE).origin).toBe('built');
     expect(existsSync(sidecarPath(path))).toBe(true);
     const second = FacilityIndex.open(path);
     const s = spatialIndexFor(second, (e) => void logs.push(e));
@@ -85,7 +93,7 @@ describe('the stored spatial index', () => {
 
   it('is rebuilt when the index file was replaced since the sidecar was written', () => {
     const path = indexFile('replaced.sqlite', ROWS);
-    spatialIndexFor(FacilityIndex.open(path));
+    spatialIndexFor(FacilityIndex.open(path), undefined, SAVE);
     indexFile('replaced.sqlite', ROWS.slice(0, 300));
     utimesSync(path, new Date(), new Date(Date.now() + 5_000));
     const s = spatialIndexFor(FacilityIndex.open(path));
@@ -97,7 +105,7 @@ describe('the stored spatial index', () => {
     const path = indexFile('garbage.sqlite', ROWS);
     writeFileSync(sidecarPath(path), 'not a database at all'.repeat(100));
     const logs: Record<string, unknown>[] = [];
-    const s = spatialIndexFor(FacilityIndex.open(path), (e) => void logs.push(e));
+    const s = spatialIndexFor(FacilityIndex.open(path), (e) => void logs.push(e), SAVE);
     expect(s.origin).toBe('built');
     expect(logs.some((l) => l.level === 'warn' && String(l.msg).includes('unreadable'))).toBe(true);
     expect(spatialIndexFor(FacilityIndex.open(path)).origin).toBe('stored');
@@ -109,7 +117,7 @@ describe('the stored spatial index', () => {
     const path = indexFile('unwritable.sqlite', ROWS);
     mkdirSync(join(sidecarPath(path), 'occupied'), { recursive: true });
     const logs: Record<string, unknown>[] = [];
-    const s = spatialIndexFor(FacilityIndex.open(path), (e) => void logs.push(e));
+    const s = spatialIndexFor(FacilityIndex.open(path), (e) => void logs.push(e), SAVE);
     expect(s.origin).toBe('built');
     expect(answers(s)).toEqual(answers(buildSpatialIndex(memoryIndex(ROWS))));
     expect(logs.some((l) => l.level === 'warn' && String(l.msg).includes('not saved'))).toBe(true);

@@ -108,9 +108,9 @@ describe('the compiled binary (dist/facility-score)', () => {
     const lines = new TextDecoder().decode(Bun.gunzipSync(readFileSync(join(ROOT, 'data', 'sample-echo-exporter.csv.gz')))).split('\n');
     writeFileSync(csv, `${lines.slice(0, 201).join('\n')}\n`);
     const out = join(dir, 'small.sqlite');
-    const r = run(['ingest', csv, '--out', out, '--as-of', '2026-09-30', '--dataset-name', 'binary ingest test']);
+    const r = run(['ingest', csv, '--out', out, '--as-of', '2026-09-30', '--dataset-name', 'binary ingest test', '--threads', '2']);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-    // The parse/score worker is an extra entry point of the build; without it ingest falls back to one thread.
+    // --threads 2 forces the parse/score worker: an extra entry point of the build, without which ingest falls back to one thread.
     expect(r.stdout).toContain('2 threads');
     const server = await startServe(['--index', out, '--state-dir', tempDir()]);
     try {

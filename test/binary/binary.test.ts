@@ -1,12 +1,13 @@
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { SCORE_VERSION } from '../../src/scoring/score';
-import { binary, ROOT, run, sampleFacts, startServe, tempDir, TEST_COMMIT, usageOf } from './support';
+import { binary, cleanTempDirs, ROOT, run, sampleFacts, startServe, tempDir, TEST_COMMIT, usageOf } from './support';
 
 // One build for the whole run; the first call pays for it (about 10 s, more on a loaded machine).
 beforeAll(() => void binary(), 120_000);
+afterAll(cleanTempDirs);
 
 const JWT_SECRET = 'binary-test-hs256-secret-0123456789abcdef';
 

@@ -1,12 +1,13 @@
-import { beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
 import { IndexWriter } from '../../src/index/index-writer';
 import { DEFAULT_ROWS, FIXED_NOW } from '../helpers';
-import { binary, run, startServe, tempDir } from './support';
+import { binary, cleanTempDirs, run, startServe, tempDir } from './support';
 
 beforeAll(() => void binary(), 120_000);
+afterAll(cleanTempDirs);
 
 /** A small index file whose dataset name says which generation it is. */
 function indexFile(dir: string, name: string): string {

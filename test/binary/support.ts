@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildBinary } from '../../scripts/build';
@@ -10,9 +10,36 @@ export const TEST_COMMIT = 'testbuild0001';
 
 let built: { outfile: string; bytes: number } | null = null;
 
-/** Builds the executable once per test run (about 10 s), into a temp dir so dist/ is left alone. */
+/** Temp dirs of the current test file; each file removes its own in afterAll (cleanTempDirs). */
+const made: string[] = [];
+
+export function cleanTempDirs(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The test binary's directory, one per test process; those of finished processes (~150 MB each) are removed. */
+function binaryDir(): string {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(/^fcs-test-binary-(\d+)$/.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !alive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+  const dir = join(tmpdir(), `fcs-test-binary-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Builds the executable once per test process (about 10 s), into a temp dir so dist/ is left alone. */
 export function binary(): string {
-  if (!built) built = buildBinary({ outfile: join(mkdtempSync(join(tmpdir(), 'fcs-bin-')), 'facility-score'), commit: TEST_COMMIT });
+  if (!built) built = buildBinary({ outfile: join(binaryDir(), 'facility-score'), commit: TEST_COMMIT });
   return built.outfile;
 }
 
@@ -26,7 +53,9 @@ export function sampleFacts(): { info: { dataset_name: string; as_of: string; fa
 }
 
 export function tempDir(prefix = 'fcs-bin-run-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** Runs the binary to completion (from a directory holding nothing, so nothing but the binary is used). */

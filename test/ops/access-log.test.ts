@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'bun:test';
-import { mkdtempSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeWorld } from '../helpers';
@@ -9,6 +9,9 @@ import { observed } from './observed';
 function accessLines(logs: Record<string, unknown>[]) {
   return logs.filter((l) => l.msg === 'request');
 }
+
+const cacheDir = mkdtempSync(join(tmpdir(), 'fcs-ops-cache-'));
+afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
 describe('structured JSON access log', () => {
   it('one line per request: request_id (= X-Request-Id), method, route pattern, status, duration, tier and account', async () => {
@@ -80,7 +83,7 @@ describe('structured JSON access log', () => {
   });
 
   it('a PDF report is logged with its cache outcome, and /metrics counts one MISS then one HIT', async () => {
-    const w = makeWorld({ config: { logRequests: true, reportCacheDir: mkdtempSync(join(tmpdir(), 'fcs-ops-cache-')) } });
+    const w = makeWorld({ config: { logRequests: true, reportCacheDir: cacheDir } });
     const { key } = await w.keyFor('platform');
     const first = await w.call('/api/v1/facility/990000000001/report', { method: 'POST', key });
     const second = await w.call('/api/v1/facility/990000000001/report', { method: 'POST', key });

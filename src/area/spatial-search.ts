@@ -55,15 +55,18 @@ export function searchRadius(s: SpatialIndex, q: RadiusQuery): Hit[] {
     for (const h of ring) {
       const c = s.cellOf.get(h);
       let dc: number;
+      let radius = bound;
       if (c !== undefined) {
         dc = haversinePre(qlat, qlng, qcos, s.cellLat[c]!, s.cellLng[c]!, s.cellCos[c]!);
         cells.push(c);
         centreDistance.push(dc);
+        // Belt and braces: the bound holds for every point H3 assigns (tested), but the data decides.
+        if (s.cellRadius[c]! > radius) radius = s.cellRadius[c]!;
       } else {
         const [clat, clng] = cellToLatLng(h);
         dc = haversinePre(qlat, qlng, qcos, clat, clng, cosLat(clat));
       }
-      if (dc - bound < ringLb) ringLb = dc - bound;
+      if (dc - radius < ringLb) ringLb = dc - radius;
     }
     ringLb -= LB_EPSILON_MILES;
     if (ringLb > R) break;

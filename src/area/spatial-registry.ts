@@ -13,6 +13,15 @@ export function embeddedIdentity(facilityCount: number): string {
   return `embedded:${facilityCount}`;
 }
 
+/**
+ * For the ingest: builds the spatial index of a just-written facility table and stores it in the same
+ * file (table `area_index`), so `serve` reads it in well under a second instead of building it
+ * (about 10 s at national scale). Call once the facility table is complete.
+ */
+export function embedSpatialIndex(db: Database, facilityCount: number): void {
+  writeSpatialIndex(db, buildSpatialIndex({ db }), embeddedIdentity(facilityCount));
+}
+
 /** Where the sidecar copy of an index file's spatial index lives. */
 export function sidecarPath(indexPath: string): string {
   return `${indexPath}.area`;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
 import { buildSpatialIndex, registryIdAt, type SpatialIndex } from '../../src/area/spatial-index';
-import { embeddedIdentity, sidecarPath, spatialIndexFor } from '../../src/area/spatial-registry';
+import { embedSpatialIndex, sidecarPath, spatialIndexFor } from '../../src/area/spatial-registry';
 import { searchRadius, type RadiusQuery } from '../../src/area/spatial-search';
 import { readSpatialIndex, writeSpatialIndex } from '../../src/area/spatial-store';
 import { FacilityIndex } from '../../src/index/facility-index';
@@ -60,7 +60,7 @@ describe('the stored spatial index', () => {
   it('is taken from the index file itself when the ingest stored it there', () => {
     const path = indexFile('embedded.sqlite', ROWS);
     const w = new Database(path);
-    writeSpatialIndex(w, buildSpatialIndex({ db: w }), embeddedIdentity(ROWS.length));
+    embedSpatialIndex(w, ROWS.length);
     w.close();
     const index = FacilityIndex.open(path);
     const s = spatialIndexFor(index);

@@ -38,7 +38,7 @@ export function areaRoutes(deps: AppDeps) {
         apiKey: 'area',
         areaQuery: true,
         query: AreaQuery,
-        response: { 200: AreaResponse, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope },
+        response: { 200: AreaResponse, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope, 503: ErrorEnvelope },
         detail: {
           tags: ['Area'],
           summary: 'Facilities within a radius of a point',

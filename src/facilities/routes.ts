@@ -16,7 +16,7 @@ export function facilityRoutes(deps: AppDeps) {
     {
       apiKey: 'facility',
       params: RegistryIdParam,
-      response: { 200: FacilityResponse, 401: ErrorEnvelope, 402: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope },
+      response: { 200: FacilityResponse, 401: ErrorEnvelope, 402: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope, 503: ErrorEnvelope },
       detail: {
         tags: ['Facilities'],
         summary: 'Look up one facility by EPA Registry ID',

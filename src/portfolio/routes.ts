@@ -54,6 +54,7 @@ export function portfolioRoutes(deps: AppDeps) {
           422: ErrorEnvelope,
           429: ErrorEnvelope,
           500: ErrorEnvelope,
+          503: ErrorEnvelope,
         },
         detail: {
           tags: ['Portfolio'],

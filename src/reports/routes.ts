@@ -25,6 +25,7 @@ const DOCUMENTED_RESPONSES: OpenAPIV3.ResponsesObject = {
   404: errorResponse('NOT_FOUND: registry ID not in the index, or not a well-formed ID'),
   429: errorResponse('RATE_LIMIT_EXCEEDED: monthly call limit reached (Retry-After)'),
   500: errorResponse('INTERNAL_ERROR: never caused by the cache; retry once, then report the request_id'),
+  503: errorResponse('SERVICE_UNAVAILABLE: the shared state store (Redis) is unreachable (Retry-After)'),
 };
 
 /** Spec 4.5: `POST /api/v1/facility/{registry_id}/report`, a binary PDF dossier (Platform and above). */
@@ -55,6 +56,7 @@ export function reportRoutes(deps: AppDeps) {
         404: ErrorEnvelope,
         429: ErrorEnvelope,
         500: ErrorEnvelope,
+        503: ErrorEnvelope,
       },
       detail: {
         tags: ['Reports'],

@@ -43,3 +43,15 @@ describe('OpenAPI document (/swagger/json)', () => {
     expect(JSON.stringify(doc)).toContain('990000000001');
   });
 });
+
+describe('state-store outages are documented', () => {
+  it.each([
+    ['/api/v1/facility/{registry_id}', 'get'],
+    ['/api/v1/area', 'get'],
+    ['/api/v1/portfolio', 'post'],
+    ['/api/v1/facility/{registry_id}/report', 'post'],
+  ])('%s declares 503 SERVICE_UNAVAILABLE (Redis unreachable)', (path, method) => {
+    const op = apiOperations.find((o) => o.path === path && o.method === method)!.op;
+    expect(Object.keys(op.responses)).toContain('503');
+  });
+});

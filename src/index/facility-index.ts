@@ -9,10 +9,10 @@ type RawRow = Omit<FacilityRow, 'active_enforcement' | 'score_inputs'> & {
   score_inputs: string;
 };
 
-const COLUMNS = `registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score,
-  active_enforcement, baseline, violation_frequency, penalty_severity, recency, repeat_offender, score_hash, score_inputs`;
-
-const SUMMARY_COLUMNS = COLUMNS.replace(', score_inputs', '');
+const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score,
+  active_enforcement, baseline, violation_frequency, penalty_severity, recency, repeat_offender, score_hash`;
+/** Full rows join the score inputs kept beside the slim facility table (schema.ts). */
+const FULL_ROWS = `SELECT ${SUMMARY_COLUMNS}, score_inputs FROM facility f JOIN facility_inputs i ON i.registry_id = f.registry_id`;
 type RawSummary = Omit<RawRow, 'score_inputs'>;
 
 function toRow(r: RawRow): FacilityRow {
@@ -41,10 +41,12 @@ export class FacilityIndex {
       if (e instanceof IndexOpenError) throw e;
       throw new IndexOpenError(`not a facility index (${(e as Error).message})`);
     }
-    this.byId = db.prepare<RawRow, [string]>(`SELECT ${COLUMNS} FROM facility WHERE registry_id = ?`);
-    this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility WHERE registry_id = ?`);
-    this.byIds = db.prepare<RawRow, [string]>(`SELECT ${COLUMNS} FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))`);
-    this.byAddressKey = db.prepare<RawRow, [string]>(`SELECT ${COLUMNS} FROM facility WHERE address_key = ? ORDER BY registry_id`);
+    this.byId = db.prepare<RawRow, [string]>(`${FULL_ROWS} WHERE f.registry_id = ?`);
+    this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
+    this.byIds = db.prepare<RawRow, [string]>(`${FULL_ROWS} WHERE f.registry_id IN (SELECT value FROM json_each(?))`);
+    this.byAddressKey = db.prepare<RawRow, [string]>(
+      `${FULL_ROWS} WHERE f.registry_id IN (SELECT registry_id FROM facility_address WHERE address_key = ?) ORDER BY f.registry_id`,
+    );
   }
 
   /** Opens an index file read-only; fails now (not at the first request) if it is missing or corrupt. */

@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite';
 import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../demo/address';
 import type { FacilityRow, IndexInfo } from './model';
-import { INDEX_DDL, INDEX_FORMAT, INDEX_POST_LOAD_DDL } from './schema';
+import { INDEX_DDL, INDEX_FORMAT } from './schema';
 
 /**
  * Builds an index file atomically: rows go into `<path>.tmp-<pid>`, which is renamed over `path`
@@ -12,8 +12,8 @@ export class IndexWriter {
   private readonly db: Database;
   private readonly tmpPath: string;
   private readonly insert;
-  private insertNew: ReturnType<Database['prepare']> | undefined;
-  private insertEncoded: ReturnType<Database['prepare']> | undefined;
+  private readonly insertInputs;
+  private readonly insertAddress;
   private count = 0;
 
   constructor(private readonly path: string) {
@@ -25,39 +25,34 @@ export class IndexWriter {
     this.db.exec(INDEX_DDL);
     this.db.exec('BEGIN');
     this.insert = this.db.prepare(
-      `INSERT OR REPLACE INTO facility VALUES ($registry_id,$fac_name,$fac_street,$fac_city,$fac_state,$fac_zip,$lat,$lng,$fac_naics,
-       $overall_score,$active_enforcement,$baseline,$violation_frequency,$penalty_severity,$recency,$repeat_offender,$score_hash,$score_inputs,$address_key)`,
+      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17) ON CONFLICT(registry_id) DO NOTHING`,
     );
+    this.insertInputs = this.db.prepare('INSERT INTO facility_inputs VALUES (?1, ?2)');
+    this.insertAddress = this.db.prepare('INSERT OR IGNORE INTO facility_address VALUES (?1, ?2)');
   }
 
+  /** Adds a row; a registry ID already written keeps its first row. Tests use this. */
   add(row: FacilityRow): void {
-    this.insert.run(this.bind(row));
-    this.count++;
+    this.addIfNew(row);
   }
 
-  /** Inserts unless the registry ID is already there; false means a duplicate (the first row stays). Used by ingest. */
+  /** Inserts unless the registry ID is already there; false means a duplicate (the first row stays). */
   addIfNew(row: FacilityRow): boolean {
-    this.insertNew ??= this.db.prepare(
-      `INSERT INTO facility VALUES ($registry_id,$fac_name,$fac_street,$fac_city,$fac_state,$fac_zip,$lat,$lng,$fac_naics,
-       $overall_score,$active_enforcement,$baseline,$violation_frequency,$penalty_severity,$recency,$repeat_offender,$score_hash,$score_inputs,$address_key)
-       ON CONFLICT(registry_id) DO NOTHING`,
-    );
-    const added = this.insertNew.run(this.bind(row)).changes === 1;
-    if (added) this.count++;
-    return added;
+    return this.addEncodedIfNew([
+      row.registry_id, row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics,
+      row.overall_score, row.active_enforcement ? 1 : 0, row.baseline, row.violation_frequency, row.penalty_severity, row.recency,
+      row.repeat_offender, row.score_hash, JSON.stringify(row.score_inputs),
+    ]);
   }
 
-  /**
-   * addIfNew for a row already in column order (registry_id ... score_inputs as JSON text), as ingest's
-   * producer thread sends it; saves re-building an object per row at national scale.
-   */
+  /** The ingest's fast path: a row already in column order (src/index/ingest/producer.ts EncodedRow). */
   addEncodedIfNew(v: readonly (string | number)[]): boolean {
-    this.insertEncoded ??= this.db.prepare(
-      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19) ON CONFLICT(registry_id) DO NOTHING`,
-    );
-    const added = this.insertEncoded.run(...v, normalizeAddressKey(v[2] as string, v[4] as string)).changes === 1;
-    if (added) this.count++;
-    return added;
+    if (this.insert.run(...v.slice(0, 17)).changes !== 1) return false;
+    const id = v[0] as string;
+    this.insertInputs.run(id, v[17] as string);
+    this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
+    this.count++;
+    return true;
   }
 
   /** Extra index_meta entries (e.g. ingest_version) written with the build. */
@@ -65,28 +60,22 @@ export class IndexWriter {
     this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)').run(key, value);
   }
 
-  private bind(row: FacilityRow) {
-    return {
-      ...row,
-      active_enforcement: row.active_enforcement ? 1 : 0,
-      score_inputs: JSON.stringify(row.score_inputs),
-      address_key: normalizeAddressKey(row.fac_street, row.fac_state),
-    };
-  }
-
   get rowsWritten(): number {
     return this.count;
   }
 
-  /** Writes metadata, builds secondary indexes and atomically replaces `path`. */
-  finish(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
+  /**
+   * Writes metadata, runs `afterLoad` on the complete tables (e.g. storing the area search's spatial
+   * index in the file) and atomically replaces `path`.
+   */
+  finish(info: Omit<IndexInfo, 'facility_count'>, afterLoad?: (db: Database, facilityCount: number) => void): IndexInfo {
     const facility_count = (this.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
     const full: IndexInfo = { ...info, facility_count };
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);
     put.run('info', JSON.stringify(full));
+    afterLoad?.(this.db, facility_count);
     this.db.exec('COMMIT');
-    this.db.exec(INDEX_POST_LOAD_DDL);
     this.db.exec('ANALYZE; PRAGMA journal_mode = DELETE;');
     if (this.tmpPath === ':memory:') return full;
     this.db.close();

@@ -27,10 +27,10 @@ if (!existsSync(indexPath)) {
 type Row = { fac_street: string; fac_city: string; fac_state: string; fac_zip: string; address_key: string; lat: number; lng: number };
 const raw = new Database(indexPath, { readonly: true });
 const facilities = (raw.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
-const sample = raw.query(`SELECT fac_street, fac_city, fac_state, fac_zip, address_key, lat, lng FROM facility ORDER BY random() LIMIT ${lookups}`).all() as Row[];
+const sample = raw.query(`SELECT fac_street, fac_city, fac_state, fac_zip, a.address_key, lat, lng FROM facility f JOIN facility_address a ON a.registry_id = f.registry_id ORDER BY random() LIMIT ${lookups}`).all() as Row[];
 raw.close();
 
-// The index's address_key column was filled at ingest by the normalizeAddressKey of that day.
+// The index's facility_address table was filled at ingest by the normalizeAddressKey of that day.
 const stale = sample.filter((r) => r.address_key !== normalizeAddressKey(r.fac_street, r.fac_state)).length;
 if (stale > 0) {
   console.error(`${stale} of ${sample.length} sampled rows have an address_key the current normalizeAddressKey would not produce: the index predates it; rebuild it (ingest) before trusting these figures`);

@@ -2,9 +2,9 @@ import { NAME_WORDS, NUMBER_WORDS, STREET_TYPES, UNIT_WORDS } from './street-wor
 
 /**
  * Address normalisation shared by ingest (src/index/index-writer.ts fills the indexed
- * `address_key` column with `normalizeAddressKey`) and the demo lookup (which builds the same key
+ * `facility_address` table with `normalizeAddressKey`) and the demo lookup (which builds the same key
  * from a parsed query). Changing the output of these functions invalidates every built index's
- * `address_key` column: indexes must then be rebuilt (docs/demo.md, "Match key").
+ * `facility_address` table: indexes must then be rebuilt (docs/demo.md, "Match key").
  */
 
 /** A street line reduced to what identifies a building: house number and street words, no unit. */

@@ -64,17 +64,13 @@ export class IndexWriter {
     return this.count;
   }
 
-  /**
-   * Writes metadata, runs `afterLoad` on the complete tables (e.g. storing the area search's spatial
-   * index in the file) and atomically replaces `path`.
-   */
-  finish(info: Omit<IndexInfo, 'facility_count'>, afterLoad?: (db: Database, facilityCount: number) => void): IndexInfo {
+  /** Writes metadata and atomically replaces `path`. */
+  finish(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
     const facility_count = (this.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
     const full: IndexInfo = { ...info, facility_count };
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);
     put.run('info', JSON.stringify(full));
-    afterLoad?.(this.db, facility_count);
     this.db.exec('COMMIT');
     this.db.exec('ANALYZE; PRAGMA journal_mode = DELETE;');
     if (this.tmpPath === ':memory:') return full;

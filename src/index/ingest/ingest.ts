@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import { embedSpatialIndex } from '../../area/spatial-registry';
 import { SCORE_VERSION } from '../../scoring/score';
 import { IndexWriter } from '../index-writer';
 import type { IndexInfo } from '../model';
@@ -122,7 +121,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
       built_at: new Date().toISOString(),
       sources,
       row_counts,
-    }, embedSpatialIndex); // so serve reads the area search's spatial index instead of building it (~10 s national)
+    });
     await rejects.finish();
     return { info, out: opts.out, rejectsPath: rejects.path, formats, asOfSource, missingColumns, seconds: (performance.now() - started) / 1000, threads };
   } catch (e) {

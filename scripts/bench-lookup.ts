@@ -5,12 +5,11 @@
  *   bun run scripts/bench-lookup.ts [--index /work/bench-data/national.sqlite] [--seconds 10]
  * Prints req/s, p50/p99 and the ratio full/bare. Target: ratio >= 0.5, p99 <= 5 ms.
  */
-import { Database } from 'bun:sqlite';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fmt, requireWrk, runWrk, startChild } from './bench/wrk';
+import { benchKey, fmt, lookupLua, randomIds, requireWrk, runWrk, startChild } from './bench/wrk';
 
 const { values } = parseArgs({ options: { index: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } } });
 const indexPath = values.index ?? '/work/bench-data/national.sqlite';
@@ -26,26 +25,8 @@ const bun = process.execPath;
 const dir = mkdtempSync(join(tmpdir(), 'fcs-bench-lookup-'));
 
 // 20,000 random IDs drawn from the index, fed to wrk so every request hits a different row.
-const db = new Database(indexPath, { readonly: true });
-const facilities = (db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
-const ids = (db.query('SELECT registry_id FROM facility ORDER BY random() LIMIT 20000').all() as { registry_id: string }[]).map((r) => r.registry_id);
-db.close();
-
-const created = Bun.spawnSync([bun, join(root, 'src/main.ts'), 'keys', 'create', '--tier', 'enterprise', '--json', '--state-dir', dir]);
-const { key, account_id } = JSON.parse(created.stdout.toString());
-Bun.spawnSync([bun, join(root, 'src/main.ts'), 'keys', 'set-limit', account_id, '1000000000', '--state-dir', dir]);
-
-const lua = join(dir, 'lookup.lua');
-writeFileSync(
-  lua,
-  `local ids = {${ids.map((i) => `"${i}"`).join(',')}}
-math.randomseed(42)
-wrk.headers["X-API-Key"] = "${key}"
-request = function()
-  return wrk.format("GET", "/api/v1/facility/" .. ids[math.random(#ids)])
-end
-`,
-);
+const { ids, facilities } = randomIds(indexPath);
+const lua = lookupLua(join(dir, 'lookup.lua'), ids, benchKey(['--state-dir', dir]));
 
 console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities); wrk -t1 -c${connections} -d${seconds}s; ${new Date().toISOString()}`);
 

@@ -9,13 +9,12 @@
  * also taken unsaturated, with one connection. A real redis-server is started on a free loopback
  * port (no persistence) and stopped at the end.
  */
-import { Database } from 'bun:sqlite';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RedisServer } from '../test/support/redis-server';
-import { fmt, requireWrk, runWrk, startChild, type WrkResult } from './bench/wrk';
+import { benchKey, fmt, lookupLua, randomIds, requireWrk, runWrk, startChild, type WrkResult } from './bench/wrk';
 
 const { values } = parseArgs({ options: { index: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' } } });
 const root = join(import.meta.dir, '..');
@@ -33,34 +32,9 @@ const main = join(root, 'src/main.ts');
 const dir = mkdtempSync(join(tmpdir(), 'fcs-bench-redis-'));
 const redis = await RedisServer.start();
 
-const db = new Database(indexPath, { readonly: true });
-const facilities = (db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
-const ids = (db.query('SELECT registry_id FROM facility ORDER BY random() LIMIT 20000').all() as { registry_id: string }[]).map((r) => r.registry_id);
-db.close();
+const { ids, facilities } = randomIds(indexPath);
 
-/** An Enterprise key with a cap no run reaches, in the given store. */
-function benchKey(stateArgs: string[]): string {
-  const created = Bun.spawnSync([bun, main, 'keys', 'create', '--tier', 'enterprise', '--json', ...stateArgs], { cwd: root });
-  if (created.exitCode !== 0) throw new Error(`keys create failed: ${created.stderr}`);
-  const { key, account_id } = JSON.parse(created.stdout.toString());
-  Bun.spawnSync([bun, main, 'keys', 'set-limit', account_id, '1000000000', ...stateArgs], { cwd: root });
-  return key;
-}
-
-function luaFor(name: string, key: string): string {
-  const path = join(dir, `${name}.lua`);
-  writeFileSync(
-    path,
-    `local ids = {${ids.map((i) => `"${i}"`).join(',')}}
-math.randomseed(42)
-wrk.headers["X-API-Key"] = "${key}"
-request = function()
-  return wrk.format("GET", "/api/v1/facility/" .. ids[math.random(#ids)])
-end
-`,
-  );
-  return path;
-}
+const luaFor = (name: string, key: string) => lookupLua(join(dir, `${name}.lua`), ids, key);
 
 const variants = [
   { name: 'embedded (SQLite)', state: ['--state-dir', join(dir, 'sqlite')] },

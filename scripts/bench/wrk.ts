@@ -1,5 +1,8 @@
 /** Shared helpers for benchmark scripts: free ports, child servers, wrk runs and their parsed figures. */
+import { Database } from 'bun:sqlite';
 import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export type WrkResult = { rps: number; p50ms: number; p99ms: number; non2xx: number; errors: number };
 
@@ -52,4 +55,40 @@ export function startChild(cmd: string[], ready: RegExp, env: Record<string, str
 
 export function fmt(n: number, digits = 2): string {
   return Number.isFinite(n) ? n.toFixed(digits) : 'n/a';
+}
+
+const ROOT = join(import.meta.dir, '..', '..');
+const MAIN = join(ROOT, 'src', 'main.ts');
+
+/** Up to `n` random registry IDs of an index file (the lookups a benchmark cycles through). */
+export function randomIds(indexPath: string, n = 20_000): { ids: string[]; facilities: number } {
+  const db = new Database(indexPath, { readonly: true });
+  const facilities = (db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+  const ids = (db.query(`SELECT registry_id FROM facility ORDER BY random() LIMIT ${n}`).all() as { registry_id: string }[]).map((r) => r.registry_id);
+  db.close();
+  return { ids, facilities };
+}
+
+/** An Enterprise key with a cap no run reaches, made with the CLI in the given store (`--state-dir D` or `--redis-url U`). */
+export function benchKey(stateArgs: string[]): string {
+  const created = Bun.spawnSync([process.execPath, MAIN, 'keys', 'create', '--tier', 'enterprise', '--json', ...stateArgs], { cwd: ROOT });
+  if (created.exitCode !== 0) throw new Error(`keys create failed: ${created.stderr}`);
+  const { key, account_id } = JSON.parse(created.stdout.toString());
+  Bun.spawnSync([process.execPath, MAIN, 'keys', 'set-limit', account_id, '1000000000', ...stateArgs], { cwd: ROOT });
+  return key;
+}
+
+/** A wrk script that looks up a random one of `ids` per request with `key`; returns its path. */
+export function lookupLua(path: string, ids: readonly string[], key: string): string {
+  writeFileSync(
+    path,
+    `local ids = {${ids.map((i) => `"${i}"`).join(',')}}
+math.randomseed(42)
+wrk.headers["X-API-Key"] = "${key}"
+request = function()
+  return wrk.format("GET", "/api/v1/facility/" .. ids[math.random(#ids)])
+end
+`,
+  );
+  return path;
 }

@@ -99,6 +99,16 @@ export function exporterLine(f: Facility, asOfMs: number, rng: Rng): string {
 
 type Setter = (name: keyof typeof COL, value: string | number) => void;
 
+/** The lead program's enforcement record; CAA, CWA and RCRA name these six columns alike. */
+function enforcementColumns(set: Setter, prog: 'CAA' | 'CWA' | 'RCRA', c: Facility['compliance'], asOfMs: number): void {
+  set(`${prog}_INFORMAL_COUNT`, c.informal);
+  set(`${prog}_FORMAL_ACTION_COUNT`, c.formal);
+  set(`${prog}_DATE_LAST_FORMAL_ACTION`, mdy(asOfMs, c.daysLastFormal));
+  set(`${prog}_PENALTIES`, num(c.totalPenalties));
+  set(`${prog}_LAST_PENALTY_DATE`, mdy(asOfMs, c.daysLastPenalty));
+  set(`${prog}_LAST_PENALTY_AMT`, num(c.lastPenalty));
+}
+
 /** Program-level columns: the first (lead) program carries the facility's enforcement record, others are clean. */
 function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): void {
   const c = f.compliance;
@@ -115,12 +125,7 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): voi
     set('CAA_EVALUATION_COUNT', own('AIR') ? c.inspections : rng.int(0, 2));
     if (own('AIR')) {
       if (c.daysLastInspection !== null) set('CAA_DAYS_LAST_EVALUATION', c.daysLastInspection);
-      set('CAA_INFORMAL_COUNT', c.informal);
-      set('CAA_FORMAL_ACTION_COUNT', c.formal);
-      set('CAA_DATE_LAST_FORMAL_ACTION', mdy(asOfMs, c.daysLastFormal));
-      set('CAA_PENALTIES', num(c.totalPenalties));
-      set('CAA_LAST_PENALTY_DATE', mdy(asOfMs, c.daysLastPenalty));
-      set('CAA_LAST_PENALTY_AMT', num(c.lastPenalty));
+      enforcementColumns(set, 'CAA', c, asOfMs);
     }
     set('CAA_QTRS_WITH_NC', own('AIR') ? c.qtrsWithNc : 0);
     set('CAA_COMPLIANCE_STATUS', status('AIR'));
@@ -135,12 +140,7 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): voi
     set('CWA_INSPECTION_COUNT', own('NPDES') ? c.inspections : rng.int(0, 2));
     if (own('NPDES')) {
       if (c.daysLastInspection !== null) set('CWA_DAYS_LAST_INSPECTION', c.daysLastInspection);
-      set('CWA_INFORMAL_COUNT', c.informal);
-      set('CWA_FORMAL_ACTION_COUNT', c.formal);
-      set('CWA_DATE_LAST_FORMAL_ACTION', mdy(asOfMs, c.daysLastFormal));
-      set('CWA_PENALTIES', num(c.totalPenalties));
-      set('CWA_LAST_PENALTY_DATE', mdy(asOfMs, c.daysLastPenalty));
-      set('CWA_LAST_PENALTY_AMT', num(c.lastPenalty));
+      enforcementColumns(set, 'CWA', c, asOfMs);
     }
     set('CWA_QTRS_WITH_NC', own('NPDES') ? c.qtrsWithNc : 0);
     set('CWA_COMPLIANCE_STATUS', status('NPDES'));
@@ -154,12 +154,7 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): voi
     set('RCRA_INSPECTION_COUNT', own('RCRA') ? c.inspections : rng.int(0, 1));
     if (own('RCRA')) {
       if (c.daysLastInspection !== null) set('RCRA_DAYS_LAST_EVALUATION', c.daysLastInspection);
-      set('RCRA_INFORMAL_COUNT', c.informal);
-      set('RCRA_FORMAL_ACTION_COUNT', c.formal);
-      set('RCRA_DATE_LAST_FORMAL_ACTION', mdy(asOfMs, c.daysLastFormal));
-      set('RCRA_PENALTIES', num(c.totalPenalties));
-      set('RCRA_LAST_PENALTY_DATE', mdy(asOfMs, c.daysLastPenalty));
-      set('RCRA_LAST_PENALTY_AMT', num(c.lastPenalty));
+      enforcementColumns(set, 'RCRA', c, asOfMs);
     }
     set('RCRA_QTRS_WITH_NC', own('RCRA') ? c.qtrsWithNc : 0);
     set('RCRA_COMPLIANCE_STATUS', status('RCRA'));

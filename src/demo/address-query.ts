@@ -1,5 +1,4 @@
 import parser from 'parse-address';
-import zipcodes from 'zipcodes';
 import { cleanUnit, normalizeCity, normalizeStreet, zip5 } from './address';
 
 /** One reading of where the street ends and the city begins. */
@@ -132,6 +131,19 @@ export function parseAddressQuery(text: string): AddressQuery | null {
   const zip = zip5(byCommas?.zip || byWords?.zip || '') || zip5(p.zip ?? '');
   let state = byCommas?.state || byWords?.state || (p.state ?? '').toUpperCase();
   if (!STATES.has(state)) state = '';
-  if (!state && zip) state = (zipcodes.lookup(zip)?.state ?? '').toUpperCase();
+  if (!state && zip) state = stateOfZip(zip);
   return { candidates, state, zip };
+}
+
+type ZipTable = { lookup(zip: string): { state: string } | undefined };
+let zipTable: ZipTable | undefined;
+
+/**
+ * State of a 5-digit ZIP, for addresses given without one. The `zipcodes` table is a 5 MB object
+ * literal (~0.9 s and ~90 MB of heap to load), so it is loaded on the first such address, not at
+ * start: every other process (CLI commands, servers that never see one) never pays for it.
+ */
+function stateOfZip(zip: string): string {
+  zipTable ??= require('zipcodes') as ZipTable;
+  return (zipTable.lookup(zip)?.state ?? '').toUpperCase();
 }

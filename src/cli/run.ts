@@ -21,11 +21,6 @@ const COMMANDS: Record<string, Command> = {
   ingest: ingestCommand,
 };
 
-/** Registers a subcommand; feature modules (ingest, ...) add theirs here. */
-export function registerCommand(name: string, command: Command): void {
-  COMMANDS[name] = command;
-}
-
 /** Runs one CLI command; returns the exit code, or null when the command keeps running (serve). */
 export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<number | null> {
   const [name, ...rest] = argv;

@@ -1,5 +1,5 @@
 import type { FacilityIndex } from '../index/facility-index';
-import type { FacilityRow } from '../index/model';
+import type { FacilitySummary } from '../index/model';
 import { normalizeAddressKey, normalizeCity, normalizeStreet, zip5 } from './address';
 import { parseAddressQuery, type AddressQuery, type StreetCandidate } from './address-query';
 import type { Geocoder } from './geocoder';
@@ -12,14 +12,14 @@ import type { Geocoder } from './geocoder';
  * - Without a ZIP (in the query or the row), the city must be given and equal (Saint/St, Fort/Ft, punctuation aside).
  * - With neither, there is no telling one "100 Main St" of a state from another: no match.
  */
-export function sameLocality(q: AddressQuery, c: StreetCandidate, row: FacilityRow): boolean {
+export function sameLocality(q: AddressQuery, c: StreetCandidate, row: FacilitySummary): boolean {
   const rowZip = zip5(row.fac_zip);
   if (q.zip && rowZip) return rowZip === q.zip;
   return c.city !== '' && normalizeCity(row.fac_city) === c.city;
 }
 
 /** Of the rows at the address, the one in the queried unit if any names it, else the first (lowest registry ID). */
-function pickUnit(c: StreetCandidate, rows: FacilityRow[]): FacilityRow | undefined {
+function pickUnit(c: StreetCandidate, rows: FacilitySummary[]): FacilitySummary | undefined {
   if (c.unit) {
     const inUnit = rows.find((r) => normalizeStreet(r.fac_street).unit === c.unit);
     if (inUnit) return inUnit;
@@ -28,7 +28,7 @@ function pickUnit(c: StreetCandidate, rows: FacilityRow[]): FacilityRow | undefi
 }
 
 /** Finds the facility whose own index address is the queried one, or null. */
-export function findFacilityAtAddress(index: FacilityIndex, q: AddressQuery): FacilityRow | null {
+export function findFacilityAtAddress(index: FacilityIndex, q: AddressQuery): FacilitySummary | null {
   if (!q.state) return null;
   for (const c of q.candidates) {
     const rows = index.findByAddressKey(`${c.street}|${q.state}`).filter((r) => sameLocality(q, c, r));

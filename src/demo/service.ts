@@ -33,7 +33,7 @@ export async function demoLookup(
   const hit = await geocoder.geocode(text);
   if (!hit) throw new AppError('NOT_FOUND', notFoundMessage(text));
   const id = hit.registry_id ?? nearestFacilityId(index, hit.lat, hit.lng, maxMiles);
-  const row = id === null ? null : index.get(id);
+  const row = id === null ? null : index.getSummary(id);
   // The address itself is a prospect's input: logged never, only where its answer came from.
   log({ level: 'info', msg: 'demo lookup', source: hit.source, found: row !== null });
   if (!row) throw new AppError('NOT_FOUND', `The address was geocoded, but no facility in the index is within ${maxMiles} mile of it`);

@@ -1,7 +1,7 @@
 import { TIER_RULES, type Tier } from '../accounts/tiers';
 import { AppError } from '../http/errors';
 import type { FacilityIndex } from '../index/facility-index';
-import type { FacilitySummary } from '../index/model';
+import type { FacilityRow, FacilitySummary } from '../index/model';
 import type { FacilityRecord, RedactedComponents, ScoreComponents } from './model';
 
 export const REDACTED_MESSAGE = 'Score components are available on the Starter plan or above';
@@ -38,8 +38,20 @@ export function toFacilityRecord(row: FacilitySummary, tier: Tier): FacilityReco
   };
 }
 
+function notInIndex(registryId: string): AppError {
+  return new AppError('NOT_FOUND', `No facility with registry ID ${registryId} is in the index`);
+}
+
+/** The record a lookup returns, or 404 NOT_FOUND. */
 export function findFacility(index: FacilityIndex, registryId: string): FacilitySummary {
   const row = index.getSummary(registryId);
-  if (!row) throw new AppError('NOT_FOUND', `No facility with registry ID ${registryId} is in the index`);
+  if (!row) throw notInIndex(registryId);
+  return row;
+}
+
+/** The full row, score inputs included (reports explain each component from them), or the same 404. */
+export function findFacilityRow(index: FacilityIndex, registryId: string): FacilityRow {
+  const row = index.get(registryId);
+  if (!row) throw notInIndex(registryId);
   return row;
 }

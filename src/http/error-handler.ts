@@ -6,9 +6,16 @@ import { factsOf, metaFor } from './request-context';
 
 type RouteLister = () => { method: string; path: string }[];
 
+// Compiled once per route pattern: unknown-route floods should not build regexes per request.
+const patternRegexes = new Map<string, RegExp>();
+
 /** Matches a concrete path against Elysia route patterns (`:param`, `*`). */
 function pathMatches(pattern: string, path: string): boolean {
-  const re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
+  let re = patternRegexes.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
+    patternRegexes.set(pattern, re);
+  }
   return re.test(path);
 }
 

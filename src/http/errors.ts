@@ -18,13 +18,10 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   KEY_EXISTS: 409,
   PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
   SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
-
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
 // The field is `errorCode`, not `code`: Elysia reads `error.code` itself to classify errors.
 export class AppError extends Error {

@@ -9,11 +9,6 @@ export const BUNDLED_INDEX_PATH = join(import.meta.dir, '..', '..', 'data', 'sam
 /** True inside a `bun build --compile` executable, whose modules live in its embedded /$bunfs/ tree. */
 export const IS_COMPILED_BINARY = import.meta.path.startsWith('/$bunfs/') || import.meta.path.startsWith('B:/~BUN/');
 
-/** The index to open: an explicit path, else the bundled sample. (Source checkout only; see openIndex.) */
-export function resolveIndexPath(explicit: string | null): string {
-  return explicit ?? BUNDLED_INDEX_PATH;
-}
-
 /**
  * The sample embedded in the binary: `bun build --compile` stores data/sample.sqlite inside the
  * executable and this import deserialises it into memory (a few MB), so the binary needs no data

@@ -15,6 +15,10 @@ const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_stat
 const FULL_ROWS = `SELECT ${SUMMARY_COLUMNS}, score_inputs FROM facility f JOIN facility_inputs i ON i.registry_id = f.registry_id`;
 type RawSummary = Omit<RawRow, 'score_inputs'>;
 
+function toSummary(r: RawSummary): FacilitySummary {
+  return { ...r, active_enforcement: r.active_enforcement === 1 };
+}
+
 function toRow(r: RawRow): FacilityRow {
   return { ...r, active_enforcement: r.active_enforcement === 1, score_inputs: JSON.parse(r.score_inputs) as ScoreInputs };
 }
@@ -27,7 +31,6 @@ export class FacilityIndex {
   readonly info: IndexInfo;
   private readonly byId;
   private readonly summaryById;
-  private readonly byIds;
   private readonly byAddressKey;
 
   constructor(readonly db: Database) {
@@ -43,9 +46,8 @@ export class FacilityIndex {
     }
     this.byId = db.prepare<RawRow, [string]>(`${FULL_ROWS} WHERE f.registry_id = ?`);
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
-    this.byIds = db.prepare<RawRow, [string]>(`${FULL_ROWS} WHERE f.registry_id IN (SELECT value FROM json_each(?))`);
-    this.byAddressKey = db.prepare<RawRow, [string]>(
-      `${FULL_ROWS} WHERE f.registry_id IN (SELECT registry_id FROM facility_address WHERE address_key = ?) ORDER BY f.registry_id`,
+    this.byAddressKey = db.prepare<RawSummary, [string]>(
+      `SELECT ${SUMMARY_COLUMNS} FROM facility_address a JOIN facility f ON f.registry_id = a.registry_id WHERE a.address_key = ? ORDER BY f.registry_id`,
     );
   }
 
@@ -72,16 +74,12 @@ export class FacilityIndex {
   /** The row without its score inputs: what a lookup returns, without parsing JSON it will not use. */
   getSummary(registryId: string): FacilitySummary | null {
     const r = this.summaryById.get(registryId);
-    return r ? { ...r, active_enforcement: r.active_enforcement === 1 } : null;
+    return r ? toSummary(r) : null;
   }
 
-  /** All rows whose IDs are in `ids`, in one statement; order unspecified. */
-  getMany(ids: readonly string[]): FacilityRow[] {
-    return this.byIds.all(JSON.stringify(ids)).map(toRow);
-  }
-
-  findByAddressKey(key: string): FacilityRow[] {
-    return this.byAddressKey.all(key).map(toRow);
+  /** Facilities filed under a normalised address key (src/demo/address.ts), lowest registry ID first. */
+  findByAddressKey(key: string): FacilitySummary[] {
+    return this.byAddressKey.all(key).map(toSummary);
   }
 
   close(): void {

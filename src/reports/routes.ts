@@ -2,10 +2,11 @@ import { Elysia, t } from 'elysia';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { AppDeps } from '../deps';
 import { RegistryIdParam } from '../facilities/model';
+import { findFacilityRow } from '../facilities/service';
 import { apiKeyAuth } from '../http/auth';
 import { ErrorEnvelope } from '../http/envelope';
 import { factsOf } from '../http/request-context';
-import { exportReport, findReportRow, openReportCache } from './service';
+import { exportReport, openReportCache } from './service';
 
 const errorResponse = (description: string): OpenAPIV3.ResponseObject => ({ description, content: { 'application/json': { schema: ErrorEnvelope as OpenAPIV3.SchemaObject } } });
 
@@ -34,7 +35,7 @@ export function reportRoutes(deps: AppDeps) {
   return new Elysia({ name: 'report-routes' }).use(apiKeyAuth(deps)).post(
     '/api/v1/facility/:registry_id/report',
     async ({ params, request, set }) => {
-      const row = findReportRow(deps.index, params.registry_id);
+      const row = findFacilityRow(deps.index, params.registry_id);
       const result = await exportReport({ row, info: deps.index.info, cache, now: deps.clock(), requestId: factsOf(request).id });
       set.headers['content-type'] = 'application/pdf';
       // The ID is digits only (RegistryIdParam), so it is safe inside the quoted filename.

@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from '../config';
 import type { Log } from '../deps';
-import { AppError } from '../http/errors';
-import type { FacilityIndex } from '../index/facility-index';
 import type { FacilityRow, IndexInfo } from '../index/model';
 import { ReportCache, reportCacheStats } from './cache';
 import { renderReport } from './document';
@@ -16,13 +14,6 @@ export const REPORT_LAYOUT_VERSION = 'dossier-1';
 export function openReportCache(config: Config, clock: () => number, log: Log): ReportCache | null {
   const dir = config.reportCacheDir ?? join(config.stateDir, 'report-cache');
   return dir === 'off' ? null : new ReportCache(dir, clock, log);
-}
-
-/** The full index row (with score inputs, which lookups skip), or the lookup's 404. */
-export function findReportRow(index: FacilityIndex, registryId: string): FacilityRow {
-  const row = index.get(registryId);
-  if (!row) throw new AppError('NOT_FOUND', `No facility with registry ID ${registryId} is in the index`);
-  return row;
 }
 
 /**

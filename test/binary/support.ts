@@ -3,8 +3,10 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildBinary } from '../../scripts/build';
+import { ROOT, spawnService, type Service } from '../support/process';
 
-export const ROOT = join(import.meta.dir, '..', '..');
+export { ROOT };
+
 /** The commit the test build carries, to prove `--define FCS_GIT_COMMIT` reaches `--version`. */
 export const TEST_COMMIT = 'testbuild0001';
 
@@ -64,62 +66,15 @@ export function run(args: string[], env: Record<string, string> = {}, cwd = temp
   return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
 }
 
-export type Server = {
-  proc: ReturnType<typeof Bun.spawn>;
-  base: string;
-  port: number;
-  /** Every stdout line so far, parsed (the service logs JSON lines). */
-  lines: Record<string, any>[];
-  stderr: () => Promise<string>;
-  /** Waits for a log line matching `pred`. */
-  waitForLine: (pred: (l: Record<string, any>) => boolean, ms?: number) => Promise<Record<string, any>>;
-};
+export type Server = Service;
 
-/** Starts `serve` on a free port (port 0) and waits for its "listening" line. */
-export async function startServe(args: string[], env: Record<string, string> = {}): Promise<Server> {
-  const proc = Bun.spawn([binary(), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+/** Starts the binary's `serve` on a free port (port 0), from an empty directory, and waits for its "listening" line. */
+export function startServe(args: string[], env: Record<string, string> = {}): Promise<Server> {
+  return spawnService([binary(), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
     cwd: tempDir(),
-    stdout: 'pipe',
-    stderr: 'pipe',
+    startMs: 20_000,
   });
-  const lines: Record<string, any>[] = [];
-  const waiters: { pred: (l: Record<string, any>) => boolean; resolve: (l: Record<string, any>) => void }[] = [];
-  void (async () => {
-    let buf = '';
-    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
-      buf += new TextDecoder().decode(chunk);
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const text = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        let line: Record<string, any>;
-        try {
-          line = JSON.parse(text);
-        } catch {
-          line = { raw: text };
-        }
-        lines.push(line);
-        for (const w of [...waiters]) if (w.pred(line)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(line));
-      }
-    }
-  })();
-  const waitForLine = (pred: (l: Record<string, any>) => boolean, ms = 20_000) => {
-    const seen = lines.find(pred);
-    if (seen) return Promise.resolve(seen);
-    return new Promise<Record<string, any>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching log line within ${ms} ms; got:\n${lines.map((l) => JSON.stringify(l)).join('\n')}`)), ms);
-      waiters.push({ pred, resolve: (l) => (clearTimeout(timer), resolve(l)) });
-    });
-  };
-  const stderr = () => new Response(proc.stderr as ReadableStream).text();
-  const listening = await Promise.race([
-    waitForLine((l) => typeof l.port === 'number' && String(l.msg).startsWith('listening')),
-    proc.exited.then(async (code) => {
-      throw new Error(`serve exited with ${code} before listening: ${await stderr()}`);
-    }),
-  ]);
-  return { proc, base: `http://127.0.0.1:${listening.port}`, port: listening.port, lines, stderr, waitForLine };
 }
 
 /** `keys list --json` row of one account. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
 import { exporterLines } from '../../scripts/synth/generator';

@@ -1,7 +1,6 @@
-import type { Subprocess } from 'bun';
-import { MAIN, ROOT, cli } from '../support/process';
+import { MAIN, ROOT, cli, spawnService, type Service } from '../support/process';
 
-export type Replica = { base: string; proc: Subprocess; output: () => string; stop: () => Promise<void> };
+export type Replica = Service;
 
 /** A JWT secret for the account endpoints of test replicas (HS256 mode, docs/accounts.md). */
 export const JWT_SECRET = 'replica-test-secret-0123456789abcdef0123456789';
@@ -14,34 +13,9 @@ export async function startReplicas(count: number, o: { redisUrl: string; indexP
   return Promise.all(Array.from({ length: count }, (_, i) => startReplica(i, o)));
 }
 
-async function startReplica(i: number, o: { redisUrl: string; indexPath: string; stateDir: string; env?: Record<string, string>; wrap?: (i: number) => string[] }): Promise<Replica> {
+function startReplica(i: number, o: { redisUrl: string; indexPath: string; stateDir: string; env?: Record<string, string>; wrap?: (i: number) => string[] }): Promise<Replica> {
   const cmd = [...(o.wrap?.(i) ?? []), process.execPath, MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--index', o.indexPath, '--redis-url', o.redisUrl, '--state-dir', `${o.stateDir}/r${i}`, '--trusted-proxies', '127.0.0.1/32'];
-  const proc = Bun.spawn(cmd, {
-    cwd: ROOT,
-    env: { ...process.env, FCS_LOG_REQUESTS: '0', FCS_JWT_SECRET: JWT_SECRET, ...o.env },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  let out = '';
-  const drain = async (s: ReadableStream<Uint8Array>) => {
-    for await (const chunk of s) out = (out + new TextDecoder().decode(chunk)).slice(-200_000);
-  };
-  void drain(proc.stdout as ReadableStream<Uint8Array>);
-  void drain(proc.stderr as ReadableStream<Uint8Array>);
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline && proc.exitCode === null) {
-    const m = out.match(/"port":(\d+)/);
-    if (m) {
-      const stop = async () => {
-        proc.kill('SIGKILL');
-        await proc.exited;
-      };
-      return { base: `http://127.0.0.1:${m[1]}`, proc, output: () => out, stop };
-    }
-    await Bun.sleep(20);
-  }
-  proc.kill('SIGKILL');
-  throw new Error(`replica ${i} did not start:\n${out}`);
+  return spawnService(cmd, { cwd: ROOT, env: { ...process.env, FCS_LOG_REQUESTS: '0', FCS_JWT_SECRET: JWT_SECRET, ...o.env } });
 }
 
 /** A fresh account + key through the real CLI, written to the same Redis the replicas use. */

@@ -23,28 +23,83 @@ export function cli(args: string[], env: Record<string, string> = {}) {
   return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
 }
 
-/** Starts `serve` on a free port and waits until it answers; `stop()` kills it. */
-export async function startServer(args: string[], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([process.execPath, MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+export type Service = {
+  proc: ReturnType<typeof Bun.spawn>;
+  base: string;
+  port: number;
+  /** Every stdout line so far, parsed (the service logs JSON lines; others as `{ raw }`). */
+  lines: Record<string, any>[];
+  /** Everything printed so far, stdout and stderr, for failure messages. */
+  output: () => string;
+  /** Waits for a log line matching `pred`. */
+  waitForLine: (pred: (l: Record<string, any>) => boolean, ms?: number) => Promise<Record<string, any>>;
+  /** Signals the process (SIGKILL by default) and resolves with its exit code. */
+  stop: (signal?: NodeJS.Signals | number) => Promise<number>;
+};
+
+/**
+ * Runs a `serve` command line and resolves once it logs its "listening" line. Both pipes are drained
+ * for the process's whole life (a full pipe would stall a chatty server).
+ */
+export async function spawnService(cmd: string[], opts: { env: Record<string, string | undefined>; cwd: string; startMs?: number }): Promise<Service> {
+  const proc = Bun.spawn(cmd, { env: opts.env, cwd: opts.cwd, stdout: 'pipe', stderr: 'pipe' });
+  const lines: Record<string, any>[] = [];
+  let errText = '';
+  const waiters: { pred: (l: Record<string, any>) => boolean; resolve: (l: Record<string, any>) => void }[] = [];
+  void (async () => {
+    let buf = '';
+    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+      buf += new TextDecoder().decode(chunk);
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const text = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        let line: Record<string, any>;
+        try {
+          line = JSON.parse(text);
+        } catch {
+          line = { raw: text };
+        }
+        lines.push(line);
+        for (const w of [...waiters]) if (w.pred(line)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(line));
+      }
+    }
+  })();
+  void (async () => {
+    for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) errText = (errText + new TextDecoder().decode(chunk)).slice(-200_000);
+  })();
+  const output = () => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n${errText}`;
+  const waitForLine = (pred: (l: Record<string, any>) => boolean, ms = 20_000) => {
+    const seen = lines.find(pred);
+    if (seen) return Promise.resolve(seen);
+    return new Promise<Record<string, any>>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching log line within ${ms} ms; got:\n${output()}`)), ms);
+      waiters.push({ pred, resolve: (l) => (clearTimeout(timer), resolve(l)) });
+    });
+  };
+  const stop = async (signal: NodeJS.Signals | number = 'SIGKILL') => {
+    proc.kill(signal);
+    return await proc.exited;
+  };
+  try {
+    const listening = await Promise.race([
+      waitForLine((l) => typeof l.port === 'number' && String(l.msg).startsWith('listening'), opts.startMs ?? 30_000),
+      proc.exited.then(async (code) => {
+        await Bun.sleep(50); // let the drains catch the last words
+        throw new Error(`serve exited with ${code} before listening:\n${output()}`);
+      }),
+    ]);
+    return { proc, base: `http://127.0.0.1:${listening.port}`, port: listening.port, lines, output, waitForLine, stop };
+  } catch (e) {
+    proc.kill('SIGKILL');
+    throw e;
+  }
+}
+
+/** Starts `serve` from the source tree on a free port and waits until it listens. */
+export function startServer(args: string[], env: Record<string, string> = {}): Promise<Service> {
+  return spawnService([process.execPath, MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     env: { ...process.env, FCS_LOG_REQUESTS: '0', ...env },
     cwd: ROOT,
-    stdout: 'pipe',
-    stderr: 'pipe',
   });
-  const reader = proc.stdout.getReader();
-  let buffered = '';
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffered += new TextDecoder().decode(value);
-    const m = buffered.match(/"port":(\d+)/);
-    if (m) {
-      reader.releaseLock();
-      const base = `http://127.0.0.1:${m[1]}`;
-      return { proc, base, stop: async (signal: NodeJS.Signals | number = 'SIGKILL') => { proc.kill(signal); return await proc.exited; } };
-    }
-  }
-  proc.kill('SIGKILL');
-  throw new Error(`server did not start: ${buffered}${await new Response(proc.stderr).text()}`);
 }

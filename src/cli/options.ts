@@ -18,6 +18,7 @@ export function parse<const O extends NonNullable<ParseArgsConfig['options']>>(a
 /** Config from env, overridden by whichever flags were given. */
 export function configFrom(env: Record<string, string | undefined>, flags: Record<string, unknown>): Config {
   const str = (flag: string, envName: string) => (flags[flag] as string | undefined) ?? env[envName];
+  const num = (envName: string) => (env[envName] === undefined ? undefined : Number(env[envName]));
   const port = str('port', 'FCS_PORT') ?? env.PORT;
   const proxies = str('trusted-proxies', 'FCS_TRUSTED_PROXIES');
   return makeConfig({
@@ -28,16 +29,16 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     reportCacheDir: str('report-cache-dir', 'FCS_REPORT_CACHE_DIR') || null,
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
     redisPrefix: env.FCS_REDIS_PREFIX || undefined,
-    redisTimeoutMs: env.FCS_REDIS_TIMEOUT_MS === undefined ? undefined : Number(env.FCS_REDIS_TIMEOUT_MS),
+    redisTimeoutMs: num('FCS_REDIS_TIMEOUT_MS'),
     trustedProxies: proxies ? proxies.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
-    geocoderUrl: str('geocoder-url', 'FCS_GEOCODER_URL') || null,
+    geocoderUrl: env.FCS_GEOCODER_URL || null,
     geocoderBenchmark: env.FCS_GEOCODER_BENCHMARK,
-    geocoderTimeoutMs: env.FCS_GEOCODER_TIMEOUT_MS === undefined ? undefined : Number(env.FCS_GEOCODER_TIMEOUT_MS),
-    demoMatchMiles: env.FCS_DEMO_MATCH_MILES === undefined ? undefined : Number(env.FCS_DEMO_MATCH_MILES),
+    geocoderTimeoutMs: num('FCS_GEOCODER_TIMEOUT_MS'),
+    demoMatchMiles: num('FCS_DEMO_MATCH_MILES'),
     signupTier: (str('signup-tier', 'FCS_SIGNUP_TIER') as Config['signupTier'] | undefined) ?? 'free',
     jwt: jwtConfigFrom(env, flags),
     logRequests: env.FCS_LOG_REQUESTS === undefined ? undefined : env.FCS_LOG_REQUESTS !== '0',
     metricsToken: env.FCS_METRICS_TOKEN || null,
-    shutdownTimeoutMs: env.FCS_SHUTDOWN_TIMEOUT_MS === undefined ? undefined : Number(env.FCS_SHUTDOWN_TIMEOUT_MS),
+    shutdownTimeoutMs: num('FCS_SHUTDOWN_TIMEOUT_MS'),
   });
 }

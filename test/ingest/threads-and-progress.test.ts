@@ -37,6 +37,18 @@ describe('progress', () => {
     expect(out).toEqual(['ingest: 8,192 rows  819 rows/s  25.0%  ETA 30s\n']);
   });
 
+  it.each([true, false])('a real ingest reports progress as it goes (inline %p), not only on rare row counts', async (inline) => {
+    const dir = tempDir();
+    // 9,000 generated rows with some rejected for missing coordinates: batch ends fall on uneven row counts
+    const file = writeFile(dir, 'p.csv', [...exporterLines({ seed: 'progress', rows: 9000, asOf: '2026-10-31' })].join('\r\n') + '\r\n');
+    const out: string[] = [];
+    const { summary } = await runIngest([file], join(dir, 'p.sqlite'), { inline, progress: { tty: false, write: (s) => out.push(s), intervalMs: 0 } });
+    expect(summary.info.row_counts.rejected).toBeGreaterThan(0);
+    expect(out.length).toBeGreaterThanOrEqual(4);
+    for (const line of out) expect(line).toMatch(/^ingest: [\d,]+ rows  [\d,]+ rows\/s  [\d.]+%  ETA \S+\n$/);
+    expect(out.at(-1)).toStartWith('ingest: 9,000 rows');
+  });
+
   it('redraws one bar line on a terminal and clears it at the end', () => {
     const out: string[] = [];
     const now = clock();

@@ -11,14 +11,12 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 const MAGIC = 'FCSR1';
 
 /**
- * Process-wide counters for /metrics (monotonic, like Prometheus counters): every cache in the
- * process adds to them. `bypass` = rendered but could not be stored (unwritable, full, disabled).
+ * Process-wide counters of what the cache did on disk (monotonic; every cache in the process adds
+ * to them). Not exported to /metrics: the HIT/MISS/BYPASS outcomes are counted there from the
+ * `X-Cache` header (fcs_report_cache_total, src/ops/service-metrics.ts).
  */
 export const reportCacheStats = {
-  hits: 0,
-  misses: 0,
   stores: 0,
-  bypass: 0,
   store_errors: 0,
   read_errors: 0,
   corrupt: 0,

@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { AppDeps } from '../deps';
 import { RegistryIdParam } from '../facilities/model';
-import { findFacilityRow } from '../facilities/service';
+import { findFacility, findFacilityRow } from '../facilities/service';
 import { apiKeyAuth } from '../http/auth';
 import { ErrorEnvelope } from '../http/envelope';
 import { factsOf } from '../http/request-context';
@@ -35,11 +35,13 @@ export function reportRoutes(deps: AppDeps) {
   return new Elysia({ name: 'report-routes' }).use(apiKeyAuth(deps)).post(
     '/api/v1/facility/:registry_id/report',
     async ({ params, request, set }) => {
-      const row = findFacilityRow(deps.index, params.registry_id);
-      const result = await exportReport({ row, info: deps.index.info, cache, now: deps.clock(), requestId: factsOf(request).id });
+      // A cache hit needs only the slim row; the score inputs are read for a render.
+      const facility = findFacility(deps.index, params.registry_id);
+      const loadRow = () => findFacilityRow(deps.index, facility.registry_id);
+      const result = await exportReport({ facility, loadRow, info: deps.index.info, cache, now: deps.clock(), requestId: factsOf(request).id });
       set.headers['content-type'] = 'application/pdf';
       // The ID is digits only (RegistryIdParam), so it is safe inside the quoted filename.
-      set.headers['content-disposition'] = `attachment; filename="service-report-${row.registry_id}.pdf"`;
+      set.headers['content-disposition'] = `attachment; filename="service-report-${facility.registry_id}.pdf"`;
       set.headers['x-cache'] = result.cache;
       set.headers['cache-control'] = 'private, no-store';
       return new Response(result.pdf);

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { Config } from '../config';
 import type { Log } from '../deps';
-import type { FacilityRow, IndexInfo } from '../index/model';
-import { ReportCache, reportCacheStats } from './cache';
+import type { FacilityRow, FacilitySummary, IndexInfo } from '../index/model';
+import { ReportCache } from './cache';
 import { renderReport } from './document';
 import type { CacheOutcome } from './model';
 import { buildReportView } from './view';
@@ -21,7 +21,7 @@ export function openReportCache(config: Config, clock: () => number, log: Log): 
  * plus everything else it prints (identity, dataset, layout version), so a renamed facility or a
  * new dataset never gets a stale document even when its score inputs are unchanged.
  */
-export function reportKey(row: FacilityRow, info: IndexInfo): string {
+export function reportKey(row: FacilitySummary, info: IndexInfo): string {
   const printed = [row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics];
   const scored = [row.overall_score, row.baseline, row.violation_frequency, row.penalty_severity, row.recency, row.repeat_offender, row.active_enforcement];
   const dataset = [info.dataset_name, info.as_of, info.fictitious, info.score_version, info.sources];
@@ -29,26 +29,23 @@ export function reportKey(row: FacilityRow, info: IndexInfo): string {
 }
 
 /**
- * The dossier for `row`: from the cache when a fresh copy exists, else rendered now (stamped with
- * this request's time and ID) and stored. A cache that cannot be read or written only costs a
- * render; it never fails the request.
+ * The dossier of `facility`: from the cache when a fresh copy exists, else rendered now from the
+ * full row (stamped with this request's time and ID) and stored. A cache that cannot be read or
+ * written only costs a render; it never fails the request.
  */
 export async function exportReport(input: {
-  row: FacilityRow;
+  facility: FacilitySummary;
+  /** The full row, score inputs included: read (and its inputs parsed) only when rendering. */
+  loadRow: () => FacilityRow;
   info: IndexInfo;
   cache: ReportCache | null;
   now: number;
   requestId: string;
 }): Promise<{ pdf: Uint8Array; cache: CacheOutcome }> {
-  const key = reportKey(input.row, input.info);
+  const key = reportKey(input.facility, input.info);
   const cached = input.cache ? await input.cache.get(key).catch(() => null) : null;
-  if (cached) {
-    reportCacheStats.hits++;
-    return { pdf: cached, cache: 'HIT' };
-  }
-  reportCacheStats.misses++;
-  const pdf = await renderReport(buildReportView(input.row, input.info, { generatedAt: input.now, requestId: input.requestId }));
+  if (cached) return { pdf: cached, cache: 'HIT' };
+  const pdf = await renderReport(buildReportView(input.loadRow(), input.info, { generatedAt: input.now, requestId: input.requestId }));
   const stored = input.cache ? await input.cache.put(key, pdf).catch(() => false) : false;
-  if (!stored) reportCacheStats.bypass++;
   return { pdf, cache: stored ? 'MISS' : 'BYPASS' };
 }

@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FacilityRow } from '../../src/index/model';
 import { REPORT_TTL_MS, ReportCache, reportCacheStats } from '../../src/reports/cache';
+import { metricsFor } from '../../src/ops/access-log';
 import { reportKey } from '../../src/reports/service';
 import { FIXED_NOW, facility, fixedClock, makeWorld } from '../helpers';
+import { observed } from '../ops/observed';
 import { pdfText, qpdfCheck } from './pdf-tools';
 
 const dirs: string[] = [];
@@ -33,16 +35,17 @@ async function reportWorld(dir: string, rows: FacilityRow[] = [ROW]) {
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 
 describe('report cache over HTTP', () => {
-  it('the first export renders (MISS); the second is the same bytes from disk (HIT)', async () => {
-    const { exportOf } = await reportWorld(freshDir());
+  it('the first export renders (MISS); the second is the same bytes from disk (HIT), and /metrics counts each', async () => {
+    const { world, exportOf } = await reportWorld(freshDir());
     const stats = { ...reportCacheStats };
     const first = await exportOf();
     const second = await exportOf();
     expect([first.res.status, second.res.status]).toEqual([200, 200]);
     expect([first.cache, second.cache]).toEqual(['MISS', 'HIT']);
     expect(same(first.pdf, second.pdf)).toBe(true);
-    expect(reportCacheStats.misses - stats.misses).toBe(1);
-    expect(reportCacheStats.hits - stats.hits).toBe(1);
+    await observed(world.deps, 2);
+    const outcomes = metricsFor(world.deps).reportCache;
+    expect(['MISS', 'HIT', 'BYPASS'].map((outcome) => outcomes.get({ outcome }))).toEqual([1, 1, 0]);
     expect(reportCacheStats.stores - stats.stores).toBe(1);
   });
 

@@ -1,6 +1,9 @@
 import type { MappedRow } from './row-mapper';
 import { addDays } from './values';
 
+/** Where the as-of date came from: the --as-of flag, the data's own columns, or the newest file's date. */
+export type AsOfSource = 'flag' | 'inferred' | 'file-date';
+
 /** Votes needed before the inferred date is trusted; rows agree exactly in a consistent extract. */
 const VOTES_NEEDED = 25;
 /** Rows held back (unscored) while the as-of date is unknown; beyond this the fallback is used. */

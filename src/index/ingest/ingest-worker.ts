@@ -3,20 +3,22 @@
  * main thread inserts. Rows travel in batches; at most MAX_IN_FLIGHT unacknowledged batches, so a
  * slow disk on the writing side never lets parsed rows pile up in memory.
  */
+import type { AsOfSource } from './as-of';
+import type { Field, SourceFormat } from './columns';
 import { TruncatedFileError, UnusableInputError } from './errors';
-import { produce, type Reject } from './producer';
+import { produce, type EncodedRow, type Reject } from './producer';
 
 declare const self: Worker;
 
 export type ToWorker = { kind: 'start'; files: string[]; asOf?: string } | { kind: 'ack' };
 export type FromWorker =
   | { kind: 'ready' }
-  | { kind: 'header'; file: string; format: 'echo-exporter' | 'echo-facility-search'; missing: string[] }
-  | { kind: 'rows'; rows: (string | number)[][]; bytes: number; read: number }
+  | { kind: 'header'; file: string; format: SourceFormat; missing: Field[] }
+  | { kind: 'rows'; rows: EncodedRow[]; bytes: number; read: number }
   | { kind: 'rejects'; rejects: Reject[] }
   | { kind: 'blank' }
-  | { kind: 'fileDone'; name: string; sha256: string; size: number }
-  | { kind: 'asOf'; date: string; source: 'flag' | 'inferred' | 'file-date' }
+  | { kind: 'fileDone'; name: string; sha256: string }
+  | { kind: 'asOf'; date: string; source: AsOfSource }
   | { kind: 'done' }
   | { kind: 'error'; message: string; unusable: boolean; truncated: boolean };
 
@@ -52,9 +54,9 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
         if (rejects.length >= 500) flushRejects();
       },
       blank: () => post({ kind: 'blank' }),
-      fileDone: (name, sha256, size) => {
+      fileDone: (name, sha256) => {
         flushRejects();
-        post({ kind: 'fileDone', name, sha256, size });
+        post({ kind: 'fileDone', name, sha256 });
       },
       asOf: (date, source) => post({ kind: 'asOf', date, source }),
     });

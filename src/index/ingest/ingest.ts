@@ -2,10 +2,11 @@ import { statSync } from 'node:fs';
 import { SCORE_VERSION } from '../../scoring/score';
 import { IndexWriter } from '../index-writer';
 import type { IndexInfo } from '../model';
+import type { AsOfSource } from './as-of';
 import type { SourceFormat } from './columns';
 import { TruncatedFileError, UnusableInputError } from './errors';
 import type { FromWorker, ToWorker } from './ingest-worker';
-import { produce, type EncodedRow, type ProducerSink, type Reject } from './producer';
+import { produce, type ProducerSink, type Reject } from './producer';
 import { Progress, type ProgressOptions } from './progress';
 import { RejectsWriter } from './rejects';
 import { REJECT_REASONS, type RejectReason } from './row-mapper';
@@ -36,7 +37,7 @@ export type IngestSummary = {
   out: string;
   rejectsPath: string;
   formats: SourceFormat[];
-  asOfSource: 'flag' | 'inferred' | 'file-date';
+  asOfSource: AsOfSource;
   missingColumns: Record<string, string[]>;
   seconds: number;
   threads: 1 | 2;
@@ -55,18 +56,22 @@ const FORMAT_LABEL: Record<SourceFormat, string> = { 'echo-exporter': 'ECHO expo
 /** Builds the index at `out` from the files, atomically: on any failure the previous index is untouched. */
 export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
-  for (const f of opts.files) if (!statSync(f, { throwIfNoEntry: false })?.isFile()) throw new UnusableInputError(`${f}: no such file`);
+  let total = 0;
+  for (const f of opts.files) {
+    const st = statSync(f, { throwIfNoEntry: false });
+    if (!st?.isFile()) throw new UnusableInputError(`${f}: no such file`);
+    total += st.size;
+  }
   const writer = new IndexWriter(opts.out);
   const rejects = new RejectsWriter(opts.out);
   const counts = { read: 0, accepted: 0, rejected: 0, blank: 0 };
   const byReason = new Map<RejectReason, number>();
-  const total = opts.files.reduce((a, f) => a + statSync(f).size, 0);
   const progress = opts.progress ? new Progress(total, opts.progress) : null;
   const sources: IndexInfo['sources'] = [];
   const formats: SourceFormat[] = [];
   const missingColumns: Record<string, string[]> = {};
   let asOf = '';
-  let asOfSource: IngestSummary['asOfSource'] = 'flag';
+  let asOfSource: AsOfSource = 'flag';
   let allFictitious = true;
   let shown = 0;
 
@@ -84,7 +89,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
       formats.push(format);
       if (missing.length) missingColumns[file] = missing;
     },
-    rows: (rows: EncodedRow[], bytes, read) => {
+    rows: (rows, bytes, read) => {
       for (const v of rows) {
         // the producer already dropped duplicates; this only guards the index's primary key
         if (!writer.addEncodedIfNew(v)) {
@@ -94,7 +99,6 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
         counts.accepted++;
         if (allFictitious && !v[0].startsWith('99')) allFictitious = false;
       }
-      counts.read = read;
       progress?.update(read, bytes);
     },
     reject,
@@ -161,16 +165,16 @@ async function runInWorker(opts: IngestOptions, sink: ProducerSink): Promise<1 |
             started = true;
             return send({ kind: 'start', files: opts.files, asOf: opts.asOf });
           case 'header':
-            return sink.header(m.file, m.format, m.missing as never);
+            return sink.header(m.file, m.format, m.missing);
           case 'rows':
-            sink.rows(m.rows as EncodedRow[], m.bytes, m.read);
+            sink.rows(m.rows, m.bytes, m.read);
             return send({ kind: 'ack' });
           case 'rejects':
             return m.rejects.forEach(sink.reject);
           case 'blank':
             return sink.blank();
           case 'fileDone':
-            return sink.fileDone(m.name, m.sha256, m.size);
+            return sink.fileDone(m.name, m.sha256);
           case 'asOf':
             return sink.asOf(m.date, m.source);
           case 'done':

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { scoreFacility } from '../../scoring/score';
-import { AS_OF_BUFFER_ROWS, AsOfVoter } from './as-of';
+import { AS_OF_BUFFER_ROWS, AsOfVoter, type AsOfSource } from './as-of';
 import { readHeader, type Field, type HeaderInfo, type SourceFormat } from './columns';
 import { csvBatches } from './csv-records';
 import { TruncatedFileError, UnusableInputError } from './errors';
@@ -21,8 +21,8 @@ export type ProducerSink = {
   rows(rows: EncodedRow[], bytesRead: number, rowsRead: number): void | Promise<void>;
   reject(r: Reject): void;
   blank(): void;
-  fileDone(name: string, sha256: string, size: number): void;
-  asOf(date: string, source: 'flag' | 'inferred' | 'file-date'): void;
+  fileDone(name: string, sha256: string): void;
+  asOf(date: string, source: AsOfSource): void;
 };
 
 const BATCH = 2000;
@@ -74,7 +74,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     ]);
     if (batch.length >= BATCH) await flushBatch();
   };
-  const decide = async (date: string, source: 'inferred' | 'file-date') => {
+  const decide = async (date: string, source: Exclude<AsOfSource, 'flag'>) => {
     asOf = date;
     sink.asOf(date, source);
     for (const p of pending) await accept(p.row, p.file, p.line, p.fields);
@@ -127,7 +127,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     bytesBefore += src.size;
     bytesNow = bytesBefore;
     await flushBatch();
-    sink.fileDone(src.name, src.sha256(), src.size);
+    sink.fileDone(src.name, src.sha256());
   }
   if (asOf === null) {
     const leading = voter.leading;

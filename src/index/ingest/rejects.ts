@@ -11,7 +11,6 @@ export class RejectsWriter {
   readonly path: string;
   private readonly tmp: string;
   private readonly sink: FileSink;
-  count = 0;
 
   constructor(indexPath: string) {
     this.path = `${indexPath}.rejects.csv`;
@@ -23,7 +22,6 @@ export class RejectsWriter {
   add(file: string, line: number, reason: RejectReason, detail: string, registryId: string, fields: string[]): void {
     const record = fields.map(csvField).join(',');
     this.sink.write([file, String(line), reason, detail, registryId, record].map(csvField).join(',') + '\n');
-    this.count++;
   }
 
   /** Written even when empty, so an old rejects file never describes a new index. */

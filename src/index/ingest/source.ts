@@ -8,10 +8,7 @@ import { TruncatedFileError, UnusableInputError } from './errors';
 /** One input file being read: its decompressed bytes, how far into the file we are, and its hash once read. */
 export type Source = {
   name: string;
-  path: string;
   size: number;
-  gzip: boolean;
-  mtime: Date;
   chunks: AsyncIterable<Uint8Array>;
   /** Bytes of the file (compressed, if gzip) read so far: drives progress and ETA. */
   bytesRead(): number;
@@ -52,10 +49,7 @@ export function openSource(path: string): Source {
   }
   return {
     name: basename(path),
-    path,
     size: st.size,
-    gzip,
-    mtime: st.mtime,
     chunks: chunks(),
     bytesRead: () => read,
     sha256: () => digest,

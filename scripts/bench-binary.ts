@@ -20,6 +20,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { randomIds } from './bench/wrk';
 import { buildBinary } from './build';
 
 const ROOT = join(import.meta.dir, '..');
@@ -81,13 +82,6 @@ function rss(pid: number): Rss {
 
 const fmtRss = (r: Rss) => `${r.total.toFixed(0)} MiB (anon ${r.anon.toFixed(0)}, file ${r.file.toFixed(0)})`;
 
-function randomIds(indexPath: string, n: number): string[] {
-  const db = new Database(indexPath, { readonly: true });
-  const ids = (db.query('SELECT registry_id FROM facility ORDER BY random() LIMIT ?').all(n) as { registry_id: string }[]).map((r) => r.registry_id);
-  db.close();
-  return ids;
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Starts serve, polls a lookup until it is 200; returns the process and the elapsed ms. */
@@ -118,7 +112,7 @@ async function measure(label: string, index: string | null, idsFrom: string) {
   const stateDir = mkdtempSync(join(tmpdir(), 'fcs-bench-bin-'));
   const { key, account_id } = JSON.parse(cli(['keys', 'create', '--tier', 'enterprise', '--json'], stateDir));
   cli(['keys', 'set-limit', account_id, '1000000000'], stateDir);
-  const ids = randomIds(idsFrom, lookups);
+  const { ids } = randomIds(idsFrom, lookups);
   const starts: number[] = [];
   for (let i = 0; i < runs; i++) {
     const { proc, ms } = await startToFirst200(index, stateDir, key, ids[i % ids.length]!);

@@ -1,5 +1,5 @@
 import type { SpatialIndex } from '../area/spatial-index';
-import * as spatialRegistry from '../area/spatial-registry';
+import { adoptSpatialIndex, spatialIndexFor } from '../area/spatial-registry';
 import type { Log } from '../deps';
 import type { FacilityIndex } from '../index/facility-index';
 import type { PrepareReply } from './prepare-worker';
@@ -10,9 +10,6 @@ export type Prepared = { offThread: boolean; workerError?: string };
 const WORKER_URL = import.meta.url.includes('/$bunfs/')
   ? new URL('./ops/prepare-worker.ts', 'file:///$bunfs/root/')
   : new URL('./prepare-worker.ts', import.meta.url);
-
-// Looked up, not imported by name: the area module owns its registry, and a reload without it still works (inline).
-const adopt = (spatialRegistry as { adoptSpatialIndex?: (index: FacilityIndex, s: SpatialIndex) => void }).adoptSpatialIndex;
 
 /** The spatial index of the index file at `path`, made on a worker thread. */
 function buildOnWorker(path: string): Promise<SpatialIndex> {
@@ -41,14 +38,14 @@ function buildOnWorker(path: string): Promise<SpatialIndex> {
 export async function prepareIndex(index: FacilityIndex, offThread: boolean, log?: Log): Promise<Prepared> {
   const file = index.db.filename;
   let workerError: string | undefined;
-  if (offThread && adopt && file && file !== ':memory:' && !file.startsWith('/$bunfs/')) {
+  if (offThread && file && file !== ':memory:' && !file.startsWith('/$bunfs/')) {
     try {
-      adopt(index, await buildOnWorker(file));
+      adoptSpatialIndex(index, await buildOnWorker(file));
       return { offThread: true };
     } catch (e) {
       workerError = (e as Error).message;
     }
   }
-  (spatialRegistry.spatialIndexFor as (index: FacilityIndex, log?: Log) => SpatialIndex)(index, log);
-  return { offThread: false, workerError: workerError ?? (offThread && !adopt ? 'no adoptSpatialIndex in src/area/spatial-registry.ts' : undefined) };
+  spatialIndexFor(index, log);
+  return { offThread: false, workerError };
 }

@@ -55,7 +55,7 @@ export class ServiceMetrics {
     this.heap.collectWith(() => [{ labels: {}, value: process.memoryUsage().heapUsed }]);
   }
 
-  /** Points the index gauge at whatever index is being served now (called again after a reload). */
+  /** Points the index gauge at the index being served: every app's ops routes call it, so a reload's new app re-points it. */
   describeIndex(info: { dataset_name: string; as_of: string; fictitious: boolean; facility_count: number }): void {
     this.indexFacilities.collectWith(() => [{ labels: { dataset: info.dataset_name, as_of: info.as_of, fictitious: info.fictitious }, value: info.facility_count }]);
   }

@@ -58,7 +58,6 @@ export class ServiceProcess {
     await parts.prepareIndex?.(index, false);
     const s = new ServiceProcess(parts, index);
     s.app.listen({ port: parts.config.port, hostname: parts.config.host });
-    parts.metrics.describeIndex(index.info);
     parts.metrics.inFlight.collectWith(() => [{ labels: {}, value: s.app.server?.pendingRequests ?? 0 }]);
     return s;
   }
@@ -115,7 +114,10 @@ export class ServiceProcess {
     }
   }
 
-  /** Binds a new app over `next` to the port, then stops the old server gracefully and closes its index. */
+  /**
+   * Binds a new app over `next` to the port, then stops the old server gracefully and closes its index.
+   * The new app's ops routes point the index gauge of the shared metrics at `next` (src/ops/routes.ts).
+   */
   private async handOver(next: FacilityIndex): Promise<void> {
     const { metrics, config } = this.parts;
     const prev = { app: this.app, index: this.index };
@@ -123,7 +125,6 @@ export class ServiceProcess {
     app.listen({ port: this.port, hostname: config.host, reusePort: true });
     this.app = app;
     this.index = next;
-    metrics.describeIndex(next.info);
     await prev.app.server?.stop(false);
     prev.index.close();
     metrics.indexReloads.inc({ result: 'ok' });

@@ -1,3 +1,4 @@
+import { csvField } from '../../src/index/ingest/csv-records';
 import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
 import type { Compliance } from './compliance';
 import { epaRegion, type Place } from './geography';
@@ -29,10 +30,6 @@ function mdy(asOfMs: number, days: number | null): string {
 
 const yn = (b: boolean) => (b ? 'Y' : 'N');
 const num = (n: number) => (n === 0 ? '' : String(n));
-
-function quote(v: string): string {
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
 
 /** One exporter CSV line (no newline) for the facility, in the exact 2025 column order. */
 export function exporterLine(f: Facility, asOfMs: number, rng: Rng): string {
@@ -94,7 +91,7 @@ export function exporterLine(f: Facility, asOfMs: number, rng: Rng): string {
   set(epaLed ? 'FAC_DATE_LAST_INFORMAL_ACT_EPA' : 'FAC_DATE_LAST_INFORMAL_ACT_ST', mdy(asOfMs, c.daysLastInformal));
   set('TRI_REPORTER', yn(f.programs.includes('TRI')));
   set('FAC_IMP_WATER_FLG', yn(f.programs.includes('NPDES') && rng.chance(0.2)));
-  return v.map(quote).join(',');
+  return v.map(csvField).join(',');
 }
 
 type Setter = (name: keyof typeof COL, value: string | number) => void;

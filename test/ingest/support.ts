@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { csvField } from '../../src/index/ingest/csv-records';
 import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
 import { ingest, type IngestOptions } from '../../src/index/ingest/ingest';
 
@@ -37,15 +38,11 @@ export function exporterRow(overrides: Partial<Record<Col, string>> = {}): Parti
   };
 }
 
-function quote(v: string): string {
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
-
 /** CSV text with the given header (default: exactly the 2025 exporter header) and rows. */
 export function csvText(rows: Partial<Record<string, string>>[], opts: { columns?: readonly string[]; eol?: string } = {}): string {
   const columns = opts.columns ?? EXPORTER_COLUMNS_2025;
   const eol = opts.eol ?? '\n';
-  return [columns.join(','), ...rows.map((r) => columns.map((c) => quote(r[c] ?? '')).join(','))].join(eol) + eol;
+  return [columns.join(','), ...rows.map((r) => columns.map((c) => csvField(r[c] ?? '')).join(','))].join(eol) + eol;
 }
 
 export function writeFile(dir: string, name: string, text: string | Uint8Array, gzip = false): string {

@@ -63,6 +63,11 @@ export async function* csvBatches(chunks: AsyncIterable<Uint8Array>): AsyncGener
   yield [{ fields: parsed.fields, line, unterminated: true }];
 }
 
+/** One field as RFC 4180 writes it: quoted only when it holds a quote, comma or line break (what csvRecords reads back). */
+export function csvField(v: string): string {
+  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
 /**
  * Parses one record from `start`, honouring quotes. Returns null when the buffer ends before the record
  * does (unless `atEof`, where the end of the buffer ends the record, and null means an unclosed quote).

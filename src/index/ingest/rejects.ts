@@ -1,10 +1,7 @@
 import { renameSync, rmSync } from 'node:fs';
 import type { FileSink } from 'bun';
+import { csvField } from './csv-records';
 import type { RejectReason } from './row-mapper';
-
-function csvField(v: string): string {
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
 
 /** `<index>.rejects.csv`: every row not indexed, with where it was and why; the record as it was read. */
 export class RejectsWriter {

@@ -1,4 +1,4 @@
-import type { ScoreFacts } from './facts';
+import type { EventAge, ScoreFacts } from './facts';
 import { months } from './format';
 import { OPEN_FORMAL_ACTION_MONTHS } from './rules';
 
@@ -11,18 +11,22 @@ import { OPEN_FORMAL_ACTION_MONTHS } from './rules';
  * the second is usually the final step that closes a case.
  */
 export function isActiveEnforcement(f: ScoreFacts): boolean {
-  if (f.currentStatus === 'significant') return true;
+  return f.currentStatus === 'significant' || openFormalAction(f) !== null;
+}
+
+/** The last formal action if it is dated and recent enough to be taken as open; the flag and its explanation share this rule. */
+function openFormalAction(f: ScoreFacts): EventAge | null {
   const formal = f.lastFormalAction;
-  return formal !== null && formal.date !== null && formal.monthsAgo <= OPEN_FORMAL_ACTION_MONTHS;
+  return formal !== null && formal.date !== null && formal.monthsAgo <= OPEN_FORMAL_ACTION_MONTHS ? formal : null;
 }
 
 export function explainActiveEnforcement(f: ScoreFacts): string {
   if (f.currentStatus === 'significant') return 'Yes: currently in significant violation';
-  const formal = f.lastFormalAction;
-  if (formal && formal.date !== null && formal.monthsAgo <= OPEN_FORMAL_ACTION_MONTHS) {
-    const when = formal.date > f.asOf ? 'after the as-of date' : `${months(formal.monthsAgo)} before ${f.asOf}`;
-    return `Yes: formal enforcement action on ${formal.date}, ${when}`;
+  const open = openFormalAction(f);
+  if (open) {
+    const when = open.date! > f.asOf ? 'after the as-of date' : `${months(open.monthsAgo)} before ${f.asOf}`;
+    return `Yes: formal enforcement action on ${open.date}, ${when}`;
   }
-  if (formal && formal.date === null) return 'No: a formal action is reported but not its date, so it cannot be shown to be open';
+  if (f.lastFormalAction?.date === null) return 'No: a formal action is reported but not its date, so it cannot be shown to be open';
   return `No: not in significant violation and no formal action in the ${OPEN_FORMAL_ACTION_MONTHS} months before ${f.asOf}`;
 }

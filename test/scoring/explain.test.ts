@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
 import { explainComponents } from '../../src/scoring/explain';
+import { scoreFacility } from '../../src/scoring/score';
 import type { ScoreInputs } from '../../src/scoring/model';
 import { CLEAN_INPUTS } from '../helpers';
 import { oddScenarioArb } from './arbitraries';
@@ -63,6 +64,24 @@ describe('explainComponents', () => {
       fc.property(oddScenarioArb, ({ inputs, asOf }) => {
         const lines = Object.values(explainComponents(inputs, asOf));
         return lines.length === 5 && lines.every((l) => l.length > 0 && /^[\x20-\x7e]+$/.test(l) && !l.includes('NaN'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it.each([
+    ['2024-06-30', true], // 365 days: 11.99 months
+    ['2024-06-29', false], // 366 days: 12.02 months
+  ])('agrees with the flag at the 12-month edge: a formal action on %s is open: %p', (date, open) => {
+    const inputs = at({ formal_action_count: 1, date_last_formal_action: date });
+    expect(scoreFacility(inputs, AS_OF).active_enforcement).toBe(open);
+    expect(explainComponents(inputs, AS_OF).active_enforcement.startsWith('Yes:')).toBe(open);
+  });
+
+  it('says Yes for active_enforcement exactly when the score flags it, whatever the inputs', () => {
+    fc.assert(
+      fc.property(oddScenarioArb, ({ inputs, asOf }) => {
+        expect(explainComponents(inputs, asOf).active_enforcement.startsWith('Yes:')).toBe(scoreFacility(inputs, asOf).active_enforcement);
       }),
       { numRuns: 300 },
     );

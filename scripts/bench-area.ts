@@ -9,7 +9,7 @@
  * fast answer; the same queries over HTTP against a served index; a 500-ID portfolio over HTTP.
  * Targets (25 mi, limit 100, densest metros, in-process): p50 <= 3 ms, p99 <= 10 ms; portfolio p50 <= 5 ms.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,10 +19,9 @@ import { sidecarPath, spatialIndexFor } from '../src/area/spatial-registry';
 import { searchRadius, type RadiusQuery } from '../src/area/spatial-search';
 import { readSpatialIndex, writeSpatialIndex } from '../src/area/spatial-store';
 import { Database } from 'bun:sqlite';
-import { rmSync } from 'node:fs';
 import { DEG, EARTH_RADIUS_MILES, cosLat, haversinePre } from '../src/area/geo';
 import { FacilityIndex } from '../src/index/facility-index';
-import { fmt, startChild } from './bench/wrk';
+import { benchKey, fmt, randomIds, startChild } from './bench/wrk';
 
 const { values } = parseArgs({
   options: { index: { type: 'string' }, reps: { type: 'string' }, resolutions: { type: 'string' }, 'no-http': { type: 'boolean' }, 'no-rtree': { type: 'boolean' } },
@@ -149,14 +148,10 @@ async function overHttp() {
   const root = join(import.meta.dir, '..');
   const dir = mkdtempSync(join(tmpdir(), 'fcs-bench-area-'));
   const main = join(root, 'src/main.ts');
-  const created = Bun.spawnSync([process.execPath, main, 'keys', 'create', '--tier', 'enterprise', '--json', '--state-dir', dir]);
-  const { key, account_id } = JSON.parse(created.stdout.toString());
-  Bun.spawnSync([process.execPath, main, 'keys', 'set-limit', account_id, '1000000000', '--state-dir', dir]);
-  const probe = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = probe.port;
-  probe.stop(true);
+  const key = benchKey(['--state-dir', dir]);
   const t0 = performance.now();
-  const server = await startChild([process.execPath, main, 'serve', '--index', indexPath, '--port', String(port), '--host', '127.0.0.1', '--state-dir', dir], /listening/, { FCS_LOG_REQUESTS: '0' });
+  const server = await startChild([process.execPath, main, 'serve', '--index', indexPath, '--port', '0', '--host', '127.0.0.1', '--state-dir', dir], /"port":(\d+)/, { FCS_LOG_REQUESTS: '0' });
+  const port = server.output.match(/"port":(\d+)/)![1];
   const base = `http://127.0.0.1:${port}`;
   const headers = { 'x-api-key': key };
   const first = await fetch(`${base}/api/v1/area?lat=${metros[0]!.lat}&lng=${metros[0]!.lng}&radius_miles=1`, { headers });
@@ -181,7 +176,7 @@ async function overHttp() {
       }
       console.log(`| ${c.radius} | ${c.limit} | ${c.sort} | ${fmt(pct(times, 50))} | ${fmt(pct(times, 99))} | ${bytes} |`);
     }
-    const ids = (index.db.query('SELECT registry_id FROM facility ORDER BY random() LIMIT 20000').all() as { registry_id: string }[]).map((r) => r.registry_id);
+    const { ids } = randomIds(indexPath);
     const times: number[] = [];
     for (let r = 0; r < 220; r++) {
       const batch = ids.slice((r * 500) % 19_500, ((r * 500) % 19_500) + 490).concat(Array.from({ length: 10 }, (_, i) => `9${r}${i}`));

@@ -13,8 +13,8 @@ export type PlacedFacility = {
 
 /**
  * The reference answer: every facility's distance, filters, the documented order, the first
- * `limit`. Slow on purpose (no cells, no pruning); the property tests and scripts/bench-area.ts
- * hold the fast search to it.
+ * `limit`. Slow on purpose (no cells, no pruning, one object per facility); the property tests
+ * hold the fast search to it (scripts/bench-area.ts times its own scan over the typed arrays).
  */
 export function bruteForceRadius<T extends PlacedFacility>(rows: Iterable<T>, q: RadiusQuery): { row: T; distance: number }[] {
   const found: { row: T; distance: number }[] = [];

@@ -27,12 +27,6 @@ export class TopK {
     return this.size === this.k ? this.a[0]! : Infinity;
   }
 
-  /** True when (a, b, rank) would be kept, i.e. beats the worst kept entry or there is room. */
-  accepts(a: number, b: number, rank: number): boolean {
-    if (this.size < this.k) return true;
-    return less(a, b, rank, this.a[0]!, this.b[0]!, this.rank[0]!);
-  }
-
   /** Offers a candidate; keeps it if it is among the k best so far. */
   offer(a: number, b: number, rank: number, pos: number): void {
     if (this.k === 0) return;

@@ -57,7 +57,7 @@ describe('the stored spatial index', () => {
     expect(readSpatialIndex(db, res, identity)).toBeNull();
   });
 
-  it('is taken from the index file itself when the ingest stored it there', () => {
+  it('is taken from the index file itself when a build step stored it there (embedSpatialIndex)', () => {
     const path = indexFile('embedded.sqlite', ROWS);
     const w = new Database(path);
     embedSpatialIndex(w, ROWS.length);

@@ -17,8 +17,6 @@ export const ReportView = t.Object({
   registry_id: t.String(),
   fac_name: t.String(),
   address_lines: t.Array(t.String()),
-  fac_city: t.String(),
-  fac_state: t.String(),
   lat: t.Number(),
   lng: t.Number(),
   fac_naics: t.String(),

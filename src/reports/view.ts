@@ -43,8 +43,6 @@ export function buildReportView(row: FacilityRow, info: IndexInfo, render: { gen
     registry_id: row.registry_id,
     fac_name: row.fac_name || 'Unnamed facility',
     address_lines: [row.fac_street, cityLine(row)].filter(Boolean),
-    fac_city: row.fac_city,
-    fac_state: row.fac_state,
     lat: row.lat,
     lng: row.lng,
     fac_naics: row.fac_naics,

@@ -49,6 +49,9 @@ const STATE_NAMES: Record<string, string> = Object.fromEntries(
     .map((p) => p.replace(/_/g, ' ').split('=') as [string, string]),
 );
 
+// The last 3, 2 or 1 words of a line (state names are up to 3 words: "DISTRICT OF COLUMBIA"); compiled once.
+const LAST_WORDS = [3, 2, 1].map((words) => ({ words, re: new RegExp(`(?:^|\\s)((?:\\S+\\s+){${words - 1}}\\S+)$`) }));
+
 /** Takes a trailing ZIP and then a trailing state (code or name) off a string. */
 function takeStateZip(text: string, needPrefix: boolean): { rest: string; state: string; zip: string } {
   let rest = text.trim();
@@ -57,8 +60,8 @@ function takeStateZip(text: string, needPrefix: boolean): { rest: string; state:
   const z = /(?:^|\s)(\d{5})(?:\s*-\s*\d{4})?$/.exec(rest);
   if (z) (zip = z[1]!), (rest = rest.slice(0, z.index).trim());
   const upper = rest.toUpperCase();
-  for (const words of [3, 2, 1]) {
-    const m = new RegExp(`(?:^|\\s)((?:\\S+\\s+){${words - 1}}\\S+)$`).exec(upper);
+  for (const { words, re } of LAST_WORDS) {
+    const m = re.exec(upper);
     if (!m || (needPrefix && m.index === 0)) continue;
     const name = m[1]!.replace(/[^A-Z ]/g, '').replace(/\s+/g, ' ');
     const code = words === 1 && STATES.has(name) ? name : STATE_NAMES[name];

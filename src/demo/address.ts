@@ -62,12 +62,18 @@ export function cleanUnit(unit: string): string {
 }
 
 /**
- * The index's `address_key`: normalised street line + 2-letter state, e.g. `"717 ECENTERST|AR"`.
+ * The index's `address_key`: normalised street line + 2-letter state, e.g. `"717 ECTRST|AR"`.
  * The state is in the key so one indexed lookup stays small nationally; city and ZIP are NOT,
- * because people omit one or the other: the demo compares them after the lookup (src/demo/match.ts).
+ * because people omit one or the other: the demo compares them after the lookup
+ * (src/demo/offline-geocoder.ts, sameLocality).
  */
 export function normalizeAddressKey(street: string, state: string): string {
-  return `${normalizeStreet(street).key}|${state.trim().toUpperCase()}`;
+  return addressKey(normalizeStreet(street).key, state);
+}
+
+/** The `address_key` of an already normalised street key (the demo's parsed query) and a state. */
+export function addressKey(streetKey: string, state: string): string {
+  return `${streetKey}|${state.trim().toUpperCase()}`;
 }
 
 /** City for comparison: upper case, no punctuation or spaces, Saint/Fort/Mount abbreviated. */

@@ -15,7 +15,7 @@ export const GeocodeResult = t.Object({
 });
 export type GeocodeResult = Static<typeof GeocodeResult>;
 
-/** Anything that turns a one-line US address into a point. Never throws: trouble is `null`. */
+/** Anything that turns a one-line US address into a point, or `null`. May throw (timeout, HTTP error): geocoderChain turns that into no answer. */
 export type Geocoder = {
   readonly name: string;
   geocode(address: string): Promise<GeocodeResult | null>;

@@ -1,6 +1,6 @@
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
-import { normalizeAddressKey, normalizeCity, normalizeStreet, zip5 } from './address';
+import { addressKey, normalizeAddressKey, normalizeCity, normalizeStreet, zip5 } from './address';
 import { parseAddressQuery, type AddressQuery, type StreetCandidate } from './address-query';
 import type { Geocoder } from './geocoder';
 
@@ -31,7 +31,7 @@ function pickUnit(c: StreetCandidate, rows: FacilitySummary[]): FacilitySummary 
 export function findFacilityAtAddress(index: FacilityIndex, q: AddressQuery): FacilitySummary | null {
   if (!q.state) return null;
   for (const c of q.candidates) {
-    const rows = index.findByAddressKey(`${c.street}|${q.state}`).filter((r) => sameLocality(q, c, r));
+    const rows = index.findByAddressKey(addressKey(c.street, q.state)).filter((r) => sameLocality(q, c, r));
     const row = pickUnit(c, rows);
     if (row) return row;
   }

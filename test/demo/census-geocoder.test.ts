@@ -114,7 +114,13 @@ describe('demo lookup with an external geocoder on loopback', () => {
 
   it('a no-match reply is a 404 like any address nobody is at', async () => {
     mode = 'none';
-    const res = await world().call(demo('99999 Nonexistent Fake St, Washington, DC 20001'));
+    seen.length = 0;
+    const w = world();
+    const res = await w.call(demo('99999 Nonexistent Fake St, Washington, DC 20001'));
     expect(res.status).toBe(404);
+    // The geocoder was asked and answered "no match": not a failure to fall back from.
+    expect(seen.length).toBe(1);
+    expect(w.logs.some((l) => l.msg === 'geocoder failed; falling back')).toBe(false);
+    expect((await json(res)).error.message).toBe('No facility in the index is at this address');
   });
 });

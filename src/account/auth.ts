@@ -16,7 +16,7 @@ function bearerTokenOf(header: string | null): string | null {
 }
 
 /** Checks the Bearer JWT of an account request; the reason for a refusal goes to the log only. */
-export async function identify(deps: AppDeps, verifier: JwtVerifier, request: Request): Promise<JwtIdentity> {
+async function identify(deps: AppDeps, verifier: JwtVerifier, request: Request): Promise<JwtIdentity> {
   const requestId = factsOf(request).id;
   if (verifier.mode === 'off') {
     throw new AppError(

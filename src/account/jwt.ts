@@ -100,7 +100,7 @@ export function createJwtVerifier(c: JwtConfig, log: Log): JwtVerifier {
       let payload: JWTPayload;
       try {
         const opts = { ...options, currentDate: new Date(now) };
-        payload = (key instanceof Uint8Array ? await jwtVerify(token, key, opts) : await jwtVerify(token, key, opts)).payload;
+        payload = (await jwtVerify(token, key, opts)).payload;
       } catch (e) {
         if (e instanceof JwtSourceUnavailable) throw e;
         throw new JwtRejected(e instanceof errors.JOSEError ? `${e.code}: ${e.message}` : `${(e as Error).name}: ${(e as Error).message}`);

@@ -1,4 +1,5 @@
 import type { Tier } from '../accounts/tiers';
+import { AppError } from '../http/errors';
 import type { Account, CountResult, IssueResult, RegenerateResult } from './model';
 import { ACCOUNT_FIELDS, accountOf, newAccountId } from './redis/account-codec';
 import { RedisConnection, unavailable } from './redis/connection';
@@ -139,7 +140,7 @@ export class RedisStateStore implements StateStore {
     } catch (e) {
       // Declared policy: rolling windows (demo per-IP) stay up on this replica's own buckets while
       // Redis is away; the limit then holds per replica instead of across them.
-      if ((e as { errorCode?: string }).errorCode !== 'SERVICE_UNAVAILABLE') throw e;
+      if (!(e instanceof AppError) || e.errorCode !== 'SERVICE_UNAVAILABLE') throw e;
       return this.localWindows.hit(key, limit, windowMs, now);
     }
   }

@@ -9,11 +9,14 @@ export const JWT_SECRET = 'replica-test-secret-0123456789abcdef0123456789';
  * `serve` processes sharing one Redis, each on its own free loopback port and its own state dir.
  * Their output is drained continuously (a full pipe would stall a chatty server) and kept for failures.
  */
-export async function startReplicas(count: number, o: { redisUrl: string; indexPath: string; stateDir: string; env?: Record<string, string>; wrap?: (i: number) => string[] }): Promise<Replica[]> {
+export async function startReplicas(count: number, o: ReplicaOptions): Promise<Replica[]> {
   return Promise.all(Array.from({ length: count }, (_, i) => startReplica(i, o)));
 }
 
-function startReplica(i: number, o: { redisUrl: string; indexPath: string; stateDir: string; env?: Record<string, string>; wrap?: (i: number) => string[] }): Promise<Replica> {
+/** `wrap(i)`: a command prefix for replica i (e.g. `faketime -f +40d`). */
+type ReplicaOptions = { redisUrl: string; indexPath: string; stateDir: string; env?: Record<string, string>; wrap?: (i: number) => string[] };
+
+function startReplica(i: number, o: ReplicaOptions): Promise<Replica> {
   const cmd = [...(o.wrap?.(i) ?? []), process.execPath, MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--index', o.indexPath, '--redis-url', o.redisUrl, '--state-dir', `${o.stateDir}/r${i}`, '--trusted-proxies', '127.0.0.1/32'];
   return spawnService(cmd, { cwd: ROOT, env: { ...process.env, FCS_LOG_REQUESTS: '0', FCS_JWT_SECRET: JWT_SECRET, ...o.env } });
 }

@@ -207,8 +207,5 @@ export type Script = { source: string; sha: string };
 
 /** Every script with its helpers, and its SHA-1 for EVALSHA. */
 export const SCRIPTS = Object.fromEntries(
-  Object.entries(BODIES).map(([name, body]) => {
-    const source = body;
-    return [name, { source, sha: new Bun.CryptoHasher('sha1').update(source).digest('hex') }];
-  }),
+  Object.entries(BODIES).map(([name, source]) => [name, { source, sha: new Bun.CryptoHasher('sha1').update(source).digest('hex') }]),
 ) as Record<ScriptName, Script>;

@@ -1,3 +1,5 @@
+import { buildTempPath } from '../index/index-writer';
+import { rejectsPathOf } from '../index/ingest/rejects';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
@@ -81,7 +83,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
   }
   // an interrupted build leaves only temp files behind (the old index is untouched): remove them too
   const cleanup = () => {
-    for (const p of [`${out}.tmp-${process.pid}`, `${out}.rejects.csv.tmp-${process.pid}`]) rmSync(p, { force: true });
+    for (const p of [buildTempPath(out), buildTempPath(rejectsPathOf(out))]) rmSync(p, { force: true });
     console.error('\ningest: interrupted; the previous index (if any) is unchanged');
     process.exit(130);
   };

@@ -4,6 +4,11 @@ import { normalizeAddressKey } from '../demo/address';
 import type { FacilityRow, IndexInfo } from './model';
 import { INDEX_DDL, INDEX_FORMAT } from './schema';
 
+/** Where a file is built before it is renamed into place: the process's own temp name beside it. */
+export function buildTempPath(finalPath: string): string {
+  return `${finalPath}.tmp-${process.pid}`;
+}
+
 /**
  * Builds an index file atomically: rows go into `<path>.tmp-<pid>`, which is renamed over `path`
  * only by `finish()`. An interrupted build leaves the old index untouched.
@@ -17,7 +22,7 @@ export class IndexWriter {
   private count = 0;
 
   constructor(private readonly path: string) {
-    this.tmpPath = path === ':memory:' ? path : `${path}.tmp-${process.pid}`;
+    this.tmpPath = path === ':memory:' ? path : buildTempPath(path);
     if (this.tmpPath !== ':memory:') rmSync(this.tmpPath, { force: true });
     this.db = new Database(this.tmpPath, { create: true, strict: true });
     // Bulk-load settings: the file is not live until renamed, so durability per row is moot.

@@ -1,7 +1,13 @@
 import { renameSync, rmSync } from 'node:fs';
 import type { FileSink } from 'bun';
+import { buildTempPath } from '../index-writer';
 import { csvField } from './csv-records';
 import type { RejectReason } from './row-mapper';
+
+/** The rejects file that goes with an index file. */
+export function rejectsPathOf(indexPath: string): string {
+  return `${indexPath}.rejects.csv`;
+}
 
 /** `<index>.rejects.csv`: every row not indexed, with where it was and why; the record as it was read. */
 export class RejectsWriter {
@@ -10,8 +16,8 @@ export class RejectsWriter {
   private readonly sink: FileSink;
 
   constructor(indexPath: string) {
-    this.path = `${indexPath}.rejects.csv`;
-    this.tmp = `${this.path}.tmp-${process.pid}`;
+    this.path = rejectsPathOf(indexPath);
+    this.tmp = buildTempPath(this.path);
     this.sink = Bun.file(this.tmp).writer({ highWaterMark: 1 << 20 });
     this.sink.write('file,line,reason,detail,registry_id,record\n');
   }

@@ -1,4 +1,5 @@
 import { AppError } from '../http/errors';
+import { rateLimitHeaders, retryAfterSeconds } from '../http/rate-limit-headers';
 import { hashKey } from './keys';
 import type { StateStore } from '../state/store';
 import type { Account, CountResult } from '../state/model';
@@ -40,17 +41,9 @@ export function monthlyLimitOf(account: Account): number {
   return account.monthly_limit ?? TIER_RULES[account.tier].monthlyCalls;
 }
 
-/** Quota headers: IETF draft RateLimit-Policy/RateLimit, and the common X-RateLimit-* trio. */
+/** Quota headers of the monthly window. */
 export function quotaHeaders(r: CountResult, now: number): Record<string, string> {
-  const remaining = Math.max(0, r.limit - r.used);
-  const resetSec = Math.max(0, Math.ceil((r.resetAt - now) / 1000));
-  return {
-    'ratelimit-policy': `"monthly";q=${r.limit};w=${secondsInMonthOf(now)}`,
-    ratelimit: `"monthly";r=${remaining};t=${resetSec}`,
-    'x-ratelimit-limit': String(r.limit),
-    'x-ratelimit-remaining': String(remaining),
-    'x-ratelimit-reset': String(Math.floor(r.resetAt / 1000)),
-  };
+  return rateLimitHeaders('monthly', secondsInMonthOf(now), r, now);
 }
 
 function secondsInMonthOf(now: number): number {
@@ -62,7 +55,7 @@ function secondsInMonthOf(now: number): number {
 export async function meterCall(store: StateStore, account: Account, now: number): Promise<CountResult> {
   const result = await store.consumeMonthly(account.id, monthlyLimitOf(account), now);
   if (result.allowed) return result;
-  const headers = { ...quotaHeaders(result, now), 'retry-after': String(Math.max(1, Math.ceil((result.resetAt - now) / 1000))) };
+  const headers = { ...quotaHeaders(result, now), 'retry-after': String(retryAfterSeconds(result, now)) };
   const rule = TIER_RULES[account.tier];
   if (rule.overCap === 'QUOTA_EXHAUSTED') {
     throw new AppError('QUOTA_EXHAUSTED', `The ${rule.label} plan's ${result.limit} calls for this month are used up; the quota resets at ${new Date(result.resetAt).toISOString()}`, headers);

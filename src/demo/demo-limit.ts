@@ -1,4 +1,5 @@
 import { AppError } from '../http/errors';
+import { rateLimitHeaders, retryAfterSeconds } from '../http/rate-limit-headers';
 import type { StateStore } from '../state/store';
 import type { CountResult } from '../state/model';
 
@@ -6,17 +7,9 @@ import type { CountResult } from '../state/model';
 export const DEMO_LIMIT = 5;
 export const DEMO_WINDOW_MS = 60 * 60 * 1000;
 
-/** IETF draft RateLimit-Policy/RateLimit, and the common X-RateLimit-* trio, for the demo window. */
+/** The limit headers of the demo's rolling hour. */
 export function demoLimitHeaders(r: CountResult, now: number): Record<string, string> {
-  const remaining = Math.max(0, r.limit - r.used);
-  const resetSec = Math.max(0, Math.ceil((r.resetAt - now) / 1000));
-  return {
-    'ratelimit-policy': `"demo";q=${r.limit};w=${DEMO_WINDOW_MS / 1000}`,
-    ratelimit: `"demo";r=${remaining};t=${resetSec}`,
-    'x-ratelimit-limit': String(r.limit),
-    'x-ratelimit-remaining': String(remaining),
-    'x-ratelimit-reset': String(Math.ceil(r.resetAt / 1000)),
-  };
+  return rateLimitHeaders('demo', DEMO_WINDOW_MS / 1000, r, now);
 }
 
 /**
@@ -28,7 +21,7 @@ export async function countDemoRequest(store: StateStore, bucket: string, now: n
   const r = await store.hitWindow(`demo:${bucket}`, DEMO_LIMIT, DEMO_WINDOW_MS, now);
   const headers = demoLimitHeaders(r, now);
   if (r.allowed) return headers;
-  const retryAfter = Math.max(1, Math.ceil((r.resetAt - now) / 1000));
+  const retryAfter = retryAfterSeconds(r, now);
   throw new AppError(
     'RATE_LIMIT_EXCEEDED',
     `The public demo allows ${DEMO_LIMIT} lookups per IP address per hour; try again in ${retryAfter} seconds, or use an API key`,

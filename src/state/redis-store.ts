@@ -1,10 +1,10 @@
 import type { Tier } from '../accounts/tiers';
 import { AppError } from '../http/errors';
 import type { Account, CountResult, IssueResult, RegenerateResult } from './model';
-import { ACCOUNT_FIELDS, accountOf, newAccountId } from './redis/account-codec';
+import { ACCOUNT_FIELDS, accountOf } from './redis/account-codec';
 import { RedisConnection, unavailable } from './redis/connection';
 import { SCRIPTS, type ScriptName } from './redis/scripts';
-import type { StateStore } from './store';
+import { newAccountId, type StateStore } from './store';
 import { WindowLimiter } from './window-limiter';
 
 export type RedisStoreOptions = {

@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite';
 import type { Tier } from '../accounts/tiers';
 import type { Account, CountResult, IssueResult, RegenerateResult } from './model';
-import type { StateStore } from './store';
+import { newAccountId, type StateStore } from './store';
 import { UsageLedger } from './usage-ledger';
 import { WindowLimiter } from './window-limiter';
 
@@ -88,7 +88,7 @@ export class SqliteStateStore implements StateStore {
   }
 
   private insertAccount(a: { name: string; subject: string; tier: Tier; monthlyLimit: number | null; now: number }): Account {
-    const id = `acct_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+    const id = newAccountId();
     this.q.insert.run(id, a.name, a.subject, a.tier, a.monthlyLimit, new Date(a.now).toISOString());
     return this.toAccount(this.q.byId.get(id))!;
   }

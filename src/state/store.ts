@@ -53,3 +53,8 @@ export function monthOf(now: number): { month: string; resetAt: number } {
   const m = d.getUTCMonth();
   return { month: `${y}-${String(m + 1).padStart(2, '0')}`, resetAt: Date.UTC(y, m + 1, 1) };
 }
+
+/** A new account id: `acct_` + 16 hex characters (64 random bits), the same in every store. */
+export function newAccountId(): string {
+  return `acct_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
+}

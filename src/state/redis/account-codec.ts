@@ -30,8 +30,3 @@ export function accountOf(reply: unknown): { account: Account; keyHash: string |
     keyHash: v(8),
   };
 }
-
-/** Same id shape as the SQLite store. */
-export function newAccountId(): string {
-  return `acct_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`;
-}

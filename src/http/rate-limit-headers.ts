@@ -1,0 +1,21 @@
+import type { CountResult } from '../state/model';
+
+/**
+ * Limit headers for any counted window: the IETF httpapi draft's `RateLimit-Policy` / `RateLimit`,
+ * and the common `X-RateLimit-Limit/Remaining/Reset` (reset as epoch seconds).
+ */
+export function rateLimitHeaders(policy: string, windowSec: number, r: CountResult, now: number): Record<string, string> {
+  const remaining = Math.max(0, r.limit - r.used);
+  return {
+    'ratelimit-policy': `"${policy}";q=${r.limit};w=${windowSec}`,
+    ratelimit: `"${policy}";r=${remaining};t=${Math.max(0, Math.ceil((r.resetAt - now) / 1000))}`,
+    'x-ratelimit-limit': String(r.limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil(r.resetAt / 1000)),
+  };
+}
+
+/** Whole seconds until the window frees a slot, never 0 (spec 7 rule 1: a 429 carries Retry-After). */
+export function retryAfterSeconds(r: CountResult, now: number): number {
+  return Math.max(1, Math.ceil((r.resetAt - now) / 1000));
+}

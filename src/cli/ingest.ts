@@ -1,3 +1,4 @@
+import { parseDataDate } from '../scoring/dates';
 import { buildTempPath } from '../index/index-writer';
 import { rejectsPathOf } from '../index/ingest/rejects';
 import { existsSync, rmSync } from 'node:fs';
@@ -29,8 +30,9 @@ function secondCoreIdle(): boolean {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Exactly YYYY-MM-DD and a real day (the score model's own date reading). */
 function validAsOf(s: string): boolean {
-  return ISO_DATE.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
+  return ISO_DATE.test(s) && parseDataDate(s) !== null;
 }
 
 function summaryText(s: IngestSummary): string {

@@ -1,3 +1,5 @@
+import { parseDataDate } from '../../scoring/dates';
+
 /** Parsing of ECHO cell values. Each returns a value or a `Bad` saying what was wrong. */
 export class Bad {
   constructor(readonly detail: string) {}
@@ -28,23 +30,17 @@ export function parseCount(raw: string, column: string, max = Number.MAX_SAFE_IN
   return n;
 }
 
-const MDY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
-const ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** `MM/DD/YYYY` (ECHO) or `YYYY-MM-DD` to ISO; blank is null; impossible dates (02/30) are Bad. */
+/**
+ * `MM/DD/YYYY` (ECHO) or `YYYY-MM-DD` to ISO, read by the score model's own date parser (so ingest
+ * and scoring never disagree on a date); blank is null; impossible dates (02/30) and dates before
+ * 1900 (placeholders such as 01/01/0001) are Bad.
+ */
 export function parseDate(raw: string, column: string): string | null | Bad {
   if (raw === '' || isBlank(raw)) return null;
-  const s = raw.trim();
-  let y: number, m: number, d: number;
-  let match = MDY.exec(s);
-  if (match) [y, m, d] = [Number(match[3]), Number(match[1]), Number(match[2])];
-  else if ((match = ISO.exec(s))) [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  else return new Bad(`${column}: "${raw}" is not a date (MM/DD/YYYY)`);
-  const t = new Date(Date.UTC(y, m - 1, d));
-  if (y < 1900 || t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d) {
-    return new Bad(`${column}: "${raw}" is not a real date`);
-  }
-  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  const date = parseDataDate(raw);
+  if (!date || date.iso < '1900') return new Bad(`${column}: "${raw}" is not a date (MM/DD/YYYY)`);
+  return date.iso;
 }
 
 export function addDays(iso: string, days: number): string {

@@ -73,8 +73,8 @@ export function buildBinary(opts: BuildOptions = {}): { outfile: string; bytes: 
   const commit = opts.commit ?? gitCommit();
   const cmd = [
     // Worker modules are extra entry points: Workers load them from inside the binary
-    // (src/index/ingest/ingest.ts, src/ops/index-preparer.ts).
-    process.execPath, 'build', 'src/main.ts', 'src/index/ingest/ingest-worker.ts', 'src/ops/prepare-worker.ts',
+    // (src/worker-url.ts).
+    process.execPath, 'build', 'src/main.ts', 'src/index/ingest/ingest-worker.ts', 'src/ops/prepare-worker.ts', 'src/state/checkpoint-worker.ts',
     '--compile', '--minify', `--target=${target}`, `--outfile=${outfile}`,
     `--define=FCS_GIT_COMMIT=${JSON.stringify(commit)}`,
     // A binary on a server reads no .env or bunfig.toml from whatever directory it is started in.

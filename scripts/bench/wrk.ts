@@ -14,10 +14,11 @@ function toMs(v: string): number {
 }
 
 /** Runs wrk (Debian package) against `url`; `lua` is an optional script body. */
-export function runWrk(url: string, opts: { connections: number; seconds: number; threads?: number; luaPath?: string }): WrkResult {
+export function runWrk(url: string, opts: { connections: number; seconds: number; threads?: number; luaPath?: string; cpu?: number }): WrkResult {
   const args = [`-t${opts.threads ?? 1}`, `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency'];
   if (opts.luaPath) args.push('-s', opts.luaPath);
-  const r = spawnSync('wrk', [...args, url], { encoding: 'utf8' });
+  const [cmd, ...pre] = pinnedTo(opts.cpu, ['wrk']);
+  const r = spawnSync(cmd!, [...pre, ...args, url], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr || r.error}`);
   const out = r.stdout;
   const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
@@ -35,8 +36,29 @@ export function requireWrk(): void {
   }
 }
 
-/** Starts a child process and resolves once a line on stdout matches `ready`. */
-export function startChild(cmd: string[], ready: RegExp, env: Record<string, string> = {}) {
+/**
+ * CPUs for a load test on one machine: the server on one core and wrk on another, as the figures
+ * in ../shared/MEASURED.md were taken. Unpinned, the scheduler moves both around and run-to-run
+ * spread doubles. Null when `taskset` is missing or there are fewer than two CPUs.
+ */
+export function benchCpus(): { server: number; client: number } | null {
+  if (navigator.hardwareConcurrency < 2 || spawnSync('taskset', ['--version']).error) return null;
+  return { server: 0, client: 1 };
+}
+
+function pinnedTo(cpu: number | undefined, cmd: string[]): string[] {
+  return cpu === undefined ? cmd : ['taskset', '-c', String(cpu), ...cmd];
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Starts a child process (optionally pinned to `cpu`) and resolves once a line on stdout matches `ready`. */
+export function startChild(command: string[], ready: RegExp, env: Record<string, string> = {}, cpu?: number) {
+  const cmd = pinnedTo(cpu, command);
   const child = spawn(cmd[0]!, cmd.slice(1), { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise<{ stop: () => void; output: string; pid: number }>((resolve, reject) => {
     let output = '';

@@ -1,7 +1,7 @@
 import { AppError } from '../http/errors';
-import { rateLimitHeaders, retryAfterSeconds } from '../http/rate-limit-headers';
+import { retryAfterSeconds, setRateLimitHeaders } from '../http/rate-limit-headers';
+import { monthOf, type StateStore } from '../state/store';
 import { hashKey } from './keys';
-import type { StateStore } from '../state/store';
 import type { Account, CountResult } from '../state/model';
 import { TIER_RULES, tierRestrictedMessage, type Endpoint } from './tiers';
 
@@ -41,14 +41,9 @@ export function monthlyLimitOf(account: Account): number {
   return account.monthly_limit ?? TIER_RULES[account.tier].monthlyCalls;
 }
 
-/** Quota headers of the monthly window. */
-export function quotaHeaders(r: CountResult, now: number): Record<string, string> {
-  return rateLimitHeaders('monthly', secondsInMonthOf(now), r, now);
-}
-
-function secondsInMonthOf(now: number): number {
-  const d = new Date(now);
-  return (Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)) / 1000;
+/** Quota headers of the monthly window, set on `headers` (a new object when none is given). */
+export function quotaHeaders(r: CountResult, now: number, headers: Record<string, string> = {}): Record<string, string> {
+  return setRateLimitHeaders(headers, 'monthly', monthOf(now).seconds, r, now);
 }
 
 /** Counts one call against the account's monthly cap, or throws 402 (Free) / 429 (paid). */

@@ -17,5 +17,5 @@ export function generateKey(): { key: string; hash: string; prefix: string } {
 }
 
 export function hashKey(key: string): string {
-  return new Bun.CryptoHasher('sha256').update(key).digest('hex');
+  return Bun.SHA256.hash(key, 'hex');
 }

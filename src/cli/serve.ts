@@ -25,8 +25,8 @@ export async function serveCommand(args: string[], env: Record<string, string | 
   const config = configFrom(env, values);
   // Opened now so a missing or corrupt index fails at start, not at the first request.
   const index = await openIndex(config.indexPath);
-  const store = await openStateStore(config);
   const log = (entry: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+  const store = await openStateStore(config, { serving: true, log });
   const metrics = new ServiceMetrics();
   const lifecycle = newLifecycle();
   const service = await ServiceProcess.start(

@@ -33,7 +33,7 @@ export function apiKeyAuth(deps: AppDeps) {
         const now = deps.clock();
         const usage = await meterCall(deps.store, account, now);
         factsOf(request).counted = true;
-        Object.assign(set.headers, quotaHeaders(usage, now));
+        quotaHeaders(usage, now, set.headers as Record<string, string>);
         return { caller: account };
       },
     }),

@@ -5,14 +5,19 @@ import type { CountResult } from '../state/model';
  * and the common `X-RateLimit-Limit/Remaining/Reset` (reset as epoch seconds).
  */
 export function rateLimitHeaders(policy: string, windowSec: number, r: CountResult, now: number): Record<string, string> {
+  return setRateLimitHeaders({}, policy, windowSec, r, now);
+}
+
+/** The same headers set on `headers` in place (the lookup path: no intermediate object to copy). */
+export function setRateLimitHeaders(headers: Record<string, string>, policy: string, windowSec: number, r: CountResult, now: number): Record<string, string> {
   const remaining = Math.max(0, r.limit - r.used);
-  return {
-    'ratelimit-policy': `"${policy}";q=${r.limit};w=${windowSec}`,
-    ratelimit: `"${policy}";r=${remaining};t=${Math.max(0, Math.ceil((r.resetAt - now) / 1000))}`,
-    'x-ratelimit-limit': String(r.limit),
-    'x-ratelimit-remaining': String(remaining),
-    'x-ratelimit-reset': String(Math.ceil(r.resetAt / 1000)),
-  };
+  const limit = String(r.limit);
+  headers['ratelimit-policy'] = `"${policy}";q=${limit};w=${windowSec}`;
+  headers.ratelimit = `"${policy}";r=${remaining};t=${Math.max(0, Math.ceil((r.resetAt - now) / 1000))}`;
+  headers['x-ratelimit-limit'] = limit;
+  headers['x-ratelimit-remaining'] = String(remaining);
+  headers['x-ratelimit-reset'] = String(Math.ceil(r.resetAt / 1000));
+  return headers;
 }
 
 /** Whole seconds until the window frees a slot, never 0 (spec 7 rule 1: a 429 carries Retry-After). */

@@ -16,13 +16,16 @@ type RequestFacts = {
 };
 
 const facts = new WeakMap<Request, RequestFacts>();
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const ALPHABET = Uint8Array.from('0123456789ABCDEFGHJKMNPQRSTVWXYZ', (c) => c.charCodeAt(0));
 
 // Random bytes are drawn 512 ids at a time: one getRandomValues call per id was a visible share
 // of a lookup's CPU. Ids stay unpredictable (100 random bits each); only the syscall is amortised.
+// The id is written as bytes and decoded once, giving one flat string instead of 20 appends.
 const ID_CHARS = 20;
 const pool = new Uint8Array(ID_CHARS * 512);
 let poolOffset = pool.length;
+const idBytes = Uint8Array.from('req_' + '0'.repeat(ID_CHARS), (c) => c.charCodeAt(0));
+const latin1 = new TextDecoder('latin1');
 
 /** `req_` + 20 Crockford base-32 characters (100 random bits): unguessable, URL- and log-safe. */
 export function newRequestId(): string {
@@ -30,10 +33,9 @@ export function newRequestId(): string {
     crypto.getRandomValues(pool);
     poolOffset = 0;
   }
-  let s = 'req_';
-  for (let i = poolOffset; i < poolOffset + ID_CHARS; i++) s += ALPHABET[pool[i]! & 31];
+  for (let i = 0; i < ID_CHARS; i++) idBytes[4 + i] = ALPHABET[pool[poolOffset + i]! & 31]!;
   poolOffset += ID_CHARS;
-  return s;
+  return latin1.decode(idBytes);
 }
 
 let lastStampMs = Number.NaN;

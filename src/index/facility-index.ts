@@ -15,8 +15,11 @@ const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_stat
 const FULL_ROWS = `SELECT ${SUMMARY_COLUMNS}, score_inputs FROM facility f JOIN facility_inputs i ON i.registry_id = f.registry_id`;
 type RawSummary = Omit<RawRow, 'score_inputs'>;
 
+// Rows come fresh from SQLite and are not shared, so the flag is converted in place (no copy per lookup).
 function toSummary(r: RawSummary): FacilitySummary {
-  return { ...r, active_enforcement: r.active_enforcement === 1 };
+  const s = r as unknown as FacilitySummary;
+  s.active_enforcement = (r.active_enforcement as number) === 1;
+  return s;
 }
 
 function toRow(r: RawRow): FacilityRow {

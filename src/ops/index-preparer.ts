@@ -3,13 +3,11 @@ import { adoptSpatialIndex, spatialIndexFor } from '../area/spatial-registry';
 import type { Log } from '../deps';
 import type { FacilityIndex } from '../index/facility-index';
 import type { PrepareReply } from './prepare-worker';
+import { workerUrl } from '../worker-url';
 
 export type Prepared = { offThread: boolean; workerError?: string };
 
-/** The worker's module: beside this file in a checkout; in the binary, at its path under src/ (an extra entry point of scripts/build.ts). */
-const WORKER_URL = import.meta.url.includes('/$bunfs/')
-  ? new URL('./ops/prepare-worker.ts', 'file:///$bunfs/root/')
-  : new URL('./prepare-worker.ts', import.meta.url);
+const WORKER_URL = workerUrl('./ops/prepare-worker.ts');
 
 /** The spatial index of the index file at `path`, made on a worker thread. */
 function buildOnWorker(path: string): Promise<SpatialIndex> {

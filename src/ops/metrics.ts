@@ -33,9 +33,10 @@ abstract class Metric {
 
   /** One map key per label combination; values kept in label-name order. */
   protected keyOf(labels: Labels): string {
-    const values = this.labelNames.map((n) => String(labels[n] ?? ''));
-    const key = values.join('\u0000');
-    if (!this.keys.has(key)) this.keys.set(key, values);
+    // Runs for every request: build the key without intermediate arrays; keep the values only once.
+    let key = '';
+    for (let i = 0; i < this.labelNames.length; i++) key += (i ? '\u0000' : '') + String(labels[this.labelNames[i]!] ?? '');
+    if (!this.keys.has(key)) this.keys.set(key, this.labelNames.map((n) => String(labels[n] ?? '')));
     return key;
   }
 
@@ -115,8 +116,12 @@ export class Histogram extends Metric {
     let s = this.series.get(k);
     if (!s) this.series.set(k, (s = { counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
     // Non-cumulative per bucket here; made cumulative when rendered.
-    const i = this.buckets.findIndex((b) => value <= b);
-    if (i >= 0) s.counts[i]!++;
+    for (let i = 0; i < this.buckets.length; i++) {
+      if (value <= this.buckets[i]!) {
+        s.counts[i]!++;
+        break;
+      }
+    }
     s.sum += value;
     s.count++;
   }

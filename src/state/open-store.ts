@@ -15,13 +15,15 @@ const stderrLog: Log = (entry) => process.stderr.write(`${JSON.stringify({ time:
  * else SQLite under `stateDir`. An unreachable Redis does not stop the process: it starts, answers
  * 503 on state-dependent requests and recovers by itself once Redis is back (docs/replicas.md).
  */
-export async function openStateStore(config: Config, opts: { log?: Log } = {}): Promise<StateStore> {
+export async function openStateStore(config: Config, opts: { log?: Log; serving?: boolean } = {}): Promise<StateStore> {
+  const log = opts.log ?? stderrLog;
   if (config.redisUrl) {
-    const log = opts.log ?? stderrLog;
     const store = new RedisStateStore({ url: config.redisUrl, prefix: config.redisPrefix, timeoutMs: config.redisTimeoutMs, clock: 'redis', log });
     if (!(await store.ping())) log({ level: 'warn', msg: 'redis not reachable at start; will keep trying on each request' });
     return store;
   }
   mkdirSync(config.stateDir, { recursive: true });
-  return new SqliteStateStore(join(config.stateDir, 'state.sqlite'));
+  const store = new SqliteStateStore(join(config.stateDir, 'state.sqlite'));
+  if (opts.serving) await store.checkpointInBackground(log);
+  return store;
 }

@@ -2,6 +2,7 @@ import { Database } from 'bun:sqlite';
 import type { Tier } from '../accounts/tiers';
 import type { Account, CountResult, IssueResult, RegenerateResult } from './model';
 import { newAccountId, type StateStore } from './store';
+import { BackgroundCheckpointer } from './checkpointer';
 import { UsageLedger } from './usage-ledger';
 import { WindowLimiter } from './window-limiter';
 
@@ -46,8 +47,9 @@ export class SqliteStateStore implements StateStore {
   private keyCacheVersion = -1;
   private readonly dataVersion;
   private readonly q;
+  private checkpointer: BackgroundCheckpointer | null = null;
 
-  constructor(path: string) {
+  constructor(private readonly path: string) {
     this.db = new Database(path, { create: true, strict: true });
     // NORMAL in WAL: a commit survives a process crash (it is in the OS's hands), at no fsync per call.
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
@@ -197,7 +199,17 @@ export class SqliteStateStore implements StateStore {
     }
   }
 
+  /**
+   * For the serving process: WAL checkpoints on a worker thread instead of inside a commit on the
+   * event loop (checkpoint-worker.ts). The CLI's short-lived stores keep SQLite's own.
+   */
+  async checkpointInBackground(log: (entry: Record<string, unknown>) => void): Promise<void> {
+    if (this.path === ':memory:' || this.checkpointer) return;
+    this.checkpointer = await BackgroundCheckpointer.start(this.db, this.path, log);
+  }
+
   async close() {
+    await this.checkpointer?.stop();
     this.db.close();
   }
 }

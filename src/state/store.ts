@@ -46,12 +46,22 @@ export interface StateStore {
   close(): Promise<void>;
 }
 
-/** UTC calendar month of an instant, as `YYYY-MM`, and the instant the next one begins. */
-export function monthOf(now: number): { month: string; resetAt: number } {
+export type MonthWindow = { month: string; startsAt: number; resetAt: number; seconds: number };
+
+// Every counted call asks for its month; the answer only changes at a month boundary (or when a
+// test's clock jumps), so the last one is kept.
+let lastMonth: MonthWindow = { month: '', startsAt: 0, resetAt: 0, seconds: 0 };
+
+/** UTC calendar month of an instant: `YYYY-MM`, when it began, when the next one begins, its length in seconds. */
+export function monthOf(now: number): MonthWindow {
+  if (now >= lastMonth.startsAt && now < lastMonth.resetAt) return lastMonth;
   const d = new Date(now);
   const y = d.getUTCFullYear();
   const m = d.getUTCMonth();
-  return { month: `${y}-${String(m + 1).padStart(2, '0')}`, resetAt: Date.UTC(y, m + 1, 1) };
+  const startsAt = Date.UTC(y, m, 1);
+  const resetAt = Date.UTC(y, m + 1, 1);
+  lastMonth = { month: `${y}-${String(m + 1).padStart(2, '0')}`, startsAt, resetAt, seconds: (resetAt - startsAt) / 1000 };
+  return lastMonth;
 }
 
 /** A new account id: `acct_` + 16 hex characters (64 random bits), the same in every store. */

@@ -2,6 +2,10 @@ import type { Database } from 'bun:sqlite';
 import type { CountResult } from './model';
 import { monthOf } from './store';
 
+function tallyKey(accountId: string, month: string): string {
+  return `${accountId}|${month}`;
+}
+
 /**
  * Monthly call counts with group commit. The check-and-count is decided synchronously against an
  * in-memory tally (so concurrent calls can never overshoot), and every caller waits until the
@@ -23,8 +27,7 @@ export class UsageLedger {
     );
   }
 
-  private used(accountId: string, month: string): number {
-    const k = `${accountId}|${month}`;
+  private used(k: string, accountId: string, month: string): number {
     let n = this.tally.get(k);
     if (n === undefined) {
       n = this.read.get(accountId, month)?.calls ?? 0;
@@ -33,9 +36,8 @@ export class UsageLedger {
     return n;
   }
 
-  private record(accountId: string, month: string, delta: number): Promise<void> {
-    const k = `${accountId}|${month}`;
-    this.tally.set(k, this.used(accountId, month) + delta);
+  private record(k: string, accountId: string, month: string, delta: number): Promise<void> {
+    this.tally.set(k, this.used(k, accountId, month) + delta);
     this.pending.set(k, (this.pending.get(k) ?? 0) + delta);
     this.flushing ??= new Promise<void>((resolve, reject) =>
       setImmediate(() => {
@@ -62,18 +64,21 @@ export class UsageLedger {
 
   async consume(accountId: string, limit: number, now: number): Promise<CountResult> {
     const { month, resetAt } = monthOf(now);
-    const used = this.used(accountId, month);
+    const k = tallyKey(accountId, month);
+    const used = this.used(k, accountId, month);
     if (used >= limit) return { allowed: false, used, limit, resetAt };
-    await this.record(accountId, month, 1);
+    await this.record(k, accountId, month, 1);
     return { allowed: true, used: used + 1, limit, resetAt };
   }
 
   async refund(accountId: string, now: number): Promise<void> {
     const { month } = monthOf(now);
-    if (this.used(accountId, month) > 0) await this.record(accountId, month, -1);
+    const k = tallyKey(accountId, month);
+    if (this.used(k, accountId, month) > 0) await this.record(k, accountId, month, -1);
   }
 
   usage(accountId: string, now: number): number {
-    return this.used(accountId, monthOf(now).month);
+    const { month } = monthOf(now);
+    return this.used(tallyKey(accountId, month), accountId, month);
   }
 }

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { workerUrl } from '../../worker-url';
 import { SCORE_VERSION } from '../../scoring/score';
 import { IndexWriter } from '../index-writer';
 import type { IndexInfo } from '../model';
@@ -43,13 +44,7 @@ export type IngestSummary = {
   threads: 1 | 2;
 };
 
-/**
- * The worker's module: beside this file in a checkout; in a compiled binary, where every module is bundled
- * into the executable's root, at its path under src/ (the build must list it as an extra entry point).
- */
-const WORKER_URL = import.meta.url.includes('/$bunfs/')
-  ? new URL('./index/ingest/ingest-worker.ts', 'file:///$bunfs/root/')
-  : new URL('./ingest-worker.ts', import.meta.url);
+const WORKER_URL = workerUrl('./index/ingest/ingest-worker.ts');
 
 const FORMAT_LABEL: Record<SourceFormat, string> = { 'echo-exporter': 'ECHO exporter', 'echo-facility-search': 'ECHO facility search' };
 

@@ -174,7 +174,7 @@ export class SqliteStateStore implements StateStore {
     }).immediate();
   }
 
-  async consumeMonthly(accountId: string, limit: number, now: number): Promise<CountResult> {
+  consumeMonthly(accountId: string, limit: number, now: number): Promise<CountResult> {
     return this.ledger.consume(accountId, limit, now);
   }
 

@@ -21,10 +21,12 @@ describe('the compiled binary (dist/facility-score)', () => {
     expect(r.stdout).toContain(`as of ${info.as_of}, ${info.facility_count} facilities (FICTITIOUS SAMPLE)`);
   });
 
-  it('serves the embedded sample from a directory holding nothing but its state', async () => {
+  it('serves the embedded sample from a directory holding nothing but its state, its worker threads included', async () => {
     const { info } = sampleFacts();
     const server = await startServe(['--state-dir', tempDir()]);
     try {
+      // The state file's checkpoint worker is bundled as an extra entry point; without it serve warns.
+      expect(server.lines.filter((l) => l.level === 'warn')).toEqual([]);
       const status = (await (await fetch(`${server.base}/api/v1/status`)).json()) as any;
       expect(status.data.dataset).toMatchObject({ dataset_name: info.dataset_name, as_of: info.as_of, facility_count: info.facility_count, fictitious: true });
     } finally {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BackgroundCheckpointer } from '../../src/state/checkpointer';
 import { SqliteStateStore } from '../../src/state/sqlite-store';
+import { startServer } from '../support/process';
 
 const fresh = () => join(mkdtempSync(join(tmpdir(), 'fcs-ckpt-')), 'state.sqlite');
 
@@ -35,6 +36,13 @@ describe('WAL checkpoints of the serving state store', () => {
     await store.close();
     const reopened = new Database(path, { readonly: true });
     expect((reopened.query('SELECT count(*) AS n FROM account').get() as { n: number }).n).toBe(100);
+  });
+
+  it('`serve` starts the worker (no fallback warning) and stops it on SIGTERM with exit code 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fcs-ckpt-serve-'));
+    const server = await startServer(['--state-dir', dir]);
+    expect(server.lines.filter((l) => l.level === 'warn')).toEqual([]);
+    expect(await server.stop('SIGTERM')).toBe(0);
   });
 
   it('when the worker cannot open the file, the connection keeps SQLite\'s own checkpoints and says so', async () => {

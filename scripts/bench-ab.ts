@@ -1,0 +1,76 @@
+#!/usr/bin/env bun
+/**
+ * A/B cost of the lookup path between two checkouts (or one checkout with two FCS_* settings).
+ *   bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-b K=V]
+ * Both servers run pinned to CPU 0 and two wrk processes load them at once from CPU 1. The kernel
+ * shares CPU 0 fairly, so req/s B / req/s A is the inverse ratio of their per-request CPU cost, and a
+ * slow spell of the machine hits both alike: repeated A/A runs agree within about 1%, where two
+ * separate bench-lookup runs differ by 20%. Use it to tell whether a change to the hot path helps.
+ * Needs wrk and taskset (util-linux) and two CPUs.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { benchCpus, fmt, lookupLua, median, randomIds, requireWrk, startChild } from './bench/wrk';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { index: { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-b': { type: 'string', multiple: true } },
+});
+if (positionals.length !== 2) {
+  console.error('usage: bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-b K=V]');
+  process.exit(2);
+}
+requireWrk();
+const cpus = benchCpus();
+if (!cpus) {
+  console.error('bench-ab needs taskset and two CPUs');
+  process.exit(2);
+}
+const indexPath = values.index ?? '/work/bench-data/national.sqlite';
+const seconds = Number(values.seconds ?? 5);
+const rounds = Number(values.rounds ?? 5);
+const envB = Object.fromEntries((values['env-b'] ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const { ids } = randomIds(indexPath, 200_000);
+
+/** A checkout's server with its own state dir and an Enterprise key without a practical cap. */
+async function serverOf(checkout: string, env: Record<string, string>) {
+  const main = join(resolve(checkout), 'src/main.ts');
+  const state = mkdtempSync(join(tmpdir(), 'fcs-bench-ab-'));
+  const created = Bun.spawnSync([process.execPath, main, 'keys', 'create', '--tier', 'enterprise', '--json', '--state-dir', state]);
+  const { key, account_id } = JSON.parse(created.stdout.toString());
+  Bun.spawnSync([process.execPath, main, 'keys', 'set-limit', account_id, '1000000000', '--state-dir', state]);
+  const child = await startChild(
+    [process.execPath, main, 'serve', '--port', '0', '--host', '127.0.0.1', '--index', indexPath, '--state-dir', state],
+    /"port":(\d+)/,
+    { FCS_LOG_REQUESTS: '0', ...env },
+    cpus!.server,
+  );
+  return { child, lua: lookupLua(join(state, 'lookup.lua'), ids, key), url: `http://127.0.0.1:${child.output.match(/"port":(\d+)/)![1]}/` };
+}
+
+/** wrk as a child process (not spawnSync), so the two loads run at the same time. */
+function load(s: { lua: string; url: string }, sec: number): Promise<{ rps: number; p99: string }> {
+  return new Promise((done) => {
+    const p = spawn('taskset', ['-c', String(cpus!.client), 'wrk', '-t1', '-c64', `-d${sec}s`, '--latency', '-s', s.lua, s.url]);
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.on('exit', () => done({ rps: Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]), p99: out.match(/^\s*99%\s+(\S+)/m)?.[1] ?? '?' }));
+  });
+}
+
+const a = await serverOf(positionals[0]!, {});
+const b = await serverOf(positionals[1]!, envB);
+await Promise.all([load(a, 3), load(b, 3)]); // warm-up
+console.log(`A ${positionals[0]}  B ${positionals[1]}${values['env-b'] ? ` (${values['env-b'].join(' ')})` : ''}; ${rounds} x ${seconds}s`);
+const ratios: number[] = [];
+for (let r = 1; r <= rounds; r++) {
+  const [x, y] = await Promise.all([load(a, seconds), load(b, seconds)]);
+  ratios.push(y.rps / x.rps);
+  console.log(`round ${r}: A ${fmt(x.rps, 0)} req/s (p99 ${x.p99})  B ${fmt(y.rps, 0)} req/s (p99 ${y.p99})  B/A ${fmt(y.rps / x.rps, 3)}`);
+}
+a.child.stop();
+b.child.stop();
+console.log(`median B/A ${fmt(median(ratios), 3)} (> 1: B costs less per request)`);

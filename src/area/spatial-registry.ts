@@ -8,20 +8,6 @@ import { readSpatialIndex, writeSpatialIndex } from './spatial-store';
 // One spatial index per open facility index; dropped with it (a rotated index gets its own).
 const built = new WeakMap<FacilityIndex, SpatialIndex>();
 
-/** Identity of a copy stored inside the index file itself: written by the same build, so only the count is checked. */
-export function embeddedIdentity(facilityCount: number): string {
-  return `embedded:${facilityCount}`;
-}
-
-/**
- * For the ingest: builds the spatial index of a just-written facility table and stores it in the same
- * file (table `area_index`), so `serve` reads it in well under a second instead of building it
- * (about 10 s at national scale). Call once the facility table is complete.
- */
-export function embedSpatialIndex(db: Database, facilityCount: number): void {
-  writeSpatialIndex(db, buildSpatialIndex({ db }), embeddedIdentity(facilityCount));
-}
-
 /** Where the sidecar copy of an index file's spatial index lives. */
 export function sidecarPath(indexPath: string): string {
   return `${indexPath}.area`;
@@ -37,8 +23,8 @@ function sidecarIdentity(index: FacilityIndex, path: string): string {
 export const SIDECAR_MIN_BUILD_MS = 1_000;
 
 /**
- * The spatial index of `index`, made on first use: read from the index file if the ingest stored it
- * there, else from a fresh sidecar (`<index>.area`), else built from the facility table and, when
+ * The spatial index of `index`, made on first use: read from a fresh sidecar (`<index>.area`), else
+ * built from the facility table and, when
  * that took a while, saved as a sidecar for the next start (skipped, with a log line, where the
  * directory is read-only). `serve` calls this before listening, so no request pays for it.
  */
@@ -47,9 +33,10 @@ export function spatialIndexFor(index: FacilityIndex, log?: Log, opts: { minBuil
   if (known) return known;
   const file = index.db.filename;
   const onDisk = file !== '' && file !== ':memory:' && existsSync(file);
-  let s = readSpatialIndex(index.db, AREA_H3_RES, embeddedIdentity(index.info.facility_count));
-  let from = 'index file';
-  if (!s && onDisk && existsSync(sidecarPath(file))) {
+  // (Storing it inside the index file at ingest was tried and dropped: docs/area-and-portfolio.md.)
+  let s: SpatialIndex | null = null;
+  let from = '';
+  if (onDisk && existsSync(sidecarPath(file))) {
     s = readSidecar(index, file, log);
     from = sidecarPath(file);
   }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
 import { buildSpatialIndex, registryIdAt, type SpatialIndex } from '../../src/area/spatial-index';
-import { embedSpatialIndex, sidecarPath, spatialIndexFor } from '../../src/area/spatial-registry';
+import { sidecarPath, spatialIndexFor } from '../../src/area/spatial-registry';
 import { searchRadius, type RadiusQuery } from '../../src/area/spatial-search';
 import { readSpatialIndex, writeSpatialIndex } from '../../src/area/spatial-store';
 import { FacilityIndex } from '../../src/index/facility-index';
@@ -55,19 +55,6 @@ describe('the stored spatial index', () => {
     writeSpatialIndex(db, buildSpatialIndex(memoryIndex(ROWS)), 'id-1');
     damage(db);
     expect(readSpatialIndex(db, res, identity)).toBeNull();
-  });
-
-  it('is taken from the index file itself when a build step stored it there (embedSpatialIndex)', () => {
-    const path = indexFile('embedded.sqlite', ROWS);
-    const w = new Database(path);
-    embedSpatialIndex(w, ROWS.length);
-    w.close();
-    const index = FacilityIndex.open(path);
-    const s = spatialIndexFor(index);
-    expect(s.origin).toBe('stored');
-    expect(existsSync(sidecarPath(path))).toBe(false);
-    expect(answers(s)).toEqual(answers(buildSpatialIndex(memoryIndex(ROWS))));
-    index.close();
   });
 
   it('is not saved beside a small index whose build is quick', () => {

@@ -51,6 +51,13 @@ abstract class Metric {
 export class Counter extends Metric {
   readonly type = 'counter' as const;
   private readonly values = new Map<string, number>();
+  private collect?: () => { labels: Labels; value: number }[];
+
+  /** Reads the values at each scrape from counts kept elsewhere (they must only ever grow). */
+  collectWith(fn: () => { labels: Labels; value: number }[]): this {
+    this.collect = fn;
+    return this;
+  }
 
   inc(labels: Labels = {}, by = 1): void {
     const k = this.keyOf(labels);
@@ -69,6 +76,10 @@ export class Counter extends Metric {
   }
 
   protected samples(): string[] {
+    if (this.collect) {
+      this.values.clear();
+      for (const s of this.collect()) this.values.set(this.keyOf(s.labels), s.value);
+    }
     return [...this.values].map(([k, v]) => `${this.name}${labelText(this.labelNames, this.keys.get(k)!)} ${formatNumber(v)}`);
   }
 }

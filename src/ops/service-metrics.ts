@@ -1,5 +1,6 @@
 import { SCORE_VERSION } from '../scoring/score';
 import { GIT_COMMIT, VERSION } from '../version';
+import { reportCacheStats } from '../reports/cache';
 import { Counter, Gauge, Histogram, Registry } from './metrics';
 
 /** Latency buckets in seconds: a lookup takes ~0.1 ms in process, a cold PDF render tens of ms. */
@@ -40,6 +41,13 @@ export class ServiceMetrics {
   );
   readonly reportCache = this.registry.register(
     new Counter('fcs_report_cache_total', 'PDF report requests by cache outcome (HIT served from cache, MISS rendered and stored, BYPASS rendered but not storable)', ['outcome']),
+  );
+  readonly reportCacheDisk = this.registry.register(
+    new Counter(
+      'fcs_report_cache_disk_events_total',
+      'What the report cache did on disk: stores, store_errors and read_errors (served uncached), corrupt (failed checksum, re-rendered), expired, swept',
+      ['event'],
+    ).collectWith(() => Object.entries(reportCacheStats).map(([event, value]) => ({ labels: { event }, value }))),
   );
   readonly indexReloads = this.registry.register(new Counter('fcs_index_reloads_total', 'Index reloads (SIGHUP) by result', ['result']));
   readonly buildInfo = this.registry.register(new Gauge('fcs_build_info', 'Always 1; labels say what is running', ['version', 'commit', 'score_method']));

@@ -12,8 +12,8 @@ const MAGIC = 'FCSR1';
 
 /**
  * Process-wide counters of what the cache did on disk (monotonic; every cache in the process adds
- * to them). Not exported to /metrics: the HIT/MISS/BYPASS outcomes are counted there from the
- * `X-Cache` header (fcs_report_cache_total, src/ops/service-metrics.ts).
+ * to them), exported as fcs_report_cache_disk_events_total; the HIT/MISS/BYPASS outcomes are
+ * counted from the `X-Cache` header (fcs_report_cache_total, src/ops/service-metrics.ts).
  */
 export const reportCacheStats = {
   stores: 0,

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'bun:test';
+import { reportCacheStats } from '../../src/reports/cache';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,14 +86,20 @@ describe('structured JSON access log', () => {
   it('a PDF report is logged with its cache outcome, and /metrics counts one MISS then one HIT', async () => {
     const w = makeWorld({ config: { logRequests: true, reportCacheDir: cacheDir } });
     const { key } = await w.keyFor('platform');
+    const diskEvent = (text: string, event: string) => Number(text.match(new RegExp(`^fcs_report_cache_disk_events_total\\{event="${event}"\\} (\\d+)$`, 'm'))?.[1]);
+    const storesBefore = diskEvent(await (await w.call('/metrics')).text(), 'stores');
     const first = await w.call('/api/v1/facility/990000000001/report', { method: 'POST', key });
     const second = await w.call('/api/v1/facility/990000000001/report', { method: 'POST', key });
     expect([first.status, second.status]).toEqual([200, 200]);
     expect([first.headers.get('x-cache'), second.headers.get('x-cache')]).toEqual(['MISS', 'HIT']);
-    await observed(w.deps, 2);
+    await observed(w.deps, 3); // the first /metrics scrape, then the two reports
     expect(accessLines(w.logs).map((l) => l.cache)).toEqual(['MISS', 'HIT']);
     const text = await (await w.call('/metrics')).text();
     expect(text).toContain('fcs_report_cache_total{outcome="MISS"} 1');
     expect(text).toContain('fcs_report_cache_total{outcome="HIT"} 1');
+    // The disk side: the MISS stored one file; every event of the process-wide counts is exported as is.
+    expect(diskEvent(text, 'stores')).toBe(storesBefore + 1);
+    for (const [event, n] of Object.entries(reportCacheStats)) expect(diskEvent(text, event)).toBe(n);
+    expect(text).toContain('# TYPE fcs_report_cache_disk_events_total counter');
   });
 });

@@ -3,8 +3,9 @@ import { Envelope } from '../http/envelope';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_RADIUS_MILES } from './query';
 
 /**
- * Spec 4.3's query parameters, for OpenAPI and as a second check. `parseAreaQuery` reads them
- * first, more strictly, with messages that name the parameter.
+ * Spec 4.3's query parameters, for OpenAPI. `parseAreaQuery` (the route's `areaQuery` transform)
+ * reads them strictly, with messages that name the parameter, before Elysia would; so the schema
+ * is `noValidate` and nothing is checked twice.
  */
 export const AreaQuery = t.Object({
   lat: t.Number({ minimum: -90, maximum: 90, description: 'Latitude of the centre, WGS84 decimal degrees', examples: [29.7604] }),
@@ -19,7 +20,7 @@ export const AreaQuery = t.Object({
   ),
   state: t.Optional(t.String({ pattern: '^[A-Za-z]{2}$', description: 'Only facilities in this US state or territory (USPS code, any case)', examples: ['TX'] })),
   active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an open enforcement action; false: only those without' })),
-});
+}, { noValidate: true });
 
 /** Spec 2.5. */
 export const AreaFacility = t.Object({

@@ -1,5 +1,4 @@
 import type { FacilityIndex } from '../index/facility-index';
-import { briefsOf } from '../portfolio/briefs';
 import type { AreaResult } from './model';
 import { registryIdAt, type SpatialIndex } from './spatial-index';
 import { searchRadius, type RadiusQuery } from './spatial-search';
@@ -16,7 +15,7 @@ export function roundMiles(miles: number): number {
 export function findWithinRadius(index: FacilityIndex, spatial: SpatialIndex, q: RadiusQuery): AreaResult {
   const hits = searchRadius(spatial, q);
   const ids = hits.map((h) => registryIdAt(spatial, h.pos));
-  const briefs = briefsOf(index, ids);
+  const briefs = index.getBriefs(ids);
   const facilities = hits.map((h, i) => {
     const brief = briefs.get(ids[i]!);
     // The spatial index was built from this very file, opened read-only: a miss is a bug.

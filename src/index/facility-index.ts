@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
 import type { ScoreInputs } from '../scoring/model';
-import type { FacilityRow, FacilitySummary, IndexInfo } from './model';
+import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
 import { INDEX_FORMAT } from './schema';
 
 type RawRow = Omit<FacilityRow, 'active_enforcement' | 'score_inputs'> & {
@@ -35,6 +35,7 @@ export class FacilityIndex {
   private readonly byId;
   private readonly summaryById;
   private readonly byAddressKey;
+  private readonly briefsByIds;
 
   constructor(readonly db: Database) {
     try {
@@ -49,6 +50,10 @@ export class FacilityIndex {
     }
     this.byId = db.prepare<RawRow, [string]>(`${FULL_ROWS} WHERE f.registry_id = ?`);
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
+    // The IDs go in as one JSON array through json_each, never spliced into SQL.
+    this.briefsByIds = db.prepare<Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number }, [string]>(
+      'SELECT registry_id, fac_name, overall_score, active_enforcement FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
+    );
     this.byAddressKey = db.prepare<RawSummary, [string]>(
       `SELECT ${SUMMARY_COLUMNS} FROM facility_address a JOIN facility f ON f.registry_id = a.registry_id WHERE a.address_key = ? ORDER BY f.registry_id`,
     );
@@ -78,6 +83,14 @@ export class FacilityIndex {
   getSummary(registryId: string): FacilitySummary | null {
     const r = this.summaryById.get(registryId);
     return r ? toSummary(r) : null;
+  }
+
+  /** The briefs of those `ids` that are in the index, keyed by ID, read in one statement; unknown IDs are absent. */
+  getBriefs(ids: readonly string[]): Map<string, FacilityBrief> {
+    const out = new Map<string, FacilityBrief>();
+    if (ids.length === 0) return out;
+    for (const r of this.briefsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, { ...r, active_enforcement: r.active_enforcement === 1 });
+    return out;
   }
 
   /** Facilities filed under a normalised address key (src/demo/address.ts), lowest registry ID first. */

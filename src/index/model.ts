@@ -29,6 +29,10 @@ export type FacilityRow = Static<typeof FacilityRow>;
 export const FacilitySummary = t.Omit(FacilityRow, ['score_inputs']);
 export type FacilitySummary = Static<typeof FacilitySummary>;
 
+/** Spec 2.4's four fields of a facility: a portfolio result row, and an area item less the distance. */
+export const FacilityBrief = t.Pick(FacilityRow, ['registry_id', 'fac_name', 'overall_score', 'active_enforcement']);
+export type FacilityBrief = Static<typeof FacilityBrief>;
+
 /** What the index file says about itself (table index_meta), shown by /status and --version. */
 export const IndexInfo = t.Object({
   dataset_name: t.String(),

@@ -1,5 +1,4 @@
 import type { FacilityIndex } from '../index/facility-index';
-import { briefsOf } from './briefs';
 import type { PortfolioResult } from './model';
 
 /**
@@ -8,7 +7,7 @@ import type { PortfolioResult } from './model';
  */
 export function lookupPortfolio(index: FacilityIndex, ids: readonly string[]): PortfolioResult {
   const distinct = [...new Set(ids)];
-  const found = briefsOf(index, distinct);
+  const found = index.getBriefs(distinct);
   const results = [];
   const not_found = [];
   for (const id of distinct) {

@@ -4,7 +4,8 @@ import { TIERS, TIER_RULES } from '../../src/accounts/tiers';
 import type { FacilityRow } from '../../src/index/model';
 import { MAX_BODY_BYTES } from '../../src/portfolio/body';
 import { PortfolioResponse } from '../../src/portfolio/model';
-import { DEFAULT_ROWS, facility, json, makeWorld } from '../helpers';
+import { FacilityIndex } from '../../src/index/facility-index';
+import { DEFAULT_ROWS, facility, json, makeWorld, memoryIndex } from '../helpers';
 
 // 600 facilities, so even the Enterprise limit can be filled with known IDs.
 const ROWS: FacilityRow[] = [
@@ -107,17 +108,21 @@ describe('POST /api/v1/portfolio: results', () => {
   });
 
   it('answers 500 IDs with one SQL statement, not one per ID', async () => {
-    const w = makeWorld({ rows: ROWS });
-    const { key } = await w.keyFor('enterprise');
-    const db = w.deps.index.db;
+    // Every statement the index prepares (all at construction) counts its runs.
+    const db = memoryIndex(ROWS).db;
     const prepare = db.prepare.bind(db);
     let runs = 0;
     db.prepare = ((sql: string) => {
       const stmt = prepare(sql);
       const all = stmt.all.bind(stmt);
+      const get = stmt.get.bind(stmt);
       stmt.all = ((...args: unknown[]) => (runs++, all(...(args as [])))) as typeof stmt.all;
+      stmt.get = ((...args: unknown[]) => (runs++, get(...(args as [])))) as typeof stmt.get;
       return stmt;
     }) as typeof db.prepare;
+    const w = makeWorld({ deps: { index: new FacilityIndex(db) } });
+    const { key } = await w.keyFor('enterprise');
+    runs = 0;
     const res = await w.call('/api/v1/portfolio', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ registry_ids: known(500) }) });
     expect((await json(res)).data.total).toBe(500);
     expect(runs).toBe(1);

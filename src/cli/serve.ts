@@ -43,20 +43,8 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     },
     index,
   );
-  const info = service.indexInfo;
-  log({
-    level: 'info',
-    msg: `listening on http://${config.host}:${service.port}`,
-    port: service.port,
-    pid: process.pid,
-    dataset: info.dataset_name,
-    as_of: info.as_of,
-    facilities: info.facility_count,
-    fictitious: info.fictitious,
-    index: config.indexPath ?? '(embedded sample)',
-    state: store.kind,
-    account_login: jwtModeOf(config.jwt),
-  });
+  // Installed before the "listening" line: a supervisor that signals as soon as it sees that line
+  // must get the graceful stop, not the default exit 143.
   // SIGTERM/SIGINT: graceful stop (docs/operations.md); SIGHUP: re-open the index path and hand over.
   let stopping = false;
   const stop = (signal: string) => {
@@ -77,5 +65,19 @@ export async function serveCommand(args: string[], env: Record<string, string | 
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGHUP', () => void service.reload());
+  const info = service.indexInfo;
+  log({
+    level: 'info',
+    msg: `listening on http://${config.host}:${service.port}`,
+    port: service.port,
+    pid: process.pid,
+    dataset: info.dataset_name,
+    as_of: info.as_of,
+    facilities: info.facility_count,
+    fictitious: info.fictitious,
+    index: config.indexPath ?? '(embedded sample)',
+    state: store.kind,
+    account_login: jwtModeOf(config.jwt),
+  });
   return null;
 }

@@ -38,7 +38,7 @@ describe('WAL checkpoints of the serving state store', () => {
     expect((reopened.query('SELECT count(*) AS n FROM account').get() as { n: number }).n).toBe(100);
   });
 
-  it('`serve` starts the worker (no fallback warning) and stops it on SIGTERM with exit code 0', async () => {
+  it('`serve` starts the worker (no fallback warning) and a SIGTERM right after its "listening" line is a graceful stop (exit 0)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fcs-ckpt-serve-'));
     const server = await startServer(['--state-dir', dir]);
     expect(server.lines.filter((l) => l.level === 'warn')).toEqual([]);

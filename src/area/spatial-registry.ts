@@ -24,9 +24,9 @@ export const SIDECAR_MIN_BUILD_MS = 1_000;
 
 /**
  * The spatial index of `index`, made on first use: read from a fresh sidecar (`<index>.area`), else
- * built from the facility table and, when
- * that took a while, saved as a sidecar for the next start (skipped, with a log line, where the
- * directory is read-only). `serve` calls this before listening, so no request pays for it.
+ * built from the facility table and, when that took a while, saved as a sidecar for the next start
+ * (skipped, with a log line, where the directory is read-only). `serve` calls this before
+ * listening, so no request pays for it.
  */
 export function spatialIndexFor(index: FacilityIndex, log?: Log, opts: { minBuildMsToSave?: number } = {}): SpatialIndex {
   const known = built.get(index);

@@ -18,7 +18,8 @@ function checkpoint(): void {
   try {
     db?.exec('PRAGMA wal_checkpoint(PASSIVE)');
   } catch (e) {
-    // A busy or failed checkpoint leaves the WAL to the next round; tell the owner only if it persists.
+    // PASSIVE never waits and never fails for contention (it just copies fewer frames), so an error
+    // here is real (I/O, a closed file): the owner then takes the checkpoints back.
     self.postMessage({ kind: 'failed', message: (e as Error).message } satisfies CheckpointReply);
   }
 }

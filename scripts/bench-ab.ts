@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * A/B cost of the lookup path between two checkouts (or one checkout with two FCS_* settings).
- *   bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-b K=V]
+ *   bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]
  * Both servers run pinned to CPU 0 and two wrk processes load them at once from CPU 1. The kernel
  * shares CPU 0 fairly, so req/s B / req/s A is the inverse ratio of their per-request CPU cost, and a
  * slow spell of the machine hits both alike: repeated A/A runs agree within about 1%, where two
@@ -17,10 +17,10 @@ import { benchCpus, fmt, lookupLua, median, randomIds, requireWrk, startChild } 
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { index: { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-b': { type: 'string', multiple: true } },
+  options: { index: { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true } },
 });
 if (positionals.length !== 2) {
-  console.error('usage: bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-b K=V]');
+  console.error('usage: bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]');
   process.exit(2);
 }
 requireWrk();
@@ -32,7 +32,7 @@ if (!cpus) {
 const indexPath = values.index ?? '/work/bench-data/national.sqlite';
 const seconds = Number(values.seconds ?? 5);
 const rounds = Number(values.rounds ?? 5);
-const envB = Object.fromEntries((values['env-b'] ?? []).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const envOf = (kvs: string[] = []) => Object.fromEntries(kvs.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 const { ids } = randomIds(indexPath, 200_000);
 
 /** A checkout's server with its own state dir and an Enterprise key without a practical cap. */
@@ -61,10 +61,11 @@ function load(s: { lua: string; url: string }, sec: number): Promise<{ rps: numb
   });
 }
 
-const a = await serverOf(positionals[0]!, {});
-const b = await serverOf(positionals[1]!, envB);
+const a = await serverOf(positionals[0]!, envOf(values['env-a']));
+const b = await serverOf(positionals[1]!, envOf(values['env-b']));
 await Promise.all([load(a, 3), load(b, 3)]); // warm-up
-console.log(`A ${positionals[0]}  B ${positionals[1]}${values['env-b'] ? ` (${values['env-b'].join(' ')})` : ''}; ${rounds} x ${seconds}s`);
+const envText = (kvs?: string[]) => (kvs ? ` (${kvs.join(' ')})` : '');
+console.log(`A ${positionals[0]}${envText(values['env-a'])}  B ${positionals[1]}${envText(values['env-b'])}; ${rounds} x ${seconds}s`);
 const ratios: number[] = [];
 for (let r = 1; r <= rounds; r++) {
   const [x, y] = await Promise.all([load(a, seconds), load(b, seconds)]);

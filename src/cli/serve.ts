@@ -6,6 +6,7 @@ import { prepareIndex } from '../ops/index-preparer';
 import { newLifecycle } from '../ops/lifecycle';
 import { ServiceMetrics } from '../ops/service-metrics';
 import { ServiceProcess } from '../ops/service-process';
+import { lineLog } from '../ops/log-sink';
 import { openStateStore } from '../state/open-store';
 import { configFrom, parse } from './options';
 
@@ -25,7 +26,13 @@ export async function serveCommand(args: string[], env: Record<string, string | 
   const config = configFrom(env, values);
   // Opened now so a missing or corrupt index fails at start, not at the first request.
   const index = await openIndex(config.indexPath);
-  const log = (entry: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);
+  const lines = lineLog();
+  const log = lines.log;
+  // Every exit below says why in a last line: write the pending ones first.
+  const exit = (code: number) => {
+    lines.flush();
+    process.exit(code);
+  };
   const store = await openStateStore(config, { serving: true, log });
   const metrics = new ServiceMetrics();
   const lifecycle = newLifecycle();
@@ -51,14 +58,14 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     // A second Ctrl-C / SIGTERM while draining means "now": exit without waiting.
     if (stopping) {
       log({ level: 'warn', msg: `${signal} again: exiting without waiting for in-flight requests` });
-      process.exit(1);
+      exit(1);
     }
     stopping = true;
     service.shutdown(signal).then(
-      (code) => process.exit(code),
+      (code) => exit(code),
       (e: Error) => {
         log({ level: 'error', msg: `shutdown failed: ${e.message}` });
-        process.exit(1);
+        exit(1);
       },
     );
   };

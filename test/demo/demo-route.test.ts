@@ -28,6 +28,16 @@ describe('GET /api/v1/demo/facility', () => {
     expect(body.meta.request_id).toMatch(/^req_/);
   });
 
+  it.each([
+    ['no commas, ZIP only (state from the ZIP)', '717 E Center St 72150'],
+    ['no commas, city and ZIP, no state', '717 East Center Street Sheridan 72150'],
+    ['street and ZIP split by one comma', '717 E Center St, 72150'],
+  ])('finds the facility from an address with %s', async (_name, address) => {
+    const res = await world().call(demo(address), { headers: { 'x-test-peer': '203.0.113.1' } });
+    expect(res.status).toBe(200);
+    expect((await json(res)).data.fac_name).toBe('ACME CHEMICAL WORKS (FICTITIOUS)');
+  });
+
   it('leaks no registry ID, street, ZIP, coordinates or component points anywhere in the body', async () => {
     const w = world();
     const body = await json(await w.call(demo('717 E Center St, Sheridan, AR'), { headers: { 'x-test-peer': '203.0.113.1' } }));

@@ -4,8 +4,8 @@ import { MIXED_STATES, type SpatialIndex } from './spatial-index';
 /**
  * The spatial index as a SQLite table `area_index(name, value)`: one BLOB per typed array plus a
  * JSON `meta` row. Building takes seconds on the national index (one H3 call per facility);
- * reading the stored arrays back takes a fraction of a second. The table can live in the facility
- * index file itself (written at ingest) or in a sidecar file beside it (written at first start).
+ * reading the stored arrays back takes a fraction of a second. The table lives in a sidecar file
+ * beside the index (`<index>.area`, written at the first start; src/area/spatial-registry.ts).
  */
 const FORMAT = 'area-index/1';
 

@@ -12,6 +12,8 @@ export const Config = t.Object({
   stateDir: t.String({ default: './var' }),
   /** Where rendered PDF dossiers are cached (docs/reports.md); null = `<stateDir>/report-cache`, 'off' = no cache. */
   reportCacheDir: t.Union([t.String({ minLength: 1 }), t.Null()], { default: null }),
+  /** Size cap of the report cache in MiB; past it the oldest entries are deleted first. */
+  reportCacheMaxMb: t.Integer({ minimum: 1, maximum: 1_048_576, default: 1024 }),
   /** Redis URL for shared state between replicas; null = embedded SQLite state. */
   redisUrl: t.Union([t.String(), t.Null()], { default: null }),
   /** Redis (docs/replicas.md): namespace of every key, and the longest wait for one reply before a 503. */
@@ -43,6 +45,7 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   indexPath: null,
   stateDir: './var',
   reportCacheDir: null,
+  reportCacheMaxMb: 1024,
   redisUrl: null,
   redisPrefix: 'fcs:',
   redisTimeoutMs: 1000,

@@ -21,12 +21,14 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
   const num = (envName: string) => (env[envName] === undefined ? undefined : Number(env[envName]));
   const port = str('port', 'FCS_PORT') ?? env.PORT;
   const proxies = str('trusted-proxies', 'FCS_TRUSTED_PROXIES');
+  const maxMb = str('report-cache-max-mb', 'FCS_REPORT_CACHE_MAX_MB');
   return makeConfig({
     port: port === undefined ? undefined : Number(port),
     host: str('host', 'FCS_HOST'),
     indexPath: str('index', 'FCS_INDEX') ?? null,
     stateDir: str('state-dir', 'FCS_STATE_DIR'),
     reportCacheDir: str('report-cache-dir', 'FCS_REPORT_CACHE_DIR') || null,
+    reportCacheMaxMb: maxMb === undefined ? undefined : Number(maxMb),
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
     redisPrefix: env.FCS_REDIS_PREFIX || undefined,
     redisTimeoutMs: num('FCS_REDIS_TIMEOUT_MS'),

@@ -45,7 +45,7 @@ export class ServiceMetrics {
   readonly reportCacheDisk = this.registry.register(
     new Counter(
       'fcs_report_cache_disk_events_total',
-      'What the report cache did on disk: stores, store_errors and read_errors (served uncached), corrupt (failed checksum, re-rendered), expired, swept',
+      'What the report cache did on disk: stores, store_errors and read_errors (served uncached), corrupt (failed checksum, re-rendered), expired, swept, evicted (size cap)',
       ['event'],
     ).collectWith(() => Object.entries(reportCacheStats).map(([event, value]) => ({ labels: { event }, value }))),
   );

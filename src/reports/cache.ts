@@ -22,7 +22,12 @@ export const reportCacheStats = {
   corrupt: 0,
   expired: 0,
   swept: 0,
+  /** Fresh entries deleted, oldest first, to bring the cache back under its size cap. */
+  evicted: 0,
 };
+
+/** After going over its cap, the cache is trimmed to this share of it, so a full cache does not evict on every write. */
+const EVICT_TO = 0.9;
 
 const sha256 = (data: string | Uint8Array) => new Bun.CryptoHasher('sha256').update(data).digest('hex');
 
@@ -39,12 +44,17 @@ export class ReportCache {
   private lastFailureLogAt = Number.NEGATIVE_INFINITY;
   /** The sweep started by the latest write, if any (tests await it). */
   sweeping: Promise<number> | null = null;
+  private sweepRunning = false;
+  /** Bytes of the entries on disk as of the last sweep plus this process's writes since; null before the first sweep. */
+  private bytes: number | null = null;
 
   constructor(
     readonly dir: string,
     private readonly clock: () => number,
     private readonly log: Log,
     private readonly ttlMs = REPORT_TTL_MS,
+    /** Size cap of the entries (config `reportCacheMaxMb`); past it the oldest entries go first. */
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {}
 
   /** 64 hex chars: the only thing a file name is made of. */
@@ -102,15 +112,29 @@ export class ReportCache {
       return false;
     }
     reportCacheStats.stores++;
-    if (now - this.lastSweepAt >= SWEEP_INTERVAL_MS) {
+    if (this.bytes !== null) this.bytes += body.length;
+    const overCap = this.bytes !== null && this.bytes > this.maxBytes;
+    if ((overCap || now - this.lastSweepAt >= SWEEP_INTERVAL_MS) && !this.sweepRunning) {
       this.lastSweepAt = now;
       this.sweeping = this.sweep();
     }
     return true;
   }
 
-  /** Deletes expired entries and abandoned temp files; returns how many went. Never throws. */
+  /**
+   * Deletes expired entries and abandoned temp files, then, when the entries left exceed the size
+   * cap, the oldest of them down to 90% of it. Returns how many files went. Never throws.
+   */
   async sweep(): Promise<number> {
+    this.sweepRunning = true;
+    try {
+      return await this.sweepNow();
+    } finally {
+      this.sweepRunning = false;
+    }
+  }
+
+  private async sweepNow(): Promise<number> {
     const now = this.clock();
     let removed = 0;
     let names: string[];
@@ -119,18 +143,34 @@ export class ReportCache {
     } catch {
       return 0;
     }
+    const kept: { path: string; mtime: number; size: number }[] = [];
     for (const name of names) {
       const path = join(this.dir, name);
       const temp = /^\.tmp-(\d+)-/.exec(name);
       let stale: boolean;
       if (temp) stale = now - Number(temp[1]) >= STALE_TEMP_MS;
       else if (/^[0-9a-f]{64}\.pdf$/.test(name)) {
-        const mtime = await stat(path).then((s) => s.mtimeMs, () => null);
-        stale = mtime !== null && (now - mtime >= this.ttlMs || mtime - now > this.ttlMs);
+        const st = await stat(path).catch(() => null);
+        if (!st) continue;
+        stale = now - st.mtimeMs >= this.ttlMs || st.mtimeMs - now > this.ttlMs;
+        if (!stale) kept.push({ path, mtime: st.mtimeMs, size: st.size });
       } else continue; // not ours: never delete what this cache did not write
       if (stale && (await unlink(path).then(() => true, () => false))) removed++;
     }
     reportCacheStats.swept += removed;
+    let total = kept.reduce((sum, e) => sum + e.size, 0);
+    if (total > this.maxBytes) {
+      kept.sort((a, b) => a.mtime - b.mtime);
+      for (const e of kept) {
+        if (total <= this.maxBytes * EVICT_TO) break;
+        if (await unlink(e.path).then(() => true, () => false)) {
+          total -= e.size;
+          removed++;
+          reportCacheStats.evicted++;
+        }
+      }
+    }
+    this.bytes = total;
     return removed;
   }
 

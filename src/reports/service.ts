@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from '../config';
 import type { Log } from '../deps';
 import type { FacilityRow, FacilitySummary, IndexInfo } from '../index/model';
-import { ReportCache } from './cache';
+import { REPORT_TTL_MS, ReportCache } from './cache';
 import { renderReport } from './document';
 import type { CacheOutcome } from './model';
 import { buildReportView } from './view';
@@ -13,7 +13,7 @@ export const REPORT_LAYOUT_VERSION = 'dossier-1';
 /** The cache directory from config: explicit, `off` (no cache), or `<stateDir>/report-cache`. */
 export function openReportCache(config: Config, clock: () => number, log: Log): ReportCache | null {
   const dir = config.reportCacheDir ?? join(config.stateDir, 'report-cache');
-  return dir === 'off' ? null : new ReportCache(dir, clock, log);
+  return dir === 'off' ? null : new ReportCache(dir, clock, log, REPORT_TTL_MS, config.reportCacheMaxMb * 1024 * 1024);
 }
 
 /**

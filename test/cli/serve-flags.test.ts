@@ -14,7 +14,7 @@ describe('serve accepts every flag the docs promise', () => {
   const flags = documentedServeFlags();
 
   it('the docs list the core flags at all', () => {
-    expect(flags).toEqual(expect.arrayContaining(['--port', '--host', '--index', '--state-dir', '--redis-url', '--report-cache-dir', '--trusted-proxies']));
+    expect(flags).toEqual(expect.arrayContaining(['--port', '--host', '--index', '--state-dir', '--redis-url', '--report-cache-dir', '--report-cache-max-mb', '--trusted-proxies']));
   });
 
   it.each(flags)('serve %s is a known option', (flag) => {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'bun:test';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FacilityRow } from '../../src/index/model';
@@ -180,6 +180,33 @@ describe('ReportCache sweeping', () => {
     clock.advance(REPORT_TTL_MS);
     const now = clock() / 1000;
     utimesSync(join(dir, `${key(1)}.pdf`), now, now);
+    expect(await cache.get(key(1))).toBeNull();
+  });
+
+  it('past its size cap the cache deletes its oldest entries down to 90% of the cap, and only its own files', async () => {
+    const dir = freshDir();
+    const clock = fixedClock();
+    const body = new Uint8Array(10_000).fill(37);
+    const entrySize = (k: string) => statSync(join(dir, `${k}.pdf`)).size;
+    // Room for three entries and a half.
+    const probe = new ReportCache(freshDir(), clock, () => {});
+    await probe.put(key(0), body);
+    const size = statSync(join(probe.dir, `${key(0)}.pdf`)).size;
+    const cache = new ReportCache(dir, clock, () => {}, REPORT_TTL_MS, size * 3.5);
+    writeFileSync(join(dir, 'operator-notes.txt'), 'x'.repeat(50_000));
+    const evictedBefore = reportCacheStats.evicted;
+    for (let n = 1; n <= 5; n++) {
+      clock.advance(1000);
+      await cache.put(key(n), body);
+      await cache.sweeping;
+    }
+    expect(entrySize(key(5))).toBe(size);
+    // The 4th and the 5th write each took it to 4 entries, over 3.5: each time the oldest went (3 <= 3.15 entries).
+    const left = readdirSync(dir).filter((f) => f.endsWith('.pdf')).sort();
+    expect(left).toEqual([key(3), key(4), key(5)].map((k) => `${k}.pdf`).sort());
+    expect(reportCacheStats.evicted - evictedBefore).toBe(2);
+    expect(existsSync(join(dir, 'operator-notes.txt'))).toBe(true);
+    expect(await cache.get(key(5))).toEqual(body);
     expect(await cache.get(key(1))).toBeNull();
   });
 

@@ -13,7 +13,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchCpus, fmt, lookupLua, median, randomIds, requireWrk, startChild } from './bench/wrk';
+import { benchCpus, benchKey, fmt, lookupLua, median, randomIds, requireWrk, startChild } from './bench/wrk';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -39,9 +39,7 @@ const { ids } = randomIds(indexPath, 200_000);
 async function serverOf(checkout: string, env: Record<string, string>) {
   const main = join(resolve(checkout), 'src/main.ts');
   const state = mkdtempSync(join(tmpdir(), 'fcs-bench-ab-'));
-  const created = Bun.spawnSync([process.execPath, main, 'keys', 'create', '--tier', 'enterprise', '--json', '--state-dir', state]);
-  const { key, account_id } = JSON.parse(created.stdout.toString());
-  Bun.spawnSync([process.execPath, main, 'keys', 'set-limit', account_id, '1000000000', '--state-dir', state]);
+  const key = benchKey(['--state-dir', state], main);
   const child = await startChild(
     [process.execPath, main, 'serve', '--port', '0', '--host', '127.0.0.1', '--index', indexPath, '--state-dir', state],
     /"port":(\d+)/,

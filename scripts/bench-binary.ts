@@ -153,8 +153,9 @@ function baseOf(pid: number): string {
 
 /**
  * SIGHUP reload of `index` while 4 clients loop on /api/v1/status: how long the hand-over took (the
- * service's own `took_ms`), the slowest request meanwhile (requests wait while the new index is
- * prepared on the one JS thread) and how many failed.
+ * service's own `took_ms`), the slowest request meanwhile (the new index is prepared on a worker
+ * thread, so the old one keeps answering; a slow request here means the machine, or the hand-over)
+ * and how many failed.
  */
 async function reloadStall(from: string, to: string) {
   const port = freePort();

@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
+import { buildTempPath } from '../src/index/index-writer';
 import { exporterLines } from './synth/generator';
 
 const { values } = parseArgs({
@@ -25,7 +26,7 @@ const rows = Number(values.rows);
 if (!Number.isInteger(rows) || rows < 0) throw new Error(`--rows must be a whole number, got ${values.rows}`);
 const out = values.out!;
 // written beside the target and renamed at the end: a half-written file never has the final name
-const tmp = `${out}.tmp-${process.pid}`;
+const tmp = buildTempPath(out);
 const file: Writable = out === '-' ? process.stdout : createWriteStream(tmp);
 let sink: Writable = file;
 if (out.endsWith('.gz')) {

@@ -1,4 +1,3 @@
-import type { JwtVerifier } from './account/jwt';
 import type { Config } from './config';
 import type { PeerAddress } from './demo/client-ip';
 import type { Geocoder } from './demo/geocoder';
@@ -22,8 +21,6 @@ export type AppDeps = {
   metrics?: ServiceMetrics;
   /** Ops: `draining` is set on SIGTERM so /readyz answers 503; default: never draining. */
   lifecycle?: Lifecycle;
-  /** Account-login JWT verifier; default: built from `config.jwt` (tests inject one). */
-  jwt?: JwtVerifier;
   /** Demo: socket peer of a request; default `server.requestIP` (tests of `app.handle`, which has no socket, inject one). */
   peerAddress?: PeerAddress;
   /** Demo: external geocoder; default: built from `config.geocoderUrl` (none when null). */

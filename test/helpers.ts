@@ -1,8 +1,11 @@
 import { generateKey } from '../src/accounts/keys';
 import type { Tier } from '../src/accounts/tiers';
+import { Value } from '@sinclair/typebox/value';
+import { expect } from 'bun:test';
 import { createApp } from '../src/app';
 import { makeConfig, type Config } from '../src/config';
 import type { AppDeps } from '../src/deps';
+import { Meta } from '../src/http/envelope';
 import { FacilityIndex } from '../src/index/facility-index';
 import { IndexWriter } from '../src/index/index-writer';
 import type { FacilityRow } from '../src/index/model';
@@ -132,7 +135,21 @@ export function makeWorld(opts: { rows?: FacilityRow[]; config?: Partial<Config>
   };
 }
 
-/** Asserts the spec 2.1 meta shape and returns the parsed body. */
+/**
+ * Asserts the spec 2.1 meta shape (when the body has `meta`) and returns the parsed body. A body
+ * whose `meta` does not match the `Meta` schema fails the calling test with the body and the
+ * first schema error.
+ */
 export async function json<T = any>(res: Response): Promise<T> {
-  return (await res.json()) as T;
+  const body = (await res.json()) as T;
+  if (body !== null && typeof body === 'object' && 'meta' in body) {
+    const meta = (body as { meta: unknown }).meta;
+    if (!Value.Check(Meta, meta)) {
+      const first = Value.Errors(Meta, meta).First();
+      const why = first ? `${first.path || '/'}: ${first.message}` : 'no detail';
+      throw new Error(`response meta does not match the spec 2.1 Meta schema (${why}); body: ${JSON.stringify(body)}`);
+    }
+    expect(Value.Check(Meta, meta)).toBe(true);
+  }
+  return body;
 }

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import type { JwtConfig } from './jwt-config';
-import { jwtModeOf } from './jwt';
+import { algorithmsFor, hmacKeyOf, jwtModeOf } from './jwt';
 
 /**
  * An HMAC account token (first configured algorithm, HS256 by default) signed with the configured shared secret, for self-hosted installs with
@@ -11,10 +11,12 @@ export async function mintAccountToken(c: JwtConfig, o: { subject: string; ttlSe
   if (jwtModeOf(c) !== 'hs256') throw new Error('minting tokens needs FCS_JWT_SECRET (HS256 mode); with an identity provider, tokens come from it');
   if (o.subject.trim() === '') throw new Error('--subject is required');
   if (!Number.isInteger(o.ttlSec) || o.ttlSec <= 0 || o.ttlSec > 31 * 86_400) throw new Error('--ttl must be a whole number of seconds between 1 and 2678400 (31 days)');
+  // The same algorithm and secret checks as the server's verifier, so a minted token is one serve accepts.
+  const alg = algorithmsFor('hs256', c.algorithms)[0]!;
+  const key = hmacKeyOf(c);
   const iat = Math.floor(o.now / 1000);
-  const alg = c.algorithms?.[0] ?? 'HS256';
   let jwt = new SignJWT(o.name ? { name: o.name } : {}).setProtectedHeader({ alg, typ: 'JWT' }).setSubject(o.subject).setIssuedAt(iat).setExpirationTime(iat + o.ttlSec);
   if (c.issuer) jwt = jwt.setIssuer(c.issuer);
   if (c.audience?.length) jwt = jwt.setAudience(c.audience[0]!);
-  return jwt.sign(new TextEncoder().encode(c.secret!));
+  return jwt.sign(key);
 }

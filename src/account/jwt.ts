@@ -41,7 +41,7 @@ export function jwtModeOf(c: JwtConfig): JwtMode {
 
 /** Allowed algorithms for the mode. HMAC and public-key algorithms never mix: that mix is what
  * lets a token signed with the public key as an HMAC secret pass (algorithm confusion). */
-function algorithmsFor(mode: JwtMode, configured: string[] | undefined): string[] {
+export function algorithmsFor(mode: JwtMode, configured: string[] | undefined): string[] {
   const family = mode === 'hs256' ? HMAC_ALGS : ASYMMETRIC_ALGS;
   const algs = configured?.length ? configured : mode === 'hs256' ? ['HS256'] : ASYMMETRIC_ALGS;
   const wrong = algs.filter((a) => !family.includes(a));
@@ -49,6 +49,13 @@ function algorithmsFor(mode: JwtMode, configured: string[] | undefined): string[
     throw new Error(`JWT algorithms ${wrong.join(', ')} cannot be used with ${mode === 'hs256' ? 'a shared secret' : 'a JWKS'}; allowed: ${family.join(', ')}`);
   }
   return algs;
+}
+
+/** The shared secret as an HMAC key; refuses one too short to resist guessing. */
+export function hmacKeyOf(c: JwtConfig): Uint8Array {
+  const key = new TextEncoder().encode(c.secret ?? '');
+  if (key.byteLength < MIN_SECRET_BYTES) throw new Error(`FCS_JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes`);
+  return key;
 }
 
 /** Plan from the configured claim: a string or a list of strings (roles); the highest mapped tier wins. */
@@ -79,8 +86,7 @@ export function createJwtVerifier(c: JwtConfig, log: Log): JwtVerifier {
   const algorithms = algorithmsFor(mode, c.algorithms);
   let key: JWTVerifyGetKey | Uint8Array;
   if (mode === 'hs256') {
-    key = new TextEncoder().encode(c.secret!);
-    if (key.byteLength < MIN_SECRET_BYTES) throw new Error(`FCS_JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes`);
+    key = hmacKeyOf(c);
   } else if (mode === 'jwks-url') {
     key = remoteJwks(c.jwksUrl!, { cooldownMs: c.jwksCooldownMs ?? 30_000, cacheMaxAgeMs: c.jwksCacheMaxAgeMs ?? 600_000 });
   } else {

@@ -18,7 +18,6 @@ const AUTH_NOTE =
 const verifiers = new WeakMap<object, JwtVerifier>();
 
 function verifierFor(deps: AppDeps): JwtVerifier {
-  if (deps.jwt) return deps.jwt; // injected through AppDeps (no test does today: they set config.jwt)
   let v = verifiers.get(deps.config.jwt);
   // Built from the config at app creation, so a bad JWKS file or secret fails the start.
   if (!v) verifiers.set(deps.config.jwt, (v = createJwtVerifier(deps.config.jwt, deps.log)));

@@ -1,3 +1,5 @@
+import { sha256Hex } from '../hash';
+
 /** API keys: `fcs_live_` + 32 base-62 characters (~190 random bits). Only the SHA-256 is stored. */
 export const KEY_PREFIX = 'fcs_live_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -17,5 +19,5 @@ export function generateKey(): { key: string; hash: string; prefix: string } {
 }
 
 export function hashKey(key: string): string {
-  return Bun.SHA256.hash(key, 'hex');
+  return sha256Hex(key);
 }

@@ -2,6 +2,7 @@ import { Database } from 'bun:sqlite';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import type { Log } from '../deps';
 import type { FacilityIndex } from '../index/facility-index';
+import { buildTempPath } from '../index/index-writer';
 import { AREA_H3_RES, buildSpatialIndex, type SpatialIndex } from './spatial-index';
 import { readSpatialIndex, writeSpatialIndex } from './spatial-store';
 
@@ -67,7 +68,7 @@ function readSidecar(index: FacilityIndex, file: string, log?: Log): SpatialInde
 
 function saveSidecar(index: FacilityIndex, s: SpatialIndex, file: string, log?: Log): void {
   const target = sidecarPath(file);
-  const tmp = `${target}.tmp-${process.pid}`;
+  const tmp = buildTempPath(target);
   try {
     rmSync(tmp, { force: true });
     const db = new Database(tmp, { create: true });

@@ -28,11 +28,9 @@ function secondCoreIdle(): boolean {
   return availableParallelism() >= 2 && loadavg()[0]! <= availableParallelism() - 1;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Exactly YYYY-MM-DD and a real day (the score model's own date reading). */
+/** Exactly YYYY-MM-DD and a real day: what the score model accepts as an as-of date (asOfDay). */
 function validAsOf(s: string): boolean {
-  return ISO_DATE.test(s) && parseDataDate(s) !== null;
+  return parseDataDate(s)?.iso === s;
 }
 
 function summaryText(s: IngestSummary): string {

@@ -1,4 +1,5 @@
 import { mintAccountToken } from '../account/jwt-mint';
+import { monthlyLimitOf } from '../accounts/access';
 import { generateKey } from '../accounts/keys';
 import { TIERS, TIER_RULES, type Tier } from '../accounts/tiers';
 import { openStateStore } from '../state/open-store';
@@ -61,7 +62,7 @@ export async function keysCommand(args: string[], env: Record<string, string | u
       }
       case 'list': {
         const accounts = await store.listAccounts();
-        const rows = await Promise.all(accounts.map(async (a) => ({ ...a, calls_this_month: await store.monthlyUsage(a.id, now), effective_limit: a.monthly_limit ?? TIER_RULES[a.tier].monthlyCalls })));
+        const rows = await Promise.all(accounts.map(async (a) => ({ ...a, calls_this_month: await store.monthlyUsage(a.id, now), effective_limit: monthlyLimitOf(a) })));
         if (values.json) console.log(JSON.stringify(rows));
         else for (const r of rows) console.log(`${r.id}\t${r.tier}\t${r.key_prefix ?? '(no key)'}\t${r.calls_this_month}/${r.effective_limit}\t${r.name}\t${r.subject}`);
         return 0;

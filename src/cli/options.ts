@@ -17,9 +17,11 @@ export function parse<const O extends NonNullable<ParseArgsConfig['options']>>(a
 
 /** Config from env, overridden by whichever flags were given. */
 export function configFrom(env: Record<string, string | undefined>, flags: Record<string, unknown>): Config {
-  const str = (flag: string, envName: string) => (flags[flag] as string | undefined) ?? env[envName];
-  const num = (envName: string) => (env[envName] === undefined ? undefined : Number(env[envName]));
-  const port = str('port', 'FCS_PORT') ?? env.PORT;
+  // A variable set to '' (FCS_PORT= in a unit file or .env) means "not set", as for --version and the JWT settings.
+  const fromEnv = (name: string) => (env[name] === '' ? undefined : env[name]);
+  const str = (flag: string, envName: string) => (flags[flag] as string | undefined) ?? fromEnv(envName);
+  const num = (envName: string) => (fromEnv(envName) === undefined ? undefined : Number(env[envName]));
+  const port = str('port', 'FCS_PORT') ?? fromEnv('PORT');
   const proxies = str('trusted-proxies', 'FCS_TRUSTED_PROXIES');
   const maxMb = str('report-cache-max-mb', 'FCS_REPORT_CACHE_MAX_MB');
   return makeConfig({
@@ -34,12 +36,12 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     redisTimeoutMs: num('FCS_REDIS_TIMEOUT_MS'),
     trustedProxies: proxies ? proxies.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     geocoderUrl: env.FCS_GEOCODER_URL || null,
-    geocoderBenchmark: env.FCS_GEOCODER_BENCHMARK,
+    geocoderBenchmark: fromEnv('FCS_GEOCODER_BENCHMARK'),
     geocoderTimeoutMs: num('FCS_GEOCODER_TIMEOUT_MS'),
     demoMatchMiles: num('FCS_DEMO_MATCH_MILES'),
     signupTier: (str('signup-tier', 'FCS_SIGNUP_TIER') as Config['signupTier'] | undefined) ?? 'free',
     jwt: jwtConfigFrom(env, flags),
-    logRequests: env.FCS_LOG_REQUESTS === undefined ? undefined : env.FCS_LOG_REQUESTS !== '0',
+    logRequests: fromEnv('FCS_LOG_REQUESTS') === undefined ? undefined : env.FCS_LOG_REQUESTS !== '0',
     metricsToken: env.FCS_METRICS_TOKEN || null,
     shutdownTimeoutMs: num('FCS_SHUTDOWN_TIMEOUT_MS'),
   });

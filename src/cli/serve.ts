@@ -71,7 +71,8 @@ export async function serveCommand(args: string[], env: Record<string, string | 
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGHUP', () => void service.reload());
+  // reload() answers every failure itself; the catch only keeps an unforeseen one from killing the process.
+  process.on('SIGHUP', () => void service.reload().catch((e: Error) => log({ level: 'error', msg: `reload failed: ${e.message}` })));
   const info = service.indexInfo;
   log({
     level: 'info',

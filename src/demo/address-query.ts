@@ -1,4 +1,5 @@
 import parser from 'parse-address';
+import { US_STATE_CODES } from '../area/states';
 import { cleanUnit, normalizeCity, normalizeStreet, zip5 } from './address';
 
 /** One reading of where the street ends and the city begins. */
@@ -33,11 +34,6 @@ type Parsed = {
   zip?: string;
 };
 
-const STATES = new Set(
-  `AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA
-   RI SC SD TN TX UT VT VA WA WV WI WY AS GU MP PR VI FM MH PW AA AE AP`.split(/\s+/),
-);
-
 const STATE_NAMES: Record<string, string> = Object.fromEntries(
   `ALABAMA=AL ALASKA=AK ARIZONA=AZ ARKANSAS=AR CALIFORNIA=CA COLORADO=CO CONNECTICUT=CT DELAWARE=DE FLORIDA=FL GEORGIA=GA
    HAWAII=HI IDAHO=ID ILLINOIS=IL INDIANA=IN IOWA=IA KANSAS=KS KENTUCKY=KY LOUISIANA=LA MAINE=ME MARYLAND=MD
@@ -64,7 +60,7 @@ function takeStateZip(text: string, needPrefix: boolean): { rest: string; state:
     const m = re.exec(upper);
     if (!m || (needPrefix && m.index === 0)) continue;
     const name = m[1]!.replace(/[^A-Z ]/g, '').replace(/\s+/g, ' ');
-    const code = words === 1 && STATES.has(name) ? name : STATE_NAMES[name];
+    const code = words === 1 && US_STATE_CODES.has(name) ? name : STATE_NAMES[name];
     if (code) {
       state = code;
       rest = rest.slice(0, m.index).trim();
@@ -133,7 +129,7 @@ export function parseAddressQuery(text: string): AddressQuery | null {
   if (candidates.length === 0) return null;
   const zip = zip5(byCommas?.zip || byWords?.zip || '') || zip5(p.zip ?? '');
   let state = byCommas?.state || byWords?.state || (p.state ?? '').toUpperCase();
-  if (!STATES.has(state)) state = '';
+  if (!US_STATE_CODES.has(state)) state = '';
   if (!state && zip) state = stateOfZip(zip);
   return { candidates, state, zip };
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../http/errors';
-import { rateLimitHeaders, retryAfterSeconds } from '../http/rate-limit-headers';
+import { retryAfterSeconds, setRateLimitHeaders } from '../http/rate-limit-headers';
 import type { StateStore } from '../state/store';
 import type { CountResult } from '../state/model';
 
@@ -7,24 +7,25 @@ import type { CountResult } from '../state/model';
 export const DEMO_LIMIT = 5;
 export const DEMO_WINDOW_MS = 60 * 60 * 1000;
 
-/** The limit headers of the demo's rolling hour. */
-export function demoLimitHeaders(r: CountResult, now: number): Record<string, string> {
-  return rateLimitHeaders('demo', DEMO_WINDOW_MS / 1000, r, now);
+/** The limit headers of the demo's rolling hour, set on `headers` (a new object when none is given). */
+export function demoLimitHeaders(r: CountResult, now: number, headers: Record<string, string> = {}): Record<string, string> {
+  return setRateLimitHeaders(headers, 'demo', DEMO_WINDOW_MS / 1000, r, now);
 }
 
 /**
- * Counts one demo request of `bucket`; throws 429 with `Retry-After` (whole seconds until the
- * oldest of the last 5 requests leaves the window, at least 1) when the 6th arrives within an hour.
- * A refused request is not recorded, so hammering does not push the reset further away.
+ * Counts one demo request of `bucket` and sets the limit headers on `headers` (the response's, in
+ * place); throws 429 with `Retry-After` (whole seconds until the oldest of the last 5 requests
+ * leaves the window, at least 1) when the 6th arrives within an hour, leaving `headers` untouched
+ * (the error carries its own). A refused request is not recorded, so hammering does not push the
+ * reset further away.
  */
-export async function countDemoRequest(store: StateStore, bucket: string, now: number): Promise<Record<string, string>> {
+export async function countDemoRequest(store: StateStore, bucket: string, now: number, headers: Record<string, string> = {}): Promise<Record<string, string>> {
   const r = await store.hitWindow(`demo:${bucket}`, DEMO_LIMIT, DEMO_WINDOW_MS, now);
-  const headers = demoLimitHeaders(r, now);
-  if (r.allowed) return headers;
+  if (r.allowed) return demoLimitHeaders(r, now, headers);
   const retryAfter = retryAfterSeconds(r, now);
   throw new AppError(
     'RATE_LIMIT_EXCEEDED',
     `The public demo allows ${DEMO_LIMIT} lookups per IP address per hour; try again in ${retryAfter} seconds, or use an API key`,
-    { ...headers, 'retry-after': String(retryAfter) },
+    { ...demoLimitHeaders(r, now), 'retry-after': String(retryAfter) },
   );
 }

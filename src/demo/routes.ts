@@ -40,7 +40,7 @@ export function demoRoutes(deps: AppDeps) {
           deps.log({ level: 'warn', msg: 'demo request without a peer address; not rate limited', request_id: factsOf(request).id });
           return;
         }
-        Object.assign(set.headers, await countDemoRequest(deps.store, bucket, deps.clock()));
+        await countDemoRequest(deps.store, bucket, deps.clock(), set.headers as Record<string, string>);
       },
       query: DemoQuery,
       response: { 200: DemoResponse, 404: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope },

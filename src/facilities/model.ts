@@ -1,5 +1,6 @@
 import { t, type Static } from 'elysia';
 import { Envelope } from '../http/envelope';
+import { MAX_POINTS } from '../scoring/model';
 
 const ComponentScore = (max: number) =>
   t.Object({ score: t.Integer({ minimum: 0, maximum: max }), max_points: t.Literal(max) });
@@ -7,10 +8,10 @@ const ComponentScore = (max: number) =>
 /** Spec 2.3, full form. */
 export const ScoreComponents = t.Object({
   baseline: t.Integer({ examples: [15] }),
-  violation_frequency: ComponentScore(15),
-  penalty_severity: ComponentScore(30),
-  recency: ComponentScore(25),
-  repeat_offender: ComponentScore(15),
+  violation_frequency: ComponentScore(MAX_POINTS.violation_frequency),
+  penalty_severity: ComponentScore(MAX_POINTS.penalty_severity),
+  recency: ComponentScore(MAX_POINTS.recency),
+  repeat_offender: ComponentScore(MAX_POINTS.repeat_offender),
   overall: t.Integer({ minimum: 0, maximum: 100 }),
 });
 export type ScoreComponents = Static<typeof ScoreComponents>;

@@ -2,6 +2,7 @@ import { TIER_RULES, type Tier } from '../accounts/tiers';
 import { AppError } from '../http/errors';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilityRow, FacilitySummary } from '../index/model';
+import { MAX_POINTS } from '../scoring/model';
 import type { FacilityRecord, RedactedComponents, ScoreComponents } from './model';
 
 export const REDACTED_MESSAGE = 'Score components are available on the Starter plan or above';
@@ -13,10 +14,10 @@ export function redactedComponents(): RedactedComponents {
 export function componentsOf(row: FacilitySummary): ScoreComponents {
   return {
     baseline: row.baseline,
-    violation_frequency: { score: row.violation_frequency, max_points: 15 },
-    penalty_severity: { score: row.penalty_severity, max_points: 30 },
-    recency: { score: row.recency, max_points: 25 },
-    repeat_offender: { score: row.repeat_offender, max_points: 15 },
+    violation_frequency: { score: row.violation_frequency, max_points: MAX_POINTS.violation_frequency },
+    penalty_severity: { score: row.penalty_severity, max_points: MAX_POINTS.penalty_severity },
+    recency: { score: row.recency, max_points: MAX_POINTS.recency },
+    repeat_offender: { score: row.repeat_offender, max_points: MAX_POINTS.repeat_offender },
     overall: row.overall_score,
   };
 }

@@ -2,10 +2,7 @@ import { Elysia } from 'elysia';
 import { authenticate, authorize, meterCall, quotaHeaders } from '../accounts/access';
 import type { Endpoint } from '../accounts/tiers';
 import type { AppDeps } from '../deps';
-import type { Account } from '../state/model';
 import { factsOf } from './request-context';
-
-const callers = new WeakMap<Request, Account>();
 
 /**
  * `apiKey: '<endpoint>'` on a route: authenticate (401) and check the tier (403) before input
@@ -24,15 +21,16 @@ export function apiKeyAuth(deps: AppDeps) {
         facts.accountId = account.id;
         facts.tier = account.tier;
         authorize(account, endpoint);
-        callers.set(request, account);
+        facts.caller = account;
       },
       // Counted before the handler runs and committed before the response: a crash mid-request
       // never gives a free call, and a 200 is never forgotten.
       async resolve({ request, set }) {
-        const account = callers.get(request)!;
+        const facts = factsOf(request);
+        const account = facts.caller!;
         const now = deps.clock();
         const usage = await meterCall(deps.store, account, now);
-        factsOf(request).counted = true;
+        facts.counted = true;
         quotaHeaders(usage, now, set.headers as Record<string, string>);
         return { caller: account };
       },

@@ -1,14 +1,10 @@
 import type { CountResult } from '../state/model';
 
 /**
- * Limit headers for any counted window: the IETF httpapi draft's `RateLimit-Policy` / `RateLimit`,
- * and the common `X-RateLimit-Limit/Remaining/Reset` (reset as epoch seconds).
+ * Limit headers for any counted window, set on `headers` in place (no intermediate object to copy):
+ * the IETF httpapi draft's `RateLimit-Policy` / `RateLimit`, and the common
+ * `X-RateLimit-Limit/Remaining/Reset` (reset as epoch seconds).
  */
-export function rateLimitHeaders(policy: string, windowSec: number, r: CountResult, now: number): Record<string, string> {
-  return setRateLimitHeaders({}, policy, windowSec, r, now);
-}
-
-/** The same headers set on `headers` in place (the lookup path: no intermediate object to copy). */
 export function setRateLimitHeaders(headers: Record<string, string>, policy: string, windowSec: number, r: CountResult, now: number): Record<string, string> {
   const remaining = Math.max(0, r.limit - r.used);
   const limit = String(r.limit);

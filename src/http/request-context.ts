@@ -1,4 +1,6 @@
 import { Elysia } from 'elysia';
+import type { Tier } from '../accounts/tiers';
+import type { Account } from '../state/model';
 import type { Meta } from './envelope';
 
 /** Per-request facts every response needs; kept outside Elysia's context so that error paths
@@ -8,7 +10,9 @@ type RequestFacts = {
   startedAt: number;
   /** Set by auth: who called, for access logs and refunds. */
   accountId?: string;
-  tier?: string;
+  tier?: Tier;
+  /** The API-key caller's account, from authentication (transform) to counting (resolve). */
+  caller?: Account;
   /** True once a call was counted against the monthly quota (so a 5xx can give it back). */
   counted?: boolean;
   status?: number;

@@ -1,24 +1,24 @@
-import type { Database } from 'bun:sqlite';
+import { Database } from 'bun:sqlite';
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { IS_COMPILED_BINARY } from '../worker-url';
 import { FacilityIndex, IndexOpenError } from './facility-index';
 
 /** Where the bundled sample index lives in a source checkout (built by `bun run scripts/sample.ts ensure`). */
 export const BUNDLED_INDEX_PATH = join(import.meta.dir, '..', '..', 'data', 'sample.sqlite');
 
-/** True inside a `bun build --compile` executable, whose modules live in its embedded /$bunfs/ tree. */
-export const IS_COMPILED_BINARY = import.meta.path.startsWith('/$bunfs/') || import.meta.path.startsWith('B:/~BUN/');
 
 /**
  * The sample embedded in the binary: `bun build --compile` stores data/sample.sqlite inside the
  * executable and this import deserialises it into memory (a few MB), so the binary needs no data
  * file next to it. The import is dynamic so a source checkout without the file still starts
- * every other command.
+ * every other command. The module (and its Database) is cached, so every open gets its own copy:
+ * a SIGHUP reload closes the index it replaces, which must not be the one it switches to.
  */
 async function openEmbeddedSample(): Promise<FacilityIndex> {
   const mod = (await import('../../data/sample.sqlite', { with: { type: 'sqlite', embed: 'true' } })) as { default: Database };
-  mod.default.exec('PRAGMA query_only = ON');
-  return new FacilityIndex(mod.default);
+  const db = Database.deserialize(mod.default.serialize(), true);
+  return new FacilityIndex(db);
 }
 
 /**

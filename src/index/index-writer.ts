@@ -4,9 +4,9 @@ import { normalizeAddressKey } from '../demo/address';
 import type { FacilityRow, IndexInfo } from './model';
 import { INDEX_DDL, INDEX_FORMAT } from './schema';
 
-/** Where a file is built before it is renamed into place: the process's own temp name beside it. */
-export function buildTempPath(finalPath: string): string {
-  return `${finalPath}.tmp-${process.pid}`;
+/** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
+export function buildTempPath(finalPath: string, pid: number = process.pid): string {
+  return `${finalPath}.tmp-${pid}`;
 }
 
 /**
@@ -19,6 +19,7 @@ export class IndexWriter {
   private readonly insert;
   private readonly insertInputs;
   private readonly insertAddress;
+  /** Facility rows inserted (duplicates not counted): the index's facility_count. */
   private count = 0;
 
   constructor(private readonly path: string) {
@@ -38,12 +39,7 @@ export class IndexWriter {
 
   /** Adds a row; a registry ID already written keeps its first row. Tests use this. */
   add(row: FacilityRow): void {
-    this.addIfNew(row);
-  }
-
-  /** Inserts unless the registry ID is already there; false means a duplicate (the first row stays). */
-  addIfNew(row: FacilityRow): boolean {
-    return this.addEncodedIfNew([
+    this.addEncodedIfNew([
       row.registry_id, row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics,
       row.overall_score, row.active_enforcement ? 1 : 0, row.baseline, row.violation_frequency, row.penalty_severity, row.recency,
       row.repeat_offender, row.score_hash, JSON.stringify(row.score_inputs),
@@ -65,14 +61,9 @@ export class IndexWriter {
     this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)').run(key, value);
   }
 
-  get rowsWritten(): number {
-    return this.count;
-  }
-
   /** Writes metadata and atomically replaces `path`. */
   finish(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
-    const facility_count = (this.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
-    const full: IndexInfo = { ...info, facility_count };
+    const full: IndexInfo = { ...info, facility_count: this.count };
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);
     put.run('info', JSON.stringify(full));

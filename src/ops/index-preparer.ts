@@ -36,7 +36,8 @@ function buildOnWorker(path: string): Promise<SpatialIndex> {
 export async function prepareIndex(index: FacilityIndex, offThread: boolean, log?: Log): Promise<Prepared> {
   const file = index.db.filename;
   let workerError: string | undefined;
-  if (offThread && file && file !== ':memory:' && !file.startsWith('/$bunfs/')) {
+  // The embedded sample is an in-memory copy (src/index/bundled.ts): no file a worker could open.
+  if (offThread && file && file !== ':memory:') {
     try {
       adoptSpatialIndex(index, await buildOnWorker(file));
       return { offThread: true };

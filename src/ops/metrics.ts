@@ -48,16 +48,28 @@ abstract class Metric {
   }
 }
 
-export class Counter extends Metric {
-  readonly type = 'counter' as const;
-  private readonly values = new Map<string, number>();
+/** Counters and gauges: one number per label combination, stored or read from a callback at each scrape. */
+abstract class ValueMetric extends Metric {
+  protected readonly values = new Map<string, number>();
   private collect?: () => { labels: Labels; value: number }[];
 
-  /** Reads the values at each scrape from counts kept elsewhere (they must only ever grow). */
+  /** Replaces stored values with a callback run at each scrape (a counter's must only ever grow). */
   collectWith(fn: () => { labels: Labels; value: number }[]): this {
     this.collect = fn;
     return this;
   }
+
+  protected samples(): string[] {
+    if (this.collect) {
+      this.values.clear();
+      for (const s of this.collect()) this.values.set(this.keyOf(s.labels), s.value);
+    }
+    return [...this.values].map(([k, v]) => `${this.name}${labelText(this.labelNames, this.keys.get(k)!)} ${formatNumber(v)}`);
+  }
+}
+
+export class Counter extends ValueMetric {
+  readonly type = 'counter' as const;
 
   inc(labels: Labels = {}, by = 1): void {
     const k = this.keyOf(labels);
@@ -74,43 +86,14 @@ export class Counter extends Metric {
     for (const v of this.values.values()) n += v;
     return n;
   }
-
-  protected samples(): string[] {
-    if (this.collect) {
-      this.values.clear();
-      for (const s of this.collect()) this.values.set(this.keyOf(s.labels), s.value);
-    }
-    return [...this.values].map(([k, v]) => `${this.name}${labelText(this.labelNames, this.keys.get(k)!)} ${formatNumber(v)}`);
-  }
 }
 
 /** A gauge whose value is read when scraped (memory, index size), or set explicitly. */
-export class Gauge extends Metric {
+export class Gauge extends ValueMetric {
   readonly type = 'gauge' as const;
-  private readonly values = new Map<string, number>();
-  private collect?: () => { labels: Labels; value: number }[];
 
   set(labels: Labels, value: number): void {
     this.values.set(this.keyOf(labels), value);
-  }
-
-  add(labels: Labels, by: number): void {
-    const k = this.keyOf(labels);
-    this.values.set(k, (this.values.get(k) ?? 0) + by);
-  }
-
-  /** Replaces stored values with a callback run at each scrape. */
-  collectWith(fn: () => { labels: Labels; value: number }[]): this {
-    this.collect = fn;
-    return this;
-  }
-
-  protected samples(): string[] {
-    if (this.collect) {
-      this.values.clear();
-      for (const s of this.collect()) this.set(s.labels, s.value);
-    }
-    return [...this.values].map(([k, v]) => `${this.name}${labelText(this.labelNames, this.keys.get(k)!)} ${formatNumber(v)}`);
   }
 }
 

@@ -98,7 +98,15 @@ export class ServiceProcess {
         return false;
       }
       this.handingOver = this.handOver(opened);
-      await this.handingOver;
+      try {
+        await this.handingOver;
+      } catch (e) {
+        // The new app could not be built or bound (handOver changes nothing before that succeeds).
+        opened.close();
+        metrics.indexReloads.inc({ result: 'failed' });
+        log({ level: 'error', msg: `reload failed at hand-over, still serving the previous index: ${(e as Error).message}`, ...describe(this.index) });
+        return false;
+      }
       log({
         level: 'info',
         msg: 'index reloaded',
@@ -119,15 +127,20 @@ export class ServiceProcess {
    * The new app's ops routes point the index gauge of the shared metrics at `next` (src/ops/routes.ts).
    */
   private async handOver(next: FacilityIndex): Promise<void> {
-    const { metrics, config } = this.parts;
+    const { metrics, config, log } = this.parts;
     const prev = { app: this.app, index: this.index };
     const app = this.parts.makeApp(next);
     app.listen({ port: this.port, hostname: config.host, reusePort: true });
     this.app = app;
     this.index = next;
-    await prev.app.server?.stop(false);
-    prev.index.close();
     metrics.indexReloads.inc({ result: 'ok' });
+    // From here the new app serves; a failure to retire the old one is only worth a line.
+    try {
+      await prev.app.server?.stop(false);
+      prev.index.close();
+    } catch (e) {
+      log({ level: 'warn', msg: `previous index not closed cleanly after reload: ${(e as Error).message}` });
+    }
   }
 
   /** Graceful stop; resolves to the process exit code (0 clean, 1 if requests had to be cut off). */

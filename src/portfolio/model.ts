@@ -1,7 +1,11 @@
 import { t, type Static } from 'elysia';
 import { Envelope } from '../http/envelope';
 
-/** Spec 4.2 request body. */
+/**
+ * Spec 4.2 request body, for OpenAPI. The route's parse hook only reads the body (it hands Elysia a
+ * placeholder) and `checkPortfolioBody` checks it strictly, with messages that say what is wrong,
+ * after authentication; so the schema is `noValidate` and nothing is checked twice.
+ */
 export const PortfolioBody = t.Object({
   registry_ids: t.Array(t.String({ examples: ['990000000001'] }), {
     description:
@@ -9,7 +13,7 @@ export const PortfolioBody = t.Object({
       'Duplicates are answered once. Matched exactly (no trimming).',
     examples: [['990000000001', '990000000002', '123']],
   }),
-});
+}, { noValidate: true });
 export type PortfolioBody = Static<typeof PortfolioBody>;
 
 /** Spec 2.4. */

@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia';
-import type { Tier } from '../accounts/tiers';
 import type { AppDeps } from '../deps';
 import { apiKeyAuth } from '../http/auth';
 import { ErrorEnvelope } from '../http/envelope';
@@ -21,7 +20,7 @@ const PLACEHOLDER = Object.freeze({ registry_ids: [] as string[] });
 const portfolioBody = new Elysia({ name: 'portfolio-body' }).macro({
   portfolioBody: (_on: boolean) => ({
     transform({ request }) {
-      checkedIds.set(request, checkPortfolioBody(rawBodies.get(request), factsOf(request).tier as Tier));
+      checkedIds.set(request, checkPortfolioBody(rawBodies.get(request), factsOf(request).tier!));
     },
   }),
 });

@@ -1,6 +1,7 @@
 import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Log } from '../deps';
+import { sha256Hex } from '../hash';
 
 /** Spec 4.5 rule 2 / section 8: a rendered dossier is reused for 24 hours. */
 export const REPORT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -28,8 +29,6 @@ export const reportCacheStats = {
 
 /** After going over its cap, the cache is trimmed to this share of it, so a full cache does not evict on every write. */
 const EVICT_TO = 0.9;
-
-const sha256 = (data: string | Uint8Array) => new Bun.CryptoHasher('sha256').update(data).digest('hex');
 
 /**
  * The on-disk dossier cache. One file per key, named by the SHA-256 of the key (never by any raw
@@ -59,7 +58,7 @@ export class ReportCache {
 
   /** 64 hex chars: the only thing a file name is made of. */
   static keyOf(parts: readonly string[]): string {
-    return sha256(JSON.stringify(parts));
+    return sha256Hex(JSON.stringify(parts));
   }
 
   private pathOf(key: string): string {
@@ -96,7 +95,7 @@ export class ReportCache {
   async put(key: string, pdf: Uint8Array): Promise<boolean> {
     const path = this.pathOf(key);
     const now = this.clock();
-    const header = new TextEncoder().encode(`${MAGIC} ${now} ${pdf.length} ${sha256(pdf)} ${key}\n`);
+    const header = new TextEncoder().encode(`${MAGIC} ${now} ${pdf.length} ${sha256Hex(pdf)} ${key}\n`);
     const body = new Uint8Array(header.length + pdf.length);
     body.set(header);
     body.set(pdf, header.length);
@@ -201,6 +200,6 @@ function parseEntry(file: Uint8Array, key: string): { createdAt: number; pdf: Ui
   const [magic, created, length, checksum, owner] = new TextDecoder().decode(file.subarray(0, nl)).split(' ');
   if (magic !== MAGIC || owner !== key || !/^\d+$/.test(created ?? '') || !/^\d+$/.test(length ?? '')) return null;
   const pdf = file.subarray(nl + 1);
-  if (pdf.length !== Number(length) || sha256(pdf) !== checksum) return null;
+  if (pdf.length !== Number(length) || sha256Hex(pdf) !== checksum) return null;
   return { createdAt: Number(created), pdf };
 }

@@ -1,12 +1,9 @@
 import type { PDFPage } from 'pdf-lib';
 import { COLORS, CONTENT_WIDTH, FOOTER_BASELINE, Flow, PAGE } from './layout';
 import type { ReportView } from './model';
+import { printedTime } from './text';
 import { drawAbout, drawBreakdown, drawHistory, drawRecord, scoreColor } from './sections';
 
-/** `2026-11-22 01:30 UTC`: a printed document states its time zone. */
-export function printedTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
 
 export function formatCoordinates(lat: number, lng: number): string {
   const part = (v: number, pos: string, neg: string) => `${Math.abs(v).toFixed(5)}° ${v >= 0 ? pos : neg}`;

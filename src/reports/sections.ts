@@ -1,11 +1,16 @@
 import type { RGB } from 'pdf-lib';
+import { MAX_POINTS } from '../scoring/model';
 import { COLORS, CONTENT_WIDTH, Flow, PAGE } from './layout';
 import type { ReportView } from './model';
+import { printedTime } from './text';
 
 /** Status colour of a fraction of the possible points. */
 export function scoreColor(fraction: number): RGB {
   return fraction >= 0.8 ? COLORS.good : fraction >= 0.5 ? COLORS.fair : COLORS.poor;
 }
+
+/** What the four components can add to the baseline together (85). */
+const COMPONENT_POINTS = Object.values(MAX_POINTS).reduce((sum, max) => sum + max, 0);
 
 const usd = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;
 const countAndLast = (n: number, last: string | null) => (n === 0 ? 'None on record' : `${n} (last: ${last ?? 'date not reported'})`);
@@ -115,7 +120,7 @@ export function drawAbout(f: Flow, v: ReportView): void {
   f.heading('How the score is computed');
   f.paragraph(
     `The score runs from 0 to 100; higher means a better compliance record. Every facility starts with ${v.baseline} baseline points and four ` +
-      'components add up to 85 more, each losing points for what ECHO records: violation frequency (quarters in violation in the last three ' +
+      `components add up to ${COMPONENT_POINTS} more, each losing points for what ECHO records: violation frequency (quarters in violation in the last three ` +
       'years, significant ones costing double), penalty severity (any penalty, and more for each tenfold in size), recency (how recently the ' +
       'facility was last in trouble, fading over three to five years) and repeat offender (repeated formal and informal enforcement actions). ' +
       'ECHO publishes no "case open" flag, so the enforcement flag is derived: significant violation now, or a formal action in the last 12 months.',
@@ -144,7 +149,7 @@ export function drawAbout(f: Flow, v: ReportView): void {
   f.y -= 4;
   f.heading('About this document');
   f.paragraph(
-    `Generated ${new Date(v.generated_at).toISOString().replace('T', ' ').slice(0, 19)} UTC by request ${v.request_id}. Exports of this facility ` +
+    `Generated ${printedTime(v.generated_at)} by request ${v.request_id}. Exports of this facility ` +
       'while its score is unchanged are served from a cache for up to 24 hours, so they carry this same generation time and request ID.',
     body,
   );

@@ -8,7 +8,7 @@ import type { CacheOutcome } from './model';
 import { buildReportView } from './view';
 
 /** Bumped when the dossier's layout or wording changes, so cached PDFs of the old look are not served. */
-export const REPORT_LAYOUT_VERSION = 'dossier-1';
+export const REPORT_LAYOUT_VERSION = 'dossier-2';
 
 /** The cache directory from config: explicit, `off` (no cache), or `<stateDir>/report-cache`. */
 export function openReportCache(config: Config, clock: () => number, log: Log): ReportCache | null {

@@ -7,6 +7,19 @@ const LATIN_FALLBACKS: Record<string, string> = {
   '‐': '-', '‑': '-', '‒': '-', '−': '-', '′': "'", '″': '"', '‹': '<', '›': '>', '№': 'No.',
 };
 
+// Compiled once, not per character.
+/** Control characters and line/paragraph separators: shown as a space. */
+const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
+/** Invisible format characters (joiners), variation selectors and emoji skin tones: dropped. */
+const INVISIBLE = /[\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}\u{1F3FB}-\u{1F3FF}]/u;
+const COMBINING_MARKS = /\p{M}/gu;
+const WHITESPACE_RUNS = /\s+/g;
+
+/** `2026-11-22 01:30 UTC`: a printed time, with its time zone, the same everywhere on the page. */
+export function printedTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 export type SafeText = { text: string; /** Some characters could not be shown and became '?'. */ lossy: boolean };
 
 /**
@@ -20,12 +33,12 @@ export function toWinAnsi(raw: string, canEncode: (codePoint: number) => boolean
   let lossy = false;
   for (const ch of raw.normalize('NFC')) {
     const cp = ch.codePointAt(0)!;
-    if (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(ch)) out += ' ';
+    if (CONTROL.test(ch)) out += ' ';
     else if (canEncode(cp)) out += ch;
     else if (LATIN_FALLBACKS[ch] !== undefined) out += LATIN_FALLBACKS[ch];
-    else if (/[\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}\u{1F3FB}-\u{1F3FF}]/u.test(ch)) continue;
+    else if (INVISIBLE.test(ch)) continue;
     else {
-      const plain = ch.normalize('NFKD').replace(/\p{M}/gu, '');
+      const plain = ch.normalize('NFKD').replace(COMBINING_MARKS, '');
       if (plain !== '' && [...plain].every((c) => canEncode(c.codePointAt(0)!))) out += plain;
       else {
         out += '?';
@@ -33,12 +46,18 @@ export function toWinAnsi(raw: string, canEncode: (codePoint: number) => boolean
       }
     }
   }
-  return { text: out.replace(/\s+/g, ' ').trim(), lossy };
+  return { text: out.replace(WHITESPACE_RUNS, ' ').trim(), lossy };
 }
+
+// Lookup sets by character-set array: pdf-lib hands every WinAnsi standard font (Helvetica, Times,
+// Courier and their styles, in any document) the same array, so the set is built once per process.
+const characterSets = new WeakMap<number[], Set<number>>();
 
 /** `toWinAnsi` bound to one font's character set (all WinAnsi standard fonts share it). */
 export function encoderFor(font: PDFFont): (raw: string) => SafeText {
-  const set = new Set(font.getCharacterSet());
+  const codePoints = font.getCharacterSet();
+  let set = characterSets.get(codePoints);
+  if (!set) characterSets.set(codePoints, (set = new Set(codePoints)));
   return (raw) => toWinAnsi(raw, (cp) => set.has(cp));
 }
 

@@ -1,7 +1,7 @@
 import type { ScoreFacts } from './facts';
 import { usd, plural } from './format';
 import { MAX_POINTS } from './model';
-import { ANY_PENALTY_POINTS, PENALTY_FLOOR_USD, POINTS_PER_TENFOLD_PENALTY } from './rules';
+import { ANY_PENALTY_POINTS, PENALTY_FLOOR_USD, POINTS_PER_TENFOLD_PENALTY, pointsLeft } from './rules';
 
 /** How many tenfolds above the floor an amount is, clamped to what the remaining points can take. */
 function tenfolds(amount: number): number {
@@ -18,7 +18,7 @@ function tenfolds(amount: number): number {
 export function penaltySeverityPoints(f: ScoreFacts): number {
   if (f.penaltyCount === 0 && f.penaltyUsd === 0) return MAX_POINTS.penalty_severity;
   const lost = ANY_PENALTY_POINTS + POINTS_PER_TENFOLD_PENALTY * tenfolds(f.penaltyUsd);
-  return Math.round(Math.min(MAX_POINTS.penalty_severity, Math.max(0, MAX_POINTS.penalty_severity - lost)));
+  return pointsLeft(MAX_POINTS.penalty_severity, lost);
 }
 
 export function explainPenaltySeverity(f: ScoreFacts): string {

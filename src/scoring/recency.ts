@@ -1,7 +1,7 @@
 import type { EventAge, ScoreFacts } from './facts';
 import { months } from './format';
 import { MAX_POINTS } from './model';
-import { HISTORY_QUARTERS, RECENCY_EVENTS, type RecencyEventKind } from './rules';
+import { HISTORY_QUARTERS, pointsLeft, RECENCY_EVENTS, type RecencyEventKind } from './rules';
 
 /** Where an event's age comes from; the explanation line names it. */
 export type AgeSource = 'dated' | 'undated' | 'status' | 'history' | 'estimate';
@@ -71,7 +71,7 @@ export function heaviestEvent(f: ScoreFacts): RecencyEvent | null {
 export function recencyPoints(f: ScoreFacts): number {
   const e = heaviestEvent(f);
   const lost = e ? recencyDeduction(e) : 0;
-  return Math.round(Math.min(MAX_POINTS.recency, Math.max(0, MAX_POINTS.recency - lost)));
+  return pointsLeft(MAX_POINTS.recency, lost);
 }
 
 const LABEL: Record<RecencyEventKind, string> = {

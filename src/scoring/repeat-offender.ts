@@ -5,6 +5,7 @@ import {
   FIRST_FORMAL_ACTION_POINTS,
   FURTHER_FORMAL_ACTION_POINTS,
   INFORMAL_ACTION_CAP_POINTS,
+  pointsLeft,
   POINTS_PER_INFORMAL_ACTION,
 } from './rules';
 
@@ -24,7 +25,7 @@ export function repeatOffenderPoints(f: ScoreFacts): number {
   const cases = formalCases(f);
   const formal = cases === 0 ? 0 : FIRST_FORMAL_ACTION_POINTS + FURTHER_FORMAL_ACTION_POINTS * (cases - 1);
   const informal = Math.min(INFORMAL_ACTION_CAP_POINTS, POINTS_PER_INFORMAL_ACTION * f.informalActions);
-  return Math.round(Math.min(MAX_POINTS.repeat_offender, Math.max(0, MAX_POINTS.repeat_offender - formal - informal)));
+  return pointsLeft(MAX_POINTS.repeat_offender, formal + informal);
 }
 
 export function explainRepeatOffender(f: ScoreFacts): string {

@@ -44,3 +44,8 @@ export const INFORMAL_ACTION_CAP_POINTS = 5;
 
 /** active_enforcement: a formal action this recent is taken to be still open. */
 export const OPEN_FORMAL_ACTION_MONTHS = 12;
+
+/** A component's points once `lost` is taken off its `max`: whole points, never below 0 or above `max`. */
+export function pointsLeft(max: number, lost: number): number {
+  return Math.round(Math.min(max, Math.max(0, max - lost)));
+}

@@ -1,3 +1,4 @@
+import { sha256Hex } from '../hash';
 import { isActiveEnforcement } from './active-enforcement';
 import { factsOf } from './facts';
 import { BASELINE_POINTS, ScoreInputs, type ScoreResult } from './model';
@@ -51,7 +52,7 @@ export function hashScoreInputs(version: string, inputs: ScoreInputs, asOf: stri
   const values: unknown[] = [version, asOf];
   for (const k of INPUT_FIELDS) values.push(canonicalValue(inputs[k]));
   // one native JSON.stringify of a flat array: this runs for every row at ingest
-  return new Bun.SHA256().update(JSON.stringify(values)).digest('hex').slice(0, 32);
+  return sha256Hex(JSON.stringify(values)).slice(0, 32);
 }
 
 // JSON writes NaN, Infinity and null alike, yet they score differently: tag non-finite numbers

@@ -1,6 +1,6 @@
 import type { ScoreFacts } from './facts';
 import { MAX_POINTS } from './model';
-import { EXTRA_POINTS_PER_SIGNIFICANT_QUARTER, HISTORY_QUARTERS, POINTS_PER_VIOLATION_QUARTER } from './rules';
+import { EXTRA_POINTS_PER_SIGNIFICANT_QUARTER, HISTORY_QUARTERS, POINTS_PER_VIOLATION_QUARTER, pointsLeft } from './rules';
 
 /**
  * 0-15: 15 minus 1.25 per quarter of the last 12 in violation and 1.25 more per significant one,
@@ -8,7 +8,7 @@ import { EXTRA_POINTS_PER_SIGNIFICANT_QUARTER, HISTORY_QUARTERS, POINTS_PER_VIOL
  */
 export function violationFrequencyPoints(f: ScoreFacts): number {
   const lost = f.quartersInViolation * POINTS_PER_VIOLATION_QUARTER + f.significantQuarters * EXTRA_POINTS_PER_SIGNIFICANT_QUARTER;
-  return Math.round(Math.min(MAX_POINTS.violation_frequency, Math.max(0, MAX_POINTS.violation_frequency - lost)));
+  return pointsLeft(MAX_POINTS.violation_frequency, lost);
 }
 
 export function explainViolationFrequency(f: ScoreFacts): string {

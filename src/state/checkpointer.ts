@@ -1,8 +1,7 @@
 import type { Database } from 'bun:sqlite';
+import type { Log } from '../deps';
 import { workerUrl } from '../worker-url';
 import type { CheckpointReply, CheckpointRequest } from './checkpoint-worker';
-
-type Log = (entry: Record<string, unknown>) => void;
 
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 

@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config';
+import type { Log } from '../deps';
 import { RedisStateStore } from './redis-store';
 import { SqliteStateStore } from './sqlite-store';
 import type { StateStore } from './store';
-
-type Log = (entry: Record<string, unknown>) => void;
 
 // stderr, so `keys create --json` keeps a clean stdout.
 const stderrLog: Log = (entry) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`);

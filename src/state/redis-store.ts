@@ -1,4 +1,5 @@
 import type { Tier } from '../accounts/tiers';
+import type { Log } from '../deps';
 import { AppError } from '../http/errors';
 import type { Account, CountResult, IssueResult, RegenerateResult } from './model';
 import { ACCOUNT_FIELDS, accountOf } from './redis/account-codec';
@@ -20,7 +21,7 @@ export type RedisStoreOptions = {
   timeoutMs?: number;
   connectTimeoutMs?: number;
   retryDelayMs?: number;
-  log?: (entry: Record<string, unknown>) => void;
+  log?: Log;
 };
 
 /**
@@ -35,7 +36,7 @@ export class RedisStateStore implements StateStore {
   readonly clock: 'redis' | 'caller';
   private readonly ns: string;
   private readonly conn: RedisConnection;
-  private readonly log: (entry: Record<string, unknown>) => void;
+  private readonly log: Log;
   private readonly localWindows = new WindowLimiter();
   private nonce = 0;
 

@@ -1,5 +1,6 @@
 import { Database } from 'bun:sqlite';
 import type { Tier } from '../accounts/tiers';
+import type { Log } from '../deps';
 import type { Account, CountResult, IssueResult, RegenerateResult } from './model';
 import { newAccountId, type StateStore } from './store';
 import { BackgroundCheckpointer } from './checkpointer';
@@ -203,7 +204,7 @@ export class SqliteStateStore implements StateStore {
    * For the serving process: WAL checkpoints on a worker thread instead of inside a commit on the
    * event loop (checkpoint-worker.ts). The CLI's short-lived stores keep SQLite's own.
    */
-  async checkpointInBackground(log: (entry: Record<string, unknown>) => void): Promise<void> {
+  async checkpointInBackground(log: Log): Promise<void> {
     if (this.path === ':memory:' || this.checkpointer) return;
     this.checkpointer = await BackgroundCheckpointer.start(this.db, this.path, log);
   }

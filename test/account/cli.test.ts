@@ -42,6 +42,9 @@ describe('keys CLI for accounts', () => {
     ['no secret configured', ['--subject', 'x'], {}, /FCS_JWT_SECRET/],
     ['no subject', [], { FCS_JWT_SECRET: SECRET }, /--subject is required/],
     ['a ttl that is not a number of seconds', ['--subject', 'x', '--ttl', '1h'], { FCS_JWT_SECRET: SECRET }, /--ttl/],
+    // The verifier's own checks: a token serve would refuse (or could not check) is never minted.
+    ['a secret shorter than serve accepts', ['--subject', 'x'], { FCS_JWT_SECRET: 'short-secret' }, /FCS_JWT_SECRET must be at least 32 bytes/],
+    ['a public-key algorithm with a shared secret', ['--subject', 'x'], { FCS_JWT_SECRET: SECRET, FCS_JWT_ALGORITHMS: 'RS256' }, /cannot be used with a shared secret/],
   ])('token with %s fails with a one-line reason', (_name, args, env, message) => {
     const r = cli(['keys', 'token', ...args], env as Record<string, string>);
     expect(r.code).toBe(1);

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { IndexWriter } from '../../src/index/index-writer';
 import { DEFAULT_ROWS, FIXED_NOW } from '../helpers';
-import { binary, cleanTempDirs, run, startServe, tempDir } from './support';
+import { binary, cleanTempDirs, run, sampleFacts, startServe, tempDir } from './support';
 
 beforeAll(() => void binary(), 120_000);
 afterAll(cleanTempDirs);
@@ -97,6 +97,23 @@ describe('graceful shutdown (SIGTERM)', () => {
 });
 
 describe('index rotation without downtime (SIGHUP)', () => {
+  it('SIGHUP on the embedded sample (no --index) reloads it and keeps serving: the old copy closed is not the new one', async () => {
+    const stateDir = tempDir();
+    const created = run(['keys', 'create', '--tier', 'starter', '--json', '--state-dir', stateDir]);
+    const { key } = JSON.parse(created.stdout);
+    const server = await startServe(['--state-dir', stateDir]);
+    try {
+      const lookup = () => fetch(`${server.base}/api/v1/facility/${sampleFacts().row.registry_id}`, { headers: { 'x-api-key': key } });
+      expect((await lookup()).status).toBe(200);
+      server.proc.kill('SIGHUP');
+      await server.waitForLine((l) => l.msg === 'index reloaded');
+      expect((await fetch(`${server.base}/readyz`)).status).toBe(200);
+      expect((await lookup()).status).toBe(200);
+    } finally {
+      server.proc.kill('SIGKILL');
+    }
+  });
+
   it('repointing the index path and sending SIGHUP switches datasets with no failed request; a bad file is refused', async () => {
     const dir = tempDir('fcs-rotate-');
     const a = indexFile(dir, 'generation-A');

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FacilityIndex } from '../../src/index/facility-index';
 import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
+import { SCORE_VERSION } from '../../src/scoring/score';
 import { csvText, exporterRow, FIXTURES, runIngest, tempDir, writeFile } from './support';
 
 describe('ingesting the two ECHO formats', () => {
@@ -76,5 +77,6 @@ describe('ingesting the two ECHO formats', () => {
     const info = FacilityIndex.open(join(dir, 'f.sqlite')).info;
     expect(info).toMatchObject({ facility_count: 1, as_of: '2026-10-31', fictitious: true });
     expect(info.score_version).toMatch(/\S/);
+    expect(info.score_version).toBe(SCORE_VERSION);
   });
 });

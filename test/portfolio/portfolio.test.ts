@@ -178,24 +178,36 @@ describe('POST /api/v1/portfolio: oversized bodies are refused before they are r
     expect(pulled).toBeLessThanOrEqual(1); // a stream may pre-pull one chunk; nothing is consumed
   });
 
-  it('a 1 MB body sent without a Content-Length is cut off just past 64 KiB', async () => {
-    let sent = 0;
+  /** The megabyte as a stream of 8 KiB chunks that counts what the server pulled from it. */
+  function countingStream() {
     const chunk = new TextEncoder().encode(megabyte.slice(0, 8_192));
+    const counter = { sent: 0, chunk: chunk.byteLength };
     const stream = new ReadableStream<Uint8Array>({
       pull(c) {
-        if (sent >= megabyte.length) return c.close();
-        sent += chunk.byteLength;
+        if (counter.sent >= megabyte.length) return c.close();
+        counter.sent += chunk.byteLength;
         c.enqueue(chunk);
       },
     });
+    return { stream, counter };
+  }
+
+  it('a 1 MB body sent without a Content-Length is cut off just past 64 KiB', async () => {
+    const { stream, counter } = countingStream();
     const res = await post(stream);
     expect(res.status).toBe(413);
-    expect(sent).toBeLessThan(MAX_BODY_BYTES + 4 * chunk.byteLength);
+    expect(counter.sent).toBeLessThan(MAX_BODY_BYTES + 4 * counter.chunk);
   });
 
   it('a Content-Length that understates the body does not get more than 64 KiB read', async () => {
     const res = await post(megabyte, { headers: { 'content-length': '100' } });
     expect(res.status).toBe(413);
+    // The same lie over a stream that counts what it hands out: reading stops at the first chunk past the cap.
+    const { stream, counter } = countingStream();
+    const streamed = await post(stream, { headers: { 'content-length': '100' } });
+    expect(streamed.status).toBe(413);
+    expect(counter.sent).toBeGreaterThan(MAX_BODY_BYTES);
+    expect(counter.sent).toBeLessThanOrEqual(MAX_BODY_BYTES + counter.chunk);
   });
 
   it('a body of just under 64 KiB is read (pretty-printed JSON is fine)', async () => {

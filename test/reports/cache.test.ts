@@ -87,6 +87,25 @@ describe('report cache over HTTP', () => {
     expect(readdirSync(dir)).toHaveLength(2);
   });
 
+  it('new score inputs with identical points (only score_inputs and score_hash change) get a fresh document', async () => {
+    const dir = freshDir();
+    const before = await reportWorld(dir, [ROW]);
+    const old = await before.exportOf();
+    expect(pdfText(old.pdf)).toContain('0 of the last 12');
+    // Same name, address, points and flag: only the inputs (three violation quarters) and so the score_hash differ.
+    const inputs = { ...ROW.score_inputs, qtrs_with_nc: 3, history: '_________VVV' };
+    const rehashed = facility({ ...ROW, score_inputs: inputs, score_hash: 'hash-new-inputs' });
+    const after = await reportWorld(dir, [rehashed]);
+    const fresh = await after.exportOf();
+    expect(fresh.cache).toBe('MISS');
+    const text = pdfText(fresh.pdf);
+    expect(text).toContain('3 of the last 12');
+    expect(text).not.toContain('0 of the last 12');
+    expect(text).toContain('Quarters in violation 3 of the last 12');
+    expect((await before.exportOf()).cache).toBe('HIT');
+    expect(readdirSync(dir)).toHaveLength(2);
+  });
+
   it('a renamed facility with an unchanged score_hash also gets a fresh document (key covers all printed fields)', async () => {
     const dir = freshDir();
     await (await reportWorld(dir, [ROW])).exportOf();

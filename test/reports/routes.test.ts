@@ -122,9 +122,12 @@ describe('POST /api/v1/facility/{registry_id}/report (spec 4.5)', () => {
     expect(res.headers.get('allow')).toContain('POST');
   });
 
-  it('cache file names are SHA-256 hex digests, never anything from the request', () => {
+  it('cache file names are SHA-256 hex digests, never anything from the request', async () => {
+    // self-contained: make the entries this test inspects, whatever ran before it
+    for (const r of [DEFAULT_ROWS[0]!, row]) expect((await exportOf(r.registry_id)).status).toBe(200);
     const names = readdirSync(cacheDir);
     expect(names.length).toBeGreaterThan(0);
+    expect(names.length).toBeGreaterThanOrEqual(2);
     for (const n of names) expect(n).toMatch(/^[0-9a-f]{64}\.pdf$/);
   });
 });

@@ -1,48 +1,86 @@
 import { describe, expect, it } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { FacilityIndex } from '../../src/index/facility-index';
+import { readHeader } from '../../src/index/ingest/columns';
+import { csvRecords } from '../../src/index/ingest/csv-records';
+import { mapRow, type MappedRow } from '../../src/index/ingest/row-mapper';
 import { explainComponents } from '../../src/scoring/explain';
 import type { ScoreInputs } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
+import { FIXTURES, runIngest, tempDir } from '../ingest/support';
 
-// Verbatim from /work/shared/data/echo_facility_search_sample.csv (real EPA ECHO facility-search
-// download, line 1 and line 26): the worked example of docs/scoring.md.
-const HEADER =
-  'FacName,FacStreet,FacCity,FacState,RegistryID,Rdskey,Mfg0019,FacLat,FacLong,FacSNCFlg,FacQtrsWithNC,FacComplianceStatus,CAAComplianceStatus,CWAComplianceStatus,RCRAComplianceStatus,SDWAComplianceStatus,FacInspectionCount,FacPopDen,FacFormalActionCount,FacTotalPenalties,GHGCO2Releases,TRIReleasesTransfers,FacMapFlg,EjscreenFlagUs,PercentBelowLowincome3mile,PercentPeopleOfColor,DFR URL,';
-const LINE =
-  'STURM RUGER FIREARMS MANUFACTURING FACILITY,411 SUNAPEE STREET,NEWPORT,NH,1.1E+11,60201484,"4,783,889",43.379828,-72.152415,Y,11,Significant Violation,No Violation Identified,Failure to Report DMR - Not Received,No Violation Identified,,4,215.32,1,4255,,208050,Y,Y,34.11,9.68,https://echo.epa.gov/detailed-facility-report?fid=110000313964,';
+// The real EPA ECHO facility-search download (a byte-for-byte copy of /work/shared/data/echo_facility_search_sample.csv),
+// line 26: the worked example of docs/scoring.md. It goes through the project's own CSV reader, header
+// reader and row mapper, so an ingest regression on this row fails here.
+const SAMPLE = join(FIXTURES, 'echo_facility_search_sample.csv');
+const ID = '110000313964';
 
-/** Enough CSV for this line: quoted fields hold commas but no quotes. */
-function cells(line: string): string[] {
-  return [...line.matchAll(/("[^"]*"|[^,]*)(,|$)/g)].map((m) => m[1]!.replace(/^"|"$/g, '')).slice(0, -1);
+async function* fileChunks(path: string) {
+  yield new Uint8Array(readFileSync(path));
 }
+const records: string[][] = [];
+for await (const r of csvRecords(fileChunks(SAMPLE))) records.push(r.fields);
+const header = readHeader(records[0]!);
+const fields = records.find((f) => f.some((v) => v.endsWith(`fid=${ID}`)))!;
 
-const row = Object.fromEntries(cells(HEADER).map((k, i) => [k, cells(LINE)[i] ?? '']));
+/** The record by header name, as the file has it. */
+const row = Object.fromEntries(records[0]!.map((k, i) => [k, fields[i] ?? '']));
 
-/** The facility-search mapping docs/scoring.md describes: absent columns become '', 0 or null. */
-const inputs: ScoreInputs = {
-  qtrs_with_nc: Number(row.FacQtrsWithNC),
-  history: '',
-  compliance_status: row.FacComplianceStatus!,
-  significant_violation: row.FacSNCFlg === 'Y',
-  inspection_count: Number(row.FacInspectionCount),
-  informal_action_count: 0,
-  formal_action_count: Number(row.FacFormalActionCount),
-  penalty_count: 0,
-  total_penalties_usd: Number(row.FacTotalPenalties),
-  last_penalty_usd: 0,
-  date_last_penalty: null,
-  date_last_formal_action: null,
-  date_last_informal_action: null,
-  date_last_inspection: null,
-};
+/** The facility-search mapping docs/scoring.md describes (absent columns become '', 0 or null), by the real mapper. */
+const mapped = mapRow(fields, header.columns) as MappedRow;
+const inputs: ScoreInputs = mapped.inputs;
 
 describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport NH (110000313964)', () => {
   const r = scoreFacility(inputs, '2024-06-30');
 
   it('reads the real row as 11 quarters, significant violation, 1 formal action, $4,255', () => {
     expect(row['DFR URL']).toEndWith('fid=110000313964');
+    expect(header.format).toBe('echo-facility-search');
+    expect(row.RegistryID).toBe('1.1E+11'); // spreadsheet-mangled: the mapper takes the ID from the DFR URL
+    expect(mapped.registry_id).toBe(ID);
     expect([inputs.qtrs_with_nc, inputs.significant_violation, inputs.formal_action_count, inputs.total_penalties_usd]).toEqual([11, true, 1, 4255]);
+    // Everything the score reads. penalty_count is 1, not 0: a facility-search file has a penalty total but no
+    // count, and the mapper counts a total above 0 as at least one penalty (it changes no points here).
+    expect(inputs).toEqual({
+      qtrs_with_nc: 11,
+      history: '',
+      compliance_status: 'Significant Violation',
+      significant_violation: true,
+      inspection_count: 4,
+      informal_action_count: 0,
+      formal_action_count: 1,
+      penalty_count: 1,
+      total_penalties_usd: 4255,
+      last_penalty_usd: 0,
+      date_last_penalty: null,
+      date_last_formal_action: null,
+      date_last_informal_action: null,
+      date_last_inspection: null,
+    });
+  });
+
+  it('the real ingest of the whole file indexes the same inputs and the same score', async () => {
+    const dir = tempDir();
+    await runIngest([SAMPLE], join(dir, 'fs.sqlite'), { asOf: '2024-06-30' });
+    const index = FacilityIndex.open(join(dir, 'fs.sqlite'));
+    try {
+      const indexed = index.get(ID)!;
+      expect(indexed.score_inputs).toEqual(inputs);
+      expect(indexed).toMatchObject({
+        fac_name: 'STURM RUGER FIREARMS MANUFACTURING FACILITY',
+        overall_score: 54,
+        violation_frequency: 0,
+        penalty_severity: 22,
+        recency: 5,
+        repeat_offender: 12,
+        baseline: 15,
+        active_enforcement: true,
+      });
+    } finally {
+      index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('matches the hand arithmetic of docs/scoring.md', () => {

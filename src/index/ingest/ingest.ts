@@ -86,11 +86,9 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     },
     rows: (rows, bytes, read) => {
       for (const v of rows) {
-        // the producer already dropped duplicates; this only guards the index's primary key
-        if (!writer.addEncodedIfNew(v)) {
-          reject({ file: '', line: 0, reason: 'duplicate_id', detail: 'registry ID already indexed', registry_id: v[0], fields: v.map(String) });
-          continue;
-        }
+        // The producer rejects duplicates with their file and line (producer.ts); one reaching the
+        // writer would be a bug there, not a row to reject without a source.
+        if (!writer.addEncodedIfNew(v)) throw new Error(`registry ID ${v[0]} reached the index twice: the producer's duplicate check missed it`);
         counts.accepted++;
         if (allFictitious && !v[0].startsWith('99')) allFictitious = false;
       }

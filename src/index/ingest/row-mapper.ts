@@ -97,6 +97,7 @@ export function mapRow(f: string[], c: ColumnMap): MappedRow | Rejection {
     lng,
     fac_naics: /^\d+/.exec(at(c.naics))?.[0] ?? '',
     inputs,
-    days_last_inspection: c.days_last_inspection < 0 || at(c.days_last_inspection) === '' ? null : (days as number),
+    // blank or NA-like ('NA', 'N/A', '-'): no day count, so no vote for the as-of date (parseCount reads those as 0)
+    days_last_inspection: isBlank(at(c.days_last_inspection)) ? null : (days as number),
   };
 }

@@ -1,4 +1,5 @@
 import { RedisClient } from 'bun';
+import type { Log } from '../../deps';
 import { AppError } from '../../http/errors';
 
 export type RedisConnectionOptions = {
@@ -9,7 +10,7 @@ export type RedisConnectionOptions = {
   /** After a failed connect, further commands fail at once for this long instead of each retrying. */
   retryDelayMs: number;
   /** Transitions only (down / up / protocol trouble), never one line per failed command. */
-  log: (entry: Record<string, unknown>) => void;
+  log: Log;
 };
 
 /** How a caller learns Redis is out of reach: 503, with a short Retry-After (recovery takes seconds). */

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'bun:test';
+import { createApp } from '../../src/app';
+import { makeConfig } from '../../src/config';
+import type { FacilityIndex } from '../../src/index/facility-index';
+import { newLifecycle } from '../../src/ops/lifecycle';
+import { ServiceMetrics } from '../../src/ops/service-metrics';
+import { ServiceProcess } from '../../src/ops/service-process';
+import { SqliteStateStore } from '../../src/state/sqlite-store';
+import { DEFAULT_ROWS, memoryIndex } from '../helpers';
+
+describe('SIGHUP reload when the new app cannot be built or bound', () => {
+  it('refuses the reload, closes the index it opened, counts a failure and keeps serving the previous index', async () => {
+    const config = makeConfig({ port: 0, host: '127.0.0.1', logRequests: false });
+    const store = new SqliteStateStore(':memory:');
+    const metrics = new ServiceMetrics();
+    const lifecycle = newLifecycle();
+    const logs: Record<string, unknown>[] = [];
+    const log = (e: Record<string, unknown>) => void logs.push(e);
+    let apps = 0;
+    const opened: FacilityIndex[] = [];
+    const service = await ServiceProcess.start(
+      {
+        config, store, log, metrics, lifecycle,
+        makeApp: (index) => {
+          if (apps++ > 0) throw new Error('cannot bind');
+          return createApp({ config, index, store, clock: Date.now, log, metrics, lifecycle });
+        },
+        openIndex: async () => {
+          const ix = memoryIndex(DEFAULT_ROWS, { dataset_name: 'generation-B' });
+          opened.push(ix);
+          return ix;
+        },
+      },
+      memoryIndex(DEFAULT_ROWS, { dataset_name: 'generation-A' }),
+    );
+    try {
+      expect(await service.reload()).toBe(false);
+      expect(logs.find((l) => String(l.msg).startsWith('reload failed at hand-over'))).toMatchObject({ level: 'error', dataset: 'generation-A' });
+      expect(metrics.indexReloads.get({ result: 'failed' })).toBe(1);
+      expect(() => opened[0]!.db.query('SELECT 1').get()).toThrow();
+      const status = (await (await fetch(`http://127.0.0.1:${service.port}/api/v1/status`)).json()) as any;
+      expect(status.data.dataset.dataset_name).toBe('generation-A');
+    } finally {
+      expect(await service.shutdown('SIGTERM')).toBe(0);
+    }
+  });
+});

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs beyond npm packages: real redis-server, poppler (pdftotext),
-# qpdf and sqlite3 from Debian. Idempotent and quick when they are already there.
+# qpdf, sqlite3, faketime, gdal-bin and chromium from Debian. Idempotent and quick when they are already there.
 set -euo pipefail
 need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
@@ -9,6 +9,10 @@ command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
 command -v sqlite3 >/dev/null 2>&1 || need+=(sqlite3)
 # faketime: a replica whose clock runs in another month (test/replicas).
 command -v faketime >/dev/null 2>&1 || need+=(faketime)
+# ogrinfo: GeoJSON exports are read back the way QGIS users open them (test/exports).
+command -v ogrinfo >/dev/null 2>&1 || need+=(gdal-bin)
+# chromium: the web page is tested in a real headless browser driven by puppeteer-core (test/web).
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup-test: installing ${need[*]}" >&2
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

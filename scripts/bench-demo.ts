@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app';
 import { makeConfig } from '../src/config';
-import { normalizeAddressKey } from '../src/demo/address';
+import { normalizeAddressKey } from '../src/address/address';
 import { nearestFacilityId } from '../src/demo/nearest-facility';
 import { FacilityIndex } from '../src/index/facility-index';
 import { SqliteStateStore } from '../src/state/sqlite-store';

@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateKey } from '../src/accounts/keys';
+import { generateKey } from '../src/access/key-format';
 import { createApp } from '../src/app';
 import { makeConfig } from '../src/config';
 import { FacilityIndex } from '../src/index/facility-index';

@@ -1,7 +1,7 @@
 import { t, type Static } from 'elysia';
 import { Value } from '@sinclair/typebox/value';
-import { Tier } from './accounts/tiers';
-import { JwtConfig } from './account/jwt-config';
+import { Tier } from './tiers';
+import { JwtConfig } from './jwt-config';
 
 /** Every setting of the service. main.ts fills it from flags and env (flags win); nothing else reads env. */
 export const Config = t.Object({

@@ -5,9 +5,8 @@ import type { FacilityIndex } from './index/facility-index';
 import type { Lifecycle } from './ops/lifecycle';
 import type { ServiceMetrics } from './ops/service-metrics';
 import type { StateStore } from './state/store';
+import type { Log } from './log';
 
-/** A structured log line sink; main.ts writes JSON lines to stdout, tests collect them. */
-export type Log = (entry: Record<string, unknown>) => void;
 
 /** Everything the app needs from outside, passed in by main.ts or a test. */
 export type AppDeps = {

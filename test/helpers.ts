@@ -1,5 +1,5 @@
-import { generateKey } from '../src/accounts/keys';
-import type { Tier } from '../src/accounts/tiers';
+import { generateKey } from '../src/access/key-format';
+import type { Tier } from '../src/tiers';
 import { Value } from '@sinclair/typebox/value';
 import { expect } from 'bun:test';
 import { createApp } from '../src/app';

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { factsOf } from '../http/request-context';
 import { JwtRejected, JwtSourceUnavailable, type JwtIdentity, type JwtVerifier } from './jwt';
 

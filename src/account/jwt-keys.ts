@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { createLocalJWKSet, createRemoteJWKSet, errors, type JWTVerifyGetKey } from 'jose';
-import type { Log } from '../deps';
+import type { Log } from '../log';
 
 /** The key source could not be read (identity provider down, JWKS malformed): not the caller's fault. */
 export class JwtSourceUnavailable extends Error {

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import type { JwtConfig } from './jwt-config';
+import type { JwtConfig } from '../jwt-config';
 import { algorithmsFor, hmacKeyOf, jwtModeOf } from './jwt';
 
 /**

@@ -1,4 +1,4 @@
-import type { JwtConfig } from './jwt-config';
+import type { JwtConfig } from '../jwt-config';
 
 /** `serve` flags for account login; each has an env equivalent (flags win). The secret is env-only. */
 export const ACCOUNT_OPTIONS = {

@@ -1,7 +1,7 @@
 import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { TIERS, type Tier } from '../accounts/tiers';
-import type { Log } from '../deps';
-import type { JwtConfig } from './jwt-config';
+import { TIERS, type Tier } from '../tiers';
+import type { Log } from '../log';
+import type { JwtConfig } from '../jwt-config';
 import { fileJwks, JwtSourceUnavailable, remoteJwks } from './jwt-keys';
 
 export { JwtSourceUnavailable } from './jwt-keys';

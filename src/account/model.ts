@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia';
-import { Tier } from '../accounts/tiers';
+import { Tier } from '../tiers';
 import { Envelope } from '../http/envelope';
 
 const DateTime = t.String({ format: 'date-time', examples: ['2026-11-15T12:00:00.000Z'] });

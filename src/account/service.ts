@@ -1,7 +1,7 @@
-import { monthlyLimitOf } from '../accounts/access';
-import { generateKey } from '../accounts/keys';
-import { TIER_RULES, type Tier } from '../accounts/tiers';
-import { AppError } from '../http/errors';
+import { monthlyLimitOf } from '../access/quota';
+import { generateKey } from '../access/key-format';
+import { TIER_RULES, type Tier } from '../tiers';
+import { AppError } from '../errors';
 import type { Account } from '../state/model';
 import { monthOf, type StateStore } from '../state/store';
 import type { JwtIdentity } from './jwt';

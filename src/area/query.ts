@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import type { RadiusQuery } from './spatial-search';
 import { US_STATE_CODES } from './states';
 

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { apiKeyAuth } from '../http/auth';
+import { apiKeyAuth } from '../access/api-key-auth';
 import { ErrorEnvelope } from '../http/envelope';
 import { metaFor } from '../http/request-context';
 import { AreaQuery, AreaResponse } from './model';

@@ -1,6 +1,6 @@
 import { Database } from 'bun:sqlite';
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
-import type { Log } from '../deps';
+import type { Log } from '../log';
 import type { FacilityIndex } from '../index/facility-index';
 import { buildTempPath } from '../index/index-writer';
 import { AREA_H3_RES, buildSpatialIndex, type SpatialIndex } from './spatial-index';

@@ -1,7 +1,7 @@
 import { mintAccountToken } from '../account/jwt-mint';
-import { monthlyLimitOf } from '../accounts/access';
-import { generateKey } from '../accounts/keys';
-import { TIERS, TIER_RULES, type Tier } from '../accounts/tiers';
+import { monthlyLimitOf } from '../access/quota';
+import { generateKey } from '../access/key-format';
+import { TIERS, TIER_RULES, type Tier } from '../tiers';
 import { openStateStore } from '../state/open-store';
 import type { StateStore } from '../state/store';
 import { configFrom, parse } from './options';

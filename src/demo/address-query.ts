@@ -1,6 +1,6 @@
 import parser from 'parse-address';
 import { US_STATE_CODES } from '../area/states';
-import { cleanUnit, normalizeCity, normalizeStreet, zip5 } from './address';
+import { cleanUnit, normalizeCity, normalizeStreet, zip5 } from '../address/address';
 
 /** One reading of where the street ends and the city begins. */
 export type StreetCandidate = {

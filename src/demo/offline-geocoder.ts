@@ -1,6 +1,6 @@
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
-import { addressKey, normalizeAddressKey, normalizeCity, normalizeStreet, zip5 } from './address';
+import { addressKey, normalizeAddressKey, normalizeCity, normalizeStreet, zip5 } from '../address/address';
 import { parseAddressQuery, type AddressQuery, type StreetCandidate } from './address-query';
 import type { Geocoder } from './geocoder';
 

@@ -4,7 +4,7 @@ import { ErrorEnvelope } from '../http/envelope';
 import { factsOf, metaFor } from '../http/request-context';
 import { censusGeocoder } from './census-geocoder';
 import { clientResolver, socketPeer } from './client-ip';
-import { countDemoRequest } from './demo-limit';
+import { countDemoRequest } from '../access/demo-window';
 import { geocoderChain } from './geocoder';
 import { DemoQuery, DemoResponse } from './model';
 import { offlineGeocoder } from './offline-geocoder';

@@ -1,7 +1,7 @@
 import { redactedComponents } from '../facilities/service';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
-import type { Log } from '../deps';
+import type { Log } from '../log';
 import { parseAddressQuery } from './address-query';
 import type { Geocoder } from './geocoder';
 import type { DemoPreview } from './model';

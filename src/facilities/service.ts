@@ -1,5 +1,5 @@
-import { TIER_RULES, type Tier } from '../accounts/tiers';
-import { AppError } from '../http/errors';
+import { TIER_RULES, type Tier } from '../tiers';
+import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilityRow, FacilitySummary } from '../index/model';
 import { MAX_POINTS } from '../scoring/model';

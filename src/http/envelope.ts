@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia';
-import type { ErrorCode } from './errors';
+import type { ErrorCode } from '../errors';
 
 /** Spec 2.1: present on every JSON response, success or error. */
 export const Meta = t.Object(

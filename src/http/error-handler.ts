@@ -1,7 +1,7 @@
 import { Elysia, ValidationError } from 'elysia';
 import type { AppDeps } from '../deps';
 import { errorBody } from './envelope';
-import { AppError, ERROR_STATUS, type ErrorCode } from './errors';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 import { factsOf, metaFor } from './request-context';
 
 type RouteLister = () => { method: string; path: string }[];

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import type { Tier } from '../accounts/tiers';
+import type { Tier } from '../tiers';
 import type { Account } from '../state/model';
 import type { Meta } from './envelope';
 

@@ -1,6 +1,6 @@
 import { Database } from 'bun:sqlite';
 import { renameSync, rmSync } from 'node:fs';
-import { normalizeAddressKey } from '../demo/address';
+import { normalizeAddressKey } from '../address/address';
 import type { FacilityRow, IndexInfo } from './model';
 import { INDEX_DDL, INDEX_FORMAT } from './schema';
 

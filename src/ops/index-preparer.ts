@@ -1,6 +1,6 @@
 import type { SpatialIndex } from '../area/spatial-index';
 import { adoptSpatialIndex, spatialIndexFor } from '../area/spatial-registry';
-import type { Log } from '../deps';
+import type { Log } from '../log';
 import type { FacilityIndex } from '../index/facility-index';
 import type { PrepareReply } from './prepare-worker';
 import { workerUrl } from '../worker-url';

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../deps';
 import { Envelope, ErrorEnvelope } from '../http/envelope';
-import { AppError } from '../http/errors';
+import { AppError } from '../errors';
 import { metaFor } from '../http/request-context';
 import { VERSION } from '../version';
 import { metricsFor } from './access-log';

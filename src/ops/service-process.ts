@@ -1,6 +1,6 @@
 import type { createApp } from '../app';
 import type { Config } from '../config';
-import type { Log } from '../deps';
+import type { Log } from '../log';
 import type { FacilityIndex } from '../index/facility-index';
 import type { StateStore } from '../state/store';
 import type { Prepared } from './index-preparer';

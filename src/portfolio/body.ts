@@ -1,5 +1,5 @@
-import { TIER_RULES, type Tier } from '../accounts/tiers';
-import { AppError } from '../http/errors';
+import { TIER_RULES, type Tier } from '../tiers';
+import { AppError } from '../errors';
 
 /**
  * Largest portfolio body read, in bytes. 500 twelve-digit IDs as JSON take about 7.5 KiB; 64 KiB

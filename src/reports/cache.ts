@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Log } from '../deps';
+import type { Log } from '../log';
 import { sha256Hex } from '../hash';
 
 /** Spec 4.5 rule 2 / section 8: a rendered dossier is reused for 24 hours. */

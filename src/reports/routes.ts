@@ -3,7 +3,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { AppDeps } from '../deps';
 import { RegistryIdParam } from '../facilities/model';
 import { findFacility, findFacilityRow } from '../facilities/service';
-import { apiKeyAuth } from '../http/auth';
+import { apiKeyAuth } from '../access/api-key-auth';
 import { ErrorEnvelope } from '../http/envelope';
 import { factsOf } from '../http/request-context';
 import { exportReport, openReportCache } from './service';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from '../config';
-import type { Log } from '../deps';
+import type { Log } from '../log';
 import type { FacilityRow, FacilitySummary, IndexInfo } from '../index/model';
 import { REPORT_TTL_MS, ReportCache } from './cache';
 import { renderReport } from './document';

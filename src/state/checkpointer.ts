@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite';
-import type { Log } from '../deps';
+import type { Log } from '../log';
 import { workerUrl } from '../worker-url';
 import type { CheckpointReply, CheckpointRequest } from './checkpoint-worker';
 

@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia';
-import { Tier } from '../accounts/tiers';
+import { Tier } from '../tiers';
 
 export const Account = t.Object({
   id: t.String(),

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config';
-import type { Log } from '../deps';
+import type { Log } from '../log';
 import { RedisStateStore } from './redis-store';
 import { SqliteStateStore } from './sqlite-store';
 import type { StateStore } from './store';

@@ -1,6 +1,6 @@
-import type { Tier } from '../accounts/tiers';
-import type { Log } from '../deps';
-import { AppError } from '../http/errors';
+import type { Tier } from '../tiers';
+import type { Log } from '../log';
+import { AppError } from '../errors';
 import type { Account, CountResult, IssueResult, RegenerateResult } from './model';
 import { ACCOUNT_FIELDS, accountOf } from './redis/account-codec';
 import { RedisConnection, unavailable } from './redis/connection';

@@ -1,6 +1,6 @@
 import { Database } from 'bun:sqlite';
-import type { Tier } from '../accounts/tiers';
-import type { Log } from '../deps';
+import type { Tier } from '../tiers';
+import type { Log } from '../log';
 import type { Account, CountResult, IssueResult, RegenerateResult } from './model';
 import { newAccountId, type StateStore } from './store';
 import { BackgroundCheckpointer } from './checkpointer';

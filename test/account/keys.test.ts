@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { hashKey } from '../../src/accounts/keys';
+import { hashKey } from '../../src/access/key-format';
 import type { Config } from '../../src/config';
 import { makeWorld, json, type TestWorld } from '../helpers';
 import { bearer, claims, SECRET, signHs } from './support';

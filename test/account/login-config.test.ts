@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJwtVerifier, jwtModeOf } from '../../src/account/jwt';
-import type { JwtConfig } from '../../src/account/jwt-config';
+import type { JwtConfig } from '../../src/jwt-config';
 import { jwtConfigFrom } from '../../src/account/jwt-options';
 import { configFrom } from '../../src/cli/options';
 import { json, makeWorld, type TestWorld } from '../helpers';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
-import { TIERS } from '../../src/accounts/tiers';
+import { TIERS } from '../../src/tiers';
 import { bruteForceRadius } from '../../src/area/brute-force';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
 import { AreaResponse } from '../../src/area/model';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
-import { TIERS } from '../../src/accounts/tiers';
+import { TIERS } from '../../src/tiers';
 import { FacilityResponse } from '../../src/facilities/model';
 import { DEFAULT_ROWS, json, makeWorld } from '../helpers';
 

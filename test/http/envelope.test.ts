@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { ERROR_STATUS } from '../../src/http/errors';
+import { ERROR_STATUS } from '../../src/errors';
 import { json, makeWorld } from '../helpers';
 
 const world = makeWorld();

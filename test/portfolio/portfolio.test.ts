@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
-import { TIERS, TIER_RULES } from '../../src/accounts/tiers';
+import { TIERS, TIER_RULES } from '../../src/tiers';
 import type { FacilityRow } from '../../src/index/model';
 import { MAX_BODY_BYTES } from '../../src/portfolio/body';
 import { PortfolioResponse } from '../../src/portfolio/model';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'bun:test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TIER_RULES } from '../../src/accounts/tiers';
+import { TIER_RULES } from '../../src/tiers';
 import { SqliteStateStore } from '../../src/state/sqlite-store';
 import { FIXED_NOW, json, makeWorld } from '../helpers';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { rmSync } from 'node:fs';
-import { generateKey } from '../../src/accounts/keys';
+import { generateKey } from '../../src/access/key-format';
 import { RedisStateStore } from '../../src/state/redis-store';
 import { cli, tempIndex } from '../support/process';
 import { RedisServer } from '../support/redis-server';

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TIERS } from '../../src/accounts/tiers';
+import { TIERS } from '../../src/tiers';
 import { DEFAULT_ROWS, json, makeWorld } from '../helpers';
 import { pdfText, qpdfCheck } from './pdf-tools';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
-import { generateKey } from '../../src/accounts/keys';
+import { generateKey } from '../../src/access/key-format';
 import { RedisStateStore } from '../../src/state/redis-store';
 import { monthOf } from '../../src/state/store';
 import { RedisServer } from '../support/redis-server';

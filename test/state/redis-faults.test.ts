@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
-import { generateKey } from '../../src/accounts/keys';
-import { AppError } from '../../src/http/errors';
+import { generateKey } from '../../src/access/key-format';
+import { AppError } from '../../src/errors';
 import { RedisStateStore } from '../../src/state/redis-store';
 import { RedisServer } from '../support/redis-server';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'bun:test';
-import { generateKey } from '../../src/accounts/keys';
+import { generateKey } from '../../src/access/key-format';
 import type { StateStore } from '../../src/state/store';
 
 /** 2026-11-15T12:00:00Z, and the next month's first instant. */

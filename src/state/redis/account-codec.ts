@@ -1,4 +1,4 @@
-import type { Tier } from '../../accounts/tiers';
+import type { Tier } from '../../tiers';
 import type { Account } from '../model';
 
 /**

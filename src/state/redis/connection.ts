@@ -1,6 +1,6 @@
 import { RedisClient } from 'bun';
-import type { Log } from '../../deps';
-import { AppError } from '../../http/errors';
+import type { Log } from '../../log';
+import { AppError } from '../../errors';
 
 export type RedisConnectionOptions = {
   /** Longest wait for one command's reply before the caller gets 503 (the command may still run later). */

@@ -1,5 +1,5 @@
-import { AppError } from '../http/errors';
-import { retryAfterSeconds, setRateLimitHeaders } from '../http/rate-limit-headers';
+import { AppError } from '../errors';
+import { retryAfterSeconds, setRateLimitHeaders } from './rate-limit-headers';
 import type { StateStore } from '../state/store';
 import type { CountResult } from '../state/model';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'bun:test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateKey, hashKey } from '../../src/accounts/keys';
+import { generateKey, hashKey } from '../../src/access/key-format';
 import { SqliteStateStore } from '../../src/state/sqlite-store';
 import { FIXED_NOW } from '../helpers';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'bun:test';
-import { normalizeAddressKey, normalizeCity, normalizeStreet, zip5 } from '../../src/demo/address';
+import { normalizeAddressKey, normalizeCity, normalizeStreet, zip5 } from '../../src/address/address';
 import { parseAddressQuery } from '../../src/demo/address-query';
 import { findFacilityAtAddress } from '../../src/demo/offline-geocoder';
-import { STREET_TYPES } from '../../src/demo/street-words';
+import { STREET_TYPES } from '../../src/address/street-words';
 import { facility, memoryIndex } from '../helpers';
-import { frsAddresses, frsRows } from './frs-fixture';
+import { frsAddresses, frsRows } from '../demo/frs-fixture';
 
 describe('street normalisation', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia';
-import { Tier } from '../accounts/tiers';
+import { Tier } from './tiers';
 
 /**
  * How account endpoints verify JWTs. Exactly one key source may be set: a JWKS URL (an identity

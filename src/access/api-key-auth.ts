@@ -1,8 +1,10 @@
 import { Elysia } from 'elysia';
-import { authenticate, authorize, meterCall, quotaHeaders } from '../accounts/access';
-import type { Endpoint } from '../accounts/tiers';
+import { authenticate } from './authenticate';
+import { authorize } from './authorize';
+import { meterCall, quotaHeaders } from './quota';
+import type { Endpoint } from '../tiers';
 import type { AppDeps } from '../deps';
-import { factsOf } from './request-context';
+import { factsOf } from '../http/request-context';
 
 /**
  * `apiKey: '<endpoint>'` on a route: authenticate (401) and check the tier (403) before input

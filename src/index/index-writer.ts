@@ -3,6 +3,7 @@ import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../address/address';
 import type { FacilityRow, IndexInfo } from './model';
 import { INDEX_DDL, INDEX_FORMAT } from './schema';
+import { fillSearchTables, SEARCH_DDL } from './search-table';
 
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
 export function buildTempPath(finalPath: string, pid: number = process.pid): string {
@@ -29,6 +30,7 @@ export class IndexWriter {
     // Bulk-load settings: the file is not live until renamed, so durability per row is moot.
     this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
     this.db.exec(INDEX_DDL);
+    this.db.exec(SEARCH_DDL);
     this.db.exec('BEGIN');
     this.insert = this.db.prepare(
       `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17) ON CONFLICT(registry_id) DO NOTHING`,
@@ -67,6 +69,7 @@ export class IndexWriter {
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);
     put.run('info', JSON.stringify(full));
+    fillSearchTables(this.db);
     this.db.exec('COMMIT');
     this.db.exec('ANALYZE; PRAGMA journal_mode = DELETE;');
     if (this.tmpPath === ':memory:') return full;

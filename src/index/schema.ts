@@ -1,5 +1,5 @@
-/** DDL of the facility index file. Bump INDEX_FORMAT when it changes; readers refuse other formats. */
-export const INDEX_FORMAT = '2';
+/** DDL of the facility index file (the search tables: ./search-table.ts). Bump INDEX_FORMAT when it changes; readers refuse other formats. */
+export const INDEX_FORMAT = '3';
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small

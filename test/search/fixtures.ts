@@ -10,3 +10,16 @@ export const SEARCH_ROWS = [
   facility({ registry_id: '990000000106', fac_name: 'SMITH, JONES & "PARTNERS"\nPLATING', fac_street: '7 OAK ST', fac_city: 'AKRON', fac_state: 'OH', fac_zip: '44308', fac_naics: '332813', overall_score: 50, lat: 41.08, lng: -81.52 }),
   facility({ registry_id: '990000000107', fac_name: 'NEAR AND FAR OR NOT LLC', fac_street: '8 ELM ST', fac_city: 'DAYTON', fac_state: 'OH', fac_zip: '45402', fac_naics: '424690', overall_score: 70, lat: 39.76, lng: -84.19 }),
 ];
+
+/** Twenty-five facilities sharing the word RIVER, with repeated scores and identical texts, so pages cross ties. */
+export const RIVER_ROWS = Array.from({ length: 25 }, (_, i) =>
+  facility({
+    registry_id: `9900000002${String(i).padStart(2, '0')}`,
+    fac_name: i % 3 === 0 ? 'RIVER PLANT' : `RIVER PLANT ${i}`,
+    fac_street: `${i + 1} RIVER RD`,
+    fac_city: 'RIVERSIDE',
+    fac_state: 'CA',
+    fac_zip: '92501',
+    overall_score: 40 + (i % 4) * 10,
+  }),
+);

@@ -21,7 +21,7 @@ it('any q, in any sort, is answered 200 or 422 VALIDATION_ERROR in the envelope,
       if (res.status === 200) expect(Array.isArray(body.data.facilities)).toBe(true);
       else expect([res.status, body.error.code]).toEqual([422, 'VALIDATION_ERROR']);
     }),
-    { numRuns: 200 },
+    { numRuns: 100 },
   );
 });
 
@@ -33,6 +33,6 @@ it('a prefix of a facility\'s word wrapped in any ASCII punctuation (quotes, ope
       const body = await json(await world.call(`/api/v1/search?q=${encodeURIComponent(q)}&limit=100`, { key }));
       expect(body.data.facilities.map((f: { registry_id: string }) => f.registry_id)).toContain(row.registry_id);
     }),
-    { numRuns: 60 },
+    { numRuns: 40 },
   );
 });

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { generateKey } from '../src/access/key-format';
 import { createApp } from '../src/app';
 import { makeConfig } from '../src/config';
+import { processParts } from '../src/deps';
 import { FacilityIndex } from '../src/index/facility-index';
 import { FacilitySearch } from '../src/search/facility-search';
 import { queryWords } from '../src/search/match';
@@ -33,7 +34,7 @@ let state = 0x9e3779b9;
 const random = () => ((state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
 
 const index = FacilityIndex.open(indexPath);
-const search = new FacilitySearch(index);
+const search = FacilitySearch.open(index)!;
 console.log(`index ${indexPath}: ${index.info.facility_count.toLocaleString('en-US')} facilities`);
 
 type Row = { fac_name: string; fac_city: string; registry_id: string };
@@ -82,7 +83,8 @@ const store = new SqliteStateStore(':memory:');
 const account = await store.createAccount({ name: 'bench', subject: '', tier: 'enterprise', monthlyLimit: 100_000_000, now: Date.now() });
 const key = generateKey();
 await store.setKey(account.id, key.hash, key.prefix, Date.now());
-const app = createApp({ config: makeConfig({ logRequests: false }), index, store, clock: Date.now, log: () => {} });
+const config = makeConfig({ logRequests: false });
+const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, store, clock: Date.now, log: () => {} });
 const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch });
 const ids = (index.db.query('SELECT registry_id FROM facility ORDER BY random() LIMIT 5000').all() as { registry_id: string }[]).map((r) => r.registry_id);
 const times: Record<string, number[]> = { csv: [], geojson: [], json: [] };

@@ -48,24 +48,28 @@ export function exportResponse(format: Exclude<ExportFormat, 'json'>, list: Expo
   });
 }
 
-/** The 200 of a list endpoint in OpenAPI: its JSON envelope, and the CSV and GeoJSON forms. */
-export function listResponse200(json: unknown, what: string): OpenAPIV3.ResponseObject {
+/**
+ * A list endpoint's outcomes in OpenAPI: the 200 in its three forms (the JSON envelope, CSV,
+ * GeoJSON), and the route's derived error responses (`apiKeyErrors`), always JSON envelopes.
+ * Elysia would describe the 200 as JSON only, so the route documents these instead.
+ */
+export function listResponses(json: unknown, what: string, errors: Record<number, { description?: string }>): OpenAPIV3.ResponsesObject {
   return {
-    description:
-      `${what}. JSON by default; CSV (\`Accept: text/csv\` or \`?format=csv\`) or GeoJSON (\`Accept: application/geo+json\` or ` +
-      '`?format=geojson`) as an attachment, one row/feature per facility with the same fields plus `location` (docs/api.md, "Export forms").',
-    headers: {
-      'Content-Disposition': { description: 'CSV and GeoJSON only: attachment; filename="<list>.csv|.geojson"', schema: { type: 'string' } },
+    200: {
+      description:
+        `${what}. JSON by default; CSV (\`Accept: text/csv\` or \`?format=csv\`) or GeoJSON (\`Accept: application/geo+json\` or ` +
+        '`?format=geojson`) as an attachment, one row/feature per facility with the same fields plus `location` (docs/search.md, "Export forms").',
+      headers: {
+        'Content-Disposition': { description: 'CSV and GeoJSON only: attachment; filename="<list>.csv|.geojson"', schema: { type: 'string' } },
+      },
+      content: {
+        'application/json': { schema: json as OpenAPIV3.SchemaObject },
+        'text/csv': { schema: { type: 'string', description: 'RFC 4180, UTF-8, header row, CRLF; nested fields as dotted columns' } },
+        'application/geo+json': { schema: { type: 'object', description: 'RFC 7946 FeatureCollection of Point features [lng, lat]; properties = item fields' } },
+      },
     },
-    content: {
-      'application/json': { schema: json as OpenAPIV3.SchemaObject },
-      'text/csv': { schema: { type: 'string', description: 'RFC 4180, UTF-8, header row, CRLF; nested fields as dotted columns' } },
-      'application/geo+json': { schema: { type: 'object', description: 'RFC 7946 FeatureCollection of Point features [lng, lat]; properties = item fields' } },
-    },
+    ...Object.fromEntries(
+      Object.entries(errors).map(([status, schema]) => [status, { description: schema.description ?? 'Error envelope', content: { 'application/json': { schema: schema as OpenAPIV3.SchemaObject } } }]),
+    ),
   };
-}
-
-/** An error outcome in OpenAPI (always a JSON envelope, whatever form was asked for). */
-export function errorResponse(schema: unknown, description: string): OpenAPIV3.ResponseObject {
-  return { description, content: { 'application/json': { schema: schema as OpenAPIV3.SchemaObject } } };
 }

@@ -50,7 +50,13 @@ export class FacilitySearch {
   private readonly byScore;
   private readonly details;
 
-  constructor(index: FacilityIndex) {
+  /** The search over `index`, or null when the index has no search tables (format 3, built before search existed). */
+  static open(index: FacilityIndex): FacilitySearch | null {
+    const has = index.db.query("SELECT 1 AS ok FROM sqlite_master WHERE name = 'facility_search'").get();
+    return has ? new FacilitySearch(index) : null;
+  }
+
+  private constructor(index: FacilityIndex) {
     const db: Database = index.db;
     this.fingerprint = sha256Hex(JSON.stringify(index.info)).slice(0, 16);
     this.byRelevance = db.prepare<{ registry_id: string; k: number }, (string | number | null)[]>(PAGE(BM25));

@@ -1,56 +1,35 @@
 import { Elysia } from 'elysia';
-import type { OpenAPIV3 } from 'openapi-types';
 import type { AppDeps } from '../deps';
-import { apiKeyAuth } from '../access/api-key-auth';
-import { exportable, formatOf } from '../exports/plugin';
-import { errorResponse, exportResponse, listResponse200 } from '../exports/response';
-import { ErrorEnvelope } from '../http/envelope';
+import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from '../access/api-key-auth';
+import { AppError } from '../errors';
+import { exportableInput } from '../exports/exportable';
+import { exportResponse, listResponses } from '../exports/response';
 import { metaFor } from '../http/request-context';
 import { FacilitySearch } from './facility-search';
 import { SearchFacility, SearchQuery, SearchResponse } from './model';
-import { parseSearchQuery, type SearchRequest } from './query';
+import { parseSearchQuery } from './query';
 import { searchFacilities } from './service';
-
-const parsed = new WeakMap<Request, SearchRequest>();
-
-/**
- * `searchQuery: <FacilitySearch>` reads the query strictly (422 naming each bad parameter; a cursor
- * is checked against this index). Listed after `apiKey`, so it runs after authentication (401/403
- * first) and before the call is counted: a rejected query is never billed.
- */
-const searchQuery = new Elysia({ name: 'search-query' }).macro({
-  searchQuery: (search: FacilitySearch) => ({
-    transform({ request }) {
-      parsed.set(request, parseSearchQuery(new URL(request.url).searchParams, search.fingerprint));
-    },
-  }),
-});
-
-const DOCUMENTED_RESPONSES: OpenAPIV3.ResponsesObject = {
-  200: listResponse200(SearchResponse, 'One page of matching facilities'),
-  401: errorResponse(ErrorEnvelope, 'UNAUTHENTICATED: missing or invalid X-API-Key, or a Bearer header'),
-  402: errorResponse(ErrorEnvelope, 'QUOTA_EXHAUSTED (not reachable on the tiers that may call this endpoint; listed for completeness)'),
-  403: errorResponse(ErrorEnvelope, 'TIER_RESTRICTED: Free plan ("The search endpoint requires a Starter plan or above")'),
-  422: errorResponse(ErrorEnvelope, 'VALIDATION_ERROR: a bad parameter (named in the message), an unusable q, a cursor not made for this search, or an unknown format'),
-  429: errorResponse(ErrorEnvelope, 'RATE_LIMIT_EXCEEDED: monthly call limit reached (Retry-After)'),
-  500: errorResponse(ErrorEnvelope, 'INTERNAL_ERROR: retry once, then report the request_id'),
-  503: errorResponse(ErrorEnvelope, 'SERVICE_UNAVAILABLE: the shared state store (Redis) is unreachable (Retry-After)'),
-};
 
 /** `GET /api/v1/search`: facilities by words of their name, street, city or ZIP (docs/search.md). */
 export function searchRoutes(deps: AppDeps) {
-  const search = new FacilitySearch(deps.index);
+  // null on an index built before the search tables (format 3): every search is then a 503.
+  const search = FacilitySearch.open(deps.index);
+  // The query is read strictly (422 naming each bad parameter; a cursor is checked against this
+  // index) by the pipeline's input step: after authentication, before counting.
+  const SEARCH_QUERY = exportableInput(['VALIDATION_ERROR'], ({ request }) => {
+    if (!search) throw new AppError('SERVICE_UNAVAILABLE', 'Search is not available on this index: it was built before search existed; rebuild it with `ingest`');
+    return parseSearchQuery(new URL(request.url).searchParams, search.fingerprint);
+  });
+  const SEARCH: ApiKeyRoute = { endpoint: 'search', input: SEARCH_QUERY };
+  const ERRORS = apiKeyErrors(SEARCH);
   return new Elysia({ name: 'search-routes' })
     .use(apiKeyAuth(deps))
-    .use(searchQuery)
-    .use(exportable)
     .get(
       '/api/v1/search',
-      ({ request }) => {
-        const r = parsed.get(request)!;
-        const { result, locations } = searchFacilities(search, r);
-        const format = formatOf(request);
-        if (format === 'json') return { data: result, meta: metaFor(request, deps.clock) };
+      ({ input, facts, request }) => {
+        const { value: r, format } = SEARCH_QUERY.from(input);
+        const { result, locations } = searchFacilities(search!, r);
+        if (format === 'json') return { data: result, meta: metaFor(facts, deps.clock) };
         const headers: Record<string, string> = {};
         if (result.next_cursor) {
           const next = new URL(request.url);
@@ -64,11 +43,9 @@ export function searchRoutes(deps: AppDeps) {
         );
       },
       {
-        apiKey: 'search',
-        searchQuery: search,
-        exportable: true,
+        apiKey: SEARCH,
         query: SearchQuery,
-        response: { 200: SearchResponse, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope, 503: ErrorEnvelope },
+        response: { 200: SearchResponse, ...ERRORS },
         detail: {
           tags: ['Search'],
           summary: 'Find facilities by name, street, city or ZIP',
@@ -79,9 +56,10 @@ export function searchRoutes(deps: AppDeps) {
             '`sort=relevance` (default) or `score` (worst first). Pages of `limit` (default 20, max 100); `next_cursor` continues ' +
             'the same search without repeating or skipping a facility (a cursor edited, or used with other q/filters/sort or after an ' +
             'index reload: 422). CSV or GeoJSON by `Accept` or `format` (the export forms add a `Link: rel="next"` header). A bad ' +
-            'parameter is 422 VALIDATION_ERROR and not counted; a valid search counts as one call in any form. Details: docs/search.md.',
+            'parameter is 422 VALIDATION_ERROR and not counted; a valid search counts as one call in any form. 503 on an index built ' +
+            'before search existed. Details: docs/search.md.',
           security: [{ apiKey: [] }],
-          responses: DOCUMENTED_RESPONSES,
+          responses: listResponses(SearchResponse, 'One page of matching facilities', ERRORS),
         },
       },
     );

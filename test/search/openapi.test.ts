@@ -10,7 +10,7 @@ describe('OpenAPI: search and the export forms', () => {
     const search = op('/api/v1/search', 'get');
     const names = search.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name).sort();
     expect(names).toEqual(['active_enforcement', 'cursor', 'format', 'limit', 'max_score', 'min_score', 'naics', 'q', 'sort', 'state']);
-    expect(Object.keys(search.responses).sort()).toEqual(['200', '401', '402', '403', '422', '429', '500', '503']);
+    expect(Object.keys(search.responses).sort()).toEqual(['200', '401', '403', '422', '429', '500', '503']);
     const data = search.responses['200'].content['application/json'].schema.properties.data;
     expect(Object.keys(data.properties)).toEqual(['facilities', 'total', 'next_cursor']);
     expect(Object.keys(data.properties.facilities.items.properties)).toEqual(['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'fac_city', 'fac_state']);

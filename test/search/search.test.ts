@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { json, makeWorld } from '../helpers';
+import { json, makeWorld, memoryIndex } from '../helpers';
 import { RIVER_ROWS, SEARCH_ROWS } from './fixtures';
 
 const world = makeWorld({ rows: [...SEARCH_ROWS, ...RIVER_ROWS] });
@@ -165,5 +165,21 @@ describe('GET /api/v1/search access and input', () => {
     const { res, body } = await search(`q=${encodeURIComponent(q)}`);
     expect(res.status).toBe(200);
     expect(ids(body).sort()).toEqual(expected);
+  });
+});
+
+describe('an index built before search existed (format 3, no search tables)', () => {
+  it('serves everything else, and answers a search with 503 SERVICE_UNAVAILABLE saying to rebuild', async () => {
+    const index = memoryIndex(SEARCH_ROWS);
+    index.db.exec('DROP TABLE facility_search; DROP TABLE search_doc');
+    const old = makeWorld({ deps: { index } });
+    const { key: own } = await old.keyFor('starter');
+    const res = await old.call('/api/v1/search?q=acme', { key: own });
+    expect(res.status).toBe(503);
+    const body = await json(res);
+    expect(body.error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(body.error.message).toContain('rebuild it with `ingest`');
+    expect((await old.call('/api/v1/facility/990000000101', { key: own })).status).toBe(200);
+    expect((await old.call('/api/v1/demo/facility?address=100%20Main%2C%20Springfield%20IL')).status).toBe(404);
   });
 });

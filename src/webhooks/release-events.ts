@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite';
-import { changesInRelease, releasesOf, type ReleaseChange, type ReleaseRef } from '../history/release-changes';
+import { changesInReleaseFor, releasesOf, type ReleaseChange, type ReleaseRef } from '../history/release-changes';
 import { sha256Hex } from '../hash';
 import type { Log } from '../log';
 import type { OutboxEvent, WatchStore } from '../state/watch-store';
@@ -46,7 +46,8 @@ export async function emitReleaseEvents(o: { db: Database; asOf: string; watch: 
     if (await o.watch.releaseDone(release.as_of)) continue;
     const watchers = lists.filter((l) => l.base_as_of < release.as_of);
     if (watchers.length > 0) {
-      const events = eventsOfRelease(changesInRelease(o.db, release.seq), release, watchers, o.now);
+      const watched = [...new Set(watchers.flatMap((l) => l.registry_ids))];
+      const events = eventsOfRelease(changesInReleaseFor(o.db, release.seq, watched), release, watchers, o.now);
       const added = await o.watch.enqueue(events, o.now);
       queued += added;
       o.log({ level: 'info', msg: 'release turned into webhook events', as_of: release.as_of, events: events.length, new_events: added, watchlists: watchers.length });

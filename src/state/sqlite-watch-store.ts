@@ -51,6 +51,7 @@ export class SqliteWatchStore implements WatchStore {
         `INSERT OR IGNORE INTO outbox (id, watchlist_id, type, registry_id, as_of, body, created_at, retry_from, status, next_attempt_at, attempts)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, '[]')`,
       ),
+      anyDue: db.prepare<{ id: string }, [number]>("SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? LIMIT 1"),
       due: db.prepare<OutboxRow, [number, number]>("SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"),
       lease: db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id = ?'),
       attempts: db.prepare<{ attempts: string }, [string]>('SELECT attempts FROM outbox WHERE id = ?'),
@@ -117,6 +118,8 @@ export class SqliteWatchStore implements WatchStore {
   }
 
   async claimDue(now: number, limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
+    // The poll runs every second; a plain read first keeps an idle outbox from taking the write lock.
+    if (this.q.anyDue.get(now) === null) return [];
     return this.db
       .transaction(() =>
         this.q.due.all(now, limit).map((r) => {

@@ -14,9 +14,6 @@ export type ReleaseChange = {
   score_version: string;
 };
 
-/** A release the index carries (contract: the `release` table; an index without one is one release). */
-export type ReleaseRef = { seq: number; as_of: string };
-
 type Raw = Omit<ReleaseChange, 'active_enforcement' | 'previous_enforcement'> & { active_enforcement: number | null; previous_enforcement: number | null };
 
 // 'rescored' rows are never returned: a new score version is not the facility's own change. The
@@ -44,7 +41,6 @@ function prepare(db: Database) {
     ofIds: db.prepare<Raw, [string, number, number]>(
       `${SELECT} AND h.registry_id IN (SELECT value FROM json_each(?)) AND h.seq > ? AND h.seq <= ? ORDER BY h.seq, h.registry_id`,
     ),
-    releases: db.prepare<ReleaseRef, []>('SELECT seq, as_of FROM release ORDER BY seq'),
   };
 }
 
@@ -85,9 +81,4 @@ export function changesInReleaseFor(db: Database, seq: number, ids: readonly str
 /** The changes of `ids` in the releases after `afterSeq` up to `uptoSeq`, oldest release first. */
 export function changesOfIds(db: Database, ids: readonly string[], afterSeq: number, uptoSeq: number): ReleaseChange[] {
   return statementsOf(db)?.ofIds.all(JSON.stringify(ids), afterSeq, uptoSeq).map(toChange) ?? [];
-}
-
-/** The releases of an index, oldest first; an index without a release table is the one release of its as-of date. */
-export function releasesOf(db: Database, asOf: string): ReleaseRef[] {
-  return statementsOf(db)?.releases.all() ?? [{ seq: 1, as_of: asOf }];
 }

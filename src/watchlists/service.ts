@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
-import { changesOfIds, releasesOf } from '../history/release-changes';
+import { changesOfIds } from '../history/release-changes';
 import type { Account } from '../state/model';
 import type { WatchStore } from '../state/watch-store';
 import type { WebhookAllowList } from '../webhooks/allow-list';
@@ -95,7 +95,7 @@ export async function rotateSecret(d: WatchDeps, account: Account, id: string): 
  * changes), oldest first: what its webhook would have sent, for callers without a receiver.
  */
 export function watchlistChanges(index: FacilityIndex, w: WatchlistRecord, since: string | undefined): { since: string | null; as_of: string; changes: ChangeItem[] } {
-  const releases = releasesOf(index.db, index.info.as_of);
+  const releases = index.releases();
   const newest = releases[releases.length - 1]!;
   const lower = since ?? releases[releases.length - 2]?.as_of ?? null;
   const afterSeq = lower === null ? 0 : releases.filter((r) => r.as_of <= lower).reduce((m, r) => Math.max(m, r.seq), 0);

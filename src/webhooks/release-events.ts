@@ -1,5 +1,5 @@
-import type { Database } from 'bun:sqlite';
-import { changesInReleaseFor, releasesOf, type ReleaseChange, type ReleaseRef } from '../history/release-changes';
+import { changesInReleaseFor, type ReleaseChange } from '../history/release-changes';
+import type { FacilityIndex } from '../index/facility-index';
 import { sha256Hex } from '../hash';
 import type { Log } from '../log';
 import type { OutboxEvent, WatchStore } from '../state/watch-store';
@@ -16,7 +16,7 @@ export function eventId(watchlistId: string, asOf: string, registryId: string): 
 }
 
 /** The events of one release for these lists: one per watched ID whose change the list's rule matches. */
-export function eventsOfRelease(changes: ReleaseChange[], release: ReleaseRef, lists: WatchlistRecord[], now: number): OutboxEvent[] {
+export function eventsOfRelease(changes: ReleaseChange[], release: { as_of: string }, lists: WatchlistRecord[], now: number): OutboxEvent[] {
   const byId = new Map<string, ReleaseChange>();
   for (const c of changes) byId.set(c.registry_id, c);
   const timestamp = new Date(now).toISOString();
@@ -39,15 +39,15 @@ export function eventsOfRelease(changes: ReleaseChange[], release: ReleaseRef, l
  * lists with a webhook made before that release. A release is marked done only after its events
  * are queued, so a crash in between queues them again (same ids: nothing doubles).
  */
-export async function emitReleaseEvents(o: { db: Database; asOf: string; watch: WatchStore; now: number; log: Log }): Promise<number> {
+export async function emitReleaseEvents(o: { index: FacilityIndex; watch: WatchStore; now: number; log: Log }): Promise<number> {
   const lists = await o.watch.webhookWatchlists();
   let queued = 0;
-  for (const release of releasesOf(o.db, o.asOf)) {
+  for (const release of o.index.releases()) {
     if (await o.watch.releaseDone(release.as_of)) continue;
     const watchers = lists.filter((l) => l.base_as_of < release.as_of);
     if (watchers.length > 0) {
       const watched = [...new Set(watchers.flatMap((l) => l.registry_ids))];
-      const events = eventsOfRelease(changesInReleaseFor(o.db, release.seq, watched), release, watchers, o.now);
+      const events = eventsOfRelease(changesInReleaseFor(o.index.db, release.seq, watched), release, watchers, o.now);
       const added = await o.watch.enqueue(events, o.now);
       queued += added;
       o.log({ level: 'info', msg: 'release turned into webhook events', as_of: release.as_of, events: events.length, new_events: added, watchlists: watchers.length });

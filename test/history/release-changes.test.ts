@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { changesInRelease, changesOfIds, releasesOf } from '../../src/history/release-changes';
+import { changesInRelease, changesOfIds } from '../../src/history/release-changes';
 import { memoryIndex, DEFAULT_ROWS } from '../helpers';
 import { historyIndex } from '../support/history-index';
 import { A, B, C, D, E, HISTORY, RELEASES, ROWS_3 } from '../support/release-fixture';
@@ -26,9 +26,16 @@ describe('changesInRelease', () => {
     expect(changesInRelease(index.db, 4)).toEqual([]);
   });
 
-  it('an index written before releases existed is one release with no changes', () => {
+  it('an index of one release (built without --previous) has no changes', () => {
+    const single = memoryIndex(DEFAULT_ROWS, { as_of: '2026-09-01' });
+    expect(single.releases().map((r) => r.as_of)).toEqual(['2026-09-01']);
+    expect(changesInRelease(single.db, 1)).toEqual([]);
+    expect(changesOfIds(single.db, [A], 0, 1)).toEqual([]);
+  });
+
+  it('an index file from before releases existed (no release or history table) has no changes', () => {
     const old = memoryIndex(DEFAULT_ROWS, { as_of: '2026-09-01' });
-    expect(releasesOf(old.db, old.info.as_of)).toEqual([{ seq: 1, as_of: '2026-09-01' }]);
+    old.db.exec('DROP TABLE history; DROP TABLE release;');
     expect(changesInRelease(old.db, 1)).toEqual([]);
     expect(changesOfIds(old.db, [A], 0, 1)).toEqual([]);
   });
@@ -45,7 +52,7 @@ describe('changesOfIds', () => {
     expect(changesOfIds(index.db, [A, C], 2, 3).map((c) => c.registry_id)).toEqual([A]);
   });
 
-  it('lists the releases of the index oldest first', () => {
-    expect(releasesOf(index.db, index.info.as_of)).toEqual(RELEASES.map(({ seq, as_of }) => ({ seq, as_of })));
+  it('the test index carries the three releases, oldest first', () => {
+    expect(index.releases().map(({ seq, as_of }) => ({ seq, as_of }))).toEqual(RELEASES.map(({ seq, as_of }) => ({ seq, as_of })));
   });
 });

@@ -5,10 +5,13 @@ import type { FacilityRow } from '../../src/index/model';
 import { FIXED_NOW, memoryIndex } from '../helpers';
 
 /**
- * The two tables of the issue-15 history contract (/work/tools/history-contract.md), written
- * directly, for tests that need releases before `ingest --previous` exists on this branch.
+ * The two tables of the issue-15 history contract (src/history/schema.ts), written directly in
+ * place of the ones ingest wrote: small exact release stories for tests of rules and delivery
+ * (test/webhooks/ingest-releases.test.ts goes through real `ingest --previous` releases).
  */
 const DDL = `
+DROP TABLE IF EXISTS history;
+DROP TABLE IF EXISTS release;
 CREATE TABLE release (seq INTEGER PRIMARY KEY, as_of TEXT NOT NULL, score_version TEXT NOT NULL, dataset_name TEXT NOT NULL, facility_count INTEGER NOT NULL);
 CREATE TABLE history (
   registry_id TEXT NOT NULL, seq INTEGER NOT NULL, change TEXT NOT NULL, overall_score INTEGER,
@@ -33,9 +36,10 @@ export function addHistory(db: Database, releases: TestRelease[], rows: TestHist
 
 /** An in-memory index whose facility table holds `rows` (the newest release) and the given history. */
 export function historyIndex(rows: FacilityRow[], releases: TestRelease[], history: TestHistoryRow[]): FacilityIndex {
-  const index = memoryIndex(rows, { as_of: releases[releases.length - 1]!.as_of });
-  addHistory(index.db, releases, history);
-  return index;
+  const built = memoryIndex(rows, { as_of: releases[releases.length - 1]!.as_of });
+  addHistory(built.db, releases, history);
+  // Opened again: the index reads its release list when it is opened.
+  return new FacilityIndex(built.db);
 }
 
 /** The same as an index file (for serve processes). */

@@ -28,7 +28,7 @@ async function setup(answer?: Parameters<typeof startReceiver>[0], settings: Par
   await store.watch.createWatchlist(list(receiver.url(path), o), 10);
   const dispatcher = new WebhookDispatcher({ watch: store.watch, settings: makeConfig({ ...FAST, ...settings }), log: () => undefined, clock: Date.now });
   const index = historyIndex(ROWS_2, RELEASES_2, HISTORY_2);
-  await emitReleaseEvents({ db: index.db, asOf: index.info.as_of, watch: store.watch, now: Date.now(), log: () => undefined });
+  await emitReleaseEvents({ index: index, watch: store.watch, now: Date.now(), log: () => undefined });
   return { receiver, store, dispatcher };
 }
 
@@ -146,7 +146,7 @@ describe('turning releases into events', () => {
     cleanups.push(() => store.close());
     await store.watch.createWatchlist(list('http://127.0.0.1:9/h'), 10);
     const r2 = historyIndex(ROWS_2, RELEASES_2, HISTORY_2);
-    const emit = (ix: typeof r2) => emitReleaseEvents({ db: ix.db, asOf: ix.info.as_of, watch: store.watch, now: Date.now(), log: () => undefined });
+    const emit = (ix: typeof r2) => emitReleaseEvents({ index: ix, watch: store.watch, now: Date.now(), log: () => undefined });
     expect(await emit(r2)).toBe(3);
     expect(await emit(r2)).toBe(0);
     expect(await emit(historyIndex(ROWS_3, RELEASES, HISTORY))).toBe(2);
@@ -159,7 +159,7 @@ describe('turning releases into events', () => {
     cleanups.push(() => store.close());
     await store.watch.createWatchlist(list('http://127.0.0.1:9/h', { base_as_of: '2026-10-08' }), 10);
     const r3 = historyIndex(ROWS_3, RELEASES, HISTORY);
-    expect(await emitReleaseEvents({ db: r3.db, asOf: r3.info.as_of, watch: store.watch, now: Date.now(), log: () => undefined })).toBe(2);
+    expect(await emitReleaseEvents({ index: r3, watch: store.watch, now: Date.now(), log: () => undefined })).toBe(2);
     expect((await store.watch.listDeliveries('wl_00000000000000a1', 10)).every((d) => d.as_of === '2026-10-15')).toBe(true);
   });
 
@@ -168,13 +168,13 @@ describe('turning releases into events', () => {
     cleanups.push(() => store.close());
     await store.watch.createWatchlist(list('http://127.0.0.1:9/h'), 10);
     const r2 = historyIndex(ROWS_2, RELEASES_2, HISTORY_2);
-    await emitReleaseEvents({ db: r2.db, asOf: r2.info.as_of, watch: store.watch, now: Date.now(), log: () => undefined });
+    await emitReleaseEvents({ index: r2, watch: store.watch, now: Date.now(), log: () => undefined });
     const fresh = new SqliteStateStore(':memory:');
     cleanups.push(() => fresh.close());
     // The same release in a store that never marked it: same ids, so a second enqueue into the first store adds nothing.
     const ids = (await store.watch.listDeliveries('wl_00000000000000a1', 10)).map((d) => d.id).sort();
     await fresh.watch.createWatchlist(list('http://127.0.0.1:9/h'), 10);
-    await emitReleaseEvents({ db: r2.db, asOf: r2.info.as_of, watch: fresh.watch, now: Date.now() + 5000, log: () => undefined });
+    await emitReleaseEvents({ index: r2, watch: fresh.watch, now: Date.now() + 5000, log: () => undefined });
     expect((await fresh.watch.listDeliveries('wl_00000000000000a1', 10)).map((d) => d.id).sort()).toEqual(ids);
   });
 });

@@ -29,6 +29,7 @@ export class WebhookDispatcher {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private round: Promise<number> | null = null;
   private stopped = false;
+  private failing = false;
 
   constructor(private readonly o: { watch: WatchStore; settings: Settings; log: Log; clock: () => number }) {
     this.allow = new WebhookAllowList(o.settings.webhookAllow);
@@ -41,11 +42,20 @@ export class WebhookDispatcher {
   private schedule(ms: number) {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.round = this.tick().catch((e: Error) => {
-        // A store outage (Redis away) only delays deliveries: the events stay in the outbox.
-        this.o.log({ level: 'warn', msg: `webhook round failed: ${e.message}` });
-        return 0;
-      });
+      this.round = this.tick().then(
+        (n) => {
+          if (this.failing) this.o.log({ level: 'info', msg: 'webhook delivery resumed' });
+          this.failing = false;
+          return n;
+        },
+        (e: Error) => {
+          // A store outage (Redis away) only delays deliveries: the events stay in the outbox.
+          // One line when it starts and one when it ends, not one per poll.
+          if (!this.failing) this.o.log({ level: 'warn', msg: `webhook delivery paused: ${e.message}` });
+          this.failing = true;
+          return 0;
+        },
+      );
       void this.round.then((n) => this.schedule(n === BATCH ? 0 : this.o.settings.webhookPollMs));
     }, ms);
   }

@@ -13,6 +13,7 @@ import { opsRoutes } from './ops/routes';
 import { reportRoutes } from './reports/routes';
 import { searchRoutes } from './search/routes';
 import { statusRoutes } from './status/routes';
+import { watchlistRoutes } from './watchlists/routes';
 
 /** Composes the service from its parts. No I/O here: everything comes in through `deps`. */
 export function createApp(deps: AppDeps) {
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps) {
     .use(portfolioRoutes(deps))
     .use(searchRoutes(deps))
     .use(reportRoutes(deps))
+    .use(watchlistRoutes(deps))
     .use(accountRoutes(deps))
     .use(demoRoutes(deps));
 }

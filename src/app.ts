@@ -11,6 +11,7 @@ import { portfolioRoutes } from './portfolio/routes';
 import { accessLog } from './ops/access-log';
 import { opsRoutes } from './ops/routes';
 import { reportRoutes } from './reports/routes';
+import { searchRoutes } from './search/routes';
 import { statusRoutes } from './status/routes';
 import { watchlistRoutes } from './watchlists/routes';
 
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps) {
     .use(facilityRoutes(deps))
     .use(areaRoutes(deps))
     .use(portfolioRoutes(deps))
+    .use(searchRoutes(deps))
     .use(reportRoutes(deps))
     .use(watchlistRoutes(deps))
     .use(accountRoutes(deps))

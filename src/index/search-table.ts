@@ -23,7 +23,7 @@ CREATE TABLE search_doc (
   overall_score INTEGER NOT NULL,
   active_enforcement INTEGER NOT NULL
 );
-CREATE VIRTUAL TABLE facility_search USING fts5(name, street, city, zip, content='', tokenize='ascii');
+CREATE VIRTUAL TABLE facility_search USING fts5(name, street, city, zip, content='', tokenize='ascii', prefix='3');
 `;
 
 /**
@@ -35,7 +35,7 @@ export function fillSearchTables(db: Database): void {
   db.exec(`INSERT INTO facility_search(facility_search, rank) VALUES ('automerge', 0)`);
   db.exec(`INSERT INTO facility_search(facility_search, rank) VALUES ('hashsize', 67108864)`);
   db.exec(`INSERT INTO search_doc (registry_id, fac_state, fac_naics, overall_score, active_enforcement)
-    SELECT registry_id, fac_state, fac_naics, overall_score, active_enforcement FROM facility ORDER BY registry_id`);
+    SELECT registry_id, fac_state, fac_naics, overall_score, active_enforcement FROM facility ORDER BY overall_score, registry_id`);
   db.exec(`INSERT INTO facility_search (rowid, name, street, city, zip)
     SELECT d.docid, f.fac_name, f.fac_street, f.fac_city, f.fac_zip FROM search_doc d JOIN facility f ON f.registry_id = d.registry_id`);
   db.exec(`INSERT INTO facility_search(facility_search) VALUES ('optimize')`);

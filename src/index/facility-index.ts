@@ -57,8 +57,8 @@ export class FacilityIndex {
     this.byId = db.prepare<RawRow, [string]>(`${FULL_ROWS} WHERE f.registry_id = ?`);
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
     // The IDs go in as one JSON array through json_each, never spliced into SQL.
-    this.briefsByIds = db.prepare<Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number }, [string]>(
-      'SELECT registry_id, fac_name, overall_score, active_enforcement FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
+    this.briefsByIds = db.prepare<Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number; lat: number; lng: number }, [string]>(
+      'SELECT registry_id, fac_name, overall_score, active_enforcement, lat, lng FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
     );
     this.locationsByIds = db.prepare<{ registry_id: string; lat: number; lng: number }, [string]>(
       'SELECT registry_id, lat, lng FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
@@ -94,11 +94,17 @@ export class FacilityIndex {
     return r ? toSummary(r) : null;
   }
 
-  /** The briefs of those `ids` that are in the index, keyed by ID, read in one statement; unknown IDs are absent. */
-  getBriefs(ids: readonly string[]): Map<string, FacilityBrief> {
+  /**
+   * The briefs of those `ids` that are in the index, keyed by ID, read in one statement; unknown IDs
+   * are absent. `locations`, when given, receives their locations from the same read (the export forms).
+   */
+  getBriefs(ids: readonly string[], locations?: Map<string, { lat: number; lng: number }>): Map<string, FacilityBrief> {
     const out = new Map<string, FacilityBrief>();
     if (ids.length === 0) return out;
-    for (const r of this.briefsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, { ...r, active_enforcement: r.active_enforcement === 1 });
+    for (const { lat, lng, ...r } of this.briefsByIds.all(JSON.stringify(ids))) {
+      out.set(r.registry_id, { ...r, active_enforcement: r.active_enforcement === 1 });
+      locations?.set(r.registry_id, { lat, lng });
+    }
     return out;
   }
 

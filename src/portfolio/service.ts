@@ -5,9 +5,9 @@ import type { PortfolioResult } from './model';
  * Spec 4.2: every distinct ID once, found ones in `results` and the rest in `not_found`, both in
  * the order the IDs first appear in the request. One SQL statement for the whole batch.
  */
-export function lookupPortfolio(index: FacilityIndex, ids: readonly string[]): PortfolioResult {
+export function lookupPortfolio(index: FacilityIndex, ids: readonly string[], locations?: Map<string, { lat: number; lng: number }>): PortfolioResult {
   const distinct = [...new Set(ids)];
-  const found = index.getBriefs(distinct);
+  const found = index.getBriefs(distinct, locations);
   const results = [];
   const not_found = [];
   for (const id of distinct) {

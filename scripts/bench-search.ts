@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Search and export figures on a national-scale index (issue 16):
- *   npx bun scripts/bench-search.ts [--index /work/bench-data/i16/national-search.sqlite] [--queries 2000] [--no-http]
+ *   npx bun scripts/bench-search.ts [--index /work/bench-data/i16/national-search.sqlite] [--queries 2000] [--no-http] [--ranked 1000]
  * Prints p50/p99 in-process of `FacilitySearch.page` (limit 20) for 1-, 2- and 3-word prefix queries
  * built from random facilities (a 3-5 letter prefix of a word of the name, then of the city, then of
  * another name word), both sorts; then, over HTTP on loopback, a 500-facility portfolio as CSV and,
@@ -21,7 +21,7 @@ import { matchExpression, queryWords } from '../src/search/match';
 import type { SearchRequest } from '../src/search/query';
 import { SqliteStateStore } from '../src/state/sqlite-store';
 
-const { values } = parseArgs({ options: { index: { type: 'string' }, queries: { type: 'string' }, seed: { type: 'string' }, 'no-http': { type: 'boolean' } } });
+const { values } = parseArgs({ options: { index: { type: 'string' }, queries: { type: 'string' }, seed: { type: 'string' }, 'no-http': { type: 'boolean' }, ranked: { type: 'string' } } });
 const indexPath = values.index ?? '/work/bench-data/i16/national-search.sqlite';
 const n = Number(values.queries ?? 2000);
 if (!existsSync(indexPath)) {
@@ -36,7 +36,8 @@ let state = 0x9e3779b9;
 const random = () => ((state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
 
 const index = FacilityIndex.open(indexPath);
-const search = FacilitySearch.open(index)!;
+// --ranked N: the broad-query bound to time (default RANKED_MATCHES, src/search/facility-search.ts).
+const search = (values.ranked ? FacilitySearch.open(index, Number(values.ranked)) : FacilitySearch.open(index))!;
 console.log(`index ${indexPath}: ${index.info.facility_count.toLocaleString('en-US')} facilities`);
 
 type Row = { fac_name: string; fac_city: string; registry_id: string };

@@ -67,10 +67,14 @@ export class FacilitySearch {
   private readonly count;
   private readonly details;
 
-  /** The search over `index`, or null when the index has no search tables (format 3, built before search existed). */
+  /**
+   * The search over `index`, or null when the index has no usable search tables: none (format 3,
+   * built before search existed) or the first layout (format 4: docids not in score order).
+   */
   static open(index: FacilityIndex, rankedMatches = RANKED_MATCHES): FacilitySearch | null {
     const has = index.db.query("SELECT 1 AS ok FROM sqlite_master WHERE name = 'facility_search'").get();
-    return has ? new FacilitySearch(index, rankedMatches) : null;
+    const format = index.db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'format'").get();
+    return has && format?.value !== '4' ? new FacilitySearch(index, rankedMatches) : null;
   }
 
   private constructor(

@@ -11,8 +11,12 @@ import type { Database } from 'bun:sqlite';
  *   them, non-ASCII bytes are word characters. It is the cheapest tokenizer, and the query side
  *   (src/search/match.ts) splits words by exactly the same rule, so a query word is always one
  *   index word and no input can form FTS syntax.
+ * - `prefix='3 4'`: 3- and 4-letter prefix queries read one term of a prefix index, lazily, instead
+ *   of merging the doclists of every word so starting (docs/search.md, "Figures").
  * - `search_doc` maps the FTS rowid to the registry ID and carries the filter and sort columns, so
  *   a search filters and orders its matches by integer-keyed reads without touching `facility`.
+ *   Docids are numbered in (overall_score, registry_id) order: FTS5 yields matches in rowid order,
+ *   so the score order is read a page at a time, never sorted (src/search/facility-search.ts).
  */
 export const SEARCH_DDL = `
 CREATE TABLE search_doc (
@@ -23,7 +27,7 @@ CREATE TABLE search_doc (
   overall_score INTEGER NOT NULL,
   active_enforcement INTEGER NOT NULL
 );
-CREATE VIRTUAL TABLE facility_search USING fts5(name, street, city, zip, content='', tokenize='ascii', prefix='3');
+CREATE VIRTUAL TABLE facility_search USING fts5(name, street, city, zip, content='', tokenize='ascii', prefix='3 4');
 `;
 
 /**

@@ -12,6 +12,7 @@ import { accessLog } from './ops/access-log';
 import { opsRoutes } from './ops/routes';
 import { reportRoutes } from './reports/routes';
 import { statusRoutes } from './status/routes';
+import { webRoutes } from './web/routes';
 
 /** Composes the service from its parts. No I/O here: everything comes in through `deps`. */
 export function createApp(deps: AppDeps) {
@@ -29,7 +30,8 @@ export function createApp(deps: AppDeps) {
     .use(portfolioRoutes(deps))
     .use(reportRoutes(deps))
     .use(accountRoutes(deps))
-    .use(demoRoutes(deps));
+    .use(demoRoutes(deps))
+    .use(webRoutes(deps.web ?? null));
 }
 
 export type App = ReturnType<typeof createApp>;

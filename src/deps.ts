@@ -6,6 +6,7 @@ import type { Lifecycle } from './ops/lifecycle';
 import type { ServiceMetrics } from './ops/service-metrics';
 import type { StateStore } from './state/store';
 import type { Log } from './log';
+import type { WebAssets } from './web/assets';
 
 
 /** Everything the app needs from outside, passed in by main.ts or a test. */
@@ -24,4 +25,6 @@ export type AppDeps = {
   peerAddress?: PeerAddress;
   /** Demo: external geocoder; default: built from `config.geocoderUrl` (none when null). */
   geocoder?: Geocoder;
+  /** The web page's files (src/web/assets.ts); default none: `/` then says how to build them. */
+  web?: WebAssets | null;
 };

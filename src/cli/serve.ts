@@ -8,6 +8,7 @@ import { ServiceMetrics } from '../ops/service-metrics';
 import { ServiceProcess } from '../ops/service-process';
 import { lineLog } from '../ops/log-sink';
 import { openStateStore } from '../state/open-store';
+import { loadWebAssets } from '../web/assets';
 import { configFrom, parse } from './options';
 
 const HELP = `facility-score serve [--port 8080] [--host 0.0.0.0] [--index PATH] [--state-dir ./var] [--redis-url URL] [--trusted-proxies CIDR,...] [--report-cache-dir DIR|off] [--report-cache-max-mb 1024]
@@ -34,6 +35,8 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     process.exit(code);
   };
   const store = await openStateStore(config, { serving: true, log });
+  // Read (and gzipped) once; every app a reload builds shares them.
+  const web = await loadWebAssets();
   const metrics = new ServiceMetrics();
   const lifecycle = newLifecycle();
   const service = await ServiceProcess.start(
@@ -43,7 +46,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
       log,
       metrics,
       lifecycle,
-      makeApp: (ix) => createApp({ config, index: ix, store, clock: Date.now, log, metrics, lifecycle }),
+      makeApp: (ix) => createApp({ config, index: ix, store, clock: Date.now, log, metrics, lifecycle, web }),
       openIndex: () => openIndex(config.indexPath),
       // Built before listening, so the first radius search does not pay for it.
       prepareIndex: (ix, offThread) => prepareIndex(ix, offThread, log),

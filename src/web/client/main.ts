@@ -1,0 +1,41 @@
+import './styles.css';
+import { put } from './dom';
+import { parseRoute, type Route } from './router';
+import { datasetLine, keyBox, navBar } from './shell';
+import { areaView } from './views/area';
+import { facilityView } from './views/facility';
+import { lookupView } from './views/lookup';
+import { searchView } from './views/search';
+import { watchlistsView } from './views/watchlists';
+
+const VIEWS: Record<string, (main: HTMLElement, route: Route) => Promise<void>> = {
+  lookup: lookupView,
+  search: searchView,
+  facility: facilityView,
+  area: areaView,
+  watchlists: (main) => watchlistsView(main),
+};
+
+const main = document.getElementById('main')!;
+const { nav, mark } = navBar();
+document.getElementById('nav-slot')!.replaceWith(nav);
+let shownView = '';
+
+async function render(): Promise<void> {
+  const route = parseRoute(location.hash) ?? (shownView ? null : parseRoute(''));
+  if (!route) return; // an in-page anchor such as the skip link: the view stays
+  const view = VIEWS[route.view] ? route.view : 'lookup';
+  mark(view === 'facility' ? '' : view);
+  document.title = `${view === 'lookup' ? 'Address lookup' : view[0]!.toUpperCase() + view.slice(1)} · Facility compliance scores`;
+  await VIEWS[view]!(main, route);
+  // A new view moves focus to its heading (screen readers hear where they are); a re-query of the same view does not.
+  if (view !== shownView) main.querySelector<HTMLElement>('.view-heading')?.focus();
+  shownView = view;
+  main.dataset.ready = view;
+}
+
+document.getElementById('key-slot')!.replaceWith(keyBox(() => void render()));
+void datasetLine(document.getElementById('dataset')!);
+window.addEventListener('hashchange', () => void render());
+put(main);
+void render();

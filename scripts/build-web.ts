@@ -41,6 +41,7 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
 
 /** Bundles src/web/client into dist/web; returns the bundle. */
@@ -65,7 +66,13 @@ export async function buildWeb(): Promise<WebBundle> {
   const js = files.find((f) => f.path.endsWith('.js'));
   const css = files.find((f) => f.path.endsWith('.css'));
   if (!js || !css) throw new Error('web bundle: expected one script and one stylesheet');
-  const html = readFileSync(join(CLIENT, 'index.html'), 'utf8').replace('%SCRIPT%', js.path).replace('%STYLE%', css.path);
+  // The icon is served by us too: without one the browser asks for /favicon.ico and logs a 404.
+  const icon = readFileSync(join(CLIENT, 'favicon.svg'), 'utf8');
+  files.push({ path: `/assets/favicon-${createHash('sha256').update(icon).digest('hex').slice(0, 8)}.svg`, type: TYPES['.svg']!, body: icon });
+  const html = readFileSync(join(CLIENT, 'index.html'), 'utf8')
+    .replace('%SCRIPT%', js.path)
+    .replace('%STYLE%', css.path)
+    .replace('%ICON%', files[files.length - 1]!.path);
   files.unshift({ path: '/', type: TYPES['.html']!, body: html });
   const bundle: WebBundle = { source_hash: sourceHash(), built_at: new Date().toISOString(), files };
   rmSync(WEB_OUT, { recursive: true, force: true });

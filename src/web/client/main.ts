@@ -1,5 +1,4 @@
 import './styles.css';
-import { put } from './dom';
 import { parseRoute, type Route } from './router';
 import { datasetLine, keyBox, navBar } from './shell';
 import { areaView } from './views/area';
@@ -20,6 +19,7 @@ const main = document.getElementById('main')!;
 const { nav, mark } = navBar();
 document.getElementById('nav-slot')!.replaceWith(nav);
 let shownView = '';
+let renders = 0;
 
 async function render(): Promise<void> {
   const route = parseRoute(location.hash) ?? (shownView ? null : parseRoute(''));
@@ -27,15 +27,20 @@ async function render(): Promise<void> {
   const view = VIEWS[route.view] ? route.view : 'lookup';
   mark(view === 'facility' ? '' : view);
   document.title = `${view === 'lookup' ? 'Address lookup' : view[0]!.toUpperCase() + view.slice(1)} · Facility compliance scores`;
-  await VIEWS[view]!(main, route);
+  // Each render draws into its own element: a slower earlier render that finishes late writes into
+  // a detached one and cannot overwrite this.
+  const seq = ++renders;
+  const host = document.createElement('div');
+  main.replaceChildren(host);
+  await VIEWS[view]!(host, route);
+  if (seq !== renders) return;
   // A new view moves focus to its heading (screen readers hear where they are); a re-query of the same view does not.
-  if (view !== shownView) main.querySelector<HTMLElement>('.view-heading')?.focus();
+  if (view !== shownView) host.querySelector<HTMLElement>('.view-heading')?.focus();
   shownView = view;
-  main.dataset.ready = view;
+  main.dataset.ready = `${view}:${seq}`;
 }
 
 document.getElementById('key-slot')!.replaceWith(keyBox(() => void render()));
 void datasetLine(document.getElementById('dataset')!);
 window.addEventListener('hashchange', () => void render());
-put(main);
 void render();

@@ -8,6 +8,7 @@ import { albersUsaPr, INSET_FRAMES } from './projection';
 
 const EARTH_RADIUS_MILES = 3958.7613;
 const FRAME = { w: 960, h: 500 };
+const ASPECT = FRAME.w / FRAME.h;
 
 export type MapDot = { id: string; name: string; score: number; lng: number; lat: number };
 
@@ -40,7 +41,7 @@ export function radiusCircle(lng: number, lat: number, miles: number) {
  * one dot per facility coloured by score band, zoomed to the circle. Dots that fall outside every
  * inset (e.g. Guam) are not drawn; the caller lists them.
  */
-export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles: number; dots: MapDot[]; label: string }): { svg: SVGSVGElement; drawn: number } {
+export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles: number; dots: MapDot[]; label: string }): { svg: SVGSVGElement; drawn: number; showWhole: (whole: boolean) => void } {
   const { land, borders } = statesOutlines();
   const circle = radiusCircle(opts.center.lng, opts.center.lat, opts.radiusMiles);
   const circlePath = path(circle) ?? '';
@@ -48,14 +49,17 @@ export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles:
   // Zoom to the circle with a margin; the whole country when the circle is off the map.
   const ok = circlePath !== '' && [x0, y0, x1, y1].every(Number.isFinite);
   if (!ok) [[x0, y0], [x1, y1]] = [[0, 0], [FRAME.w, FRAME.h]];
-  const size = Math.max(x1 - x0, y1 - y0) * (ok ? 1.25 : 1);
+  // The frame keeps the 960x500 country frame's aspect (CSS gives the element the same one), so
+  // what is drawn fills the element at every width.
+  const h = Math.max(y1 - y0, (x1 - x0) / ASPECT) * (ok ? 1.3 : 1);
   const cx = (x0 + x1) / 2;
   const cy = (y0 + y1) / 2;
-  const vb = ok ? [cx - size / 2, cy - size / 2, size, size] : [0, 0, FRAME.w, FRAME.h];
-  const dotR = (vb[2]! / 100) * 1.1;
+  const zoomed = [cx - (h * ASPECT) / 2, cy - h / 2, h * ASPECT, h];
+  const whole = [0, 0, FRAME.w, FRAME.h];
+  const vb = ok ? zoomed : whole;
+  const dotR = (vb[2]! / 130) * 1.1;
 
-  const svg = s('svg', { viewBox: vb.map((v) => v.toFixed(3)).join(' '), class: 'us-map', role: 'img', 'aria-label': opts.label, preserveAspectRatio: 'xMidYMid meet' });
-  svg.append(s('rect', { x: vb[0], y: vb[1], width: vb[2], height: vb[3], class: 'sea' }));
+  const svg = s('svg', { viewBox: vb.map((v) => v.toFixed(3)).join(' '), class: 'us-map', role: 'img', 'aria-label': opts.label, preserveAspectRatio: 'xMidYMid slice' });
   svg.append(s('path', { d: land, class: 'land' }));
   svg.append(s('path', { d: borders, class: 'borders' }));
   for (const [fx, fy, fw, fh] of INSET_FRAMES) svg.append(s('rect', { x: fx, y: fy, width: fw, height: fh, class: 'inset-frame' }));
@@ -73,5 +77,12 @@ export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles:
         s('title', {}, `${d.name}: score ${d.score} (${bandOf(d.score).label})`)),
     );
   }
-  return { svg, drawn };
+  /** Whole country or the circle: the frame changes, dots keep their size on screen. */
+  const showWhole = (w: boolean) => {
+    const box = w ? whole : vb;
+    svg.setAttribute('viewBox', box.map((v) => v.toFixed(3)).join(' '));
+    const r = ((box[2]! / 130) * 1.1).toFixed(3);
+    svg.querySelectorAll('circle.dot').forEach((c) => c.setAttribute('r', r));
+  };
+  return { svg, drawn, showWhole };
 }

@@ -108,10 +108,16 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
   const dots: MapDot[] = items.filter((i) => typeof i.lat === 'number' && typeof i.lng === 'number').map((i) => ({ id: i.registry_id, name: i.fac_name, score: i.overall_score, lat: i.lat!, lng: i.lng! }));
   const map = usMap({ center: { lat, lng }, radiusMiles: radius, dots, label: `Map: ${items.length} facilities within ${where}, coloured by score` });
   const offMap = dots.length - map.drawn;
+  const zoom = h('button', { type: 'button', class: 'secondary', 'aria-pressed': 'false' }, 'Show the whole country');
+  zoom.addEventListener('click', () => {
+    const whole = zoom.getAttribute('aria-pressed') !== 'true';
+    zoom.setAttribute('aria-pressed', String(whole));
+    map.showWhole(whole);
+  });
   put(
     results,
     h('p', { role: 'status', class: 'area-summary' }, `${items.length} ${items.length === 1 ? 'facility' : 'facilities'} within ${where}${items.length >= LIMIT ? ` (the ${LIMIT} nearest)` : ''}.`),
-    h('figure', { class: 'map-figure' }, map.svg, h('figcaption', {}, legend())),
+    h('figure', { class: 'map-figure' }, map.svg, h('figcaption', {}, legend(), zoom)),
     located ? null : notice('This server does not offer the GeoJSON form of the area search yet, so facilities cannot be placed on the map; the table lists them.', 'info'),
     offMap > 0 ? notice(`${offMap} ${offMap === 1 ? 'facility lies' : 'facilities lie'} outside the map's US insets; the table lists them.`, 'info') : null,
     downloads(params),

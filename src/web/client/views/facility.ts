@@ -104,5 +104,4 @@ export async function facilityView(main: HTMLElement, route: Route): Promise<voi
     programsSection(orHidden(f.programs)),
     historySection(f.registry_id),
   );
-  heading.focus();
 }

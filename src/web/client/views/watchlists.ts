@@ -23,9 +23,9 @@ function ruleText(rule: unknown): string {
   if (!rule) return 'any change';
   if (typeof rule === 'string') return rule.replace(/_/g, ' ');
   const o = rule as Record<string, unknown>;
-  const kind = String(o.kind ?? o.type ?? 'rule').replace(/_/g, ' ');
-  const n = o.points ?? o.min_drop ?? o.n ?? o.threshold;
-  return n === undefined ? kind : `${kind} ${n}`;
+  const kind = String(o.type ?? o.kind ?? 'rule').replace(/_/g, ' ');
+  const n = o.min_points ?? o.points;
+  return n === undefined ? kind : `${kind} by ${n} points or more`;
 }
 
 function changeSentence(c: Change): string {

@@ -1,0 +1,97 @@
+import { Database } from 'bun:sqlite';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { ensureWeb } from '../../scripts/build-web';
+import { cli, ROOT, startServer, type Service } from '../support/process';
+import { openBrowser, watchedPage, type OpenBrowser, type PageWatch } from './browser';
+
+/** Screenshots land here (gitignored): the suite's artifacts. */
+export const ARTIFACTS = join(ROOT, 'test-artifacts', 'web');
+
+export type Keys = { free: string; starter: string; platform: string };
+
+/** A facility of data/sample.sqlite, read with plain SQLite (not the code under test). */
+export type SampleFacility = { registry_id: string; fac_name: string; fac_street: string; fac_city: string; fac_state: string; fac_zip: string; lat: number; lng: number };
+
+export function sampleFacility(where = '1 = 1'): SampleFacility {
+  const db = new Database(join(ROOT, 'data', 'sample.sqlite'), { readonly: true });
+  try {
+    return db.query(`SELECT registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng FROM facility WHERE ${where} ORDER BY registry_id LIMIT 1`).get() as SampleFacility;
+  } finally {
+    db.close();
+  }
+}
+
+export type WebWorld = {
+  server: Service;
+  base: string;
+  keys: Keys;
+  chromium: OpenBrowser;
+  watch: PageWatch;
+  /** A new tab at `width` px, watched for off-loopback requests and console errors. */
+  tab: (width?: number) => Promise<Page>;
+  close: () => Promise<void>;
+};
+
+/**
+ * One real `serve` of the bundled sample on loopback (its own state dir with a key per tier) and
+ * one Chromium. `close` kills both and removes the temp dirs, whatever happened before.
+ */
+export async function startWebWorld(): Promise<WebWorld> {
+  await ensureWeb(() => {});
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const stateDir = mkdtempSync(join(tmpdir(), 'fcs-web-'));
+  const key = (tier: string) => {
+    const r = cli(['keys', 'create', '--tier', tier, '--json', '--state-dir', stateDir]);
+    if (r.code !== 0) throw new Error(`keys create ${tier} failed: ${r.stderr}`);
+    return (JSON.parse(r.stdout) as { key: string }).key;
+  };
+  const keys = { free: key('free'), starter: key('starter'), platform: key('platform') };
+  let server: Service | null = null;
+  let chromium: OpenBrowser | null = null;
+  const close = async () => {
+    await chromium?.close();
+    await server?.stop();
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  try {
+    server = await startServer(['--state-dir', stateDir]);
+    chromium = await openBrowser();
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  const watch: PageWatch = { offsite: [], errors: [] };
+  const base = server.base;
+  const browser = chromium.browser;
+  return { server, base, keys, chromium, watch, tab: (width = 1280) => watchedPage(browser, base, watch, width), close };
+}
+
+/** Types the key into the page's key box, as a person would. */
+export async function useKey(page: Page, key: string): Promise<void> {
+  await page.type('#api-key', key);
+  await page.click('.key-form button[type=submit]');
+  await page.waitForFunction(() => !document.querySelector('#api-key'));
+}
+
+/** The page's render counter (main[data-ready] = "view:n" after the n-th render finished). */
+export async function renders(page: Page): Promise<number> {
+  return page.$eval('#main', (m) => Number((m as HTMLElement).dataset.ready?.split(':')[1] ?? 0));
+}
+
+/** Waits for a render of `view` later than render `after` to finish, and for every "Loading…" line to go. */
+export async function settled(page: Page, view: string, after = 0): Promise<void> {
+  await page.waitForFunction(
+    (v, n) => {
+      const [shown, seq] = (document.getElementById('main')?.dataset.ready ?? ':0').split(':');
+      return shown === v && Number(seq) > n && !document.querySelector('.loading');
+    },
+    { timeout: 15_000 },
+    view,
+    after,
+  );
+}
+
+export const mainText = (page: Page) => page.$eval('#main', (m) => (m as HTMLElement).innerText);

@@ -50,28 +50,33 @@ export async function buildWeb(): Promise<WebBundle> {
     entrypoints: [join(CLIENT, 'main.ts')],
     target: 'browser',
     minify: true,
+    // The map (d3-geo, the us-atlas outlines: most of the bytes) is a chunk the area view imports
+    // when opened, so the first view parses only the page's own code.
+    splitting: true,
+    format: 'esm',
     // Hashed names: the server marks them immutable, so a new build is a new URL.
     naming: { entry: '[name]-[hash].[ext]', asset: '[name]-[hash].[ext]', chunk: '[name]-[hash].[ext]' },
     sourcemap: 'none',
   });
   if (!result.success) throw new Error(`web bundle failed:\n${result.logs.map(String).join('\n')}`);
   const files: WebFile[] = [];
+  let entry: string | null = null;
   for (const out of result.outputs) {
     const name = basename(out.path);
     const ext = name.slice(name.lastIndexOf('.'));
     const type = TYPES[ext];
     if (!type) throw new Error(`web bundle: unexpected output ${name}`);
     files.push({ path: `/assets/${name}`, type, body: await out.text() });
+    if (out.kind === 'entry-point') entry = `/assets/${name}`;
   }
-  const js = files.find((f) => f.path.endsWith('.js'));
-  const css = files.find((f) => f.path.endsWith('.css'));
-  if (!js || !css) throw new Error('web bundle: expected one script and one stylesheet');
+  const css = files.filter((f) => f.path.endsWith('.css'));
+  if (!entry || css.length !== 1) throw new Error('web bundle: expected one entry script and one stylesheet');
   // The icon is served by us too: without one the browser asks for /favicon.ico and logs a 404.
   const icon = readFileSync(join(CLIENT, 'favicon.svg'), 'utf8');
   files.push({ path: `/assets/favicon-${createHash('sha256').update(icon).digest('hex').slice(0, 8)}.svg`, type: TYPES['.svg']!, body: icon });
   const html = readFileSync(join(CLIENT, 'index.html'), 'utf8')
-    .replace('%SCRIPT%', js.path)
-    .replace('%STYLE%', css.path)
+    .replace('%SCRIPT%', entry)
+    .replace('%STYLE%', css[0]!.path)
     .replace('%ICON%', files[files.length - 1]!.path);
   files.unshift({ path: '/', type: TYPES['.html']!, body: html });
   const bundle: WebBundle = { source_hash: sourceHash(), built_at: new Date().toISOString(), files };

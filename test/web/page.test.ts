@@ -118,3 +118,79 @@ describe('the page with a Starter key', () => {
     await page.waitForFunction(() => /Platform plan or above/.test(document.querySelector('.report')?.textContent ?? ''));
   }, 40_000);
 });
+
+/** Axe-core run inside the page (DevTools evaluation, which the page's CSP does not govern). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  })) as { id: string; impact: string; nodes: { target: string[] }[] }[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+const AXE_SOURCE = await Bun.file(join(import.meta.dir, '..', '..', 'node_modules', 'axe-core', 'axe.min.js')).text();
+
+describe('the area map', () => {
+  it('draws the geodesic circle across the antimeridian (Aleutians) as one closed shape in the Alaska inset', async () => {
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, '#/area?lat=51.9&lng=179.95&r=25');
+    const circle = await page.$eval('.radius-circle', (p) => {
+      const box = (p as SVGPathElement).getBBox();
+      return { d: p.getAttribute('d')!, w: box.width, h: box.height };
+    });
+    expect(circle.d.match(/M/g)).toHaveLength(1); // one ring: not cut at 180°
+    expect(circle.w / circle.h).toBeGreaterThan(0.85); // round, not a band across the map
+    expect(circle.w / circle.h).toBeLessThan(1.15);
+    // Zoomed to the circle: the frame is a little larger than it.
+    const frame = await page.$eval('svg.us-map', (s) => s.getAttribute('viewBox')!.split(' ').map(Number));
+    expect(frame[3]! / circle.h).toBeGreaterThan(1.1);
+    expect(frame[3]! / circle.h).toBeLessThan(1.6);
+  }, 30_000);
+});
+
+describe('accessibility and small screens', () => {
+  it('axe-core finds no serious or critical violation on the lookup, facility and area views; screenshots at 1280 and 375 px', async () => {
+    const f = sampleFacility();
+    for (const width of [1280, 375]) {
+      const page = await tab(width);
+      await goto(page, `#/lookup?address=${encodeURIComponent(`${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`)}`);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `lookup-${width}.png`), fullPage: true });
+      await useKey(page, w.keys.starter);
+      await goto(page, `#/facility/${f.registry_id}`);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `facility-${width}.png`), fullPage: true });
+      await goto(page, `#/area?lat=${f.lat}&lng=${f.lng}&r=10`);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `area-${width}.png`), fullPage: true });
+      // Usable at 375 px: nothing wider than the screen but the tables' own scroll boxes.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+  }, 60_000);
+
+  it('the keyboard alone reaches the key field, the navigation and the address form, and Enter looks up', async () => {
+    const f = sampleFacility();
+    const page = await tab();
+    await goto(page);
+    const reached: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      const el = await page.evaluate(() => {
+        const a = document.activeElement as HTMLElement;
+        return a.getAttribute('name') || a.id || a.textContent?.trim() || a.tagName;
+      });
+      reached.push(el);
+      if (el === 'address') break;
+    }
+    expect(reached.slice(0, 3)).toEqual(['Skip to content', 'api-key', 'Use key']);
+    expect(reached).toContain('Search');
+    expect(reached[reached.length - 1]).toBe('address');
+    const before = await renders(page);
+    await page.keyboard.type(`${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`);
+    await page.keyboard.press('Enter');
+    await settled(page, 'lookup', before);
+    expect(await mainText(page)).toContain(f.fac_name);
+  }, 30_000);
+});

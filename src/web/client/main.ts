@@ -1,7 +1,6 @@
 import './styles.css';
 import { parseRoute, type Route } from './router';
 import { datasetLine, keyBox, navBar } from './shell';
-import { areaView } from './views/area';
 import { facilityView } from './views/facility';
 import { lookupView } from './views/lookup';
 import { searchView } from './views/search';
@@ -11,7 +10,8 @@ const VIEWS: Record<string, (main: HTMLElement, route: Route) => Promise<void>> 
   lookup: lookupView,
   search: searchView,
   facility: facilityView,
-  area: areaView,
+  // Loaded when first opened: the map's code and outlines are most of the page's bytes.
+  area: async (main, route) => (await import('./views/area')).areaView(main, route),
   watchlists: (main) => watchlistsView(main),
 };
 
@@ -34,8 +34,9 @@ async function render(): Promise<void> {
   main.replaceChildren(host);
   await VIEWS[view]!(host, route);
   if (seq !== renders) return;
-  // A new view moves focus to its heading (screen readers hear where they are); a re-query of the same view does not.
-  if (view !== shownView) host.querySelector<HTMLElement>('.view-heading')?.focus();
+  // A new view moves focus to its heading (screen readers hear where they are); a re-query of the
+  // same view does not, and neither does the first (the page starts at its top, skip link first).
+  if (shownView && view !== shownView) host.querySelector<HTMLElement>('.view-heading')?.focus();
   shownView = view;
   main.dataset.ready = `${view}:${seq}`;
 }

@@ -21,7 +21,7 @@ export function keyBox(onChange: () => void): HTMLElement {
         draw();
         onChange();
       });
-      put(box, h('span', {}, `Using API key …${key.slice(-4)}. `), quota, ' ', forget);
+      put(box, h("span", {}, `Using the API key ending ${key.slice(-4)}. `), quota, " ", forget);
       return;
     }
     const input = h('input', { type: 'password', id: 'api-key', name: 'api-key', autocomplete: 'off', spellcheck: 'false', required: true });

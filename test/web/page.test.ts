@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { ARTIFACTS, mainText, renders, sampleFacility, settled, startWebWorld, useKey, type WebWorld } from './support';
@@ -131,6 +133,50 @@ async function axeViolations(page: Page): Promise<string[]> {
 const AXE_SOURCE = await Bun.file(join(import.meta.dir, '..', '..', 'node_modules', 'axe-core', 'axe.min.js')).text();
 
 describe('the area map', () => {
+  it('draws the map zoomed to the circle with one dot per facility the area endpoint returns; the table sorts; CSV downloads', async () => {
+    const f = sampleFacility();
+    // What the API itself answers for the same query (the page asks for its GeoJSON form).
+    const api = await fetch(`${w.base}/api/v1/area?lat=${f.lat}&lng=${f.lng}&radius_miles=10&limit=500`, { headers: { 'x-api-key': w.keys.starter } });
+    const expected = ((await api.json()) as { data: { facilities: { registry_id: string; overall_score: number }[] } }).data.facilities;
+    expect(expected.length).toBeGreaterThan(1);
+    const page = await tab();
+    const dir = await downloadsTo(page);
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, `#/area?lat=${f.lat}&lng=${f.lng}&r=10`);
+    const dots = await page.$$eval('svg.us-map circle.dot', (cs) => cs.map((c) => c.getAttribute('data-registry-id')!));
+    expect(dots.sort()).toEqual(expected.map((x) => x.registry_id).sort());
+    expect(await page.$$eval('table.sortable tbody tr', (rows) => rows.length)).toBe(expected.length);
+    expect(await page.$$('path.land')).toHaveLength(1);
+    // Sorting by score puts the lowest first; again, the highest.
+    const scoreHeader = await page.$('table.sortable th:nth-child(2) button');
+    await scoreHeader!.click();
+    const firstScore = () => page.$eval('table.sortable tbody tr td:nth-child(2)', (td) => Number(td.textContent!.match(/\d+/)![0]));
+    expect(await firstScore()).toBe(Math.min(...expected.map((x) => x.overall_score)));
+    expect(await page.$eval('table.sortable th:nth-child(2)', (th) => th.getAttribute('aria-sort'))).toBe('ascending');
+    await scoreHeader!.click();
+    expect(await firstScore()).toBe(Math.max(...expected.map((x) => x.overall_score)));
+    await page.screenshot({ path: join(ARTIFACTS, 'readme-area-1280.png') });
+    const [csvButton] = await page.$$('xpath/.//button[normalize-space()="Download CSV"]');
+    await csvButton!.click();
+    const csv = readFileSync(await downloaded(dir, /\.csv$/), 'utf8');
+    expect(csv.trim().split('\n').length).toBeGreaterThan(expected.length); // header + one row per facility (names may hold newlines)
+  }, 40_000);
+
+  it('centres on the facility matching a typed address (search, GeoJSON form)', async () => {
+    const f = sampleFacility();
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, '#/area');
+    const before = await renders(page);
+    await page.type('input[name=place]', `${f.fac_street} ${f.fac_city}`);
+    await page.click('form[aria-label="Area search"] button[type=submit]');
+    await settled(page, 'area', before);
+    expect(await page.$eval('.area-summary', (p) => p.textContent)).toContain(f.fac_name);
+    expect(await page.$$(`circle.dot[data-registry-id="${f.registry_id}"]`)).toHaveLength(1);
+  }, 30_000);
+
   it('draws the geodesic circle across the antimeridian (Aleutians) as one closed shape in the Alaska inset', async () => {
     const page = await tab();
     await goto(page);
@@ -147,6 +193,41 @@ describe('the area map', () => {
     const frame = await page.$eval('svg.us-map', (s) => s.getAttribute('viewBox')!.split(' ').map(Number));
     expect(frame[3]! / circle.h).toBeGreaterThan(1.1);
     expect(frame[3]! / circle.h).toBeLessThan(1.6);
+  }, 30_000);
+});
+
+/** Lets the tab save downloads into a fresh temp dir; returns it. */
+async function downloadsTo(page: Page): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'fcs-web-dl-'));
+  downloadDirs.push(dir);
+  const cdp = await page.createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
+  return dir;
+}
+const downloadDirs: string[] = [];
+afterAll(() => downloadDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+async function downloaded(dir: string, name: RegExp): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const hit = readdirSync(dir).find((f) => name.test(f));
+    if (hit) return join(dir, hit);
+    await Bun.sleep(100);
+  }
+  throw new Error(`no download matching ${name} in ${dir}: ${readdirSync(dir).join(', ')}`);
+}
+
+describe('with a Platform key', () => {
+  it('the facility page downloads the PDF dossier', async () => {
+    const f = sampleFacility();
+    const page = await tab();
+    const dir = await downloadsTo(page);
+    await goto(page);
+    await useKey(page, w.keys.platform);
+    await goto(page, `#/facility/${f.registry_id}`);
+    await page.click('.report button');
+    const file = await downloaded(dir, new RegExp(`^service-report-${f.registry_id}\\.pdf$`));
+    expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+    await page.waitForFunction(() => /Saved service-report-/.test(document.querySelector('.report')?.textContent ?? ''));
   }, 30_000);
 });
 

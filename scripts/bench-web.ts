@@ -17,6 +17,10 @@ import { ensureWeb } from './build-web';
 import { startServer } from '../test/support/process';
 import { openBrowser } from '../test/web/browser';
 
+// Callbacks passed to page.evaluate/$eval/waitForFunction run inside Chromium; this project is typed
+// without the DOM library, so the browser globals they use are declared here, for this file only.
+declare const document: any;
+
 const { values } = parseArgs({ options: { runs: { type: 'string' } } });
 const runs = Number(values.runs ?? 10);
 

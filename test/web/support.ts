@@ -4,8 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { ensureWeb } from '../../scripts/build-web';
-import { cli, ROOT, startServer, type Service } from '../support/process';
+import { MAIN, ROOT, startServer, type Service } from '../support/process';
 import { openBrowser, watchedPage, type OpenBrowser, type PageWatch } from './browser';
+
+// Callbacks passed to page.evaluate/$eval/waitForFunction run inside Chromium; this project is typed
+// without the DOM library, so the browser globals they use are declared here, for this file only.
+declare const document: any;
+type HTMLElement = any;
 
 /** Screenshots land here (gitignored): the suite's artifacts. */
 export const ARTIFACTS = join(ROOT, 'test-artifacts', 'web');
@@ -43,12 +48,15 @@ export async function startWebWorld(): Promise<WebWorld> {
   await ensureWeb(() => {});
   mkdirSync(ARTIFACTS, { recursive: true });
   const stateDir = mkdtempSync(join(tmpdir(), 'fcs-web-'));
-  const key = (tier: string) => {
-    const r = cli(['keys', 'create', '--tier', tier, '--json', '--state-dir', stateDir]);
-    if (r.code !== 0) throw new Error(`keys create ${tier} failed: ${r.stderr}`);
-    return (JSON.parse(r.stdout) as { key: string }).key;
+  // The keys CLI, one process per tier at once (each start is a second or more on a loaded machine).
+  const key = async (tier: string) => {
+    const p = Bun.spawn([process.execPath, MAIN, 'keys', 'create', '--tier', tier, '--json', '--state-dir', stateDir], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
+    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    if (code !== 0) throw new Error(`keys create ${tier} failed: ${err}`);
+    return (JSON.parse(out) as { key: string }).key;
   };
-  const keys = { free: key('free'), starter: key('starter'), platform: key('platform') };
+  const [free, starter, platform] = await Promise.all([key('free'), key('starter'), key('platform')]);
+  const keys = { free: free!, starter: starter!, platform: platform! };
   let server: Service | null = null;
   let chromium: OpenBrowser | null = null;
   const close = async () => {
@@ -56,17 +64,18 @@ export async function startWebWorld(): Promise<WebWorld> {
     await server?.stop();
     rmSync(stateDir, { recursive: true, force: true });
   };
-  try {
-    server = await startServer(['--state-dir', stateDir]);
-    chromium = await openBrowser();
-  } catch (e) {
+  // Both at once; whichever started is closed again if the other failed.
+  const [s, c] = await Promise.allSettled([startServer(['--state-dir', stateDir]), openBrowser()]);
+  if (s.status === 'fulfilled') server = s.value;
+  if (c.status === 'fulfilled') chromium = c.value;
+  if (s.status === 'rejected' || c.status === 'rejected') {
     await close();
-    throw e;
+    throw s.status === 'rejected' ? s.reason : (c as PromiseRejectedResult).reason;
   }
   const watch: PageWatch = { offsite: [], errors: [] };
-  const base = server.base;
-  const browser = chromium.browser;
-  return { server, base, keys, chromium, watch, tab: (width = 1280) => watchedPage(browser, base, watch, width), close };
+  const base = server!.base;
+  const browser = chromium!.browser;
+  return { server: server!, base, keys, chromium: chromium!, watch, tab: (width = 1280) => watchedPage(browser, base, watch, width), close };
 }
 
 /** Types the key into the page's key box, as a person would. */

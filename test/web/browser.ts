@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
@@ -21,7 +21,22 @@ const ARGS = [
   '--password-store=basic',
 ];
 
-export type OpenBrowser = { browser: Browser; close: () => Promise<void> };
+/** `close` resolves with the ids of processes still using the profile afterwards (none, or a test fails). */
+export type OpenBrowser = { browser: Browser; close: () => Promise<number[]> };
+
+/** Processes whose command line names `profile` (Chromium's browser, renderer, GPU and utility processes all do). */
+function processesUsing(profile: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(profile)) pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}
 
 /**
  * Launches Chromium with a fresh profile. `close` always leaves no process behind: a polite close,
@@ -47,7 +62,12 @@ export async function openBrowser(): Promise<OpenBrowser> {
       // already gone
     }
     if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    // Children (renderers, zygote) go with the browser process; give them a moment, then kill any left.
+    for (let i = 0; i < 50 && processesUsing(profile).length > 0; i++) await Bun.sleep(100);
+    const left = processesUsing(profile);
+    for (const pid of left) process.kill(pid, 'SIGKILL');
     rmSync(profile, { recursive: true, force: true });
+    return left;
   };
   return { browser, close };
 }
@@ -61,9 +81,14 @@ export type PageWatch = { offsite: string[]; errors: string[] };
  * load resource"); those for API answers the page turns into sentences (402/403/404/429) are
  * expected and listed separately, so only real faults (script errors, CSP violations) count.
  */
+let tabs = 0;
+
 export async function watchedPage(browser: Browser, base: string, watch: PageWatch, width = 1280): Promise<Page> {
   const page = await browser.newPage();
   await page.setViewport({ width, height: 900 });
+  // Each tab is its own visitor behind the (trusted) loopback proxy, so each has its own 5 demo
+  // lookups an hour, as separate people would (serve runs with --trusted-proxies 127.0.0.1/32).
+  await page.setExtraHTTPHeaders({ 'x-forwarded-for': `198.51.100.${++tabs % 250}` });
   await page.setRequestInterception(true);
   page.on('request', (req) => {
     const url = req.url();

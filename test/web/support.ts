@@ -37,7 +37,8 @@ export type WebWorld = {
   watch: PageWatch;
   /** A new tab at `width` px, watched for off-loopback requests and console errors. */
   tab: (width?: number) => Promise<Page>;
-  close: () => Promise<void>;
+  /** Stops Chromium and serve; resolves with the ids of Chromium processes that had to be killed afterwards. */
+  close: () => Promise<number[]>;
 };
 
 /**
@@ -60,12 +61,13 @@ export async function startWebWorld(): Promise<WebWorld> {
   let server: Service | null = null;
   let chromium: OpenBrowser | null = null;
   const close = async () => {
-    await chromium?.close();
+    const left = (await chromium?.close()) ?? [];
     await server?.stop();
     rmSync(stateDir, { recursive: true, force: true });
+    return left;
   };
   // Both at once; whichever started is closed again if the other failed.
-  const [s, c] = await Promise.allSettled([startServer(['--state-dir', stateDir]), openBrowser()]);
+  const [s, c] = await Promise.allSettled([startServer(['--state-dir', stateDir, '--trusted-proxies', '127.0.0.1/32']), openBrowser()]);
   if (s.status === 'fulfilled') server = s.value;
   if (c.status === 'fulfilled') chromium = c.value;
   if (s.status === 'rejected' || c.status === 'rejected') {

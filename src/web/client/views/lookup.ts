@@ -32,6 +32,9 @@ function unlocks(): HTMLElement {
 }
 
 let demoLeft: number | null = null;
+// Answers already shown, by address: going back, or entering a key, redraws them without spending
+// another of the 5 hourly demo lookups.
+const shown = new Map<string, Awaited<ReturnType<typeof getJson<Preview>>>>();
 
 function demoLeftText(): string {
   return demoLeft === null
@@ -67,12 +70,13 @@ export async function lookupView(main: HTMLElement, route: Route): Promise<void>
   if (!address) return;
 
   put(result, loading('the facility'));
-  const r = await getJson<Preview>(`/api/v1/demo/facility${query({ address })}`, { keyed: false });
+  const r = shown.get(address) ?? (await getJson<Preview>(`/api/v1/demo/facility${query({ address })}`, { keyed: false }));
   const remaining = Number(r.headers.get('x-ratelimit-remaining'));
-  if (r.headers.has('x-ratelimit-remaining') && Number.isFinite(remaining)) {
+  if (!shown.has(address) && r.headers.has('x-ratelimit-remaining') && Number.isFinite(remaining)) {
     demoLeft = remaining;
     left.textContent = demoLeftText();
   }
+  if (r.ok || r.status === 404) shown.set(address, r);
   if (!r.ok) return put(result, failureNotice(r, 'the address lookup'));
   const f = r.data;
   put(

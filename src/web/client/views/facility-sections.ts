@@ -82,7 +82,7 @@ export function programsSection(v: unknown): HTMLElement {
           {},
           ...PROGRAMS.map(([key, label]) => {
             const p = programs[key];
-            if (!p) return h('tr', {}, h('th', { scope: 'row' }, label), h('td', { colspan: cols.length - 1 }, 'Not regulated under this program'));
+            if (!p) return h('tr', {}, h('th', { scope: 'row' }, label), h('td', { colspan: cols.length - 1 }, 'No record under this program'));
             return h(
               'tr',
               {},

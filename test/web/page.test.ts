@@ -171,7 +171,7 @@ describe('the area map', () => {
     await csvButton!.click();
     const csv = readFileSync(await downloaded(dir, /\.csv$/), 'utf8');
     expect(csv.trim().split('\n').length).toBeGreaterThan(expected.length); // header + one row per facility (names may hold newlines)
-    // A city: many dots of several bands (the README's picture).
+    // A city: many dots of several bands (the README's picture, docs/web-page.png).
     await goto(page, '#/area?lat=29.76&lng=-95.37&r=5');
     const bands = await page.$$eval('svg.us-map circle.dot', (cs) => cs.map((c) => c.getAttribute('class')));
     expect(bands.length).toBeGreaterThan(20);

@@ -9,6 +9,8 @@ import { albersUsaPr, INSET_FRAMES } from './projection';
 const EARTH_RADIUS_MILES = 3958.7613;
 const FRAME = { w: 960, h: 500 };
 const ASPECT = FRAME.w / FRAME.h;
+/** Dot radius as a share of the frame's width: the same size on screen at any zoom. */
+const DOT_SHARE = 150;
 
 export type MapDot = { id: string; name: string; score: number; lng: number; lat: number };
 
@@ -57,7 +59,7 @@ export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles:
   const zoomed = [cx - (h * ASPECT) / 2, cy - h / 2, h * ASPECT, h];
   const whole = [0, 0, FRAME.w, FRAME.h];
   const vb = ok ? zoomed : whole;
-  const dotR = (vb[2]! / 130) * 1.1;
+  const dotR = vb[2]! / DOT_SHARE;
 
   const svg = s('svg', { viewBox: vb.map((v) => v.toFixed(3)).join(' '), class: 'us-map', role: 'img', 'aria-label': opts.label, preserveAspectRatio: 'xMidYMid slice' });
   svg.append(s('path', { d: land, class: 'land' }));
@@ -81,7 +83,7 @@ export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles:
   const showWhole = (w: boolean) => {
     const box = w ? whole : vb;
     svg.setAttribute('viewBox', box.map((v) => v.toFixed(3)).join(' '));
-    const r = ((box[2]! / 130) * 1.1).toFixed(3);
+    const r = (box[2]! / DOT_SHARE).toFixed(3);
     svg.querySelectorAll('circle.dot').forEach((c) => c.setAttribute('r', r));
   };
   return { svg, drawn, showWhole };

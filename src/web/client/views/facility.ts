@@ -55,7 +55,7 @@ function componentsSection(c: Components): HTMLElement {
 
 function changeLine(c: FacilityRecord['score_change']): HTMLElement | null {
   if (c === undefined) return null;
-  if (c === null) return h('p', { class: 'muted' }, 'Unchanged since the previous release.');
+  if (c === null) return h('p', { class: 'muted' }, 'No score change on record.');
   return h('p', {}, `Was ${c.previous_score} as of ${c.previous_as_of}.`);
 }
 

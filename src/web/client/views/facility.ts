@@ -1,7 +1,7 @@
 import { getFile, getJson, saveBlob } from '../api';
 import { componentBar, gauge } from '../charts';
 import { h, notice, put } from '../dom';
-import type { Route } from '../router';
+import { routeHref, type Route } from '../router';
 import { enforcementText, failureNotice, loading, needKey, viewHeading } from './common';
 import { explanationSection, historySection, peersSection, programsSection } from './facility-sections';
 
@@ -92,6 +92,7 @@ export async function facilityView(main: HTMLElement, route: Route): Promise<voi
     heading,
     h('p', { class: 'address' }, `${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`),
     h('p', { class: 'muted' }, `EPA Registry ID ${f.registry_id}${f.fac_naics ? ` · NAICS ${f.fac_naics}` : ''}`),
+    f.location ? h('p', {}, h('a', { href: routeHref('area', { lat: f.location.lat, lng: f.location.lng, r: 5, near: f.fac_name }) }, 'Facilities within 5 miles on the map')) : null,
     h(
       'div',
       { class: 'summary' },

@@ -94,6 +94,8 @@ describe('the page with a Free key', () => {
     expect(await page.$$('meter')).toHaveLength(0);
     await goto(page, '#/area?lat=41.81&lng=-89.04&r=5');
     expect(await mainText(page)).toContain('requires a Starter plan or above');
+    await goto(page, '#/watchlists');
+    expect(await mainText(page)).toContain('requires a Starter plan or above');
     // The key stays in this tab's sessionStorage: never in the URL, a cookie or localStorage.
     const where = await page.evaluate(() => ({ url: location.href, cookie: document.cookie, local: localStorage.length, session: Object.keys(sessionStorage) }));
     expect(where.url).not.toContain(w.keys.free);
@@ -232,6 +234,26 @@ async function downloaded(dir: string, name: RegExp): Promise<string> {
   }
   throw new Error(`no download matching ${name} in ${dir}: ${readdirSync(dir).join(', ')}`);
 }
+
+describe('watchlists', () => {
+  it("a Starter key sees the account's watchlists with their rule and the newest release's changes", async () => {
+    const f = sampleFacility();
+    const made = await fetch(`${w.base}/api/v1/watchlists`, {
+      method: 'POST',
+      headers: { 'x-api-key': w.keys.starter, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Plating suppliers', registry_ids: [f.registry_id], rule: { type: 'score_dropped', min_points: 5 } }),
+    });
+    expect(made.status).toBe(201);
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, '#/watchlists');
+    const text = await mainText(page);
+    expect(text).toContain('Plating suppliers');
+    expect(text).toContain('1 facility · alerts on score dropped by 5 points or more');
+    expect(text).toMatch(/No changes for this list in the release of \d{4}-\d{2}-\d{2}\./);
+  }, 30_000);
+});
 
 describe('with a Platform key', () => {
   it('the facility page downloads the PDF dossier', async () => {

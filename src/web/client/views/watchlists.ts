@@ -19,6 +19,8 @@ function listOf<T>(d: unknown, ...names: string[]): T[] {
   return [];
 }
 
+const countText = (n: number) => `${n} ${n === 1 ? 'facility' : 'facilities'}`;
+
 function ruleText(rule: unknown): string {
   if (!rule) return 'any change';
   if (typeof rule === 'string') return rule.replace(/_/g, ' ');
@@ -41,9 +43,12 @@ async function changes(list: Watchlist, out: HTMLElement): Promise<void> {
   const r = await getJson<unknown>(`/api/v1/watchlists/${encodeURIComponent(list.id)}/changes${query({})}`);
   if (!r.ok) return put(out, failureNotice(r, 'watchlist changes'));
   const items = listOf<Change>(r.data, 'changes', 'items', 'events');
-  if (items.length === 0) return put(out, h('p', {}, 'No changes to report for this list.'));
+  const asOf = (r.data as { as_of?: string } | null)?.as_of;
+  const release = asOf ? ` in the release of ${asOf}` : '';
+  if (items.length === 0) return put(out, h('p', {}, `No changes for this list${release}.`));
   put(
     out,
+    h('p', {}, `Changes${release}:`),
     h(
       'ul',
       { class: 'changes' },
@@ -80,7 +85,7 @@ export async function watchlistsView(main: HTMLElement): Promise<void> {
         'section',
         { class: 'panel', 'aria-labelledby': id },
         h('h3', { id }, list.name),
-        h('p', { class: 'muted' }, `${list.registry_ids?.length ?? 0} facilities · alerts on ${ruleText(list.rule)}${list.webhook_url ? ' · webhook set' : ''}`),
+        h('p', { class: 'muted' }, `${countText(list.registry_ids?.length ?? 0)} · alerts on ${ruleText(list.rule)}${list.webhook_url ? ' · webhook set' : ''}`),
         out,
       );
       if (i < AUTO_LISTS) void changes(list, out);

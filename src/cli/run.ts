@@ -25,8 +25,9 @@ const COMMANDS: Record<string, Command> = {
 export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<number | null> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-v' || name === 'version') {
-    console.log(await versionText(env));
-    return 0;
+    const { text, indexOk } = await versionText(env);
+    console.log(text);
+    return indexOk ? 0 : 1;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     console.log(USAGE);

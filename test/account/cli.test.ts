@@ -18,8 +18,8 @@ describe('keys CLI for accounts', () => {
     const fresh = JSON.parse(r.stdout);
     expect(fresh.key).toMatch(/^fcs_live_[0-9A-Za-z]{32}$/);
     expect(fresh.key).not.toBe(created.key);
-    const row = (JSON.parse(cli(['keys', 'list', '--json', ...s]).stdout) as any[]).find((a) => a.id === created.account_id);
-    expect(row.key_prefix).toBe(fresh.prefix);
+    const row = (JSON.parse(cli(['keys', 'list', '--json', ...s]).stdout) as any[]).find((a) => a.account_id === created.account_id);
+    expect(row.key_prefix).toBe(fresh.key_prefix);
     expect(row.tier).toBe('starter');
   });
 

@@ -13,7 +13,10 @@ const ASSETS = '/swagger/assets';
  * the document the plugin serves. `validatorUrl: null` stops Swagger UI calling validator.swagger.io.
  */
 const BOOT_JS = `(function () {
-  var spec = document.getElementById('api-reference').getAttribute('data-url');
+  // The plugin's data-url is relative ("swagger/json"): resolved against the page's parent folder,
+  // so /swagger and /swagger/ (and a proxy's path prefix) all find the document.
+  var base = location.pathname.replace(/[/]+$/, '').replace(/[^/]*$/, '');
+  var spec = base + document.getElementById('api-reference').getAttribute('data-url');
   var css = document.createElement('link');
   css.rel = 'stylesheet';
   css.href = '${ASSETS}/swagger-ui.css';

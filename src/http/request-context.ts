@@ -54,10 +54,18 @@ function isoTimestamp(ms: number): string {
   return lastStamp;
 }
 
+/** A caller's own `X-Request-Id` is kept when it is short and log-safe; anything else is replaced. */
+const INBOUND_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+function requestIdOf(request: Request): string {
+  const inbound = request.headers.get('x-request-id');
+  return inbound !== null && INBOUND_ID.test(inbound) ? inbound : newRequestId();
+}
+
 export function factsOf(request: Request): RequestFacts {
   let f = facts.get(request);
   if (!f) {
-    f = { id: newRequestId(), startedAt: performance.now() };
+    f = { id: requestIdOf(request), startedAt: performance.now() };
     facts.set(request, f);
   }
   return f;
@@ -73,7 +81,8 @@ export function metaFor(request: Request, now: () => number): Meta {
   };
 }
 
-/** Assigns the request id and start time first thing, and echoes the id as `X-Request-Id`. */
+/** Assigns the request id (the caller's well-formed `X-Request-Id`, else a new one) and start time
+ * first thing, and echoes the id as `X-Request-Id`. */
 export const requestContext = new Elysia({ name: 'request-context' }).onRequest(({ request, set }) => {
   set.headers['x-request-id'] = factsOf(request).id;
 });

@@ -24,7 +24,7 @@ describe('the docs page in Chromium', () => {
       page.on('request', (r) => asked.push(new URL(r.url()).pathname));
       await page.goto(`http://127.0.0.1:${server.port}${path}`, { waitUntil: 'load' });
       await page.waitForSelector('.opblock-summary-path', { timeout: 15_000 });
-      const text = await page.evaluate(() => document.body.innerText);
+      const text = await page.evaluate('document.body.innerText') as string;
       expect(text).not.toContain('Failed to load API definition');
       expect(text).toContain('/api/v1/facility/{registry_id}');
       expect(asked).toContain('/swagger/json');

@@ -2,6 +2,7 @@ import { ingestCommand } from './ingest';
 import { keysCommand } from './keys';
 import { serveCommand } from './serve';
 import { versionText } from './version-text';
+import { printable } from './printable';
 
 const USAGE = `facility-score <command> [options]
 
@@ -35,13 +36,13 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   }
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`facility-score: unknown command "${name}"\n\n${USAGE}`);
+    console.error(`facility-score: unknown command "${printable(name)}"\n\n${USAGE}`);
     return 2;
   }
   try {
     return await command(rest, env);
   } catch (e) {
-    console.error(`facility-score ${name}: ${(e as Error).message}`);
+    console.error(`facility-score ${name}: ${printable((e as Error).message)}`);
     return 1;
   }
 }

@@ -24,7 +24,7 @@ export function createApp(deps: AppDeps) {
     .use(cors(deps))
     .use(errorHandler(deps, routes))
     .use(accessLog(deps))
-    .use(openApiDocs())
+    .use(openApiDocs(() => app))
     .use(home(deps))
     .use(opsRoutes(deps))
     .use(statusRoutes(deps))

@@ -21,7 +21,7 @@ export const ErrorEnvelope = t.Object(
   {
     error: t.Object({
       code: t.String({ examples: ['NOT_FOUND'] }),
-      message: t.String({ examples: ['No facility with registry ID 990000000001 is in the index'] }),
+      message: t.String({ examples: ['No facility with registry ID 123456789012 is in the index'] }),
       status: t.Integer({ examples: [404] }),
     }),
     meta: Meta,

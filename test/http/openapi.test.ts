@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { json, makeWorld } from '../helpers';
+import { deref } from '../support/openapi';
 
 const world = makeWorld();
 const doc = await json(await world.call('/swagger/json'));
@@ -40,14 +41,14 @@ describe('OpenAPI document (/swagger/json)', () => {
   });
 
   it('carries examples for the facility record', () => {
-    expect(JSON.stringify(doc)).toContain('990000000001');
+    expect(JSON.stringify(doc)).toContain('990000914553');
     // on the facility operation itself, not only somewhere in the document (error and portfolio examples carry the ID too)
     const facility = apiOperations.find((o) => o.path === '/api/v1/facility/{registry_id}' && o.method === 'get')!.op;
-    const record = facility.responses['200'].content['application/json'].schema.properties.data.properties;
-    expect(record.registry_id.examples).toContain('990000000001');
+    const record = deref(doc, facility.responses['200'].content['application/json'].schema).properties.data.properties;
+    expect(record.registry_id.examples).toContain('990000914553');
     expect(record.fac_name.examples?.length).toBeGreaterThan(0);
     const param = facility.parameters.find((p: any) => p.in === 'path' && p.name === 'registry_id');
-    expect(param.examples ?? [param.example]).toContain('990000000001');
+    expect(param.examples ?? [param.example]).toContain('990000914553');
   });
 });
 

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { factsOf } from './request-context';
+import { requestContext } from './request-context';
 
 /** Public endpoints: any page may read them (no credentials involved). */
 const PUBLIC_PATHS = new Set(['/api/v1/demo/facility', '/api/v1/status', '/swagger/json']);
@@ -35,13 +35,13 @@ export function corsHeadersFor(path: string, origin: string, allowed: ReadonlySe
  */
 export function cors(deps: AppDeps) {
   const allowed = new Set(deps.config.corsOrigins);
-  return new Elysia({ name: 'cors' }).onRequest(({ request, set }) => {
+  return new Elysia({ name: 'cors' }).use(requestContext).onRequest(({ request, set, facts }) => {
     const origin = request.headers.get('origin');
     if (origin === null) return;
     const path = new URL(request.url).pathname;
     const headers = corsHeadersFor(path, origin, allowed);
     if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
-      const reply: Headers = { 'x-request-id': factsOf(request).id, vary: 'Origin' };
+      const reply: Headers = { 'x-request-id': facts.id, vary: 'Origin' };
       if (headers) {
         Object.assign(reply, headers, {
           'access-control-allow-methods': METHODS,

@@ -110,47 +110,44 @@ function oneMediaType(content: Record<string, Json>, request: boolean): Record<s
   return rest;
 }
 
-function errorComponents(meta: Json) {
-  const schemas: Record<string, Json> = {};
-  const responses: Record<string, Json> = {};
-  for (const [status, codes] of codesByStatus()) {
-    const name = `Error${status}`;
-    schemas[name] = {
-      type: 'object',
-      description: `Error envelope (spec 7) of a ${status} response`,
-      required: ['error', 'meta'],
-      properties: {
-        error: {
-          type: 'object',
-          required: ['code', 'message', 'status'],
-          properties: {
-            code: { type: 'string', enum: codes, description: 'Machine-readable code (docs/api.md)' },
-            message: { type: 'string', description: 'Human-readable, in our own words' },
-            status: { type: 'integer', const: status },
-          },
-        },
-        meta: { $ref: '#/components/schemas/Meta' },
-      },
-    };
-    const headers: Record<string, Json> = { 'X-Request-Id': headerRef('X-Request-Id') };
-    if (status === 401) headers['WWW-Authenticate'] = headerRef('WWW-Authenticate');
-    if (status === 405) headers.Allow = headerRef('Allow');
-    if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After');
-    responses[name] = {
-      description: `${STATUS_TEXT[String(status)] ?? 'Error'}: ${codes.join(' or ')}`,
-      headers,
-      content: {
-        'application/json': {
-          schema: { $ref: `#/components/schemas/${name}` },
-          examples: Object.fromEntries(
-            codes.map((code) => [code, { summary: code, value: { error: { code, message: EXAMPLE_MESSAGES[code], status }, meta: meta.examples?.[0] ?? META_EXAMPLE } }]),
-          ),
+/** The error response of `status` carrying `codes` (all of that status's codes when the route names none). */
+function errorComponent(status: number, codes: ErrorCode[], all: ErrorCode[]) {
+  const name = codes.length === all.length ? `Error${status}` : `Error${status}${codes.map(pascalCode).join('')}`;
+  const schema = {
+    type: 'object',
+    description: `Error envelope (spec 7) of a ${status} response: ${codes.join(' or ')}`,
+    required: ['error', 'meta'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message', 'status'],
+        properties: {
+          code: { type: 'string', enum: codes, description: 'Machine-readable code; the closed set of src/errors.ts (docs/api.md)' },
+          message: { type: 'string', description: 'Human-readable, in our own words' },
+          status: { type: 'integer', const: status },
         },
       },
-    };
-  }
-  return { schemas, responses };
+      meta: { $ref: '#/components/schemas/Meta' },
+    },
+  };
+  const headers: Record<string, Json> = { 'X-Request-Id': headerRef('X-Request-Id') };
+  if (status === 401) headers['WWW-Authenticate'] = headerRef('WWW-Authenticate');
+  if (status === 405) headers.Allow = headerRef('Allow');
+  if (status === 429 || status === 503) headers['Retry-After'] = headerRef('Retry-After');
+  const response = {
+    description: `${STATUS_TEXT[String(status)] ?? 'Error'}: ${codes.join(' or ')}`,
+    headers,
+    content: {
+      'application/json': {
+        schema: { $ref: `#/components/schemas/${name}` },
+        examples: Object.fromEntries(codes.map((code) => [code, { summary: code, value: { error: { code, message: EXAMPLE_MESSAGES[code], status }, meta: META_EXAMPLE } }])),
+      },
+    },
+  };
+  return { name, schema, response };
 }
+
+const pascalCode = (code: string) => code.toLowerCase().replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
 
 const META_EXAMPLE = { request_id: 'req_01JD3X9Q4T8M2K7V5N6P', timestamp: '2026-11-22T01:30:00.000Z', response_time_ms: 1 };
 
@@ -160,8 +157,9 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
   const meta = cleanSchema(JSON.parse(JSON.stringify(metaSchema)));
   doc.openapi = '3.1.0';
   doc.servers = [{ url: '/', description: 'This server (paths are relative to where the document is served)' }];
-  const errors = errorComponents(meta);
-  const schemas: Record<string, Json> = { Meta: meta, ...errors.schemas };
+  const schemas: Record<string, Json> = { Meta: meta };
+  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) schemas[name] = refAll(schema, meta, '#/components/schemas/Meta');
+  const errorResponses: Record<string, Json> = {};
   const hoisted: [Json, string][] = [];
   const codes = codesByStatus();
 
@@ -189,9 +187,17 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
       }
       for (const [status, response] of Object.entries(op.responses) as [string, Json][]) {
         const n = Number(status);
+        if (status === 'default') continue;
         if (n >= 400 && codes.has(n)) {
+          // The codes the route declares for this status (its schema's enum), else every code of the status.
+          const all = codes.get(n)!;
+          const declared: unknown = response.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum;
+          const these = Array.isArray(declared) ? all.filter((c) => declared.includes(c)) : all;
+          const e = errorComponent(n, these.length ? these : all, all);
+          schemas[e.name] = e.schema;
+          errorResponses[e.name] = e.response;
           const custom = typeof response.description === 'string' && !/^Error envelope/.test(response.description) ? response.description : undefined;
-          op.responses[status] = { $ref: `#/components/responses/Error${status}`, ...(custom ? { description: custom } : {}) };
+          op.responses[status] = { $ref: `#/components/responses/${e.name}`, ...(custom ? { description: custom } : {}) };
           continue;
         }
         response.description ??= STATUS_TEXT[status] ?? 'Response';
@@ -212,22 +218,21 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
           media.schema = { $ref: `#/components/schemas/${name}` };
         }
       }
+      // Any other status (405 on a wrong method, 413, a 503 during an outage...) is the error envelope too.
+      op.responses.default ??= { $ref: '#/components/responses/Error' };
     }
   }
-  // Only the error responses some operation uses (an unused component is a lint warning).
-  const used = JSON.stringify(doc.paths);
-  for (const name of Object.keys(errors.responses)) {
-    if (!used.includes(`#/components/responses/${name}`)) {
-      delete errors.responses[name];
-      delete schemas[name];
-    }
-  }
-  const usedNow = JSON.stringify([doc.paths, errors.responses]);
+  errorResponses.Error = {
+    description: 'Any other error: the error envelope, `code` from the closed set (docs/api.md)',
+    headers: { 'X-Request-Id': headerRef('X-Request-Id') },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+  };
+  const usedNow = JSON.stringify([doc.paths, errorResponses]);
   const headers = Object.fromEntries(Object.entries(HEADERS).filter(([name]) => usedNow.includes(`#/components/headers/${name}"`)));
   doc.components = {
     ...doc.components,
     schemas: { ...(doc.components?.schemas ?? {}), ...schemas },
-    responses: { ...(doc.components?.responses ?? {}), ...errors.responses },
+    responses: { ...(doc.components?.responses ?? {}), ...errorResponses },
     headers: { ...(doc.components?.headers ?? {}), ...headers },
   };
   return doc;

@@ -62,18 +62,20 @@ describe('conventions every route follows (routes added later included)', () => 
     }
   });
 
-  it('each error status has its own response with the closed enum of its codes and one example per code', () => {
+  it('each error status has its own response: the codes of that status the route declares (closed enum), one example per code', () => {
     const byStatus = new Map<number, string[]>();
     for (const [code, status] of Object.entries(ERROR_STATUS)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
     for (const { op } of operations()) {
       for (const [status, r] of Object.entries(op.responses as Record<string, any>)) {
-        if (Number(status) < 400) continue;
+        if (status === 'default' || Number(status) < 400) continue;
         const media = deref(doc, r).content['application/json'];
         const schema = deref(doc, media.schema);
-        expect(schema.properties.error.properties.code.enum.sort()).toEqual(byStatus.get(Number(status))!.sort());
+        const codes: string[] = schema.properties.error.properties.code.enum;
+        expect(codes.length).toBeGreaterThan(0);
+        for (const c of codes) expect(byStatus.get(Number(status))).toContain(c);
         expect(schema.properties.error.properties.status.const).toBe(Number(status));
         const examples = Object.values(media.examples as Record<string, any>).map((e) => e.value.error);
-        expect(examples.map((e) => e.code).sort()).toEqual(byStatus.get(Number(status))!.sort());
+        expect(examples.map((e) => e.code).sort()).toEqual([...codes].sort());
         for (const e of examples) expect(e.status).toBe(Number(status));
       }
     }

@@ -34,6 +34,11 @@ const MAX_SUBJECT_CHARS = 255;
 
 const DEFAULT_MAX_LIFETIME_SEC = 24 * 3600;
 
+/** Longest `exp` past now a token may carry (FCS_JWT_MAX_LIFETIME_SEC, default 24 h). */
+export function maxLifetimeOf(c: JwtConfig): number {
+  return c.maxLifetimeSec ?? DEFAULT_MAX_LIFETIME_SEC;
+}
+
 /**
  * `exp` (and `nbf`/`iat` when present) must be whole seconds, and `exp` no further out than the
  * longest lifetime allowed: a token with `"exp": 1e309` (Infinity once parsed) would never expire.
@@ -113,7 +118,7 @@ export function createJwtVerifier(c: JwtConfig, log: Log): JwtVerifier {
     clockTolerance: c.clockToleranceSec ?? 30,
     requiredClaims: ['exp', 'sub'],
   };
-  const maxLifetimeSec = c.maxLifetimeSec ?? DEFAULT_MAX_LIFETIME_SEC;
+  const maxLifetimeSec = maxLifetimeOf(c);
   return {
     mode,
     async verify(token, now) {

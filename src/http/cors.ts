@@ -8,7 +8,7 @@ const PUBLIC_PATHS = new Set(['/api/v1/demo/facility', '/api/v1/status', '/swagg
 // What a cross-origin script may send and read. Keyed routes also take the credentials headers.
 const PUBLIC_REQUEST_HEADERS = 'Content-Type, X-Request-Id';
 const KEYED_REQUEST_HEADERS = 'Content-Type, X-Request-Id, X-API-Key, Authorization';
-const EXPOSED = 'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Content-Disposition';
+const EXPOSED = 'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Content-Disposition';
 const METHODS = 'GET, POST, OPTIONS';
 const PREFLIGHT_MAX_AGE = '600';
 

@@ -47,7 +47,9 @@ const HEADERS = {
   'X-Request-Id': REQUEST_ID_HEADER,
   'X-RateLimit-Limit': { description: 'Calls allowed this calendar month (UTC) on this key', schema: { type: 'integer', minimum: 0, examples: [10000] } },
   'X-RateLimit-Remaining': { description: 'Calls left this month', schema: { type: 'integer', minimum: 0, examples: [9876] } },
-  'X-RateLimit-Reset': { description: 'Seconds until the monthly quota resets (start of next month, UTC)', schema: { type: 'integer', minimum: 0, examples: [1339200] } },
+  'X-RateLimit-Reset': { description: 'When the monthly quota resets (start of next month, UTC), in epoch seconds', schema: { type: 'integer', minimum: 0, examples: [1764547200] } },
+  'RateLimit-Policy': { description: 'IETF httpapi RateLimit draft: `"monthly";q=<limit>;w=<window seconds>`', schema: { type: 'string', examples: ['"monthly";q=10000;w=2592000'] } },
+  RateLimit: { description: 'IETF httpapi RateLimit draft: `"monthly";r=<remaining>;t=<seconds to reset>`', schema: { type: 'string', examples: ['"monthly";r=9876;t=1339200'] } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0, examples: [60] } },
   'WWW-Authenticate': { description: 'The challenge: `ApiKey realm="facility-score", header="X-API-Key"` on data endpoints, `Bearer realm=...` on account endpoints', schema: { type: 'string' } },
   Allow: { description: 'The methods the path accepts', schema: { type: 'string', examples: ['GET'] } },
@@ -204,7 +206,7 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
         if (response.content) response.content = oneMediaType(response.content, false);
         response.headers = { 'X-Request-Id': headerRef('X-Request-Id'), ...(response.headers ?? {}) };
         if (keyed && n < 300) {
-          for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const) response.headers[h] = headerRef(h);
+          for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'] as const) response.headers[h] = headerRef(h);
         }
         const media = response.content?.['application/json'];
         if (n < 300 && media?.schema && !media.schema.$ref) {

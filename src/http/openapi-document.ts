@@ -11,7 +11,7 @@ import { ERROR_STATUS, type ErrorCode } from '../errors';
  * - hoists Meta and every 2xx JSON body into `components.schemas`;
  * - gives every error status its own response in `components.responses`: a closed enum of the codes
  *   that status can carry (from src/errors.ts), and one example per code;
- * - documents X-Request-Id on every response, the quota headers on API-key operations, Retry-After,
+ * - documents X-Request-Id on every response, the quota headers on metered API-key operations, Retry-After,
  *   WWW-Authenticate and Allow where they are sent; marks public operations `security: []`.
  */
 
@@ -168,7 +168,9 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
   for (const [path, item] of Object.entries(doc.paths ?? {}) as [string, Record<string, Json>][]) {
     for (const [method, op] of Object.entries(item)) {
       if (!isObject(op) || !op.responses) continue;
+      // Metered: an API-key operation counted against the monthly quota (it declares 402 or 429), whose answers carry the quota headers.
       const keyed = Array.isArray(op.security) && op.security.some((s: Json) => isObject(s) && 'apiKey' in s);
+      const metered = keyed && ('402' in op.responses || '429' in op.responses);
       if (!op.security) op.security = []; // public: stated, not left to a default
       op.operationId ??= `${method}${pascal(path)}`;
       for (const param of op.parameters ?? []) {
@@ -205,7 +207,7 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
         response.description ??= STATUS_TEXT[status] ?? 'Response';
         if (response.content) response.content = oneMediaType(response.content, false);
         response.headers = { 'X-Request-Id': headerRef('X-Request-Id'), ...(response.headers ?? {}) };
-        if (keyed && n < 300) {
+        if (metered && n < 300) {
           for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'] as const) response.headers[h] = headerRef(h);
         }
         const media = response.content?.['application/json'];

@@ -6,6 +6,8 @@ import type { AppDeps } from './deps';
 import { facilityRoutes } from './facilities/routes';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
+import { cors } from './http/cors';
+import { home } from './http/home';
 import { openApiDocs } from './http/openapi';
 import { portfolioRoutes } from './portfolio/routes';
 import { accessLog } from './ops/access-log';
@@ -21,9 +23,11 @@ export function createApp(deps: AppDeps) {
   const routes = () => app.routes.map((r) => ({ method: r.method, path: r.path }));
   return app
     .use(requestContext)
+    .use(cors(deps))
     .use(errorHandler(deps, routes))
     .use(accessLog(deps))
-    .use(openApiDocs())
+    .use(openApiDocs(() => app))
+    .use(home(deps))
     .use(opsRoutes(deps))
     .use(statusRoutes(deps))
     .use(facilityRoutes(deps))

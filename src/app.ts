@@ -13,7 +13,12 @@ import { opsRoutes } from './ops/routes';
 import { reportRoutes } from './reports/routes';
 import { statusRoutes } from './status/routes';
 
-/** Composes the service from its parts. No I/O here: everything comes in through `deps`. */
+/**
+ * Composes the service from its parts, all passed in through `deps` (src/deps.ts): the index, the
+ * state store and the process-wide parts (`processParts`: metrics, the JWT verifier, the report
+ * cache) are built by the caller. Building the app opens nothing and listens on nothing; the demo
+ * only parses its trusted-proxy list and the ops routes point the index gauge at `deps.index`.
+ */
 export function createApp(deps: AppDeps) {
   const app: Elysia = new Elysia();
   const routes = () => app.routes.map((r) => ({ method: r.method, path: r.path }));

@@ -26,7 +26,7 @@ export const LAYERS: Layer[] = [
     files: [/^[\w-]+\/routes\.ts$/, /^http\/(error-handler|openapi|request-context)\.ts$/, /^ops\/access-log\.ts$/, /^access\/api-key-auth\.ts$/, /^account\/auth\.ts$/],
   },
   { name: 'services', what: 'what the routes call, and the deps they are given (deps.ts)', files: [/^deps\.ts$/, /^(facilities|area|portfolio|reports|demo|account|ops|status)\//] },
-  { name: 'access/state/index', what: 'API-key access rules, the state store, the facility index and ingest, address normalisation', files: [/^(access|state|index|address)\//] },
+  { name: 'access/state/index', what: 'API-key access rules, the state store, the facility index, its release history and ingest, address normalisation', files: [/^(access|state|index|history|address)\//] },
   {
     name: 'vocabulary',
     what: 'the score model and the shared vocabulary: errors, tiers, log, config types, envelope schemas',

@@ -12,6 +12,7 @@ import { accessLog } from './ops/access-log';
 import { opsRoutes } from './ops/routes';
 import { reportRoutes } from './reports/routes';
 import { statusRoutes } from './status/routes';
+import { watchlistRoutes } from './watchlists/routes';
 
 /**
  * Composes the service from its parts, all passed in through `deps` (src/deps.ts): the index, the
@@ -33,6 +34,7 @@ export function createApp(deps: AppDeps) {
     .use(areaRoutes(deps))
     .use(portfolioRoutes(deps))
     .use(reportRoutes(deps))
+    .use(watchlistRoutes(deps))
     .use(accountRoutes(deps))
     .use(demoRoutes(deps));
 }

@@ -77,7 +77,7 @@ describe('error codes in the document come from the one table (src/errors.ts)', 
     for (const [status, response] of errors) {
       const codes = codesOf(response);
       expect(codes.length).toBeGreaterThan(0);
-      for (const code of codes) expect<number>(ERROR_STATUS[code as ErrorCode]).toBe(Number(status));
+      for (const code of codes) expect(ERROR_STATUS[code as ErrorCode] as number).toBe(Number(status));
     }
   });
 

@@ -9,12 +9,10 @@
  * the browser received them). The budget is ready ≤ 1 s and ≤ 300 KB. The machine may be shared:
  * each round also loads /api/v1/status in a cold tab, a baseline measured in the same run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureWeb } from './build-web';
 import { startServer } from '../test/support/process';
+import { tempDir } from '../test/support/temp-dir';
 import { openBrowser } from '../test/web/browser';
 
 // Callbacks passed to page.evaluate/$eval/waitForFunction run inside Chromium; this project is typed
@@ -25,7 +23,7 @@ const { values } = parseArgs({ options: { runs: { type: 'string' } } });
 const runs = Number(values.runs ?? 10);
 
 await ensureWeb();
-const stateDir = mkdtempSync(join(tmpdir(), 'fcs-bench-web-'));
+const stateDir = tempDir('bench-web');
 const server = await startServer(['--state-dir', stateDir]);
 const chromium = await openBrowser();
 const fcp: number[] = [];
@@ -63,7 +61,6 @@ try {
 } finally {
   await chromium.close();
   await server.stop();
-  rmSync(stateDir, { recursive: true, force: true });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

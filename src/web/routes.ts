@@ -1,6 +1,9 @@
 import { Elysia } from 'elysia';
+import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import type { WebAsset, WebAssets } from './assets';
+import { homePointer } from '../http/home';
+import { requestContext } from '../http/request-context';
+import type { WebAsset } from './assets';
 
 /**
  * The page runs only its own bundled script and stylesheet and talks only to this origin: no
@@ -48,13 +51,25 @@ function serve(asset: WebAsset, request: Request): Response {
   return new Response(asset.body, { headers });
 }
 
-/** `/` (the page for people) and `/assets/*` (its hashed script and stylesheet). Not API: hidden from OpenAPI. */
-export function webRoutes(assets: WebAssets | null) {
+/** A program that asks for JSON and not HTML (curl -H 'Accept: application/json', a client library). */
+function wantsJson(request: Request): boolean {
+  const accept = request.headers.get('accept') ?? '';
+  return /\bapplication\/json\b/.test(accept) && !/\btext\/html\b/.test(accept);
+}
+
+/**
+ * `/` (the page for people; JSON callers get the pointer to the docs instead) and `/assets/*` (its
+ * hashed script, stylesheet and icon). Not API: hidden from OpenAPI.
+ */
+export function webRoutes(deps: AppDeps) {
+  const assets = deps.web ?? null;
   const hidden = { detail: { hide: true } };
   return new Elysia({ name: 'web' })
+    .use(requestContext)
     .get(
       '/',
-      ({ request }) => {
+      ({ request, facts }) => {
+        if (wantsJson(request)) return homePointer(facts, deps.clock);
         const page = assets?.get('/');
         if (!page) return new Response(NOT_BUILT, { headers: { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
         return serve(page, request);

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { binary, cleanTempDirs, startServe, tempDir } from './support';
+import { binary, startServe } from './support';
+import { removeTempDirs, tempDir } from '../support/temp-dir';
 
 beforeAll(() => void binary(), 120_000);
-afterAll(cleanTempDirs);
+afterAll(removeTempDirs);
 
 describe('the compiled binary serves the web page', () => {
   it('/ and every asset it references come from inside the executable, with the CSP and immutable caching', async () => {
-    const server = await startServe(['--state-dir', tempDir()]);
+    const server = await startServe(['--state-dir', tempDir('web-bin')]);
     try {
       const page = await fetch(`${server.base}/`);
       expect(page.status).toBe(200);

@@ -1,7 +1,6 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { tempDir } from '../support/temp-dir';
 
 /** Debian's Chromium: puppeteer-core drives it; nothing is downloaded. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -43,7 +42,7 @@ function processesUsing(profile: string): number[] {
  * then SIGKILL of the process group's leader if it is still there, then the profile is removed.
  */
 export async function openBrowser(): Promise<OpenBrowser> {
-  const profile = mkdtempSync(join(tmpdir(), 'fcs-chromium-'));
+  const profile = tempDir('chromium');
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
+import { removeTempDirs, tempDir } from '../support/temp-dir';
 import { ARTIFACTS, mainText, renders, sampleFacility, settled, startWebWorld, useKey, type WebWorld } from './support';
 
 // Callbacks passed to page.evaluate/$eval/waitForFunction run inside Chromium; this project is typed
@@ -23,6 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // Chromium is always closed: no process of its profile may be left (close kills and reports any).
   expect(await w?.close()).toEqual([]);
+  removeTempDirs();
 });
 
 const pages: Page[] = [];
@@ -217,14 +218,11 @@ describe('the area map', () => {
 
 /** Lets the tab save downloads into a fresh temp dir; returns it. */
 async function downloadsTo(page: Page): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'fcs-web-dl-'));
-  downloadDirs.push(dir);
+  const dir = tempDir('web-dl');
   const cdp = await page.createCDPSession();
   await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
   return dir;
 }
-const downloadDirs: string[] = [];
-afterAll(() => downloadDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 async function downloaded(dir: string, name: RegExp): Promise<string> {
   for (let i = 0; i < 100; i++) {

@@ -1,10 +1,10 @@
 import { Database } from 'bun:sqlite';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { ensureWeb } from '../../scripts/build-web';
 import { MAIN, ROOT, startServer, type Service } from '../support/process';
+import { tempDir } from '../support/temp-dir';
 import { openBrowser, watchedPage, type OpenBrowser, type PageWatch } from './browser';
 
 // Callbacks passed to page.evaluate/$eval/waitForFunction run inside Chromium; this project is typed
@@ -48,7 +48,7 @@ export type WebWorld = {
 export async function startWebWorld(): Promise<WebWorld> {
   await ensureWeb(() => {});
   mkdirSync(ARTIFACTS, { recursive: true });
-  const stateDir = mkdtempSync(join(tmpdir(), 'fcs-web-'));
+  const stateDir = tempDir('web');
   // The keys CLI, one process per tier at once (each start is a second or more on a loaded machine).
   const key = async (tier: string) => {
     const p = Bun.spawn([process.execPath, MAIN, 'keys', 'create', '--tier', tier, '--json', '--state-dir', stateDir], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
@@ -63,7 +63,6 @@ export async function startWebWorld(): Promise<WebWorld> {
   const close = async () => {
     const left = (await chromium?.close()) ?? [];
     await server?.stop();
-    rmSync(stateDir, { recursive: true, force: true });
     return left;
   };
   // Both at once; whichever started is closed again if the other failed.

@@ -81,6 +81,14 @@ describe('GET / serves the page for people', () => {
     expect(Object.keys(doc.paths).filter((p) => p === '/' || p.startsWith('/assets'))).toEqual([]);
   });
 
+  it('a program asking / for JSON gets the pointer to the docs in the envelope; a browser\'s Accept gets the page', async () => {
+    const pointer = await w.call('/', { headers: { accept: 'application/json' } });
+    expect((await json(pointer)).data).toMatchObject({ page: '/', docs: '/swagger', openapi: '/swagger/json', status: '/api/v1/status' });
+    const browser = await w.call('/', { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    expect(browser.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect((await w.call('/', { headers: { accept: '*/*' } })).headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
   it('a checkout that has not built the page answers / with how to build it', async () => {
     const bare = makeWorld();
     const res = await bare.call('/');

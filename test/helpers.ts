@@ -1,3 +1,5 @@
+import { SpatialHandle } from '../src/area/spatial-handle';
+import { buildSpatialIndex } from '../src/area/spatial-index';
 import { generateKey } from '../src/access/key-format';
 import type { Tier } from '../src/tiers';
 import { Value } from '@sinclair/typebox/value';
@@ -105,9 +107,12 @@ export function makeWorld(opts: { rows?: FacilityRow[]; config?: Partial<Config>
   const clock = fixedClock();
   const logs: Record<string, unknown>[] = [];
   const store = opts.store ?? new SqliteStateStore(':memory:');
+  const index = opts.deps?.index ?? memoryIndex(opts.rows ?? DEFAULT_ROWS);
   const deps: AppDeps = {
     config: makeConfig({ logRequests: false, ...opts.config }),
-    index: memoryIndex(opts.rows ?? DEFAULT_ROWS),
+    index,
+    // Built now (milliseconds for test rows); a test of the not-yet-ready case passes a pending handle.
+    spatial: opts.deps?.spatial ?? SpatialHandle.of(buildSpatialIndex(index)),
     store,
     clock,
     log: (e) => void logs.push(e),

@@ -6,34 +6,39 @@ import { metaFor } from '../http/request-context';
 import { AreaQuery, AreaResponse } from './model';
 import { parseAreaQuery } from './query';
 import { findWithinRadius } from './service';
-import { spatialIndexFor } from './spatial-registry';
+import type { SpatialHandle } from './spatial-handle';
+import type { SpatialIndex } from './spatial-index';
 import type { RadiusQuery } from './spatial-search';
 
-const parsed = new WeakMap<Request, RadiusQuery>();
+const parsed = new WeakMap<Request, { query: RadiusQuery; spatial: SpatialIndex }>();
 
 /**
- * `areaQuery: true` reads the query strictly (422 naming each bad parameter). Listed after
+ * `areaQuery: true` reads the query strictly (422 naming each bad parameter), then takes the
+ * spatial index (503 with Retry-After while it is still being made at start). Listed after
  * `apiKey` on the route, so its transform runs after authentication (401/403 first) and before
  * the call is counted: a rejected query is never billed.
  */
-const areaQuery = new Elysia({ name: 'area-query' }).macro({
-  areaQuery: (_on: boolean) => ({
-    transform({ request }) {
-      parsed.set(request, parseAreaQuery(new URL(request.url).searchParams));
-    },
-  }),
-});
+function areaQuery(spatial: SpatialHandle) {
+  return new Elysia({ name: 'area-query' }).macro({
+    areaQuery: (_on: boolean) => ({
+      transform({ request }) {
+        const query = parseAreaQuery(new URL(request.url).searchParams);
+        parsed.set(request, { query, spatial: spatial.require() });
+      },
+    }),
+  });
+}
 
 export function areaRoutes(deps: AppDeps) {
   return new Elysia({ name: 'area-routes' })
     .use(apiKeyAuth(deps))
-    .use(areaQuery)
+    .use(areaQuery(deps.spatial))
     .get(
       '/api/v1/area',
-      ({ request }) => ({
-        data: findWithinRadius(deps.index, spatialIndexFor(deps.index, deps.log), parsed.get(request)!),
-        meta: metaFor(request, deps.clock),
-      }),
+      ({ request }) => {
+        const { query, spatial } = parsed.get(request)!;
+        return { data: findWithinRadius(deps.index, spatial, query), meta: metaFor(request, deps.clock) };
+      },
       {
         apiKey: 'area',
         areaQuery: true,
@@ -46,7 +51,8 @@ export function areaRoutes(deps: AppDeps) {
             'Spec 4.3. Starter plan or above (Free: 403). Great-circle (haversine) distance from (lat, lng), inclusive of the radius; ' +
             '`state` and `active_enforcement` filter before `limit` applies. Order: `sort=distance` nearest first; `sort=score` lowest ' +
             'overall_score first, then nearest; then registry_id ascending. `total` counts the facilities returned. A bad or missing ' +
-            'parameter is 422 VALIDATION_ERROR naming it, and is not counted; a valid query counts as one call. Details: docs/area-and-portfolio.md.',
+            'parameter is 422 VALIDATION_ERROR naming it, and is not counted; a valid query counts as one call. Right after a start whose ' +
+            'index carries no stored area index, 503 SERVICE_UNAVAILABLE with Retry-After until it is built (not counted). Details: docs/area-and-portfolio.md.',
           security: [{ apiKey: [] }],
         },
       },

@@ -1,4 +1,4 @@
-import { cellToLatLng, latLngToCell } from 'h3-js';
+import { cellToLatLng, h3IndexToSplitLong, latLngToCell } from 'h3-js';
 import type { Database } from 'bun:sqlite';
 import { cosLat, haversinePre } from './geo';
 
@@ -46,8 +46,9 @@ export type SpatialIndex = {
   idOther: Map<number, string>;
   states: string[];
   stateCode: Map<string, number>;
-  /** H3 cell string -> cell number. */
-  cellOf: Map<string, number>;
+  /** The cells' 64-bit H3 indexes, upper and lower 32 bits, ascending (see `cellNumber`). */
+  cellHi: Uint32Array;
+  cellLo: Uint32Array;
   cellStart: Uint32Array;
   cellLat: Float64Array;
   cellLng: Float64Array;
@@ -60,7 +61,7 @@ export type SpatialIndex = {
   cellState: Uint16Array;
   /** Milliseconds it took to build or to read back. */
   buildMs: number;
-  /** Built from the facility table now, or read back from a stored copy (./spatial-store.ts). */
+  /** Built from the facility table now, or used in place from the release's stored copy (./spatial-file.ts). */
   origin: 'built' | 'stored';
 };
 
@@ -76,38 +77,90 @@ export function registryIdAt(s: SpatialIndex, i: number): string {
 type Raw = { registry_id: string; lat: number; lng: number; overall_score: number; active_enforcement: number; fac_state: string };
 
 /**
- * Reads the facility table once (in registry_id order, the primary key's order) and lays it out by
- * H3 cell. Cells are numbered in H3 index order, which keeps neighbouring cells close in memory.
- * Each facility's cell is `latLngToCell` at AREA_H3_RES itself, never a parent of a finer cell
- * (the two disagree for a few percent of points).
+ * What the spatial index is made from: one entry per facility, in registry_id order (the order of
+ * the facility table's primary key, so position = rank). Read from an index file
+ * (`readSpatialColumns`) or collected while ingest writes one (./spatial-collector.ts).
  */
-export function buildSpatialIndex(index: { db: Database }, res = AREA_H3_RES): SpatialIndex {
-  const started = performance.now();
-  const n = (index.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
-  const lat0 = new Float64Array(n), lng0 = new Float64Array(n), score0 = new Int32Array(n);
-  const flags0 = new Uint8Array(n), state0 = new Uint16Array(n), cell0 = new Uint32Array(n);
-  const idNum0 = new Float64Array(n), idLen0 = new Uint8Array(n);
-  const idOther0 = new Map<number, string>();
-  const states: string[] = [], stateCode = new Map<string, number>();
-  const cellIds = new Map<string, number>(), cellNames: string[] = [];
-  const rows = index.db.query<Raw, []>('SELECT registry_id, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id');
+export type SpatialColumns = {
+  count: number;
+  lat: Float64Array;
+  lng: Float64Array;
+  score: Int32Array;
+  flags: Uint8Array;
+  /** Index into `states`. */
+  state: Uint16Array;
+  states: string[];
+  idNum: Float64Array;
+  idLen: Uint8Array;
+  idOther: Map<number, string>;
+};
+
+/** Fresh columns for `n` facilities (filled by the caller). */
+export function allocateColumns(n: number): SpatialColumns {
+  return {
+    count: n,
+    lat: new Float64Array(n),
+    lng: new Float64Array(n),
+    score: new Int32Array(n),
+    flags: new Uint8Array(n),
+    state: new Uint16Array(n),
+    states: [],
+    idNum: new Float64Array(n),
+    idLen: new Uint8Array(n),
+    idOther: new Map(),
+  };
+}
+
+/** Stores `registryId` at position i of the columns' ID arrays. */
+export function putRegistryId(c: SpatialColumns, i: number, registryId: string): void {
+  if (isShortDigitString(registryId)) {
+    c.idNum[i] = Number(registryId);
+    c.idLen[i] = registryId.length;
+  } else c.idOther.set(i, registryId);
+}
+
+/** Reads the facility table once, in registry_id order (the primary key's order). */
+export function readSpatialColumns(db: Database): SpatialColumns {
+  const n = (db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+  const c = allocateColumns(n);
+  const stateCode = new Map<string, number>();
+  const rows = db.query<Raw, []>('SELECT registry_id, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id');
   let count = 0;
   for (const r of rows.iterate()) {
     if (count >= n) break;
     const i = count++;
-    lat0[i] = r.lat;
-    lng0[i] = r.lng;
-    score0[i] = r.overall_score;
-    flags0[i] = r.active_enforcement ? 1 : 0;
+    c.lat[i] = r.lat;
+    c.lng[i] = r.lng;
+    c.score[i] = r.overall_score;
+    c.flags[i] = r.active_enforcement ? 1 : 0;
     let sc = stateCode.get(r.fac_state);
-    if (sc === undefined) stateCode.set(r.fac_state, (sc = states.push(r.fac_state) - 1));
-    state0[i] = sc;
-    if (isShortDigitString(r.registry_id)) {
-      idNum0[i] = Number(r.registry_id);
-      idLen0[i] = r.registry_id.length;
-    } else idOther0.set(i, r.registry_id);
+    if (sc === undefined) stateCode.set(r.fac_state, (sc = c.states.push(r.fac_state) - 1));
+    c.state[i] = sc;
+    putRegistryId(c, i, r.registry_id);
   }
-  // A second pass, over typed arrays only: the H3 call is most of the build.
+  c.count = count;
+  return c;
+}
+
+/** Reads the facility table of `index` and lays it out (seconds at national scale: one H3 call per facility). */
+export function buildSpatialIndex(index: { db: Database }, res = AREA_H3_RES): SpatialIndex {
+  const started = performance.now();
+  const s = layoutSpatialIndex(readSpatialColumns(index.db), res);
+  s.buildMs = performance.now() - started;
+  return s;
+}
+
+/**
+ * Lays columns (in registry_id order) out by H3 cell. Cells are numbered in H3 index order, which
+ * keeps neighbouring cells close in memory. Each facility's cell is `latLngToCell` at `res`
+ * itself, never a parent of a finer cell (the two disagree for a few percent of points).
+ */
+export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): SpatialIndex {
+  const started = performance.now();
+  const { count, lat: lat0, lng: lng0, score: score0, flags: flags0, state: state0, idNum: idNum0, idLen: idLen0, idOther: idOther0 } = src;
+  const cell0 = new Uint32Array(count);
+  const cellIds = new Map<string, number>(), cellNames: string[] = [];
+  // The H3 call is most of the build.
   for (let i = 0; i < count; i++) {
     const cell = latLngToCell(lat0[i]!, lng0[i]!, res);
     let c = cellIds.get(cell);
@@ -115,7 +168,8 @@ export function buildSpatialIndex(index: { db: Database }, res = AREA_H3_RES): S
     cell0[i] = c;
   }
 
-  // Cells in H3 order; facilities by (cell, score, registry_id): two stable counting sorts over
+  // Cells in H3 order (every cell string of one resolution has the same length, so string order is
+  // numeric order); facilities by (cell, score, registry_id): two stable counting sorts over
   // positions that are already in registry_id order.
   const cellOrder = cellNames.map((_, c) => c).sort((a, b) => (cellNames[a]! < cellNames[b]! ? -1 : 1));
   const cellRank = new Uint32Array(cellNames.length);
@@ -125,8 +179,8 @@ export function buildSpatialIndex(index: { db: Database }, res = AREA_H3_RES): S
   const perm = countingSort(byScore, (p) => cellRank[cell0[p]!]!, cellNames.length);
 
   const s = allocate(count, cellNames.length, res);
-  s.states = states;
-  s.stateCode = stateCode;
+  s.states = src.states;
+  s.stateCode = new Map(src.states.map((st, i) => [st, i]));
   for (let k = 0; k < count; k++) {
     const p = perm[k]!;
     s.lat[k] = lat0[p]!;
@@ -149,6 +203,24 @@ export function buildSpatialIndex(index: { db: Database }, res = AREA_H3_RES): S
   summarizeCells(s, cellOrder.map((c) => cellNames[c]!));
   s.buildMs = performance.now() - started;
   return s;
+}
+
+/**
+ * The cell number of H3 cell `h` (a string of the index's resolution), or -1 when no facility is
+ * in it: a binary search over the cells' 64-bit H3 indexes (kept as two Uint32Arrays, so a stored
+ * index is used in place, with no Map to rebuild at start).
+ */
+export function cellNumber(s: SpatialIndex, h: string): number {
+  const [lo, hi] = h3IndexToSplitLong(h);
+  let a = 0, b = s.cellHi.length - 1;
+  while (a <= b) {
+    const m = (a + b) >>> 1;
+    const mh = s.cellHi[m]!, ml = s.cellLo[m]!;
+    if (mh < hi! || (mh === hi && ml < lo!)) a = m + 1;
+    else if (mh === hi && ml === lo) return m;
+    else b = m - 1;
+  }
+  return -1;
 }
 
 /** Stable counting sort of `items` by an integer key in 0 .. keys - 1. */
@@ -190,7 +262,8 @@ function allocate(count: number, cells: number, res: number): SpatialIndex {
     idOther: new Map(),
     states: [],
     stateCode: new Map(),
-    cellOf: new Map(),
+    cellHi: new Uint32Array(cells),
+    cellLo: new Uint32Array(cells),
     cellStart: new Uint32Array(cells + 1),
     cellLat: new Float64Array(cells),
     cellLng: new Float64Array(cells),
@@ -207,7 +280,9 @@ function allocate(count: number, cells: number, res: number): SpatialIndex {
 /** Per-cell centre, radius over its facilities, lowest score and flags, so searches can skip cells. */
 function summarizeCells(s: SpatialIndex, names: string[]): void {
   names.forEach((name, c) => {
-    s.cellOf.set(name, c);
+    const [lo, hi] = h3IndexToSplitLong(name);
+    s.cellHi[c] = hi!;
+    s.cellLo[c] = lo!;
     const [clat, clng] = cellToLatLng(name);
     s.cellLat[c] = clat;
     s.cellLng[c] = clng;

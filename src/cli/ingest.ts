@@ -5,6 +5,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { ingest, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
+import { SpatialCollector } from '../area/spatial-collector';
 import { parse } from './options';
 
 const HELP = `facility-score ingest <file>... --out PATH [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious]
@@ -46,6 +47,7 @@ function summaryText(s: IngestSummary): string {
     `  rows      ${c.read} read: ${c.accepted} indexed, ${c.rejected} rejected${reasons.length ? ` (${reasons.join(', ')})` : ''}, ${c.blank} blank`,
     `  rejects   ${s.rejectsPath}`,
     `  facilities ${s.info.facility_count}, score method ${s.info.score_version}`,
+    ...s.companionFiles.map((f) => `  beside it ${f.path} (${(f.ms / 1000).toFixed(1)} s)`),
   ];
   for (const [file, cols] of Object.entries(s.missingColumns)) lines.push(`  note      ${file} has no ${cols.join(', ')} column(s): treated as zero/unknown`);
   return lines.join('\n');
@@ -99,6 +101,8 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
       inline: values.threads === 'auto' ? !secondCoreIdle() : values.threads === '1',
       log: (line) => console.error(line),
       progress: { tty: process.stderr.isTTY === true, write: (s) => process.stderr.write(s) },
+      // The release carries the area search's spatial index (`<out>.area`), used in place by serve.
+      companions: [new SpatialCollector()],
     });
     console.log(summaryText(summary));
     return 0;

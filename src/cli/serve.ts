@@ -2,7 +2,7 @@ import { ACCOUNT_ENV_HELP, ACCOUNT_OPTIONS } from '../account/jwt-options';
 import { jwtModeOf } from '../account/jwt';
 import { createApp } from '../app';
 import { openIndex } from '../index/bundled';
-import { prepareIndex } from '../ops/index-preparer';
+import { prepareSpatial } from '../ops/index-preparer';
 import { newLifecycle } from '../ops/lifecycle';
 import { ServiceMetrics } from '../ops/service-metrics';
 import { ServiceProcess } from '../ops/service-process';
@@ -43,10 +43,10 @@ export async function serveCommand(args: string[], env: Record<string, string | 
       log,
       metrics,
       lifecycle,
-      makeApp: (ix) => createApp({ config, index: ix, store, clock: Date.now, log, metrics, lifecycle }),
+      makeApp: (ix, spatial) => createApp({ config, index: ix, spatial, store, clock: Date.now, log, metrics, lifecycle }),
       openIndex: () => openIndex(config.indexPath),
-      // Built before listening, so the first radius search does not pay for it.
-      prepareIndex: (ix, offThread) => prepareIndex(ix, offThread, log),
+      // The release's area file, used in place; or built on a worker while everything else serves.
+      prepareSpatial: (ix) => prepareSpatial(ix, log),
     },
     index,
   );

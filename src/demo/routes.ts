@@ -26,7 +26,7 @@ export function demoRoutes(deps: AppDeps) {
   return new Elysia({ name: 'demo-routes' }).get(
     '/api/v1/demo/facility',
     async ({ query, request }) => ({
-      data: await demoLookup(deps.index, geocoder, query.address, deps.config.demoMatchMiles, deps.log),
+      data: await demoLookup(deps.index, deps.spatial, geocoder, query.address, deps.config.demoMatchMiles, deps.log),
       meta: metaFor(request, deps.clock),
     }),
     {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { createApp } from '../../src/app';
+import { SpatialHandle } from '../../src/area/spatial-handle';
+import { buildSpatialIndex } from '../../src/area/spatial-index';
 import { makeConfig } from '../../src/config';
 import type { FacilityIndex } from '../../src/index/facility-index';
 import { newLifecycle } from '../../src/ops/lifecycle';
@@ -21,10 +23,11 @@ describe('SIGHUP reload when the new app cannot be built or bound', () => {
     const service = await ServiceProcess.start(
       {
         config, store, log, metrics, lifecycle,
-        makeApp: (index) => {
+        makeApp: (index, spatial) => {
           if (apps++ > 0) throw new Error('cannot bind');
-          return createApp({ config, index, store, clock: Date.now, log, metrics, lifecycle });
+          return createApp({ config, index, spatial, store, clock: Date.now, log, metrics, lifecycle });
         },
+        prepareSpatial: (index) => SpatialHandle.of(buildSpatialIndex(index)),
         openIndex: async () => {
           const ix = memoryIndex(DEFAULT_ROWS, { dataset_name: 'generation-B' });
           opened.push(ix);

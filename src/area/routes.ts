@@ -37,7 +37,7 @@ export function areaRoutes(deps: AppDeps) {
       '/api/v1/area',
       ({ request }) => {
         const { query, spatial } = parsed.get(request)!;
-        return { data: findWithinRadius(deps.index, spatial, query), meta: metaFor(request, deps.clock) };
+        return { data: findWithinRadius(spatial, query), meta: metaFor(request, deps.clock) };
       },
       {
         apiKey: 'area',

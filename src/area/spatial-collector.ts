@@ -1,6 +1,6 @@
 import type { IndexInfo } from '../index/model';
 import { spatialFilePath, spatialIdentity, writeSpatialFile } from './spatial-file';
-import { AREA_H3_RES, allocateColumns, layoutSpatialIndex, putRegistryId, type SpatialColumns } from './spatial-index';
+import { AREA_H3_RES, NameBytes, allocateColumns, layoutSpatialIndex, putRegistryId, type SpatialColumns } from './spatial-index';
 
 /** The row fields a spatial index needs, as ingest hands them over (src/index/ingest/producer.ts EncodedRow order). */
 type Row = readonly [registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string, lat: number, lng: number, fac_naics: string, overall_score: number, active_enforcement: number, ...rest: unknown[]];
@@ -14,27 +14,24 @@ type Row = readonly [registry_id: string, fac_name: string, fac_street: string, 
 export class SpatialCollector {
   private n = 0;
   private cap = 1 << 16;
-  private lat = new Float64Array(this.cap);
-  private lng = new Float64Array(this.cap);
-  private score = new Int32Array(this.cap);
-  private flags = new Uint8Array(this.cap);
-  private state = new Uint16Array(this.cap);
-  private ids: string[] = [];
+  private cols: SpatialColumns = allocateColumns(this.cap);
+  private names = new NameBytes();
   private readonly stateCode = new Map<string, number>();
-  private readonly states: string[] = [];
 
   /** One indexed facility (each registry ID once: what the index writer accepted). */
   add(row: Row): void {
     if (this.n === this.cap) this.grow();
+    const c = this.cols;
     const i = this.n++;
-    this.lat[i] = row[6];
-    this.lng[i] = row[7];
-    this.score[i] = row[9];
-    this.flags[i] = row[10] ? 1 : 0;
+    c.lat[i] = row[6];
+    c.lng[i] = row[7];
+    c.score[i] = row[9];
+    c.flags[i] = row[10] ? 1 : 0;
     let sc = this.stateCode.get(row[4]);
-    if (sc === undefined) this.stateCode.set(row[4], (sc = this.states.push(row[4]) - 1));
-    this.state[i] = sc;
-    this.ids.push(row[0]);
+    if (sc === undefined) this.stateCode.set(row[4], (sc = c.states.push(row[4]) - 1));
+    c.state[i] = sc;
+    putRegistryId(c, i, row[0]);
+    c.nameStart[i + 1] = this.names.push(row[1]);
   }
 
   get count(): number {
@@ -43,18 +40,28 @@ export class SpatialCollector {
 
   /** The collected facilities as columns in registry_id order (the facility table's order). */
   columns(): SpatialColumns {
-    const order = registryOrder(this.ids);
+    const src = this.cols;
+    src.count = this.n;
+    src.nameBytes = this.names.bytes;
+    const order = registryOrder(src);
+    if (!order) return src;
     const c = allocateColumns(this.n);
-    c.states = this.states;
+    c.states = src.states;
+    const names = new NameBytes();
     for (let k = 0; k < this.n; k++) {
-      const p = order ? order[k]! : k;
-      c.lat[k] = this.lat[p]!;
-      c.lng[k] = this.lng[p]!;
-      c.score[k] = this.score[p]!;
-      c.flags[k] = this.flags[p]!;
-      c.state[k] = this.state[p]!;
-      putRegistryId(c, k, this.ids[p]!);
+      const p = order[k]!;
+      c.lat[k] = src.lat[p]!;
+      c.lng[k] = src.lng[p]!;
+      c.score[k] = src.score[p]!;
+      c.flags[k] = src.flags[p]!;
+      c.state[k] = src.state[p]!;
+      c.idNum[k] = src.idNum[p]!;
+      c.idLen[k] = src.idLen[p]!;
+      const other = src.idOther.get(p);
+      if (other !== undefined) c.idOther.set(k, other);
+      c.nameStart[k + 1] = names.pushBytes(src.nameBytes.subarray(src.nameStart[p]!, src.nameStart[p + 1]!));
     }
+    c.nameBytes = names.bytes;
     return c;
   }
 
@@ -62,9 +69,9 @@ export class SpatialCollector {
   writeBeside(indexPath: string, info: IndexInfo): { path: string; ms: number } {
     const started = performance.now();
     const cols = this.columns();
-    // The collected rows are no longer needed: let the layout reuse their memory.
-    this.ids = [];
-    this.lat = this.lng = new Float64Array(0);
+    // What was collected is no longer needed: let the layout reuse its memory.
+    this.cols = allocateColumns(0);
+    this.names = new NameBytes();
     const s = layoutSpatialIndex(cols, AREA_H3_RES);
     const path = spatialFilePath(indexPath);
     writeSpatialFile(path, s, spatialIdentity(info));
@@ -73,33 +80,36 @@ export class SpatialCollector {
 
   private grow(): void {
     this.cap *= 2;
-    const more = <T extends Float64Array | Int32Array | Uint8Array | Uint16Array>(a: T): T => {
-      const b = new (a.constructor as new (n: number) => T)(this.cap);
-      b.set(a);
-      return b;
-    };
-    this.lat = more(this.lat);
-    this.lng = more(this.lng);
-    this.score = more(this.score);
-    this.flags = more(this.flags);
-    this.state = more(this.state);
+    const old = this.cols;
+    const c = allocateColumns(this.cap);
+    for (const k of ['lat', 'lng', 'score', 'flags', 'state', 'idNum', 'idLen', 'nameStart'] as const) (c[k] as Float64Array).set(old[k] as Float64Array);
+    c.states = old.states;
+    c.idOther = old.idOther;
+    this.cols = c;
   }
 }
 
 /**
- * Positions of `ids` in ascending string order (SQLite's order for the TEXT primary key), or null
- * when they already are in it. Registry IDs are normally 12 digits, where string order is numeric
- * order: a radix sort on the number then (milliseconds for millions); otherwise a string sort.
+ * Positions of the columns' registry IDs in ascending string order (SQLite's order for the TEXT
+ * primary key), or null when they already are in it. Registry IDs are normally 12 digits, where
+ * string order is numeric order: a radix sort on the number then (milliseconds for millions);
+ * otherwise a string sort.
  */
-export function registryOrder(ids: readonly string[]): Uint32Array | null {
+export function registryOrder(c: Pick<SpatialColumns, 'count' | 'idNum' | 'idLen' | 'idOther'>): Uint32Array | null {
+  const n = c.count;
+  const len = c.idLen[0] ?? 0;
+  let sameShape = c.idOther.size === 0;
+  for (let i = 0; i < n && sameShape; i++) if (c.idLen[i] !== len) sameShape = false;
+  if (sameShape) {
+    let sorted = true;
+    for (let i = 1; i < n && sorted; i++) if (c.idNum[i - 1]! > c.idNum[i]!) sorted = false;
+    return sorted ? null : radixOrder(c.idNum.subarray(0, n));
+  }
+  const ids = Array.from({ length: n }, (_, i) => c.idOther.get(i) ?? String(c.idNum[i]).padStart(c.idLen[i]!, '0'));
   let sorted = true;
-  for (let i = 1; i < ids.length && sorted; i++) if (ids[i - 1]! > ids[i]!) sorted = false;
+  for (let i = 1; i < n && sorted; i++) if (ids[i - 1]! > ids[i]!) sorted = false;
   if (sorted) return null;
-  const len = ids[0]?.length ?? 0;
-  const numeric = len > 0 && len <= 15 && ids.every((id) => id.length === len && /^[0-9]+$/.test(id));
-  if (!numeric) return Uint32Array.from(ids.map((_, i) => i)).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
-  const keys = Float64Array.from(ids, Number);
-  return radixOrder(keys);
+  return Uint32Array.from(ids.map((_, i) => i)).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
 }
 
 const HALF = 2 ** 25;

@@ -28,8 +28,8 @@ export function spatialIdentity(info: IndexInfo): string {
 
 const ARRAYS = [
   'lat', 'lng', 'cos', 'idNum', 'cellLat', 'cellLng', 'cellCos', 'cellRadius',
-  'score', 'rank', 'cellStart', 'cellHi', 'cellLo', 'cellMinScore',
-  'state', 'cellState', 'flags', 'idLen', 'cellActive',
+  'score', 'rank', 'cellStart', 'cellHi', 'cellLo', 'cellMinScore', 'nameStart',
+  'state', 'cellState', 'flags', 'idLen', 'cellActive', 'nameBytes',
 ] as const satisfies readonly (keyof SpatialIndex)[];
 type ArrayName = (typeof ARRAYS)[number];
 
@@ -37,7 +37,7 @@ const TYPES = {
   lat: Float64Array, lng: Float64Array, cos: Float64Array, idNum: Float64Array, cellLat: Float64Array, cellLng: Float64Array,
   cellCos: Float64Array, cellRadius: Float64Array, score: Int32Array, rank: Uint32Array, cellStart: Uint32Array, cellHi: Uint32Array,
   cellLo: Uint32Array, cellMinScore: Int32Array, state: Uint16Array, cellState: Uint16Array, flags: Uint8Array, idLen: Uint8Array,
-  cellActive: Uint8Array,
+  cellActive: Uint8Array, nameStart: Uint32Array, nameBytes: Uint8Array,
 } as const satisfies Record<ArrayName, unknown>;
 
 type Header = {
@@ -130,13 +130,14 @@ export function loadSpatialFile(path: string, identity: string, res: number): Lo
   if (h.format !== FORMAT) return { ok: false, reason: `format ${h.format}, expected ${FORMAT}` };
   if (h.res !== res) return { ok: false, reason: `resolution ${h.res}, expected ${res}` };
   if (h.identity !== identity) return { ok: false, reason: 'it belongs to another build of the index' };
-  const expected = (n: ArrayName) => (n === 'cellStart' ? h.cells + 1 : n.startsWith('cell') ? h.cells : h.count);
+  const expected = (n: ArrayName, length: number) =>
+    n === 'nameBytes' ? length : n === 'cellStart' ? h.cells + 1 : n === 'nameStart' ? h.count + 1 : n.startsWith('cell') ? h.cells : h.count;
   const views: Partial<Record<ArrayName, ArrayBufferView & { length: number }>> = {};
   for (const name of ARRAYS) {
     const T = TYPES[name];
     const [offset, length] = h.arrays[name] ?? [-1, -1];
     const start = bytes.byteOffset + offset;
-    if (length !== expected(name) || offset < 0 || start % T.BYTES_PER_ELEMENT !== 0 || offset + length * T.BYTES_PER_ELEMENT > bytes.length) {
+    if (length !== expected(name, length) || offset < 0 || start % T.BYTES_PER_ELEMENT !== 0 || offset + length * T.BYTES_PER_ELEMENT > bytes.length) {
       return { ok: false, reason: `array ${name} missing, truncated or misplaced` };
     }
     views[name] = new T(bytes.buffer as ArrayBuffer, start, length);
@@ -151,7 +152,7 @@ export function loadSpatialFile(path: string, identity: string, res: number): Lo
     buildMs: 0,
     origin: 'stored' as const,
   } satisfies SpatialIndex;
-  if (s.cellStart[h.cells] !== h.count || h.states.length >= MIXED_STATES) return { ok: false, reason: 'inconsistent counts' };
+  if (s.cellStart[h.cells] !== h.count || s.nameStart[h.count] !== s.nameBytes.length || h.states.length >= MIXED_STATES) return { ok: false, reason: 'inconsistent counts' };
   s.buildMs = performance.now() - started;
   return { ok: true, spatial: s };
 }

@@ -44,6 +44,9 @@ export type SpatialIndex = {
   idLen: Uint8Array;
   /** Registry IDs that are not 1-15 digits, by position (the ingest rejects those, so normally empty). */
   idOther: Map<number, string>;
+  /** Facility names, UTF-8: facility i's is nameBytes[nameStart[i] .. nameStart[i + 1]) (so an area answer needs no SQLite read). */
+  nameStart: Uint32Array;
+  nameBytes: Uint8Array;
   states: string[];
   stateCode: Map<string, number>;
   /** The cells' 64-bit H3 indexes, upper and lower 32 bits, ascending (see `cellNumber`). */
@@ -74,7 +77,7 @@ export function registryIdAt(s: SpatialIndex, i: number): string {
   return String(s.idNum[i]).padStart(s.idLen[i]!, '0');
 }
 
-type Raw = { registry_id: string; lat: number; lng: number; overall_score: number; active_enforcement: number; fac_state: string };
+type Raw = { registry_id: string; fac_name: string; lat: number; lng: number; overall_score: number; active_enforcement: number; fac_state: string };
 
 /**
  * What the spatial index is made from: one entry per facility, in registry_id order (the order of
@@ -93,6 +96,9 @@ export type SpatialColumns = {
   idNum: Float64Array;
   idLen: Uint8Array;
   idOther: Map<number, string>;
+  /** Names, UTF-8, facility i's at nameBytes[nameStart[i] .. nameStart[i + 1]). */
+  nameStart: Uint32Array;
+  nameBytes: Uint8Array;
 };
 
 /** Fresh columns for `n` facilities (filled by the caller). */
@@ -108,7 +114,50 @@ export function allocateColumns(n: number): SpatialColumns {
     idNum: new Float64Array(n),
     idLen: new Uint8Array(n),
     idOther: new Map(),
+    nameStart: new Uint32Array(n + 1),
+    nameBytes: new Uint8Array(0),
   };
+}
+
+/** Appends names as UTF-8 (nameStart of the next one kept up to date); grows the byte array as needed. */
+export class NameBytes {
+  bytes = new Uint8Array(1 << 16);
+  length = 0;
+  private readonly encoder = new TextEncoder();
+  /** Appends `name`; returns the offset just past it. */
+  push(name: string): number {
+    // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+    if (this.length + name.length * 3 > this.bytes.length) {
+      const more = new Uint8Array(Math.max(this.bytes.length * 2, this.length + name.length * 3));
+      more.set(this.bytes.subarray(0, this.length));
+      this.bytes = more;
+    }
+    this.length += this.encoder.encodeInto(name, this.bytes.subarray(this.length)).written;
+    return this.length;
+  }
+  /** Appends UTF-8 bytes as they are; returns the offset just past them. */
+  pushBytes(b: Uint8Array): number {
+    if (this.length + b.length > this.bytes.length) {
+      const more = new Uint8Array(Math.max(this.bytes.length * 2, this.length + b.length));
+      more.set(this.bytes.subarray(0, this.length));
+      this.bytes = more;
+    }
+    this.bytes.set(b, this.length);
+    this.length += b.length;
+    return this.length;
+  }
+
+  /** The bytes written, trimmed. */
+  done(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
+}
+
+const decoder = new TextDecoder();
+
+/** Name of the facility at position i. */
+export function nameAt(s: SpatialIndex, i: number): string {
+  return decoder.decode(s.nameBytes.subarray(s.nameStart[i]!, s.nameStart[i + 1]!));
 }
 
 /** Stores `registryId` at position i of the columns' ID arrays. */
@@ -124,7 +173,8 @@ export function readSpatialColumns(db: Database): SpatialColumns {
   const n = (db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
   const c = allocateColumns(n);
   const stateCode = new Map<string, number>();
-  const rows = db.query<Raw, []>('SELECT registry_id, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id');
+  const rows = db.query<Raw, []>('SELECT registry_id, fac_name, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id');
+  const names = new NameBytes();
   let count = 0;
   for (const r of rows.iterate()) {
     if (count >= n) break;
@@ -137,8 +187,10 @@ export function readSpatialColumns(db: Database): SpatialColumns {
     if (sc === undefined) stateCode.set(r.fac_state, (sc = c.states.push(r.fac_state) - 1));
     c.state[i] = sc;
     putRegistryId(c, i, r.registry_id);
+    c.nameStart[i + 1] = names.push(r.fac_name);
   }
   c.count = count;
+  c.nameBytes = names.done();
   return c;
 }
 
@@ -194,6 +246,14 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
     s.idLen[k] = idLen0[p]!;
     const other = idOther0.get(p);
     if (other !== undefined) s.idOther.set(k, other);
+  }
+  s.nameBytes = new Uint8Array(src.nameStart[count] ?? 0);
+  for (let k = 0, at = 0; k < count; k++) {
+    const p = perm[k]!;
+    const from = src.nameStart[p]!, to = src.nameStart[p + 1]!;
+    s.nameBytes.set(src.nameBytes.subarray(from, to), at);
+    at += to - from;
+    s.nameStart[k + 1] = at;
   }
   for (let k = 0; k < count; k++) {
     const c = cellRank[cell0[perm[k]!]!]! + 1;
@@ -260,6 +320,8 @@ function allocate(count: number, cells: number, res: number): SpatialIndex {
     idNum: new Float64Array(count),
     idLen: new Uint8Array(count),
     idOther: new Map(),
+    nameStart: new Uint32Array(count + 1),
+    nameBytes: new Uint8Array(0),
     states: [],
     stateCode: new Map(),
     cellHi: new Uint32Array(cells),

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
 import { SpatialCollector, registryOrder } from '../../src/area/spatial-collector';
 import { loadSpatialFile, spatialFilePath, spatialIdentity, writeSpatialFile } from '../../src/area/spatial-file';
-import { AREA_H3_RES, buildSpatialIndex, readSpatialColumns, registryIdAt, type SpatialIndex } from '../../src/area/spatial-index';
+import { AREA_H3_RES, allocateColumns, buildSpatialIndex, nameAt, putRegistryId, readSpatialColumns, registryIdAt, type SpatialIndex } from '../../src/area/spatial-index';
 import { searchRadius, type RadiusQuery } from '../../src/area/spatial-search';
 import { FacilityIndex } from '../../src/index/facility-index';
 import type { FacilityRow } from '../../src/index/model';
@@ -18,14 +18,17 @@ const dir = mkdtempSync(join(tmpdir(), 'fcs-area-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const rand = rng(5);
-const ROWS = [...cluster(rand, PLACES.houston, 400, 20, EARTH_RADIUS_MILES), ...cluster(rand, PLACES.guam, 100, 10, EARTH_RADIUS_MILES)];
+// Some names beyond ASCII, so the stored UTF-8 names are checked byte for byte.
+const ROWS = [...cluster(rand, PLACES.houston, 400, 20, EARTH_RADIUS_MILES), ...cluster(rand, PLACES.guam, 100, 10, EARTH_RADIUS_MILES)].map((r, i) =>
+  i % 10 === 0 ? { ...r, fac_name: `ÉTABLISSEMENTS MÜLLER — ñ 東 ${i} (FICTITIOUS)` } : r,
+);
 const QUERIES: RadiusQuery[] = [PLACES.houston, PLACES.guam].flatMap((p) =>
   (['distance', 'score'] as const).flatMap((sort) => [
     { lat: p.lat, lng: p.lng, radiusMiles: 15, limit: 500, sort, state: null, activeEnforcement: null },
     { lat: p.lat, lng: p.lng, radiusMiles: 25, limit: 7, sort, state: p.state, activeEnforcement: true },
   ]),
 );
-const answers = (s: SpatialIndex) => QUERIES.map((q) => searchRadius(s, q).map((h) => `${registryIdAt(s, h.pos)}@${h.distance}`));
+const answers = (s: SpatialIndex) => QUERIES.map((q) => searchRadius(s, q).map((h) => `${registryIdAt(s, h.pos)} ${nameAt(s, h.pos)}@${h.distance}`));
 const built = buildSpatialIndex(memoryIndex(ROWS));
 
 /** The row as ingest hands it to its companions (EncodedRow order). */
@@ -76,17 +79,25 @@ describe('collecting the spatial index while ingest writes the index', () => {
     const states = (cols: typeof fromRows) => Array.from(cols.state, (s) => cols.states[s]);
     expect(states(fromRows)).toEqual(states(fromTable));
     for (const k of ['lat', 'lng', 'score', 'flags', 'idNum', 'idLen', 'idOther', 'count'] as const) expect(fromRows[k]).toEqual(fromTable[k]);
+    const names = (cols: typeof fromRows) => Array.from({ length: cols.count }, (_, i) => new TextDecoder().decode(cols.nameBytes.subarray(cols.nameStart[i]!, cols.nameStart[i + 1]!)));
+    expect(names(fromRows)).toEqual(names(fromTable));
   });
 
   it('orders registry IDs as SQLite orders the text key: radix sort for 12-digit IDs, a string sort otherwise', () => {
     const r = rng(9);
     const twelve = Array.from({ length: 5000 }, () => String(100000000000 + Math.floor(r() * 899999999999)));
     const mixed = ['9', '10', '0099', 'A-1', '110000000001', '99-X', ...twelve.slice(0, 50)];
+    const columnsOf = (ids: string[]) => {
+      const c = allocateColumns(ids.length);
+      ids.forEach((id, i) => putRegistryId(c, i, id));
+      return c;
+    };
     for (const ids of [twelve, mixed]) {
-      const order = registryOrder(ids)!;
+      const order = registryOrder(columnsOf(ids))!;
       expect(Array.from(order, (p) => ids[p])).toEqual([...ids].sort());
     }
-    expect(registryOrder(['1', '2', '3'])).toBeNull();
+    expect(registryOrder(columnsOf(['1', '2', '3']))).toBeNull();
+    expect(registryOrder(columnsOf(['9', '10']))).toEqual(new Uint32Array([1, 0]));
   });
 
   it('is written beside the index by ingest, tied to that build, and used in place', async () => {

@@ -69,20 +69,29 @@ const batch = (i: number) => JSON.stringify({ registry_ids: ids.slice((i * 500) 
   console.log('## In-process (app.handle, sequential)');
   for (const [name, call] of Object.entries(calls)) {
     for (let i = 0; i < 300; i++) await (await call(i)).arrayBuffer();
-    const times: number[] = [], gc: boolean[] = [];
+    const times: number[] = [], gc: boolean[] = [], preempted: boolean[] = [], faults: number[] = [];
     for (let i = 0; i < N; i++) {
       const h0 = jsc.heapSize();
+      const r0 = process.resourceUsage();
       const t0 = performance.now();
       const res = await call(i);
       await res.arrayBuffer();
       times.push(performance.now() - t0);
+      const r1 = process.resourceUsage();
       gc.push(jsc.heapSize() < h0);
+      preempted.push(r1.involuntaryContextSwitches > r0.involuntaryContextSwitches);
+      faults.push(r1.minorPageFault - r0.minorPageFault + (r1.majorPageFault - r0.majorPageFault));
       if (res.status !== 200) throw new Error(`${name} ${res.status}`);
     }
     const cut = pct(times, 99);
-    const slow = times.map((t, i) => ({ t, gc: gc[i]! })).filter((x) => x.t >= cut);
-    const withGc = times.filter((_, i) => gc[i]);
-    console.log(`${line(name, times)}; requests with a GC inside: ${withGc.length} (p50 ${fmt(pct(withGc, 50))} ms); of the slowest 1%: ${slow.filter((x) => x.gc).length}/${slow.length} had one`);
+    const slow = times.map((t, i) => i).filter((i) => times[i]! >= cut);
+    const count = (xs: number[], f: (i: number) => boolean) => xs.filter(f).length;
+    const all = times.map((_, i) => i);
+    console.log(
+      `${line(name, times)}\n  all requests: ${count(all, (i) => gc[i]!)} with a GC inside, ${count(all, (i) => preempted[i]!)} preempted (involuntary context switch), ${count(all, (i) => faults[i]! > 0)} with page faults` +
+        `\n  the slowest 1% (${slow.length}, >= ${fmt(cut)} ms): ${count(slow, (i) => gc[i]!)} with a GC, ${count(slow, (i) => preempted[i]!)} preempted, ${count(slow, (i) => faults[i]! > 0)} with page faults, ` +
+        `${count(slow, (i) => !gc[i] && !preempted[i] && faults[i] === 0)} with none of these`,
+    );
   }
   // Phases of an area request alone; the names both ways (the area file now, SQLite before).
   const phase = { search: [] as number[], 'names from the area file': [] as number[], 'names from SQLite (as before)': [] as number[], json: [] as number[] };

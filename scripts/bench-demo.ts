@@ -10,6 +10,7 @@ import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app';
+import { processParts } from '../src/deps';
 import { makeConfig } from '../src/config';
 import { normalizeAddressKey } from '../src/address/address';
 import { nearestFacilityId } from '../src/demo/nearest-facility';
@@ -45,8 +46,10 @@ const spatialIndex = await spatial.ready;
 console.log(`spatial index (once per index, at serve start, for /area and the external-geocoder path): ${spatialIndex.origin === 'stored' ? 'loaded' : 'built'} in ${(performance.now() - t0).toFixed(0)} ms`);
 let peer = 0;
 // Each request from its own peer, so the limit measures its cost but never refuses.
+const config = makeConfig({ logRequests: false });
 const app = createApp({
-  config: makeConfig({ logRequests: false }),
+  ...processParts(config, Date.now, () => {}),
+  config,
   index,
   spatial,
   store: new SqliteStateStore(':memory:'),

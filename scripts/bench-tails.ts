@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app';
 import { makeConfig } from '../src/config';
+import { processParts } from '../src/deps';
 import { findWithinRadius } from '../src/area/service';
 import { nameAt, registryIdAt } from '../src/area/spatial-index';
 import { searchRadius, type RadiusQuery } from '../src/area/spatial-search';
@@ -60,7 +61,8 @@ const batch = (i: number) => JSON.stringify({ registry_ids: ids.slice((i * 500) 
   const account = await store.createAccount({ name: 'bench', subject: '', tier: 'enterprise', monthlyLimit: 1_000_000_000, now: Date.now() });
   const k = generateKey();
   await store.setKey(account.id, k.hash, k.prefix, Date.now());
-  const app = createApp({ config: makeConfig({ logRequests: false }), index, spatial: prepareSpatial(index, () => {}), store, clock: Date.now, log: () => {} });
+  const config = makeConfig({ logRequests: false });
+  const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, spatial: prepareSpatial(index, () => {}), store, clock: Date.now, log: () => {} });
   const headers = { 'x-api-key': k.key };
   const calls = {
     area: (i: number) => app.handle(new Request(`http://localhost/api/v1/area?${areaQs(i)}`, { headers })),

@@ -1,49 +1,40 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { apiKeyAuth } from '../access/api-key-auth';
-import { ErrorEnvelope } from '../http/envelope';
+import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from '../access/api-key-auth';
 import { metaFor } from '../http/request-context';
 import { AreaQuery, AreaResponse } from './model';
 import { parseAreaQuery } from './query';
 import { findWithinRadius } from './service';
 import type { SpatialHandle } from './spatial-handle';
-import type { SpatialIndex } from './spatial-index';
-import type { RadiusQuery } from './spatial-search';
-
-const parsed = new WeakMap<Request, { query: RadiusQuery; spatial: SpatialIndex }>();
 
 /**
- * `areaQuery: true` reads the query strictly (422 naming each bad parameter), then takes the
- * spatial index (503 with Retry-After while it is still being made at start). Listed after
- * `apiKey` on the route, so its transform runs after authentication (401/403 first) and before
- * the call is counted: a rejected query is never billed.
+ * The query is read strictly (422 naming each bad parameter), then the spatial index is taken
+ * (503 with Retry-After while it is still being made after a start: docs/area-and-portfolio.md), by
+ * the pipeline's input step: after authentication (401/403 first) and before the call is counted,
+ * so neither a rejected query nor a 503 is ever billed.
  */
-function areaQuery(spatial: SpatialHandle) {
-  return new Elysia({ name: 'area-query' }).macro({
-    areaQuery: (_on: boolean) => ({
-      transform({ request }) {
-        const query = parseAreaQuery(new URL(request.url).searchParams);
-        parsed.set(request, { query, spatial: spatial.require() });
-      },
-    }),
-  });
+function areaRoute(spatial: SpatialHandle) {
+  const input = inputCheck(['VALIDATION_ERROR', 'SERVICE_UNAVAILABLE'], ({ request }) => ({
+    query: parseAreaQuery(new URL(request.url).searchParams),
+    index: spatial.require(),
+  }));
+  return { endpoint: 'area', input } satisfies ApiKeyRoute;
 }
 
 export function areaRoutes(deps: AppDeps) {
+  const AREA = areaRoute(deps.spatial);
   return new Elysia({ name: 'area-routes' })
     .use(apiKeyAuth(deps))
-    .use(areaQuery(deps.spatial))
     .get(
       '/api/v1/area',
-      ({ request }) => {
-        const { query, spatial } = parsed.get(request)!;
-        return { data: findWithinRadius(spatial, query), meta: metaFor(request, deps.clock) };
+      ({ input, facts }) => {
+        const { query, index } = AREA.input.from(input);
+        return { data: findWithinRadius(index, query), meta: metaFor(facts, deps.clock) };
       },
       {
-        apiKey: 'area',
-        areaQuery: true,
+        apiKey: AREA,
         query: AreaQuery,
-        response: { 200: AreaResponse, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope, 503: ErrorEnvelope },
+        response: { 200: AreaResponse, ...apiKeyErrors(AREA) },
         detail: {
           tags: ['Area'],
           summary: 'Facilities within a radius of a point',

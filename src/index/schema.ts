@@ -1,5 +1,9 @@
-/** DDL of the facility index file. Bump INDEX_FORMAT when it changes; readers refuse other formats. */
-export const INDEX_FORMAT = '2';
+import { HISTORY_DDL } from '../history/schema';
+
+/** DDL of the facility index file. Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
+export const INDEX_FORMAT = '3';
+/** Format 2 is format 3 without the release and history tables: it reads as one release (src/history/). */
+export const READABLE_FORMATS: readonly string[] = ['2', INDEX_FORMAT];
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small
@@ -32,4 +36,4 @@ CREATE TABLE facility_inputs (registry_id TEXT PRIMARY KEY NOT NULL, score_input
 -- normalised street line + state (src/demo/address.ts), for the demo's offline geocoder
 CREATE TABLE facility_address (address_key TEXT NOT NULL, registry_id TEXT NOT NULL, PRIMARY KEY (address_key, registry_id)) WITHOUT ROWID;
 CREATE TABLE index_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
-`;
+${HISTORY_DDL}`;

@@ -3,6 +3,7 @@ import { createApp } from '../../src/app';
 import { SpatialHandle } from '../../src/area/spatial-handle';
 import { buildSpatialIndex } from '../../src/area/spatial-index';
 import { makeConfig } from '../../src/config';
+import { processParts } from '../../src/deps';
 import type { FacilityIndex } from '../../src/index/facility-index';
 import { newLifecycle } from '../../src/ops/lifecycle';
 import { ServiceMetrics } from '../../src/ops/service-metrics';
@@ -25,7 +26,7 @@ describe('SIGHUP reload when the new app cannot be built or bound', () => {
         config, store, log, metrics, lifecycle,
         makeApp: (index, spatial) => {
           if (apps++ > 0) throw new Error('cannot bind');
-          return createApp({ config, index, spatial, store, clock: Date.now, log, metrics, lifecycle });
+          return createApp({ ...processParts(config, Date.now, log), config, index, spatial, store, clock: Date.now, log, metrics, lifecycle });
         },
         prepareSpatial: (index) => SpatialHandle.of(buildSpatialIndex(index)),
         openIndex: async () => {

@@ -189,6 +189,8 @@ describe('serve --index PATH refuses a bad index at start, in one line', () => {
   it('a good external index is served instead of the embedded one', async () => {
     const copy = join(tempDir(), 'national-copy.sqlite');
     copyFileSync(join(ROOT, 'data', 'sample.sqlite'), copy);
+    // The release is the index and its area index beside it: with both, /readyz is 200 at once.
+    copyFileSync(join(ROOT, 'data', 'sample.sqlite.area'), `${copy}.area`);
     const server = await startServe(['--index', copy, '--state-dir', tempDir()]);
     try {
       expect(server.lines.find((l) => String(l.msg).startsWith('listening'))).toMatchObject({ index: copy });

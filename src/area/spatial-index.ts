@@ -132,7 +132,17 @@ export class NameBytes {
       more.set(this.bytes.subarray(0, this.length));
       this.bytes = more;
     }
-    this.length += this.encoder.encodeInto(name, this.bytes.subarray(this.length)).written;
+    // ASCII (nearly every name) byte by byte, with no view object per name; the rest through the encoder.
+    let at = this.length;
+    for (let k = 0; k < name.length; k++) {
+      const ch = name.charCodeAt(k);
+      if (ch > 127) {
+        this.length += this.encoder.encodeInto(name, this.bytes.subarray(this.length)).written;
+        return this.length;
+      }
+      this.bytes[at++] = ch;
+    }
+    this.length = at;
     return this.length;
   }
   /** Appends UTF-8 bytes as they are; returns the offset just past them. */
@@ -226,7 +236,8 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
   const cellOrder = cellNames.map((_, c) => c).sort((a, b) => (cellNames[a]! < cellNames[b]! ? -1 : 1));
   const cellRank = new Uint32Array(cellNames.length);
   cellOrder.forEach((c, r) => (cellRank[c] = r));
-  const identity = Uint32Array.from({ length: count }, (_, k) => k);
+  const identity = new Uint32Array(count);
+  for (let k = 0; k < count; k++) identity[k] = k;
   const byScore = sortByScore(identity, score0);
   const perm = countingSort(byScore, (p) => cellRank[cell0[p]!]!, cellNames.length);
 

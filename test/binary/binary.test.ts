@@ -53,6 +53,9 @@ describe('the compiled binary (dist/facility-score)', () => {
       fetch(`${server.base}${path}`, { method: 'POST', headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
     const send = (method: string, path: string, body?: unknown) =>
       fetch(`${server.base}${path}`, { method, headers: { ...withKey, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    // The embedded sample's area index is built on a worker after listening (lookups answer at
+    // once): wait for /readyz, as a load balancer would, before calling every endpoint.
+    for (let i = 0; i < 600 && (await get('/readyz')).status !== 200; i++) await Bun.sleep(100);
     // The watchlist made first is used by the watchlist calls after it, and deleted last.
     let wl = '';
     const watchlist = () => `/api/v1/watchlists/${wl}`;

@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { ingest, ReleaseOrderError, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
 import { SpatialCollector } from '../area/spatial-collector';
+import { spatialFilePath } from '../area/spatial-file';
 import { parse } from './options';
 
 const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious]
@@ -99,7 +100,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
   }
   // an interrupted build leaves only temp files behind (the old index is untouched): remove them too
   const cleanup = () => {
-    for (const p of [buildTempPath(out), buildTempPath(rejectsPathOf(out))]) rmSync(p, { force: true });
+    for (const p of [buildTempPath(out), buildTempPath(rejectsPathOf(out)), buildTempPath(spatialFilePath(out))]) rmSync(p, { force: true });
     console.error('\ningest: interrupted; the previous index (if any) is unchanged');
     process.exit(130);
   };

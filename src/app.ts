@@ -6,28 +6,39 @@ import type { AppDeps } from './deps';
 import { facilityRoutes } from './facilities/routes';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
+import { cors } from './http/cors';
+import { home } from './http/home';
 import { openApiDocs } from './http/openapi';
 import { portfolioRoutes } from './portfolio/routes';
 import { accessLog } from './ops/access-log';
 import { opsRoutes } from './ops/routes';
 import { reportRoutes } from './reports/routes';
+import { searchRoutes } from './search/routes';
 import { statusRoutes } from './status/routes';
 import { watchlistRoutes } from './watchlists/routes';
 
-/** Composes the service from its parts. No I/O here: everything comes in through `deps`. */
+/**
+ * Composes the service from its parts, all passed in through `deps` (src/deps.ts): the index, the
+ * state store and the process-wide parts (`processParts`: metrics, the JWT verifier, the report
+ * cache) are built by the caller. Building the app opens nothing and listens on nothing; the demo
+ * only parses its trusted-proxy list and the ops routes point the index gauge at `deps.index`.
+ */
 export function createApp(deps: AppDeps) {
   const app: Elysia = new Elysia();
   const routes = () => app.routes.map((r) => ({ method: r.method, path: r.path }));
   return app
     .use(requestContext)
+    .use(cors(deps))
     .use(errorHandler(deps, routes))
     .use(accessLog(deps))
-    .use(openApiDocs())
+    .use(openApiDocs(() => app))
+    .use(home(deps))
     .use(opsRoutes(deps))
     .use(statusRoutes(deps))
     .use(facilityRoutes(deps))
     .use(areaRoutes(deps))
     .use(portfolioRoutes(deps))
+    .use(searchRoutes(deps))
     .use(reportRoutes(deps))
     .use(watchlistRoutes(deps))
     .use(accountRoutes(deps))

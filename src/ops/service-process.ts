@@ -45,6 +45,13 @@ function describe(index: FacilityIndex) {
  * - shutdown (SIGTERM/SIGINT): stop accepting, let in-flight requests finish (bounded by
  *   `shutdownTimeoutMs`), close the index and the state store, and report the exit code.
  */
+/**
+ * What Bun's HTTP server lets us set before our code runs (docs/api.md, "Answers from the HTTP
+ * layer"). No request body of ours is over 64 KiB (the portfolio's own cap answers 413 in the
+ * envelope), so anything over 1 MiB is refused by Bun (a bare 413) without being buffered.
+ */
+export const SERVER_LIMITS = { maxRequestBodySize: 1 << 20 } as const;
+
 export class ServiceProcess {
   private app: App;
   private index: FacilityIndex;
@@ -64,7 +71,7 @@ export class ServiceProcess {
   /** Listens on the configured host and port (0 = any free port) as soon as the index is open. */
   static async start(parts: ServiceParts, index: FacilityIndex): Promise<ServiceProcess> {
     const s = new ServiceProcess(parts, index);
-    s.app.listen({ port: parts.config.port, hostname: parts.config.host });
+    s.app.listen({ ...SERVER_LIMITS, port: parts.config.port, hostname: parts.config.host });
     parts.metrics.inFlight.collectWith(() => [{ labels: {}, value: s.app.server?.pendingRequests ?? 0 }]);
     await s.indexServed(index);
     return s;
@@ -149,7 +156,7 @@ export class ServiceProcess {
     const { metrics, config, log } = this.parts;
     const prev = { app: this.app, index: this.index };
     const app = this.parts.makeApp(next, spatial);
-    app.listen({ port: this.port, hostname: config.host, reusePort: true });
+    app.listen({ ...SERVER_LIMITS, port: this.port, hostname: config.host, reusePort: true });
     this.app = app;
     this.index = next;
     metrics.indexReloads.inc({ result: 'ok' });

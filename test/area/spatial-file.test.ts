@@ -10,7 +10,7 @@ import { AREA_H3_RES, allocateColumns, buildSpatialIndex, nameAt, putRegistryId,
 import { searchRadius, type RadiusQuery } from '../../src/area/spatial-search';
 import { FacilityIndex } from '../../src/index/facility-index';
 import type { FacilityRow } from '../../src/index/model';
-import { csvText, exporterRow, runIngest, writeFile } from '../ingest/support';
+import { csvText, exporterRow, runIngest, writeFile } from '../index/ingest/support';
 import { memoryIndex } from '../helpers';
 import { PLACES, cluster, rng } from './fixtures';
 

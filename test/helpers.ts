@@ -1,3 +1,5 @@
+import { SpatialHandle } from '../src/area/spatial-handle';
+import { buildSpatialIndex } from '../src/area/spatial-index';
 import { generateKey } from '../src/access/key-format';
 import type { Tier } from '../src/tiers';
 import { Value } from '@sinclair/typebox/value';
@@ -112,10 +114,13 @@ export function makeWorld(opts: { rows?: FacilityRow[]; config?: Partial<Config>
   const store = opts.store ?? new SqliteStateStore(':memory:');
   const config = makeConfig({ logRequests: false, ...opts.config });
   const log = (e: Record<string, unknown>) => void logs.push(e);
+  const index = opts.deps?.index ?? memoryIndex(opts.rows ?? DEFAULT_ROWS);
   const deps: AppDeps = {
     ...processParts(config, clock, log),
     config,
-    index: memoryIndex(opts.rows ?? DEFAULT_ROWS),
+    index,
+    // Built now (milliseconds for test rows); a test of the not-yet-ready case passes a pending handle.
+    spatial: opts.deps?.spatial ?? SpatialHandle.of(buildSpatialIndex(index)),
     store,
     clock,
     log,

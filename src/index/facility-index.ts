@@ -98,7 +98,13 @@ export class FacilityIndex {
   getBriefs(ids: readonly string[]): Map<string, FacilityBrief> {
     const out = new Map<string, FacilityBrief>();
     if (ids.length === 0) return out;
-    for (const r of this.briefsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, { ...r, active_enforcement: r.active_enforcement === 1 });
+    // Rows come fresh from SQLite: the flag is converted in place (no second object per row: a
+    // 500-ID portfolio allocates less, which is fewer garbage collections in its tail).
+    for (const r of this.briefsByIds.all(JSON.stringify(ids))) {
+      const brief = r as unknown as FacilityBrief;
+      brief.active_enforcement = r.active_enforcement === 1;
+      out.set(r.registry_id, brief);
+    }
     return out;
   }
 

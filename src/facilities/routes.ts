@@ -10,7 +10,7 @@ export function facilityRoutes(deps: AppDeps) {
   return new Elysia({ name: 'facility-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/facility/:registry_id',
     ({ params, caller, request }) => ({
-      data: toFacilityRecord(findFacility(deps.index, params.registry_id), caller.tier),
+      data: toFacilityRecord(findFacility(deps.index, params.registry_id), caller.tier, deps.index.scoreChangeOf(params.registry_id)),
       meta: metaFor(request, deps.clock),
     }),
     {

@@ -1,10 +1,10 @@
 import { ACCOUNT_ENV_HELP, ACCOUNT_OPTIONS } from '../account/jwt-options';
 import { jwtModeOf } from '../account/jwt';
 import { createApp } from '../app';
+import { processParts } from '../deps';
 import { openIndex } from '../index/bundled';
 import { prepareIndex } from '../ops/index-preparer';
 import { newLifecycle } from '../ops/lifecycle';
-import { ServiceMetrics } from '../ops/service-metrics';
 import { ServiceProcess } from '../ops/service-process';
 import { lineLog } from '../ops/log-sink';
 import { openStateStore } from '../state/open-store';
@@ -34,16 +34,17 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     process.exit(code);
   };
   const store = await openStateStore(config, { serving: true, log });
-  const metrics = new ServiceMetrics();
+  // Built once: every app a reload builds shares them (counters, JWKS cache, report cache).
+  const parts = processParts(config, Date.now, log);
   const lifecycle = newLifecycle();
   const service = await ServiceProcess.start(
     {
       config,
       store,
       log,
-      metrics,
+      metrics: parts.metrics,
       lifecycle,
-      makeApp: (ix) => createApp({ config, index: ix, store, clock: Date.now, log, metrics, lifecycle }),
+      makeApp: (ix) => createApp({ ...parts, config, index: ix, store, clock: Date.now, log, lifecycle }),
       openIndex: () => openIndex(config.indexPath),
       // Built before listening, so the first radius search does not pay for it.
       prepareIndex: (ix, offThread) => prepareIndex(ix, offThread, log),

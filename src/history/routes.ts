@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { apiKeyAuth } from '../access/api-key-auth';
-import { Envelope, ErrorEnvelope } from '../http/envelope';
+import { apiKeyAuth, apiKeyErrors } from '../access/api-key-auth';
+import { Envelope } from '../http/envelope';
 import { metaFor } from '../http/request-context';
 import { RegistryIdParam } from '../facilities/model';
 import { FacilityHistory } from './model';
@@ -10,20 +10,11 @@ import { facilityHistory } from './service';
 export function historyRoutes(deps: AppDeps) {
   return new Elysia({ name: 'history-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/facility/:registry_id/history',
-    ({ params, request }) => ({ data: facilityHistory(deps.index, params.registry_id), meta: metaFor(request, deps.clock) }),
+    ({ params, facts }) => ({ data: facilityHistory(deps.index, params.registry_id), meta: metaFor(facts, deps.clock) }),
     {
       apiKey: 'history',
       params: RegistryIdParam,
-      response: {
-        200: Envelope(FacilityHistory),
-        401: ErrorEnvelope,
-        402: ErrorEnvelope,
-        403: ErrorEnvelope,
-        404: ErrorEnvelope,
-        429: ErrorEnvelope,
-        500: ErrorEnvelope,
-        503: ErrorEnvelope,
-      },
+      response: { 200: Envelope(FacilityHistory), ...apiKeyErrors('history', 'NOT_FOUND') },
       detail: {
         tags: ['Facilities'],
         summary: "A facility's score history across the releases this instance holds",

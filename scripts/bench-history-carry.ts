@@ -9,7 +9,7 @@
  * Then serves the copy and measures GET /history against GET /facility with wrk (8 connections).
  */
 import { Database } from 'bun:sqlite';
-import { copyFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PREVIOUS_SCHEMA, recordRelease } from '../src/history/carry-forward';
@@ -24,6 +24,10 @@ const { values } = parseArgs({
     work: { type: 'string', default: '/work/bench-data/i15a' },
     share: { type: 'string', default: '0.02' },
     seconds: { type: 'string', default: '8' },
+    /** Keep the copy of an earlier run (its changed scores), dropping only its release and history rows. */
+    reuse: { type: 'boolean' },
+    /** Stop after the carry-forward figures (serving a national index first builds its area index: minutes on a busy machine). */
+    'no-serve': { type: 'boolean' },
   },
 });
 requireWrk();
@@ -35,16 +39,26 @@ const previous = { path: previousPath, releases: [...prev.releases()], hasTables
 const info = prev.info;
 prev.close();
 
-console.error(`bench-history-carry: copying ${previousPath} ...`);
-copyFileSync(previousPath, next);
-const before = statSync(next).size;
+const every = Math.round(1 / Number(values.share));
+const changedWhere = `(CAST(substr(registry_id, -6) AS INTEGER) % ${every}) = 0`;
+if (!values.reuse) {
+  console.error(`bench-history-carry: copying ${previousPath} ...`);
+  copyFileSync(previousPath, next);
+}
 const db = new Database(next, { strict: true });
 db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
-if (!previous.hasTables) db.exec(HISTORY_DDL);
-else db.exec('DELETE FROM history; DELETE FROM release;');
-// every 1/share-th facility (by ID) scores one point lower: the changed facilities of "next week"
-const every = Math.round(1 / Number(values.share));
-const changed = db.prepare(`UPDATE facility SET overall_score = max(0, overall_score - 1), recency = max(0, recency - 1) WHERE (CAST(substr(registry_id, -6) AS INTEGER) % ${every}) = 0`).run().changes;
+let changed: number;
+if (values.reuse) {
+  db.exec('DELETE FROM history; DELETE FROM release;');
+  changed = (db.query(`SELECT count(*) AS n FROM facility WHERE ${changedWhere}`).get() as { n: number }).n;
+} else {
+  if (previous.hasTables) db.exec('DELETE FROM history; DELETE FROM release;');
+  else db.exec(HISTORY_DDL);
+  // every 1/share-th facility (by ID) scores one point lower: the changed facilities of "next week"
+  changed = db.prepare(`UPDATE facility SET overall_score = max(0, overall_score - 1), recency = max(0, recency - 1) WHERE ${changedWhere}`).run().changes;
+}
+// what the two tables take, page by page (SQLite's dbstat), not the file size: freed pages are reused
+const tableBytes = () => (db.query("SELECT coalesce(sum(pgsize), 0) AS b FROM dbstat WHERE name IN ('history', 'history_by_seq', 'release')").get() as { b: number }).b;
 db.prepare(`ATTACH DATABASE ? AS ${PREVIOUS_SCHEMA}`).run(previousPath);
 db.exec(`PRAGMA ${PREVIOUS_SCHEMA}.cache_size = -131072;`);
 
@@ -61,10 +75,15 @@ db.exec(`DETACH DATABASE ${PREVIOUS_SCHEMA}`);
 db.prepare("INSERT OR REPLACE INTO index_meta VALUES ('format', ?)").run(INDEX_FORMAT);
 db.exec('ANALYZE main; PRAGMA journal_mode = DELETE;');
 const historyRows = (db.query('SELECT count(*) AS n FROM history').get() as { n: number }).n;
+const growth = tableBytes();
 const ids = (db.query('SELECT registry_id FROM history WHERE seq = 2 ORDER BY random() LIMIT 20000').all() as { registry_id: string }[]).map((r) => r.registry_id);
 const any = (db.query('SELECT registry_id FROM facility ORDER BY random() LIMIT 20000').all() as { registry_id: string }[]).map((r) => r.registry_id);
 db.close();
-const growth = statSync(next).size - before;
+console.log(`machine             shared (2 cores, load average ${(await Bun.file('/proc/loadavg').text()).split(' ')[0]}); previous ${previousPath} (${info.facility_count} facilities)`);
+console.log(`facilities changed  ${changed} (${fmt((100 * changed) / info.facility_count)}%)`);
+console.log(`recordRelease       ${fmt(wall, 1)} s wall, ${fmt(cpu, 1)} s CPU: ${Object.entries(recorded.changes).map(([k, n]) => `${n} ${k}`).join(', ')}`);
+console.log(`index growth        ${fmt(growth / 1024 / 1024, 1)} MB (${historyRows} history rows incl. first-release baselines; ${fmt(growth / Math.max(1, historyRows), 0)} bytes/row)`);
+if (values['no-serve']) process.exit(0);
 
 console.error('bench-history-carry: serving it for /history ...');
 const work = values.work!;
@@ -95,9 +114,5 @@ server.stop();
 
 const p = (rs: { p50ms: number; p99ms: number; rps: number; non2xx: number }[]) =>
   `p50 ${fmt(median(rs.map((r) => r.p50ms)))} ms, p99 ${fmt(median(rs.map((r) => r.p99ms)))} ms, ${Math.round(median(rs.map((r) => r.rps)))} req/s, ${rs.reduce((s, r) => s + r.non2xx, 0)} non-2xx`;
-console.log(`machine             shared (2 cores, load average ${(await Bun.file('/proc/loadavg').text()).split(' ')[0]}); previous ${previousPath} (${info.facility_count} facilities)`);
-console.log(`facilities changed  ${changed} (${fmt((100 * changed) / info.facility_count)}%)`);
-console.log(`recordRelease       ${fmt(wall, 1)} s wall, ${fmt(cpu, 1)} s CPU: ${Object.entries(recorded.changes).map(([k, n]) => `${n} ${k}`).join(', ')}`);
-console.log(`index growth        ${fmt(growth / 1024 / 1024, 1)} MB (${historyRows} history rows incl. first-release baselines; ${fmt(growth / Math.max(1, historyRows), 0)} bytes/row)`);
 console.log(`GET /history        ${p(history)}   (target p50 <= 2 ms; half the IDs changed this week)`);
 console.log(`GET /facility       ${p(lookup)}   (same server, same IDs, same run)`);

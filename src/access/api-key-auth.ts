@@ -25,8 +25,12 @@ export function inputCheck<I>(codes: readonly ErrorCode[], check: InputCheck<I>[
   return { codes, check, from: (input) => input as I };
 }
 
-/** What a route declares: which tier-table endpoint it is, and how its input is checked (if it has one). */
-export type ApiKeyRoute = { endpoint: Endpoint; input?: InputCheck };
+/**
+ * What a route declares: which tier-table endpoint it is, how its input is checked (if it has one),
+ * and `counted: false` for housekeeping that never counts against the monthly quota (watchlist
+ * management, docs/api.md): steps 1-3 as for any route, no step 4, no 402/429.
+ */
+export type ApiKeyRoute = { endpoint: Endpoint; input?: InputCheck; counted?: boolean };
 
 // What the transform found, for the resolve of the same request, on Elysia's context (next to the
 // request's `facts`, which `requestContext` puts there).
@@ -48,7 +52,7 @@ export function apiKeyErrors(declared: Endpoint | ApiKeyRoute, ...extra: ErrorCo
   const codes: ErrorCode[] = ['UNAUTHENTICATED'];
   if (allowed.length < TIERS.length) codes.push('TIER_RESTRICTED');
   codes.push(...(route.input?.codes ?? []));
-  for (const overCap of new Set(allowed.map((tier) => TIER_RULES[tier].overCap))) codes.push(overCap);
+  if (route.counted !== false) for (const overCap of new Set(allowed.map((tier) => TIER_RULES[tier].overCap))) codes.push(overCap);
   codes.push('INTERNAL_ERROR', 'SERVICE_UNAVAILABLE', ...extra);
   return errorResponses(...codes);
 }
@@ -85,6 +89,7 @@ export function apiKeyAuth(deps: { store: StateStore; clock: () => number }) {
         // never gives a free call, and a 200 is never forgotten.
         async resolve(ctx) {
           const { caller, input, facts } = ctx as unknown as PipelineContext;
+          if (route.counted === false) return { caller: caller!, input };
           const now = deps.clock();
           const usage = await meterCall(deps.store, caller!, now);
           facts.counted = true;

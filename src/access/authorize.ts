@@ -9,6 +9,7 @@ const ENDPOINT_NAMES: Record<Endpoint, string> = {
   portfolio: 'portfolio endpoint',
   report: 'report endpoint',
   history: 'facility history endpoint',
+  watchlists: 'watchlists endpoint',
 };
 
 /** Spec 5.8: 403 TIER_RESTRICTED when the account's tier does not cover the endpoint. */

@@ -50,7 +50,7 @@ export function threeReleases(): Promise<ThreeReleases> {
   return shared;
 }
 
-async function buildThreeReleases(rows = 2000, changeShare = 0.05): Promise<ThreeReleases> {
+export async function buildThreeReleases(rows = 2000, changeShare = 0.05): Promise<ThreeReleases> {
   const dir = mkdtempSync(join(tmpdir(), 'fcs-history-'));
   const files = AS_OF.map((_, i) => join(dir, `release-${i + 1}.csv`)) as ThreeReleases['files'];
   writeFileSync(files[0], [...exporterLines({ seed: 'history-test', rows, asOf: AS_OF[0] })].join('\r\n') + '\r\n');

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * A/B cost of the lookup path between two checkouts (or one checkout with two FCS_* settings).
- *   bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]
+ *   npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]
  * Both servers run pinned to CPU 0 and two wrk processes load them at once from CPU 1. The kernel
  * shares CPU 0 fairly, so req/s B / req/s A is the inverse ratio of their per-request CPU cost, and a
  * slow spell of the machine hits both alike: repeated A/A runs agree within about 1%, where two
@@ -20,7 +20,7 @@ const { values, positionals } = parseArgs({
   options: { index: { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true } },
 });
 if (positionals.length !== 2) {
-  console.error('usage: bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]');
+  console.error('usage: npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]');
   process.exit(2);
 }
 requireWrk();
@@ -29,7 +29,7 @@ if (!cpus) {
   console.error('bench-ab needs taskset and two CPUs');
   process.exit(2);
 }
-const indexPath = values.index ?? '/work/bench-data/national.sqlite';
+const indexPath = values.index ?? 'var/bench/national.sqlite';
 const seconds = Number(values.seconds ?? 5);
 const rounds = Number(values.rounds ?? 5);
 const envOf = (kvs: string[] = []) => Object.fromEntries(kvs.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));

@@ -9,6 +9,7 @@ const ENDPOINT_NAMES: Record<Endpoint, string> = {
   portfolio: 'portfolio endpoint',
   report: 'report endpoint',
   history: 'facility history endpoint',
+  search: 'search endpoint',
   watchlists: 'watchlists endpoint',
 };
 

@@ -39,6 +39,7 @@ export class FacilityIndex {
   private readonly summaryById;
   private readonly byAddressKey;
   private readonly briefsByIds;
+  private readonly locationsByIds;
   private readonly history: HistoryReader;
 
   constructor(readonly db: Database) {
@@ -58,6 +59,9 @@ export class FacilityIndex {
     // The IDs go in as one JSON array through json_each, never spliced into SQL.
     this.briefsByIds = db.prepare<Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number }, [string]>(
       'SELECT registry_id, fac_name, overall_score, active_enforcement FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
+    );
+    this.locationsByIds = db.prepare<{ registry_id: string; lat: number; lng: number }, [string]>(
+      'SELECT registry_id, lat, lng FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
     );
     this.byAddressKey = db.prepare<RawSummary, [string]>(
       `SELECT ${SUMMARY_COLUMNS} FROM facility_address a JOIN facility f ON f.registry_id = a.registry_id WHERE a.address_key = ? ORDER BY f.registry_id`,
@@ -95,6 +99,14 @@ export class FacilityIndex {
     const out = new Map<string, FacilityBrief>();
     if (ids.length === 0) return out;
     for (const r of this.briefsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, { ...r, active_enforcement: r.active_enforcement === 1 });
+    return out;
+  }
+
+  /** The WGS84 locations of those `ids` that are in the index, keyed by ID (the export forms' coordinates). */
+  getLocations(ids: readonly string[]): Map<string, { lat: number; lng: number }> {
+    const out = new Map<string, { lat: number; lng: number }>();
+    if (ids.length === 0) return out;
+    for (const r of this.locationsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, { lat: r.lat, lng: r.lng });
     return out;
   }
 

@@ -4,6 +4,7 @@ import { normalizeAddressKey } from '../address/address';
 import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from '../history/carry-forward';
 import type { FacilityRow, IndexInfo } from './model';
 import { INDEX_DDL, INDEX_FORMAT } from './schema';
+import { fillSearchTables, SEARCH_DDL } from './search-table';
 
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
 export function buildTempPath(finalPath: string, pid: number = process.pid): string {
@@ -33,6 +34,7 @@ export class IndexWriter {
     // Bulk-load settings: the file is not live until renamed, so durability per row is moot.
     this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
     this.db.exec(INDEX_DDL);
+    this.db.exec(SEARCH_DDL);
     // attached before the transaction (SQLite refuses ATTACH inside one); only read, and detached before ANALYZE
     if (previous) {
       this.db.prepare(`ATTACH DATABASE ? AS ${PREVIOUS_SCHEMA}`).run(previous.path);
@@ -82,6 +84,7 @@ export class IndexWriter {
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);
     put.run('info', JSON.stringify(full));
+    fillSearchTables(this.db);
     this.db.exec('COMMIT');
     if (this.previous) this.db.exec(`DETACH DATABASE ${PREVIOUS_SCHEMA}`);
     this.db.exec('ANALYZE main; PRAGMA journal_mode = DELETE;');

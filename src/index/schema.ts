@@ -1,9 +1,12 @@
 import { HISTORY_DDL } from '../history/schema';
 
-/** DDL of the facility index file. Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
-export const INDEX_FORMAT = '3';
-/** Format 2 is format 3 without the release and history tables: it reads as one release (src/history/). */
-export const READABLE_FORMATS: readonly string[] = ['2', INDEX_FORMAT];
+/** DDL of the facility index file (the search tables: ./search-table.ts). Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
+export const INDEX_FORMAT = '4';
+/**
+ * Format 2 is format 3 without the release and history tables: it reads as one release (src/history/).
+ * Format 3 is format 4 without the search tables: it serves everything but search (503, src/search/).
+ */
+export const READABLE_FORMATS: readonly string[] = ['2', '3', INDEX_FORMAT];
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small

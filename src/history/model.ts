@@ -78,7 +78,7 @@ export const HistoryItem = t.Object({
 export type HistoryItem = Static<typeof HistoryItem>;
 
 export const FacilityHistory = t.Object({
-  registry_id: t.String({ examples: ['990000000001'] }),
+  registry_id: t.String({ examples: ['990000914553'] }),
   in_latest_release: t.Boolean({ description: 'False when the facility has been removed from the data' }),
   entries: t.Array(HistoryItem, {
     description: 'Newest first; one per release in which the score, a component, the enforcement flag or presence changed',

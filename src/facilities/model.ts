@@ -1,6 +1,7 @@
 import { t, type Static } from 'elysia';
 import { Envelope } from '../http/envelope';
 import { MAX_POINTS } from '../scoring/model';
+import { ScoreChange } from '../history/model';
 
 const ComponentScore = (max: number) =>
   t.Object({ score: t.Integer({ minimum: 0, maximum: max }), max_points: t.Literal(max) });
@@ -44,6 +45,7 @@ export const FacilityRecord = t.Object({
   overall_score: t.Integer({ minimum: 0, maximum: 100, description: '0-100, higher = better compliance (docs/scoring.md)' }),
   active_enforcement: t.Boolean(),
   score_components: t.Union([ScoreComponents, RedactedComponents]),
+  score_change: ScoreChange,
 });
 export type FacilityRecord = Static<typeof FacilityRecord>;
 

@@ -9,7 +9,7 @@ export function facilityRoutes(deps: AppDeps) {
   return new Elysia({ name: 'facility-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/facility/:registry_id',
     ({ params, caller, facts }) => ({
-      data: toFacilityRecord(findFacility(deps.index, params.registry_id), caller.tier),
+      data: toFacilityRecord(findFacility(deps.index, params.registry_id), caller.tier, deps.index.scoreChangeOf(params.registry_id)),
       meta: metaFor(facts, deps.clock),
     }),
     {

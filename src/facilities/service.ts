@@ -3,6 +3,7 @@ import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilityRow, FacilitySummary } from '../index/model';
 import { MAX_POINTS } from '../scoring/model';
+import type { ScoreChange } from '../history/model';
 import type { FacilityRecord, RedactedComponents, ScoreComponents } from './model';
 
 export const REDACTED_MESSAGE = 'Score components are available on the Starter plan or above';
@@ -22,8 +23,8 @@ export function componentsOf(row: FacilitySummary): ScoreComponents {
   };
 }
 
-/** Spec 2.2 record of an index row, with components redacted where the tier says so. */
-export function toFacilityRecord(row: FacilitySummary, tier: Tier): FacilityRecord {
+/** Spec 2.2 record of an index row, with components redacted where the tier says so; `scoreChange` from the index's history. */
+export function toFacilityRecord(row: FacilitySummary, tier: Tier, scoreChange: ScoreChange): FacilityRecord {
   return {
     registry_id: row.registry_id,
     fac_name: row.fac_name,
@@ -36,6 +37,7 @@ export function toFacilityRecord(row: FacilitySummary, tier: Tier): FacilityReco
     overall_score: row.overall_score,
     active_enforcement: row.active_enforcement,
     score_components: TIER_RULES[tier].fullComponents ? componentsOf(row) : redactedComponents(),
+    score_change: scoreChange,
   };
 }
 

@@ -133,7 +133,7 @@ export class FacilityIndex {
 
   /** The facility's `score_change` (src/history/score-change.ts). */
   scoreChangeOf(registryId: string): ScoreChange {
-    return scoreChangeOf(this.history.storedEntriesOf([registryId]).get(registryId) ?? [], this.info.score_version);
+    return scoreChangeOf(this.history.storedEntries(registryId), this.info.score_version);
   }
 
   /** `score_change` of many facilities in one statement; IDs not in the map have none (null). */

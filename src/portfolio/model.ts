@@ -1,5 +1,6 @@
 import { t, type Static } from 'elysia';
 import { Envelope } from '../http/envelope';
+import { ScoreChange } from '../history/model';
 
 /**
  * Spec 4.2 request body, for OpenAPI. The route's parse hook only reads the body (it hands Elysia a
@@ -22,6 +23,7 @@ export const PortfolioItem = t.Object({
   fac_name: t.String({ examples: ['PLOMULON REFINING CO'] }),
   overall_score: t.Integer({ minimum: 0, maximum: 100 }),
   active_enforcement: t.Boolean(),
+  score_change: ScoreChange,
 });
 export type PortfolioItem = Static<typeof PortfolioItem>;
 

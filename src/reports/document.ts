@@ -2,6 +2,7 @@ import type { PDFPage } from 'pdf-lib';
 import { COLORS, CONTENT_WIDTH, FOOTER_BASELINE, Flow, PAGE } from './layout';
 import type { ReportView } from './model';
 import { printedTime } from './text';
+import { drawScoreTrend } from './score-chart';
 import { drawAbout, drawBreakdown, drawHistory, drawRecord, scoreColor } from './sections';
 
 
@@ -21,6 +22,7 @@ export async function renderReport(view: ReportView): Promise<Uint8Array> {
   drawEnforcement(flow, view);
   drawBreakdown(flow, view);
   drawHistory(flow, view);
+  drawScoreTrend(flow, view);
   drawRecord(flow, view);
   drawAbout(flow, view);
   setMetadata(flow, view);

@@ -32,6 +32,8 @@ export const ReportView = t.Object({
   fictitious: t.Boolean(),
   score_version: t.String(),
   sources: t.Array(t.Object({ name: t.String(), sha256: t.String() })),
+  /** The overall score in each release the index holds, oldest first (src/history/score-series.ts); null: not in that release. */
+  score_history: t.Array(t.Object({ as_of: t.String(), overall_score: t.Union([t.Integer(), t.Null()]) })),
   /** Epoch ms of this render (deps.clock). */
   generated_at: t.Integer(),
   request_id: t.String(),

@@ -1,3 +1,4 @@
+import type { ScorePoint } from '../history/score-series';
 import type { FacilityRow, IndexInfo } from '../index/model';
 import { explainComponents } from '../scoring/explain';
 import { MAX_POINTS, type ScoreExplanation } from '../scoring/model';
@@ -30,7 +31,12 @@ function explain(row: FacilityRow, asOf: string): ScoreExplanation {
  * What a dossier prints about `row`: its stored points (the index is the source of truth for
  * scores) with the score model's one-line explanations, and the dataset's provenance.
  */
-export function buildReportView(row: FacilityRow, info: IndexInfo, render: { generatedAt: number; requestId: string }): ReportView {
+export function buildReportView(
+  row: FacilityRow,
+  info: IndexInfo,
+  render: { generatedAt: number; requestId: string },
+  scoreHistory: ScorePoint[] = [{ as_of: info.as_of, overall_score: row.overall_score }],
+): ReportView {
   const why = explain(row, info.as_of);
   const components = (Object.keys(LABELS) as (keyof typeof LABELS)[]).map((key) => ({
     key,
@@ -57,6 +63,7 @@ export function buildReportView(row: FacilityRow, info: IndexInfo, render: { gen
     fictitious: info.fictitious,
     score_version: info.score_version,
     sources: info.sources,
+    score_history: scoreHistory,
     generated_at: render.generatedAt,
     request_id: render.requestId,
   };

@@ -34,6 +34,7 @@ describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
         repeat_offender: { score: row.repeat_offender, max_points: 15 },
         overall: row.overall_score,
       },
+      score_change: null,
     });
   });
 

@@ -64,12 +64,12 @@ describe('POST /api/v1/portfolio: batch limits by tier (spec 4.2, 5.8, 8)', () =
 });
 
 describe('POST /api/v1/portfolio: results', () => {
-  it('found IDs in request order with the four spec 2.4 fields; unknown ones in not_found', async () => {
+  it('found IDs in request order with the four spec 2.4 fields and score_change; unknown ones in not_found', async () => {
     const body = await json(await postIds(['990000000002', '123', '990000000001', 'nope']));
     expect(body.data).toEqual({
       results: [
-        { registry_id: '990000000002', fac_name: 'TEST FACILITY 990000000002', overall_score: 41, active_enforcement: true },
-        { registry_id: '990000000001', fac_name: 'TEST FACILITY 990000000001', overall_score: 87, active_enforcement: false },
+        { registry_id: '990000000002', fac_name: 'TEST FACILITY 990000000002', overall_score: 41, active_enforcement: true, score_change: null },
+        { registry_id: '990000000001', fac_name: 'TEST FACILITY 990000000001', overall_score: 87, active_enforcement: false, score_change: null },
       ],
       total: 2,
       not_found: ['123', 'nope'],
@@ -107,7 +107,7 @@ describe('POST /api/v1/portfolio: results', () => {
     expect(body.data.not_found).toEqual([' 990000000001', '990000000001 ', '😀', '']);
   });
 
-  it('answers 500 IDs with one SQL statement, not one per ID', async () => {
+  it('answers 500 IDs of a first release (no history rows) with one SQL statement, not one per ID', async () => {
     // Every statement the index prepares (all at construction) counts its runs.
     const db = memoryIndex(ROWS).db;
     const prepare = db.prepare.bind(db);

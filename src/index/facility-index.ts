@@ -2,6 +2,7 @@ import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
 import type { ScoreInputs } from '../scoring/model';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
+import type { Peers } from './peers';
 import { INDEX_FORMAT } from './schema';
 
 type RawRow = Omit<FacilityRow, 'active_enforcement' | 'score_inputs'> & {
@@ -9,7 +10,7 @@ type RawRow = Omit<FacilityRow, 'active_enforcement' | 'score_inputs'> & {
   score_inputs: string;
 };
 
-const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score,
+const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, f.overall_score,
   active_enforcement, baseline, violation_frequency, penalty_severity, recency, repeat_offender, score_hash`;
 /** Full rows join the score inputs kept beside the slim facility table (schema.ts). */
 const FULL_ROWS = `SELECT ${SUMMARY_COLUMNS}, score_inputs FROM facility f JOIN facility_inputs i ON i.registry_id = f.registry_id`;
@@ -26,6 +27,21 @@ function toRow(r: RawRow): FacilityRow {
   return { ...r, active_enforcement: r.active_enforcement === 1, score_inputs: JSON.parse(r.score_inputs) as ScoreInputs };
 }
 
+/** Peers columns of peer_rank (schema.ts PEER_DDL), as read beside a facility; all null without a group. */
+const PEER_COLUMNS = 'p.peer_naics, p.naics_digits, p.peer_count, p.percentile, p.median_score';
+const PEER_JOIN = 'LEFT JOIN peer_rank p ON p.naics = f.fac_naics AND p.overall_score = f.overall_score';
+type RawPeers = { peer_naics: string | null; naics_digits: number | null; peer_count: number | null; percentile: number | null; median_score: number | null };
+
+function peersOf(r: RawPeers): Peers | null {
+  if (r.peer_naics === null) return null;
+  return { naics: r.peer_naics, naics_digits: r.naics_digits!, peer_count: r.peer_count!, percentile: r.percentile!, median_score: r.median_score! };
+}
+
+/** A full row with its industry peers (null: no NAICS code). */
+export type FacilityDetail = FacilityRow & { peers: Peers | null };
+/** A portfolio item: the brief plus peers. */
+export type BriefWithPeers = FacilityBrief & { peers: Peers | null };
+
 /** Thrown when an index file is missing, unreadable or of another format; main.ts prints it as one line. */
 export class IndexOpenError extends Error {}
 
@@ -36,6 +52,8 @@ export class FacilityIndex {
   private readonly summaryById;
   private readonly byAddressKey;
   private readonly briefsByIds;
+  private readonly detailById;
+  private readonly briefsWithPeers;
 
   constructor(readonly db: Database) {
     try {
@@ -53,6 +71,10 @@ export class FacilityIndex {
     // The IDs go in as one JSON array through json_each, never spliced into SQL.
     this.briefsByIds = db.prepare<Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number }, [string]>(
       'SELECT registry_id, fac_name, overall_score, active_enforcement FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
+    );
+    this.detailById = db.prepare<RawRow & RawPeers, [string]>(`${FULL_ROWS} ${PEER_JOIN} WHERE f.registry_id = ?`.replace('score_inputs FROM', `score_inputs, ${PEER_COLUMNS} FROM`));
+    this.briefsWithPeers = db.prepare<{ registry_id: string; fac_name: string; overall_score: number; active_enforcement: number } & RawPeers, [string]>(
+      `SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`,
     );
     this.byAddressKey = db.prepare<RawSummary, [string]>(
       `SELECT ${SUMMARY_COLUMNS} FROM facility_address a JOIN facility f ON f.registry_id = a.registry_id WHERE a.address_key = ? ORDER BY f.registry_id`,
@@ -90,6 +112,24 @@ export class FacilityIndex {
     const out = new Map<string, FacilityBrief>();
     if (ids.length === 0) return out;
     for (const r of this.briefsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, { ...r, active_enforcement: r.active_enforcement === 1 });
+    return out;
+  }
+
+  /** The full row (score inputs parsed) with its industry peers, in one statement: what a Starter+ lookup shows. */
+  getDetail(registryId: string): FacilityDetail | null {
+    const r = this.detailById.get(registryId);
+    if (!r) return null;
+    const { peer_naics, naics_digits, peer_count, percentile, median_score, ...row } = r;
+    return { ...toRow(row), peers: peersOf({ peer_naics, naics_digits, peer_count, percentile, median_score }) };
+  }
+
+  /** getBriefs plus each facility's industry peers (portfolio items). */
+  getBriefsWithPeers(ids: readonly string[]): Map<string, BriefWithPeers> {
+    const out = new Map<string, BriefWithPeers>();
+    if (ids.length === 0) return out;
+    for (const r of this.briefsWithPeers.all(JSON.stringify(ids))) {
+      out.set(r.registry_id, { registry_id: r.registry_id, fac_name: r.fac_name, overall_score: r.overall_score, active_enforcement: r.active_enforcement === 1, peers: peersOf(r) });
+    }
     return out;
   }
 

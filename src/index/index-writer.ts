@@ -2,7 +2,8 @@ import { Database } from 'bun:sqlite';
 import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../address/address';
 import type { FacilityRow, IndexInfo } from './model';
-import { INDEX_DDL, INDEX_FORMAT } from './schema';
+import { PeerTally } from './peers';
+import { INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
 
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
 export function buildTempPath(finalPath: string, pid: number = process.pid): string {
@@ -21,6 +22,8 @@ export class IndexWriter {
   private readonly insertAddress;
   /** Facility rows inserted (duplicates not counted): the index's facility_count. */
   private count = 0;
+  /** Scores by NAICS code, ranked into peer_rank by finish(). */
+  private readonly peers = new PeerTally();
 
   constructor(private readonly path: string) {
     this.tmpPath = path === ':memory:' ? path : buildTempPath(path);
@@ -29,6 +32,7 @@ export class IndexWriter {
     // Bulk-load settings: the file is not live until renamed, so durability per row is moot.
     this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
     this.db.exec(INDEX_DDL);
+    this.db.exec(PEER_DDL);
     this.db.exec('BEGIN');
     this.insert = this.db.prepare(
       `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17) ON CONFLICT(registry_id) DO NOTHING`,
@@ -53,6 +57,7 @@ export class IndexWriter {
     this.insertInputs.run(id, v[17] as string);
     this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
     this.count++;
+    this.peers.add(v[8] as string, v[9] as number);
     return true;
   }
 
@@ -67,12 +72,18 @@ export class IndexWriter {
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);
     put.run('info', JSON.stringify(full));
+    this.writePeers();
     this.db.exec('COMMIT');
     this.db.exec('ANALYZE; PRAGMA journal_mode = DELETE;');
     if (this.tmpPath === ':memory:') return full;
     this.db.close();
     renameSync(this.tmpPath, this.path);
     return full;
+  }
+
+  private writePeers(): void {
+    const insert = this.db.prepare('INSERT INTO peer_rank VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)');
+    for (const row of this.peers.rows()) insert.run(...row);
   }
 
   /** Abandons the build; the previous index (if any) stays in place. */

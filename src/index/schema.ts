@@ -1,5 +1,5 @@
 /** DDL of the facility index file. Bump INDEX_FORMAT when it changes; readers refuse other formats. */
-export const INDEX_FORMAT = '2';
+export const INDEX_FORMAT = '3';
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small
@@ -32,4 +32,21 @@ CREATE TABLE facility_inputs (registry_id TEXT PRIMARY KEY NOT NULL, score_input
 -- normalised street line + state (src/demo/address.ts), for the demo's offline geocoder
 CREATE TABLE facility_address (address_key TEXT NOT NULL, registry_id TEXT NOT NULL, PRIMARY KEY (address_key, registry_id)) WITHOUT ROWID;
 CREATE TABLE index_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+`;
+
+/**
+ * Industry peers (issue 14, format 3), filled at the end of ingest (src/index/peers.ts): one row per
+ * primary NAICS code and overall score present, so a lookup reads its peers with one key.
+ */
+export const PEER_DDL = `
+CREATE TABLE peer_rank (
+  naics TEXT NOT NULL,
+  overall_score INTEGER NOT NULL,
+  peer_naics TEXT NOT NULL,
+  naics_digits INTEGER NOT NULL,
+  peer_count INTEGER NOT NULL,
+  percentile INTEGER NOT NULL,
+  median_score INTEGER NOT NULL,
+  PRIMARY KEY (naics, overall_score)
+) WITHOUT ROWID;
 `;

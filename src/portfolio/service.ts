@@ -7,7 +7,7 @@ import type { PortfolioResult } from './model';
  */
 export function lookupPortfolio(index: FacilityIndex, ids: readonly string[]): PortfolioResult {
   const distinct = [...new Set(ids)];
-  const found = index.getBriefs(distinct);
+  const found = index.getBriefsWithPeers(distinct);
   const results = [];
   const not_found = [];
   for (const id of distinct) {

@@ -6,9 +6,10 @@ import { REPORT_TTL_MS, ReportCache } from './cache';
 import { renderReport } from './document';
 import type { CacheOutcome } from './model';
 import { buildReportView } from './view';
+import type { Peers } from '../index/peers';
 
 /** Bumped when the dossier's layout or wording changes, so cached PDFs of the old look are not served. */
-export const REPORT_LAYOUT_VERSION = 'dossier-2';
+export const REPORT_LAYOUT_VERSION = 'dossier-3';
 
 /** The cache directory from config: explicit, `off` (no cache), or `<stateDir>/report-cache`. */
 export function openReportCache(config: Config, clock: () => number, log: Log): ReportCache | null {
@@ -36,7 +37,7 @@ export function reportKey(row: FacilitySummary, info: IndexInfo): string {
 export async function exportReport(input: {
   facility: FacilitySummary;
   /** The full row, score inputs included: read (and its inputs parsed) only when rendering. */
-  loadRow: () => FacilityRow;
+  loadRow: () => FacilityRow & { peers?: Peers | null };
   info: IndexInfo;
   cache: ReportCache | null;
   now: number;

@@ -106,7 +106,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
           sink.reject({ file: src.name, line: rec.line, reason: 'wrong_field_count', detail: `${f.length} fields, header has ${header.width}`, registry_id: id, fields: f });
           continue;
         }
-        const m = mapRow(f, header.columns);
+        const m = mapRow(f, header);
         if ('reason' in m) sink.reject({ file: src.name, line: rec.line, reason: m.reason, detail: m.detail, registry_id: m.registry_id, fields: f });
         else if (asOf !== null) await accept(m, src.name, rec.line, f);
         else {

@@ -47,7 +47,7 @@ function summaryText(s: IngestSummary): string {
     `  rejects   ${s.rejectsPath}`,
     `  facilities ${s.info.facility_count}, score method ${s.info.score_version}`,
   ];
-  for (const [file, cols] of Object.entries(s.missingColumns)) lines.push(`  note      ${file} has no ${cols.join(', ')} column(s): treated as zero/unknown`);
+  for (const [file, cols] of Object.entries(s.missingColumns)) lines.push(`  note      ${file} has no ${cols.join(', ')} column(s): not reported (null in the inputs; see docs/scoring.md)`);
   return lines.join('\n');
 }
 

@@ -90,7 +90,7 @@ const HOW: Record<AgeSource, (e: RecencyEvent, asOf: string) => string> = {
   dated: (e, asOf) => (e.date !== null && e.date > asOf ? `on ${e.date}, after the as-of date` : `on ${e.date}`),
   status: () => 'current compliance status',
   history: () => 'quarterly history',
-  estimate: () => 'the oldest the quarter count allows (no quarterly history)',
+  estimate: () => 'the oldest the quarter count allows; no quarterly history',
 };
 
 /** One line naming the event that cost the most recency, when it was and where its age came from. */
@@ -109,5 +109,7 @@ function undatedNote(f: ScoreFacts): string {
     f.lastPenalty?.date === null ? 'penalty' : null,
     f.lastInformalAction?.date === null ? 'informal action' : null,
   ].filter((x) => x !== null);
-  return undated.length === 0 ? '' : `; ${undated.join(', ')} date not reported, so not counted for recency`;
+  if (undated.length === 0) return '';
+  const what = undated.length === 1 ? `the ${undated[0]}` : `the ${undated.slice(0, -1).join(', ')} and ${undated.at(-1)}`;
+  return `; no date for ${what}, so not counted for recency`;
 }

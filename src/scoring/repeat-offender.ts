@@ -41,7 +41,7 @@ export function repeatOffenderPoints(f: ScoreFacts): number {
 
 export function explainRepeatOffender(f: ScoreFacts): string {
   const cases = formalCases(f);
-  const unaddressed = isUnaddressedSnc(f) ? `; in significant non-compliance with no formal action in the last ${OPEN_FORMAL_ACTION_MONTHS} months` : '';
+  const unaddressed = isUnaddressedSnc(f) ? `; in significant non-compliance with no formal action dated in the last ${OPEN_FORMAL_ACTION_MONTHS} months` : '';
   const informalUnknown = f.informalActions === 0 && f.notReported.includes('informal_action_count');
   const informal = informalUnknown ? 'informal actions not reported' : plural(f.informalActions, 'informal action');
   if (cases === 0 && f.informalActions === 0) {

@@ -3,18 +3,22 @@ import { existsSync } from 'node:fs';
 import type { ScoreInputs } from '../scoring/model';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
 import type { Peers } from './peers';
+import { decodePrograms } from './program-codec';
 import { INDEX_FORMAT } from './schema';
 
 type RawRow = Omit<FacilityRow, 'active_enforcement' | 'score_inputs'> & {
   active_enforcement: number;
   score_inputs: string;
+  /** facility_programs.programs (program-codec.ts), null when the facility is in no program. */
+  programs: string | null;
 };
 
 const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, f.overall_score,
   active_enforcement, baseline, violation_frequency, penalty_severity, recency, repeat_offender, score_hash`;
 /** Full rows join the score inputs kept beside the slim facility table (schema.ts). */
-const FULL_ROWS = `SELECT ${SUMMARY_COLUMNS}, score_inputs FROM facility f JOIN facility_inputs i ON i.registry_id = f.registry_id`;
-type RawSummary = Omit<RawRow, 'score_inputs'>;
+const FULL_ROWS = `SELECT ${SUMMARY_COLUMNS}, score_inputs, g.programs FROM facility f JOIN facility_inputs i ON i.registry_id = f.registry_id
+  LEFT JOIN facility_programs g ON g.registry_id = f.registry_id`;
+type RawSummary = Omit<RawRow, 'score_inputs' | 'programs'>;
 
 // Rows come fresh from SQLite and are not shared, so the flag is converted in place (no copy per lookup).
 function toSummary(r: RawSummary): FacilitySummary {
@@ -23,8 +27,10 @@ function toSummary(r: RawSummary): FacilitySummary {
   return s;
 }
 
-function toRow(r: RawRow): FacilityRow {
-  return { ...r, active_enforcement: r.active_enforcement === 1, score_inputs: JSON.parse(r.score_inputs) as ScoreInputs };
+function toRow({ programs, ...r }: RawRow): FacilityRow {
+  const inputs = JSON.parse(r.score_inputs) as ScoreInputs;
+  inputs.programs = decodePrograms(programs);
+  return { ...r, active_enforcement: r.active_enforcement === 1, score_inputs: inputs };
 }
 
 /** Peers columns of peer_rank (schema.ts PEER_DDL), as read beside a facility; all null without a group. */
@@ -72,7 +78,7 @@ export class FacilityIndex {
     this.briefsByIds = db.prepare<Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number }, [string]>(
       'SELECT registry_id, fac_name, overall_score, active_enforcement FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
     );
-    this.detailById = db.prepare<RawRow & RawPeers, [string]>(`${FULL_ROWS} ${PEER_JOIN} WHERE f.registry_id = ?`.replace('score_inputs FROM', `score_inputs, ${PEER_COLUMNS} FROM`));
+    this.detailById = db.prepare<RawRow & RawPeers, [string]>(`${FULL_ROWS} ${PEER_JOIN} WHERE f.registry_id = ?`.replace('g.programs FROM', `g.programs, ${PEER_COLUMNS} FROM`));
     this.briefsWithPeers = db.prepare<{ registry_id: string; fac_name: string; overall_score: number; active_enforcement: number } & RawPeers, [string]>(
       `SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`,
     );

@@ -3,6 +3,7 @@ import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../address/address';
 import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally } from './peers';
+import { storedInputs } from './program-codec';
 import { INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
 
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
@@ -20,6 +21,7 @@ export class IndexWriter {
   private readonly insert;
   private readonly insertInputs;
   private readonly insertAddress;
+  private readonly insertPrograms;
   /** Facility rows inserted (duplicates not counted): the index's facility_count. */
   private count = 0;
   /** Scores by NAICS code, ranked into peer_rank by finish(). */
@@ -39,6 +41,7 @@ export class IndexWriter {
     );
     this.insertInputs = this.db.prepare('INSERT INTO facility_inputs VALUES (?1, ?2)');
     this.insertAddress = this.db.prepare('INSERT OR IGNORE INTO facility_address VALUES (?1, ?2)');
+    this.insertPrograms = this.db.prepare('INSERT INTO facility_programs VALUES (?1, ?2)');
   }
 
   /** Adds a row; a registry ID already written keeps its first row. Tests use this. */
@@ -46,7 +49,7 @@ export class IndexWriter {
     this.addEncodedIfNew([
       row.registry_id, row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics,
       row.overall_score, row.active_enforcement ? 1 : 0, row.baseline, row.violation_frequency, row.penalty_severity, row.recency,
-      row.repeat_offender, row.score_hash, JSON.stringify(row.score_inputs),
+      row.repeat_offender, row.score_hash, ...storedInputs(row.score_inputs),
     ]);
   }
 
@@ -56,6 +59,7 @@ export class IndexWriter {
     const id = v[0] as string;
     this.insertInputs.run(id, v[17] as string);
     this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
+    if (v[18]) this.insertPrograms.run(id, v[18] as string);
     this.count++;
     this.peers.add(v[8] as string, v[9] as number);
     return true;

@@ -35,10 +35,13 @@ CREATE TABLE index_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WIT
 `;
 
 /**
- * Industry peers (issue 14, format 3), filled at the end of ingest (src/index/peers.ts): one row per
+ * Issue 14 (format 3): per-program records beside facility_inputs (whose JSON then has no `programs`),
+ * and industry peers, filled at the end of ingest (src/index/peers.ts): one row per
  * primary NAICS code and overall score present, so a lookup reads its peers with one key.
  */
 export const PEER_DDL = `
+-- each program's own record (src/index/program-codec.ts), only for facilities in at least one program
+CREATE TABLE facility_programs (registry_id TEXT PRIMARY KEY NOT NULL, programs TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE peer_rank (
   naics TEXT NOT NULL,
   overall_score INTEGER NOT NULL,

@@ -74,22 +74,21 @@ function classifyStatus(status: string): CurrentStatus {
   return 'none';
 }
 
-/** The latest of several dates (ISO text, or junk which is skipped), as a parsed date. */
-function latest(dates: readonly unknown[]): DataDate | null {
-  let best: DataDate | null = null;
-  for (const d of dates) {
-    const parsed = parseDataDate(typeof d === 'string' ? d : null);
-    if (parsed && (best === null || parsed.day > best.day)) best = parsed;
+/** Tracks the latest dated event among several date texts, and whether any undated text was seen. */
+class LatestDate {
+  best: DataDate | null = null;
+  undatedText = false;
+  add(d: unknown): void {
+    if (typeof d !== 'string') return;
+    const parsed = parseDataDate(d);
+    if (parsed) {
+      if (this.best === null || parsed.day > this.best.day) this.best = parsed;
+    } else if (d.trim() !== '') this.undatedText = true; // a non-empty but unparseable date still says an event happened
   }
-  return best;
-}
-
-function eventAge(asOf: number, dates: readonly unknown[], exists: boolean): EventAge | null {
-  const parsed = latest(dates);
-  if (parsed) return { date: parsed.iso, monthsAgo: monthsBefore(asOf, parsed.day) };
-  // a non-empty but unparseable date still says an event happened
-  const hasText = dates.some((d) => typeof d === 'string' && d.trim() !== '');
-  return exists || hasText ? { date: null, monthsAgo: null } : null;
+  age(asOf: number, exists: boolean): EventAge | null {
+    if (this.best) return { date: this.best.iso, monthsAgo: monthsBefore(asOf, this.best.day) };
+    return exists || this.undatedText ? { date: null, monthsAgo: null } : null;
+  }
 }
 
 type ProgramFacts = { name: Program; status: CurrentStatus; qtrs: number; formal: number; informal: number; penaltyUsd: number; lastPenalty: unknown; lastPenaltyUsd: number; lastFormal: unknown };
@@ -148,13 +147,22 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
     if (p.penaltyUsd > 0) programsPenalised++;
   }
   const penaltyUsd = Math.max(safeAmount(inputs.total_penalties_usd), safeAmount(inputs.last_penalty_usd), programPenalties, safeAmount(inputs.federal_penalties_usd));
-  const penaltyDates = [inputs.date_last_penalty, ...programs.map((p) => p.lastPenalty)];
-  const formalDates = [inputs.date_last_formal_action, inputs.date_last_federal_case, ...programs.map((p) => p.lastFormal)];
-  const lastPenalty = eventAge(asOfDayNumber, penaltyDates, penaltyUsd > 0 || safeCount(inputs.penalty_count) > 0);
+  const penaltyDates = new LatestDate();
+  const formalDates = new LatestDate();
+  const informalDates = new LatestDate();
+  penaltyDates.add(inputs.date_last_penalty);
+  formalDates.add(inputs.date_last_formal_action);
+  formalDates.add(inputs.date_last_federal_case);
+  informalDates.add(inputs.date_last_informal_action);
+  for (const p of programs) {
+    penaltyDates.add(p.lastPenalty);
+    formalDates.add(p.lastFormal);
+  }
+  const lastPenalty = penaltyDates.age(asOfDayNumber, penaltyUsd > 0 || safeCount(inputs.penalty_count) > 0);
   const formalCount = Math.max(safeCount(inputs.formal_action_count), programFormal, safeCount(inputs.federal_cases));
-  const lastFormalAction = eventAge(asOfDayNumber, formalDates, formalCount > 0);
+  const lastFormalAction = formalDates.age(asOfDayNumber, formalCount > 0);
   const informalCount = Math.max(safeCount(inputs.informal_action_count), programInformal);
-  const lastInformalAction = eventAge(asOfDayNumber, [inputs.date_last_informal_action], informalCount > 0);
+  const lastInformalAction = informalDates.age(asOfDayNumber, informalCount > 0);
   return {
     asOf,
     history,

@@ -9,6 +9,7 @@ import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app';
+import { processParts } from '../src/deps';
 import { makeConfig } from '../src/config';
 import { normalizeAddressKey } from '../src/address/address';
 import { nearestFacilityId } from '../src/demo/nearest-facility';
@@ -39,8 +40,10 @@ if (stale > 0) {
 const index = FacilityIndex.open(indexPath);
 let peer = 0;
 // Each request from its own peer, so the limit measures its cost but never refuses.
+const config = makeConfig({ logRequests: false });
 const app = createApp({
-  config: makeConfig({ logRequests: false }),
+  ...processParts(config, Date.now, () => {}),
+  config,
   index,
   store: new SqliteStateStore(':memory:'),
   clock: Date.now,

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateKey } from '../src/access/key-format';
 import { createApp } from '../src/app';
+import { processParts } from '../src/deps';
 import { makeConfig } from '../src/config';
 import { FacilityIndex } from '../src/index/facility-index';
 import { renderReport } from '../src/reports/document';
@@ -73,7 +74,7 @@ const account = await store.createAccount({ name: 'bench', subject: '', tier: 'e
 const k = generateKey();
 await store.setKey(account.id, k.hash, k.prefix, Date.now());
 const config = makeConfig({ logRequests: false, stateDir: work, reportCacheDir: join(work, 'cache-inproc') });
-const app = createApp({ config, index, store, clock: Date.now, log: () => {} });
+const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, store, clock: Date.now, log: () => {} });
 const post = (id: string) => app.handle(new Request(`http://localhost/api/v1/facility/${id}/report`, { method: 'POST', headers: { 'x-api-key': k.key } }));
 for (const id of [...warmIds, ...warmIds]) await (await post(id)).arrayBuffer();
 const missMs: number[] = [];

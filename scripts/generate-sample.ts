@@ -3,6 +3,11 @@
  * Writes a FICTITIOUS dataset in the exact 2025 ECHO exporter format (see docs/ingest.md):
  *   bun run scripts/generate-sample.ts --rows 20000 --seed sample-v1 --as-of 2026-10-31 --out data/x.csv.gz
  * Streams: any size in bounded memory. `.gz` output is gzip-compressed; `--out -` writes to stdout.
+ *
+ * The next weekly release of a file (docs/ingest.md, "Evolving a release"):
+ *   bun run scripts/generate-sample.ts --evolve data/x.csv.gz --as-of 2026-11-07 --change-share 0.02 --seed week-2 --out data/y.csv.gz
+ * touches a seeded share of the facilities (edited records, new enforcement, removals, additions) and writes
+ * what it did, by registry ID, to --manifest (default: OUT.changes.json).
  */
 import { createWriteStream, renameSync } from 'node:fs';
 import { once } from 'node:events';
@@ -10,13 +15,19 @@ import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
 import { buildTempPath } from '../src/index/index-writer';
+import { csvBatches } from '../src/index/ingest/csv-records';
+import { openSource } from '../src/index/ingest/source';
+import { evolveLines, type EvolveManifest } from './synth/evolve';
 import { exporterLines } from './synth/generator';
 
 const { values } = parseArgs({
   options: {
     rows: { type: 'string', default: '20000' },
     seed: { type: 'string', default: 'sample-v1' },
-    'as-of': { type: 'string', default: '2026-10-31' },
+    'as-of': { type: 'string' },
+    evolve: { type: 'string' },
+    'change-share': { type: 'string', default: '0.02' },
+    manifest: { type: 'string' },
     out: { type: 'string', default: '-' },
     'gzip-level': { type: 'string', default: '6' },
   },
@@ -25,6 +36,12 @@ const { values } = parseArgs({
 const rows = Number(values.rows);
 if (!Number.isInteger(rows) || rows < 0) throw new Error(`--rows must be a whole number, got ${values.rows}`);
 const out = values.out!;
+const changeShare = Number(values['change-share']);
+if (!(changeShare >= 0 && changeShare <= 1)) throw new Error(`--change-share must be between 0 and 1, got ${values['change-share']}`);
+const manifest = {} as EvolveManifest;
+const lines: AsyncIterable<string> | Iterable<string> = values.evolve
+  ? evolveLines(csvBatches(openSource(values.evolve).chunks), { seed: values.seed!, asOf: values['as-of'], changeShare }, manifest)
+  : exporterLines({ seed: values.seed!, rows, asOf: values['as-of'] ?? '2026-10-31' });
 // written beside the target and renamed at the end: a half-written file never has the final name
 const tmp = buildTempPath(out);
 const file: Writable = out === '-' ? process.stdout : createWriteStream(tmp);
@@ -37,7 +54,7 @@ if (out.endsWith('.gz')) {
 const started = performance.now();
 let batch: string[] = [];
 let written = 0;
-for (const line of exporterLines({ seed: values.seed!, rows, asOf: values['as-of']! })) {
+for await (const line of lines) {
   batch.push(line);
   if (batch.length === 2000) {
     if (!sink.write(batch.join('\r\n') + '\r\n')) await once(sink, 'drain');
@@ -50,4 +67,13 @@ if (batch.length) sink.write(batch.join('\r\n') + '\r\n');
 sink.end();
 await once(file, 'finish');
 if (out !== '-') renameSync(tmp, out);
-if (out !== '-') console.error(`generate: wrote ${rows} rows to ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+if (values.evolve) {
+  const manifestPath = values.manifest ?? (out === '-' ? null : `${out}.changes.json`);
+  if (manifestPath) await Bun.write(manifestPath, JSON.stringify(manifest));
+  const m = manifest;
+  console.error(
+    `generate: evolved ${values.evolve} (as of ${m.previous_as_of}) into ${out} (as of ${m.as_of}): ${m.rows_in} rows in, ${m.rows_out} out; ` +
+      `${m.changed.length} edited (${m.enforcement_started.length} new enforcement), ${m.removed.length} removed, ${m.added.length} added` +
+      (manifestPath ? `; manifest ${manifestPath}` : ''),
+  );
+} else if (out !== '-') console.error(`generate: wrote ${rows} rows to ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

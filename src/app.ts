@@ -12,6 +12,7 @@ import { accessLog } from './ops/access-log';
 import { opsRoutes } from './ops/routes';
 import { reportRoutes } from './reports/routes';
 import { statusRoutes } from './status/routes';
+import { watchlistRoutes } from './watchlists/routes';
 
 /** Composes the service from its parts. No I/O here: everything comes in through `deps`. */
 export function createApp(deps: AppDeps) {
@@ -28,6 +29,7 @@ export function createApp(deps: AppDeps) {
     .use(areaRoutes(deps))
     .use(portfolioRoutes(deps))
     .use(reportRoutes(deps))
+    .use(watchlistRoutes(deps))
     .use(accountRoutes(deps))
     .use(demoRoutes(deps));
 }

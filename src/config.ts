@@ -36,6 +36,19 @@ export const Config = t.Object({
   metricsToken: t.Union([t.String({ minLength: 16 }), t.Null()], { default: null }),
   /** On SIGTERM, how long in-flight requests may run before their connections are closed. */
   shutdownTimeoutMs: t.Integer({ minimum: 0, maximum: 600000, default: 15000 }),
+  /** Webhooks (docs/webhooks.md): hosts, *.domains, IPs and CIDRs a webhook may target; empty = webhooks off. */
+  webhookAllow: t.Array(t.String({ minLength: 1 }), { default: [] }),
+  /** Longest wait for a receiver's answer. */
+  webhookTimeoutMs: t.Integer({ minimum: 100, maximum: 60000, default: 5000 }),
+  /** First retry after this long, doubling per failed attempt up to `webhookRetryMaxMs`. */
+  webhookRetryBaseMs: t.Integer({ minimum: 10, maximum: 3600000, default: 5000 }),
+  webhookRetryMaxMs: t.Integer({ minimum: 10, maximum: 86400000, default: 3600000 }),
+  /** A delivery still failing this long after its event (or redelivery request) is marked failed. */
+  webhookGiveUpMs: t.Integer({ minimum: 100, maximum: 604800000, default: 86400000 }),
+  /** How often the outbox is checked for due events. */
+  webhookPollMs: t.Integer({ minimum: 10, maximum: 60000, default: 1000 }),
+  /** A claimed event is out of other replicas' reach this long; must exceed webhookTimeoutMs. */
+  webhookLeaseMs: t.Integer({ minimum: 200, maximum: 3600000, default: 60000 }),
 });
 export type Config = Static<typeof Config>;
 
@@ -59,6 +72,13 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   logRequests: true,
   metricsToken: null,
   shutdownTimeoutMs: 15000,
+  webhookAllow: [],
+  webhookTimeoutMs: 5000,
+  webhookRetryBaseMs: 5000,
+  webhookRetryMaxMs: 3600000,
+  webhookGiveUpMs: 86400000,
+  webhookPollMs: 1000,
+  webhookLeaseMs: 60000,
 }) as Config;
 
 /** Merges overrides onto the defaults and validates; throws a one-line message on bad settings. */
@@ -66,5 +86,6 @@ export function makeConfig(overrides: Partial<Config> = {}): Config {
   const merged = { ...DEFAULT_CONFIG, ...Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined)) };
   const first = Value.Errors(Config, merged).First();
   if (first) throw new Error(`invalid configuration: ${first.path.slice(1) || 'config'} ${first.message}`);
+  if ((merged as Config).webhookLeaseMs <= (merged as Config).webhookTimeoutMs) throw new Error('invalid configuration: webhookLeaseMs must exceed webhookTimeoutMs');
   return Object.freeze(merged) as Config;
 }

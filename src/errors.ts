@@ -23,6 +23,9 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** The codes in table order (the enum of `ErrorEnvelope.code` in the OpenAPI document). */
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
 // The field is `errorCode`, not `code`: Elysia reads `error.code` itself to classify errors.
 export class AppError extends Error {
   readonly errorCode: ErrorCode;

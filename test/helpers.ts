@@ -4,7 +4,7 @@ import { Value } from '@sinclair/typebox/value';
 import { expect } from 'bun:test';
 import { createApp } from '../src/app';
 import { makeConfig, type Config } from '../src/config';
-import type { AppDeps } from '../src/deps';
+import { processParts, type AppDeps } from '../src/deps';
 import { Meta } from '../src/http/envelope';
 import { FacilityIndex } from '../src/index/facility-index';
 import { IndexWriter } from '../src/index/index-writer';
@@ -110,12 +110,15 @@ export function makeWorld(opts: { rows?: FacilityRow[]; config?: Partial<Config>
   const clock = fixedClock();
   const logs: Record<string, unknown>[] = [];
   const store = opts.store ?? new SqliteStateStore(':memory:');
+  const config = makeConfig({ logRequests: false, ...opts.config });
+  const log = (e: Record<string, unknown>) => void logs.push(e);
   const deps: AppDeps = {
-    config: makeConfig({ logRequests: false, ...opts.config }),
+    ...processParts(config, clock, log),
+    config,
     index: memoryIndex(opts.rows ?? DEFAULT_ROWS),
     store,
     clock,
-    log: (e) => void logs.push(e),
+    log,
     ...opts.deps,
   };
   const app = createApp(deps);

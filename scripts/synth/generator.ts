@@ -31,25 +31,30 @@ export function* exporterLines(opts: GeneratorOptions): Generator<string> {
   let id = 9_900_000_000_00;
   for (let n = 0; n < opts.rows; n++) {
     id += rng.int(1, 600);
-    const industry = rng.weighted(INDUSTRY_PAIRS);
-    const place = pickPlace(places, rng);
-    const programs = industry.programs.split(' ');
-    for (const [p, chance] of [['RCRA', 0.15], ['NPDES', 0.1], ['AIR', 0.08]] as const) if (!programs.includes(p) && rng.chance(chance)) programs.push(p);
-    if (rng.chance(HEAVY.has(industry.naics) ? 0.5 : 0.01)) programs.push('TRI');
-    if (rng.chance(HEAVY.has(industry.naics) ? 0.35 : 0.002)) programs.push('GHG');
-    let name = facilityName(rng, rng.pick(industry.kind));
-    if (rng.chance(0.02)) name = name.replace(/ (INC|LLC|CO|CORP|LP)$/, ', $1');
-    else if (rng.chance(0.003)) name = name.replace(/^(\S+)/, '$1 "EAST"');
-    const facility: Facility = {
-      id: String(id),
-      name,
-      street: streetAddress(rng),
-      place,
-      point: rng.chance(missing) ? null : scatter(place, rng),
-      industry,
-      programs,
-      compliance: makeCompliance(rng),
-    };
+    const facility = makeFacility(rng, places, String(id), missing);
     yield exporterLine(facility, asOfMs, rng);
   }
+}
+
+/** One invented facility with registry ID `id`; `missingCoordinatesRate`: the chance it has no coordinates. */
+export function makeFacility(rng: Rng, places: ReturnType<typeof buildPlaces>, id: string, missingCoordinatesRate: number): Facility {
+  const industry = rng.weighted(INDUSTRY_PAIRS);
+  const place = pickPlace(places, rng);
+  const programs = industry.programs.split(' ');
+  for (const [p, chance] of [['RCRA', 0.15], ['NPDES', 0.1], ['AIR', 0.08]] as const) if (!programs.includes(p) && rng.chance(chance)) programs.push(p);
+  if (rng.chance(HEAVY.has(industry.naics) ? 0.5 : 0.01)) programs.push('TRI');
+  if (rng.chance(HEAVY.has(industry.naics) ? 0.35 : 0.002)) programs.push('GHG');
+  let name = facilityName(rng, rng.pick(industry.kind));
+  if (rng.chance(0.02)) name = name.replace(/ (INC|LLC|CO|CORP|LP)$/, ', $1');
+  else if (rng.chance(0.003)) name = name.replace(/^(\S+)/, '$1 "EAST"');
+  return {
+    id,
+    name,
+    street: streetAddress(rng),
+    place,
+    point: rng.chance(missingCoordinatesRate) ? null : scatter(place, rng),
+    industry,
+    programs,
+    compliance: makeCompliance(rng),
+  };
 }

@@ -8,6 +8,7 @@ const ENDPOINT_NAMES: Record<Endpoint, string> = {
   area: 'area endpoint',
   portfolio: 'portfolio endpoint',
   report: 'report endpoint',
+  watchlists: 'watchlists endpoint',
 };
 
 /** Spec 5.8: 403 TIER_RESTRICTED when the account's tier does not cover the endpoint. */

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
 import { AppError } from '../errors';
-import { factsOf } from '../http/request-context';
+import { requestContext } from '../http/request-context';
 import { JwtRejected, JwtSourceUnavailable, type JwtIdentity, type JwtVerifier } from './jwt';
 
 const REALM = 'Bearer realm="facility-score account"';
@@ -16,8 +16,7 @@ function bearerTokenOf(header: string | null): string | null {
 }
 
 /** Checks the Bearer JWT of an account request; the reason for a refusal goes to the log only. */
-async function identify(deps: AppDeps, verifier: JwtVerifier, request: Request): Promise<JwtIdentity> {
-  const requestId = factsOf(request).id;
+async function identify(deps: Pick<AppDeps, 'clock' | 'log'>, verifier: JwtVerifier, request: Request, requestId: string): Promise<JwtIdentity> {
   if (verifier.mode === 'off') {
     throw new AppError(
       'UNAUTHENTICATED',
@@ -49,13 +48,13 @@ async function identify(deps: AppDeps, verifier: JwtVerifier, request: Request):
  * `identity`. Account responses carry keys or personal usage, so none of them may be cached.
  * Not metered: account endpoints never count against the monthly quota.
  */
-export function accountJwtAuth(deps: AppDeps, verifier: JwtVerifier) {
-  return new Elysia({ name: 'account-jwt-auth' }).macro({
+export function accountJwtAuth(deps: Pick<AppDeps, 'clock' | 'log'>, verifier: JwtVerifier) {
+  return new Elysia({ name: 'account-jwt-auth' }).use(requestContext).macro({
     accountJwt: {
-      async resolve({ request, set }) {
+      async resolve({ request, set, facts }) {
         set.headers['cache-control'] = 'no-store';
         set.headers.pragma = 'no-cache';
-        return { identity: await identify(deps, verifier, request) };
+        return { identity: await identify(deps, verifier, request, facts.id) };
       },
     },
   });

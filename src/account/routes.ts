@@ -1,9 +1,8 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { ErrorEnvelope } from '../http/envelope';
-import { factsOf, metaFor } from '../http/request-context';
+import { errorResponses } from '../http/envelope';
+import { metaFor } from '../http/request-context';
 import { accountJwtAuth } from './auth';
-import { createJwtVerifier, type JwtVerifier } from './jwt';
 import { AccountResponse, IssuedKeyResponse } from './model';
 import { accountOverview, issueFirstKey, regenerateKey } from './service';
 
@@ -13,33 +12,22 @@ const AUTH_NOTE =
   'a missing, invalid or expired token is 401 UNAUTHENTICATED. Not counted against the monthly quota. ' +
   'Responses carry `Cache-Control: no-store`.';
 
-// One verifier per JWT config: an app rebuilt on SIGHUP (index hand-over) keeps the JWKS cache
-// and does not re-read the key file.
-const verifiers = new WeakMap<object, JwtVerifier>();
-
-function verifierFor(deps: AppDeps): JwtVerifier {
-  let v = verifiers.get(deps.config.jwt);
-  // Built from the config at app creation, so a bad JWKS file or secret fails the start.
-  if (!v) verifiers.set(deps.config.jwt, (v = createJwtVerifier(deps.config.jwt, deps.log)));
-  return v;
-}
-
 /** Spec 4.6 / 5.4-5.6: the account page's endpoints (key issue, regeneration, usage). */
 export function accountRoutes(deps: AppDeps) {
-  const verifier = verifierFor(deps);
+  // Built once per process by serve (src/deps.ts), so a reload keeps the JWKS cache.
   return new Elysia({ name: 'account-routes' })
-    .use(accountJwtAuth(deps, verifier))
+    .use(accountJwtAuth(deps, deps.jwtVerifier))
     .post(
       '/api/v1/account/key',
-      async ({ identity, request, status }) => {
+      async ({ identity, facts, status }) => {
         const { issued, created } = await issueFirstKey(deps.store, identity, deps.config.signupTier, deps.clock());
-        Object.assign(factsOf(request), { accountId: issued.account_id, tier: issued.tier });
+        Object.assign(facts, { accountId: issued.account_id, tier: issued.tier });
         deps.log({ level: 'info', msg: created ? 'account created with first key' : 'first key issued', account_id: issued.account_id, key_prefix: issued.key_prefix });
-        return status(201, { data: issued, meta: metaFor(request, deps.clock) });
+        return status(201, { data: issued, meta: metaFor(facts, deps.clock) });
       },
       {
         accountJwt: true,
-        response: { 201: IssuedKeyResponse, 401: ErrorEnvelope, 409: ErrorEnvelope, 500: ErrorEnvelope, 503: ErrorEnvelope },
+        response: { 201: IssuedKeyResponse, ...errorResponses('UNAUTHENTICATED', 'KEY_EXISTS', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE') },
         detail: {
           tags: ['Account'],
           summary: 'Issue the first API key of the signed-in user',
@@ -53,15 +41,15 @@ export function accountRoutes(deps: AppDeps) {
     )
     .post(
       '/api/v1/account/key/regenerate',
-      async ({ identity, request }) => {
+      async ({ identity, facts }) => {
         const issued = await regenerateKey(deps.store, identity, deps.clock());
-        Object.assign(factsOf(request), { accountId: issued.account_id, tier: issued.tier });
+        Object.assign(facts, { accountId: issued.account_id, tier: issued.tier });
         deps.log({ level: 'info', msg: 'key regenerated', account_id: issued.account_id, key_prefix: issued.key_prefix });
-        return { data: issued, meta: metaFor(request, deps.clock) };
+        return { data: issued, meta: metaFor(facts, deps.clock) };
       },
       {
         accountJwt: true,
-        response: { 200: IssuedKeyResponse, 401: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope, 503: ErrorEnvelope },
+        response: { 200: IssuedKeyResponse, ...errorResponses('UNAUTHENTICATED', 'NOT_FOUND', 'REGENERATE_THROTTLED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE') },
         detail: {
           tags: ['Account'],
           summary: 'Replace the API key (the old one stops working at once)',
@@ -75,14 +63,14 @@ export function accountRoutes(deps: AppDeps) {
     )
     .get(
       '/api/v1/account',
-      async ({ identity, request }) => {
+      async ({ identity, facts }) => {
         const data = await accountOverview(deps.store, identity, deps.clock());
-        Object.assign(factsOf(request), { accountId: data.account_id, tier: data.tier });
-        return { data, meta: metaFor(request, deps.clock) };
+        Object.assign(facts, { accountId: data.account_id, tier: data.tier });
+        return { data, meta: metaFor(facts, deps.clock) };
       },
       {
         accountJwt: true,
-        response: { 200: AccountResponse, 401: ErrorEnvelope, 404: ErrorEnvelope, 500: ErrorEnvelope, 503: ErrorEnvelope },
+        response: { 200: AccountResponse, ...errorResponses('UNAUTHENTICATED', 'NOT_FOUND', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE') },
         detail: {
           tags: ['Account'],
           summary: 'Plan, key prefix and this month’s usage of the signed-in user',

@@ -3,7 +3,7 @@ import { Envelope } from '../http/envelope';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_RADIUS_MILES } from './query';
 
 /**
- * Spec 4.3's query parameters, for OpenAPI. `parseAreaQuery` (the route's `areaQuery` transform)
+ * Spec 4.3's query parameters, for OpenAPI. `parseAreaQuery` (the input step of the route's API-key pipeline)
  * reads them strictly, with messages that name the parameter, before Elysia would; so the schema
  * is `noValidate` and nothing is checked twice.
  */

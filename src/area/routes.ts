@@ -1,44 +1,32 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { apiKeyAuth } from '../access/api-key-auth';
-import { ErrorEnvelope } from '../http/envelope';
+import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from '../access/api-key-auth';
 import { metaFor } from '../http/request-context';
 import { AreaQuery, AreaResponse } from './model';
 import { parseAreaQuery } from './query';
 import { findWithinRadius } from './service';
 import { spatialIndexFor } from './spatial-registry';
-import type { RadiusQuery } from './spatial-search';
-
-const parsed = new WeakMap<Request, RadiusQuery>();
 
 /**
- * `areaQuery: true` reads the query strictly (422 naming each bad parameter). Listed after
- * `apiKey` on the route, so its transform runs after authentication (401/403 first) and before
- * the call is counted: a rejected query is never billed.
+ * The query is read strictly (422 naming each bad parameter) by the pipeline's input step: after
+ * authentication (401/403 first) and before the call is counted, so a rejected query is never billed.
  */
-const areaQuery = new Elysia({ name: 'area-query' }).macro({
-  areaQuery: (_on: boolean) => ({
-    transform({ request }) {
-      parsed.set(request, parseAreaQuery(new URL(request.url).searchParams));
-    },
-  }),
-});
+const AREA_QUERY = inputCheck(['VALIDATION_ERROR'], ({ request }) => parseAreaQuery(new URL(request.url).searchParams));
+const AREA: ApiKeyRoute = { endpoint: 'area', input: AREA_QUERY };
 
 export function areaRoutes(deps: AppDeps) {
   return new Elysia({ name: 'area-routes' })
     .use(apiKeyAuth(deps))
-    .use(areaQuery)
     .get(
       '/api/v1/area',
-      ({ request }) => ({
-        data: findWithinRadius(deps.index, spatialIndexFor(deps.index, deps.log), parsed.get(request)!),
-        meta: metaFor(request, deps.clock),
+      ({ input, facts }) => ({
+        data: findWithinRadius(deps.index, spatialIndexFor(deps.index, deps.log), AREA_QUERY.from(input)),
+        meta: metaFor(facts, deps.clock),
       }),
       {
-        apiKey: 'area',
-        areaQuery: true,
+        apiKey: AREA,
         query: AreaQuery,
-        response: { 200: AreaResponse, 401: ErrorEnvelope, 402: ErrorEnvelope, 403: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope, 503: ErrorEnvelope },
+        response: { 200: AreaResponse, ...apiKeyErrors(AREA) },
         detail: {
           tags: ['Area'],
           summary: 'Facilities within a radius of a point',

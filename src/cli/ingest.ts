@@ -4,13 +4,17 @@ import { rejectsPathOf } from '../index/ingest/rejects';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
-import { ingest, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
+import { ingest, ReleaseOrderError, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
 import { parse } from './options';
 
-const HELP = `facility-score ingest <file>... --out PATH [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious]
+const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious]
   Builds a facility index from ECHO exporter files (ECHO_EXPORTER.csv, any layout year) and/or
   ECHO facility-search CSV downloads; plain or gzip. The index at PATH is replaced only when the build
   succeeds; rows that cannot be indexed go to PATH.rejects.csv with the reason. See docs/ingest.md.
+  --previous INDEX  the index this release follows (e.g. the one being served): its release list and
+                  score history are carried into PATH, with one history entry per facility whose score,
+                  components, enforcement flag or presence changed. Refused (exit 1) unless the new as-of
+                  date is later than the previous index's latest release. See docs/ingest.md.
   --as-of         the date the data describes (default: inferred from the exporter's own columns,
                   else the newest file's modification date)
   --dataset-name  shown by /api/v1/status and --version (default: format + file names)
@@ -47,6 +51,10 @@ function summaryText(s: IngestSummary): string {
     `  rejects   ${s.rejectsPath}`,
     `  facilities ${s.info.facility_count}, score method ${s.info.score_version}`,
   ];
+  if (s.release.seq > 1) {
+    const c = s.release.changes;
+    lines.push(`  release   ${s.release.seq} of this index's history: ${c.added} added, ${c.changed} changed, ${c.removed} removed, ${c.rescored} rescored since the previous release`);
+  }
   for (const [file, cols] of Object.entries(s.missingColumns)) lines.push(`  note      ${file} has no ${cols.join(', ')} column(s): not reported (null in the inputs; see docs/scoring.md)`);
   return lines.join('\n');
 }
@@ -58,6 +66,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
     'dataset-name': { type: 'string' },
     fictitious: { type: 'boolean' },
     threads: { type: 'string', default: 'auto' },
+    previous: { type: 'string' },
   });
   if (values.help) {
     console.log(HELP);
@@ -81,6 +90,11 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
     console.error(`--out ${out}: directory ${dirname(resolve(out))} does not exist`);
     return 2;
   }
+  const previous = values.previous;
+  if (previous !== undefined && !existsSync(previous)) {
+    console.error(`--previous ${previous}: no such index file`);
+    return 2;
+  }
   // an interrupted build leaves only temp files behind (the old index is untouched): remove them too
   const cleanup = () => {
     for (const p of [buildTempPath(out), buildTempPath(rejectsPathOf(out))]) rmSync(p, { force: true });
@@ -96,6 +110,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
       asOf,
       datasetName: values['dataset-name'],
       fictitious: values.fictitious ? true : undefined,
+      previous,
       inline: values.threads === 'auto' ? !secondCoreIdle() : values.threads === '1',
       log: (line) => console.error(line),
       progress: { tty: process.stderr.isTTY === true, write: (s) => process.stderr.write(s) },
@@ -103,6 +118,10 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
     console.log(summaryText(summary));
     return 0;
   } catch (e) {
+    if (e instanceof ReleaseOrderError) {
+      console.error(`facility-score ingest: ${e.message}; nothing was written`);
+      return 1;
+    }
     if (!(e instanceof UnusableInputError)) throw e;
     console.error(`facility-score ingest: ${e.message}\nNothing was written; the previous index at ${out} (if any) is unchanged.`);
     return 1;

@@ -24,6 +24,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
   const port = str('port', 'FCS_PORT') ?? fromEnv('PORT');
   const proxies = str('trusted-proxies', 'FCS_TRUSTED_PROXIES');
   const maxMb = str('report-cache-max-mb', 'FCS_REPORT_CACHE_MAX_MB');
+  const webhookAllow = str('webhook-allow', 'FCS_WEBHOOK_ALLOW');
   return makeConfig({
     port: port === undefined ? undefined : Number(port),
     host: str('host', 'FCS_HOST'),
@@ -44,5 +45,12 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     logRequests: fromEnv('FCS_LOG_REQUESTS') === undefined ? undefined : env.FCS_LOG_REQUESTS !== '0',
     metricsToken: env.FCS_METRICS_TOKEN || null,
     shutdownTimeoutMs: num('FCS_SHUTDOWN_TIMEOUT_MS'),
+    webhookAllow: webhookAllow ? webhookAllow.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    webhookTimeoutMs: num('FCS_WEBHOOK_TIMEOUT_MS'),
+    webhookRetryBaseMs: num('FCS_WEBHOOK_RETRY_BASE_MS'),
+    webhookRetryMaxMs: num('FCS_WEBHOOK_RETRY_MAX_MS'),
+    webhookGiveUpMs: num('FCS_WEBHOOK_GIVE_UP_MS'),
+    webhookPollMs: num('FCS_WEBHOOK_POLL_MS'),
+    webhookLeaseMs: num('FCS_WEBHOOK_LEASE_MS'),
   });
 }

@@ -1,24 +1,29 @@
 import { ACCOUNT_ENV_HELP, ACCOUNT_OPTIONS } from '../account/jwt-options';
 import { jwtModeOf } from '../account/jwt';
 import { createApp } from '../app';
+import { processParts } from '../deps';
 import { openIndex } from '../index/bundled';
 import { prepareIndex } from '../ops/index-preparer';
 import { newLifecycle } from '../ops/lifecycle';
-import { ServiceMetrics } from '../ops/service-metrics';
 import { ServiceProcess } from '../ops/service-process';
 import { lineLog } from '../ops/log-sink';
 import { openStateStore } from '../state/open-store';
+import { WebhookDispatcher } from '../webhooks/dispatcher';
+import { emitReleaseEvents } from '../webhooks/release-events';
 import { configFrom, parse } from './options';
 
 const HELP = `facility-score serve [--port 8080] [--host 0.0.0.0] [--index PATH] [--state-dir ./var] [--redis-url URL] [--trusted-proxies CIDR,...] [--report-cache-dir DIR|off] [--report-cache-max-mb 1024]
+  [--webhook-allow HOST,*.DOMAIN,CIDR,...]   webhook targets the operator allows; default none (docs/webhooks.md)
   [--jwt-jwks-url URL | --jwt-jwks-file PATH] [--jwt-issuer ISS] [--jwt-audience AUD,...] [--jwt-algorithms ALG,...]
   [--jwt-tier-claim CLAIM] [--jwt-tier-map value=tier,...] [--signup-tier free|starter|platform|enterprise]   account login (docs/accounts.md)
 Env: FCS_PORT (or PORT), FCS_HOST, FCS_INDEX, FCS_STATE_DIR, REDIS_URL, FCS_TRUSTED_PROXIES, FCS_LOG_REQUESTS=0,
   FCS_METRICS_TOKEN, FCS_SHUTDOWN_TIMEOUT_MS (docs/operations.md),
+  FCS_WEBHOOK_ALLOW, FCS_WEBHOOK_TIMEOUT_MS, FCS_WEBHOOK_RETRY_BASE_MS, FCS_WEBHOOK_RETRY_MAX_MS, FCS_WEBHOOK_GIVE_UP_MS,
+  FCS_WEBHOOK_POLL_MS, FCS_WEBHOOK_LEASE_MS (docs/webhooks.md),
   ${ACCOUNT_ENV_HELP}`;
 
 export async function serveCommand(args: string[], env: Record<string, string | undefined>): Promise<number | null> {
-  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'trusted-proxies': { type: 'string' }, 'report-cache-dir': { type: 'string' }, 'report-cache-max-mb': { type: 'string' }, ...ACCOUNT_OPTIONS });
+  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'trusted-proxies': { type: 'string' }, 'report-cache-dir': { type: 'string' }, 'report-cache-max-mb': { type: 'string' }, 'webhook-allow': { type: 'string' }, ...ACCOUNT_OPTIONS });
   if (values.help) {
     console.log(HELP);
     return 0;
@@ -34,19 +39,24 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     process.exit(code);
   };
   const store = await openStateStore(config, { serving: true, log });
-  const metrics = new ServiceMetrics();
+  // Built before anything listens, so a bad --webhook-allow entry stops the start with its message.
+  const dispatcher = new WebhookDispatcher({ watch: store.watch, settings: config, log, clock: Date.now });
+  // Built once: every app a reload builds shares them (counters, JWKS cache, report cache).
+  const parts = processParts(config, Date.now, log);
   const lifecycle = newLifecycle();
   const service = await ServiceProcess.start(
     {
       config,
       store,
       log,
-      metrics,
+      metrics: parts.metrics,
       lifecycle,
-      makeApp: (ix) => createApp({ config, index: ix, store, clock: Date.now, log, metrics, lifecycle }),
+      makeApp: (ix) => createApp({ ...parts, config, index: ix, store, clock: Date.now, log, lifecycle }),
       openIndex: () => openIndex(config.indexPath),
       // Built before listening, so the first radius search does not pay for it.
       prepareIndex: (ix, offThread) => prepareIndex(ix, offThread, log),
+      onIndexServed: async (ix) => void (await emitReleaseEvents({ index: ix, watch: store.watch, now: Date.now(), log })),
+      stopBackground: () => dispatcher.stop(),
     },
     index,
   );
@@ -69,6 +79,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
       },
     );
   };
+  dispatcher.start();
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   // reload() answers every failure itself; the catch only keeps an unforeseen one from killing the process.

@@ -74,7 +74,7 @@ export function parseCidr(text: string): Cidr {
   return { bytes, bits: v4only ? n + 96 : n };
 }
 
-function inCidr(ip: Uint8Array, c: Cidr): boolean {
+export function inCidr(ip: Uint8Array, c: Cidr): boolean {
   const full = c.bits >> 3;
   for (let i = 0; i < full; i++) if (ip[i] !== c.bytes[i]) return false;
   const rem = c.bits & 7;

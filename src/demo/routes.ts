@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { ErrorEnvelope } from '../http/envelope';
-import { factsOf, metaFor } from '../http/request-context';
+import { errorResponses } from '../http/envelope';
+import { metaFor, requestContext } from '../http/request-context';
 import { censusGeocoder } from './census-geocoder';
 import { clientResolver, socketPeer } from './client-ip';
 import { countDemoRequest } from '../access/demo-window';
@@ -23,27 +23,27 @@ export function demoRoutes(deps: AppDeps) {
     deps.log({ level: 'warn', msg: 'geocoder failed; falling back', geocoder: name, error: e instanceof Error ? e.message : String(e) }),
   );
 
-  return new Elysia({ name: 'demo-routes' }).get(
+  return new Elysia({ name: 'demo-routes' }).use(requestContext).get(
     '/api/v1/demo/facility',
-    async ({ query, request }) => ({
+    async ({ query, facts }) => ({
       data: await demoLookup(deps.index, geocoder, query.address, deps.config.demoMatchMiles, deps.log),
-      meta: metaFor(request, deps.clock),
+      meta: metaFor(facts, deps.clock),
     }),
     {
       // Counted in `transform`, before query validation: every request counts, a 422 included,
       // and a client over the limit gets 429 whatever it sends.
-      async transform({ request, server, set }) {
+      async transform({ request, server, set, facts }) {
         const bucket = clientOf(peerOf(request, server), request.headers.get('x-forwarded-for'));
         if (bucket === null) {
           // No socket peer (in-process call): one shared bucket would let one caller lock out all,
           // so such requests are not limited; a TCP listener always has a peer (docs/demo.md).
-          deps.log({ level: 'warn', msg: 'demo request without a peer address; not rate limited', request_id: factsOf(request).id });
+          deps.log({ level: 'warn', msg: 'demo request without a peer address; not rate limited', request_id: facts.id });
           return;
         }
         await countDemoRequest(deps.store, bucket, deps.clock(), set.headers as Record<string, string>);
       },
       query: DemoQuery,
-      response: { 200: DemoResponse, 404: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope },
+      response: { 200: DemoResponse, ...errorResponses('NOT_FOUND', 'VALIDATION_ERROR', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE') },
       detail: {
         tags: ['Demo'],
         summary: 'Public demo: the facility at a US street address (redacted preview)',

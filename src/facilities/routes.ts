@@ -1,7 +1,6 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { apiKeyAuth } from '../access/api-key-auth';
-import { ErrorEnvelope } from '../http/envelope';
+import { apiKeyAuth, apiKeyErrors } from '../access/api-key-auth';
 import { metaFor } from '../http/request-context';
 import { FacilityResponse, RegistryIdParam } from './model';
 import { lookupFacility } from './service';
@@ -9,14 +8,14 @@ import { lookupFacility } from './service';
 export function facilityRoutes(deps: AppDeps) {
   return new Elysia({ name: 'facility-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/facility/:registry_id',
-    ({ params, caller, request }) => ({
+    ({ params, caller, facts }) => ({
       data: lookupFacility(deps.index, params.registry_id, caller.tier),
-      meta: metaFor(request, deps.clock),
+      meta: metaFor(facts, deps.clock),
     }),
     {
       apiKey: 'facility',
       params: RegistryIdParam,
-      response: { 200: FacilityResponse, 401: ErrorEnvelope, 402: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope, 500: ErrorEnvelope, 503: ErrorEnvelope },
+      response: { 200: FacilityResponse, ...apiKeyErrors('facility', 'NOT_FOUND') },
       detail: {
         tags: ['Facilities'],
         summary: 'Look up one facility by EPA Registry ID',

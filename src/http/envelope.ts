@@ -1,5 +1,5 @@
 import { t, type Static } from 'elysia';
-import type { ErrorCode } from '../errors';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../errors';
 
 /** Spec 2.1: present on every JSON response, success or error. */
 export const Meta = t.Object(
@@ -12,19 +12,48 @@ export const Meta = t.Object(
 );
 export type Meta = Static<typeof Meta>;
 
-/** Spec 2.7 / 7. */
-export const ErrorEnvelope = t.Object(
-  {
-    error: t.Object({
-      code: t.String({ examples: ['NOT_FOUND'] }),
-      message: t.String({ examples: ['No facility with registry ID 990000000001 is in the index'] }),
-      status: t.Integer({ examples: [404] }),
-    }),
-    meta: Meta,
-  },
-  { description: 'Error envelope (spec 7)' },
-);
+function errorEnvelopeOf(codes: readonly ErrorCode[], description: string) {
+  return t.Object(
+    {
+      error: t.Object({
+        code: t.UnionEnum(codes as [ErrorCode, ...ErrorCode[]], { description: 'Machine-readable code; the closed set of src/errors.ts (docs/api.md)', examples: [codes[0]] }),
+        message: t.String({ examples: ['No facility with registry ID 990000000001 is in the index'] }),
+        status: t.Integer({ examples: [ERROR_STATUS[codes[0]!]] }),
+      }),
+      meta: Meta,
+    },
+    { description },
+  );
+}
+
+/** Spec 2.7 / 7: the error body, `code` one of the closed set of src/errors.ts. */
+export const ErrorEnvelope = errorEnvelopeOf(ERROR_CODES, 'Error envelope (spec 7)');
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
+
+type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
+const envelopesByCodes = new Map<string, ReturnType<typeof errorEnvelopeOf>>();
+
+/**
+ * The `response` entries of the errors a route can answer, one per status, each naming only the
+ * codes of that status (e.g. 429: RATE_LIMIT_EXCEEDED). Statuses come from the one table, so a
+ * route lists codes, never numbers.
+ */
+export function errorResponses(...codes: ErrorCode[]): Record<number, ReturnType<typeof errorEnvelopeOf>> {
+  const byStatus = new Map<ErrorStatus, ErrorCode[]>();
+  for (const code of ERROR_CODES) {
+    if (!codes.includes(code)) continue;
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<number, ReturnType<typeof errorEnvelopeOf>> = {};
+  for (const [status, these] of byStatus) {
+    const key = these.join(',');
+    let schema = envelopesByCodes.get(key);
+    if (!schema) envelopesByCodes.set(key, (schema = errorEnvelopeOf(these, `Error envelope (spec 7): ${these.join(' or ')}`)));
+    out[status] = schema;
+  }
+  return out;
+}
 
 /**
  * `{ data, meta }` schema for a success body whose data is `data`. Marked `noValidate`: Elysia

@@ -2,7 +2,7 @@ import { Elysia, ValidationError } from 'elysia';
 import type { AppDeps } from '../deps';
 import { errorBody } from './envelope';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
-import { factsOf, metaFor } from './request-context';
+import { metaFor, requestContext } from './request-context';
 
 type RouteLister = () => { method: string; path: string }[];
 
@@ -54,11 +54,10 @@ export function classify(error: unknown, elysiaCode: string | number, request: R
 }
 
 /** The one global error handler: renders `{ error: { code, message, status }, meta }`. */
-export function errorHandler(deps: AppDeps, routes: RouteLister) {
-  return new Elysia({ name: 'error-handler' }).onError({ as: 'global' }, async ({ error, code, request, set }) => {
+export function errorHandler(deps: Pick<AppDeps, 'log' | 'store' | 'clock'>, routes: RouteLister) {
+  return new Elysia({ name: 'error-handler' }).use(requestContext).onError({ as: 'global' }, async ({ error, code, request, set, facts }) => {
     const c = classify(error, code, request, routes);
     const status = ERROR_STATUS[c.code as ErrorCode];
-    const facts = factsOf(request);
     // A 503 is a known, declared condition (state store down) that can hit every request during an
     // outage: one warning line each, no stack. A 500 is a bug: log everything.
     if (c.code === 'SERVICE_UNAVAILABLE') {
@@ -76,6 +75,6 @@ export function errorHandler(deps: AppDeps, routes: RouteLister) {
     set.status = status;
     for (const [k, v] of Object.entries(c.headers)) set.headers[k] = v;
     set.headers['content-type'] = 'application/json; charset=utf-8';
-    return errorBody(c.code, status, c.message, metaFor(request, deps.clock));
+    return errorBody(c.code, status, c.message, metaFor(facts, deps.clock));
   });
 }

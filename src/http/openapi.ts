@@ -4,6 +4,7 @@ import { Elysia } from 'elysia';
 import swaggerUiBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' };
 import swaggerUiCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' };
 import { VERSION } from '../version';
+import { ErrorEnvelope } from './envelope';
 
 const ASSETS = '/swagger/assets';
 
@@ -69,6 +70,8 @@ export function openApiDocs() {
         { name: 'Operations', description: 'Health, readiness and metrics, outside /api/v1 (docs/operations.md)' },
       ],
       components: {
+        // The whole closed set of codes in one place; each route's responses list only the codes of each status.
+        schemas: { ErrorEnvelope: ErrorEnvelope as object },
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
           // Account endpoints only (docs/accounts.md); data endpoints refuse Bearer.

@@ -1,25 +1,24 @@
 import { Elysia } from 'elysia';
 import type { Tier } from '../tiers';
-import type { Account } from '../state/model';
 import type { Meta } from './envelope';
 
-/** Per-request facts every response needs; kept outside Elysia's context so that error paths
- * (unknown routes, parse failures) that run before `derive` still see them. */
-type RequestFacts = {
+/**
+ * Per-request facts every response needs, on Elysia's context as `facts`. Set in `onRequest`, the
+ * first hook, so the error paths that run before any route hook (unknown routes, parse failures),
+ * the error handler and the access log all see the same object.
+ */
+export type RequestFacts = {
   id: string;
   startedAt: number;
   /** Set by auth: who called, for access logs and refunds. */
   accountId?: string;
   tier?: Tier;
-  /** The API-key caller's account, from authentication (transform) to counting (resolve). */
-  caller?: Account;
   /** True once a call was counted against the monthly quota (so a 5xx can give it back). */
   counted?: boolean;
   status?: number;
   errorCode?: string;
 };
 
-const facts = new WeakMap<Request, RequestFacts>();
 const ALPHABET = Uint8Array.from('0123456789ABCDEFGHJKMNPQRSTVWXYZ', (c) => c.charCodeAt(0));
 
 // Random bytes are drawn 512 ids at a time: one getRandomValues call per id was a visible share
@@ -54,18 +53,8 @@ function isoTimestamp(ms: number): string {
   return lastStamp;
 }
 
-export function factsOf(request: Request): RequestFacts {
-  let f = facts.get(request);
-  if (!f) {
-    f = { id: newRequestId(), startedAt: performance.now() };
-    facts.set(request, f);
-  }
-  return f;
-}
-
-/** Builds spec 2.1 `meta` for this request, timing from its first sight. */
-export function metaFor(request: Request, now: () => number): Meta {
-  const f = factsOf(request);
+/** Builds spec 2.1 `meta` for the request of `f`, timing from its first sight. */
+export function metaFor(f: RequestFacts, now: () => number): Meta {
   return {
     request_id: f.id,
     timestamp: isoTimestamp(now()),
@@ -73,7 +62,15 @@ export function metaFor(request: Request, now: () => number): Meta {
   };
 }
 
-/** Assigns the request id and start time first thing, and echoes the id as `X-Request-Id`. */
-export const requestContext = new Elysia({ name: 'request-context' }).onRequest(({ request, set }) => {
-  set.headers['x-request-id'] = factsOf(request).id;
-});
+/**
+ * Assigns the request id and start time first thing, and echoes the id as `X-Request-Id`. Plugins
+ * and routes that read `facts` `.use` this (named, so it is applied once) to get the type.
+ */
+export const requestContext = new Elysia({ name: 'request-context' })
+  // The type of the per-request value; every request gets its own object in onRequest.
+  .decorate('facts', undefined as unknown as RequestFacts)
+  .onRequest((ctx) => {
+    const facts: RequestFacts = { id: newRequestId(), startedAt: performance.now() };
+    ctx.facts = facts;
+    ctx.set.headers['x-request-id'] = facts.id;
+  });

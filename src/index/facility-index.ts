@@ -1,10 +1,13 @@
 import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
+import { HistoryReader } from '../history/history-reader';
+import type { HistoryEntry, Release, ScoreChange } from '../history/model';
+import { scoreChangeOf } from '../history/score-change';
 import type { ScoreInputs } from '../scoring/model';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
 import type { Peers } from './peers';
 import { decodePrograms } from './program-codec';
-import { INDEX_FORMAT } from './schema';
+import { INDEX_FORMAT, READABLE_FORMATS } from './schema';
 
 type RawRow = Omit<FacilityRow, 'active_enforcement' | 'score_inputs'> & {
   active_enforcement: number;
@@ -62,14 +65,16 @@ export class FacilityIndex {
   private readonly programsById;
   private readonly peersOfScore;
   private readonly briefsWithPeers;
+  private readonly history: HistoryReader;
 
   constructor(readonly db: Database) {
     try {
       const format = db.query("SELECT value FROM index_meta WHERE key = 'format'").get() as { value: string } | null;
-      if (format?.value !== INDEX_FORMAT) throw new IndexOpenError(`index format ${format?.value ?? 'unknown'}, expected ${INDEX_FORMAT}`);
+      if (!READABLE_FORMATS.includes(format?.value ?? '')) throw new IndexOpenError(`index format ${format?.value ?? 'unknown'}, expected ${INDEX_FORMAT}`);
       const info = db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string } | null;
       if (!info) throw new IndexOpenError('index has no metadata');
       this.info = JSON.parse(info.value) as IndexInfo;
+      this.history = new HistoryReader(db, this.info);
     } catch (e) {
       if (e instanceof IndexOpenError) throw e;
       throw new IndexOpenError(`not a facility index (${(e as Error).message})`);
@@ -149,6 +154,28 @@ export class FacilityIndex {
   /** Facilities filed under a normalised address key (src/demo/address.ts), lowest registry ID first. */
   findByAddressKey(key: string): FacilitySummary[] {
     return this.byAddressKey.all(key).map(toSummary);
+  }
+
+  /** Every release this index carries, oldest first; the last is its own data (GET /api/v1/status). */
+  releases(): readonly Release[] {
+    return this.history.releases();
+  }
+
+  /** The facility's history entries, newest first; empty when it was never in any release. */
+  historyOf(registryId: string): HistoryEntry[] {
+    return this.history.historyOf(registryId, this.getSummary(registryId));
+  }
+
+  /** The facility's `score_change` (src/history/score-change.ts). */
+  scoreChangeOf(registryId: string): ScoreChange {
+    return scoreChangeOf(this.history.storedEntriesOf([registryId]).get(registryId) ?? [], this.info.score_version);
+  }
+
+  /** `score_change` of many facilities in one statement; IDs not in the map have none (null). */
+  scoreChangesOf(ids: readonly string[]): Map<string, ScoreChange> {
+    const out = new Map<string, ScoreChange>();
+    for (const [id, entries] of this.history.storedEntriesOf(ids)) out.set(id, scoreChangeOf(entries, this.info.score_version));
+    return out;
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../address/address';
+import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from '../history/carry-forward';
 import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally } from './peers';
 import { storedInputs } from './program-codec';
@@ -26,8 +27,11 @@ export class IndexWriter {
   private count = 0;
   /** Scores by NAICS code, ranked into peer_rank by finish(). */
   private readonly peers = new PeerTally();
+  /** Set by finish(): the release this build wrote. */
+  release: RecordedRelease | null = null;
 
-  constructor(private readonly path: string) {
+  /** `previous`: the index this one follows (ingest --previous); its releases and history are carried forward. */
+  constructor(private readonly path: string, private readonly previous: PreviousIndex | null = null) {
     this.tmpPath = path === ':memory:' ? path : buildTempPath(path);
     if (this.tmpPath !== ':memory:') rmSync(this.tmpPath, { force: true });
     this.db = new Database(this.tmpPath, { create: true, strict: true });
@@ -35,6 +39,11 @@ export class IndexWriter {
     this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
     this.db.exec(INDEX_DDL);
     this.db.exec(PEER_DDL);
+    // attached before the transaction (SQLite refuses ATTACH inside one); only read, and detached before ANALYZE
+    if (previous) {
+      this.db.prepare(`ATTACH DATABASE ? AS ${PREVIOUS_SCHEMA}`).run(previous.path);
+      this.db.exec(`PRAGMA ${PREVIOUS_SCHEMA}.cache_size = -131072;`);
+    }
     this.db.exec('BEGIN');
     this.insert = this.db.prepare(
       `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17) ON CONFLICT(registry_id) DO NOTHING`,
@@ -70,15 +79,22 @@ export class IndexWriter {
     this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)').run(key, value);
   }
 
-  /** Writes metadata and atomically replaces `path`. */
+  /** Facility rows written so far. */
+  get facilityCount(): number {
+    return this.count;
+  }
+
+  /** Writes metadata, the release list and history (src/history/), and atomically replaces `path`. */
   finish(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
     const full: IndexInfo = { ...info, facility_count: this.count };
+    this.release = recordRelease(this.db, { as_of: full.as_of, score_version: full.score_version, dataset_name: full.dataset_name, facility_count: full.facility_count }, this.previous);
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);
     put.run('info', JSON.stringify(full));
     this.writePeers();
     this.db.exec('COMMIT');
-    this.db.exec('ANALYZE; PRAGMA journal_mode = DELETE;');
+    if (this.previous) this.db.exec(`DETACH DATABASE ${PREVIOUS_SCHEMA}`);
+    this.db.exec('ANALYZE main; PRAGMA journal_mode = DELETE;');
     if (this.tmpPath === ':memory:') return full;
     this.db.close();
     renameSync(this.tmpPath, this.path);

@@ -1,5 +1,12 @@
-/** DDL of the facility index file. Bump INDEX_FORMAT when it changes; readers refuse other formats. */
-export const INDEX_FORMAT = '3';
+import { HISTORY_DDL } from '../history/schema';
+
+/** DDL of the facility index file. Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
+export const INDEX_FORMAT = '4';
+/**
+ * Format 4 (issue 14) adds facility_programs and peer_rank, which every Starter+ lookup reads, so
+ * formats 2 and 3 (without them) are no longer readable: rebuild with `ingest`.
+ */
+export const READABLE_FORMATS: readonly string[] = [INDEX_FORMAT];
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small
@@ -32,10 +39,11 @@ CREATE TABLE facility_inputs (registry_id TEXT PRIMARY KEY NOT NULL, score_input
 -- normalised street line + state (src/demo/address.ts), for the demo's offline geocoder
 CREATE TABLE facility_address (address_key TEXT NOT NULL, registry_id TEXT NOT NULL, PRIMARY KEY (address_key, registry_id)) WITHOUT ROWID;
 CREATE TABLE index_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+${HISTORY_DDL}
 `;
 
 /**
- * Issue 14 (format 3): per-program records beside facility_inputs (whose JSON then has no `programs`),
+ * Issue 14 (format 4): per-program records beside facility_inputs (whose JSON then has no `programs`),
  * and industry peers, filled at the end of ingest (src/index/peers.ts): one row per
  * primary NAICS code and overall score present, so a lookup reads its peers with one key.
  */

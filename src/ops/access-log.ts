@@ -1,17 +1,7 @@
 import { Elysia, ElysiaCustomStatusResponse, StatusMap } from 'elysia';
 import type { AppDeps } from '../deps';
-import { factsOf } from '../http/request-context';
-import { ServiceMetrics, UNMATCHED_ROUTE } from './service-metrics';
-
-const metricsByDeps = new WeakMap<AppDeps, ServiceMetrics>();
-
-/** The metrics of this app: the process-wide instance serve.ts passes in, else one per app (tests). */
-export function metricsFor(deps: AppDeps): ServiceMetrics {
-  if (deps.metrics) return deps.metrics;
-  let m = metricsByDeps.get(deps);
-  if (!m) metricsByDeps.set(deps, (m = new ServiceMetrics()));
-  return m;
-}
+import { requestContext } from '../http/request-context';
+import { UNMATCHED_ROUTE } from './service-metrics';
 
 /** Probe and scrape routes: answered many times a minute, so a success is not worth a log line. */
 const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
@@ -35,10 +25,9 @@ function statusOf(response: unknown, setStatus: unknown, factsStatus: number | u
  * facilities and addresses a customer looked up), and the account, never the key.
  * Registered before the feature routes (Elysia applies hooks to routes added after them).
  */
-export function accessLog(deps: AppDeps) {
-  const metrics = metricsFor(deps);
-  return new Elysia({ name: 'access-log' }).onAfterResponse({ as: 'global' }, ({ request, route, set, responseValue }) => {
-    const facts = factsOf(request);
+export function accessLog(deps: Pick<AppDeps, 'metrics' | 'config' | 'log'>) {
+  const metrics = deps.metrics;
+  return new Elysia({ name: 'access-log' }).use(requestContext).onAfterResponse({ as: 'global' }, ({ request, route, set, responseValue, facts }) => {
     const status = statusOf(responseValue, set.status, facts.status);
     const seconds = (performance.now() - facts.startedAt) / 1000;
     const pattern = route || UNMATCHED_ROUTE;

@@ -1,11 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../deps';
-import { Envelope, ErrorEnvelope } from '../http/envelope';
+import { Envelope, errorResponses } from '../http/envelope';
 import { AppError } from '../errors';
-import { metaFor } from '../http/request-context';
+import { metaFor, requestContext } from '../http/request-context';
 import { VERSION } from '../version';
-import { metricsFor } from './access-log';
 
 const Health = t.Object({
   status: t.Literal('ok'),
@@ -41,25 +40,26 @@ function sha256(s: string): Buffer {
  * behind a bearer token when `metricsToken` is configured).
  */
 export function opsRoutes(deps: AppDeps) {
-  const metrics = metricsFor(deps);
+  const metrics = deps.metrics;
   metrics.describeIndex(deps.index.info);
   const tokenHash = deps.config.metricsToken ? sha256(deps.config.metricsToken) : null;
 
   return new Elysia({ name: 'ops-routes' })
+    .use(requestContext)
     .get(
       '/healthz',
-      ({ request }) => ({
+      ({ facts }) => ({
         data: { status: 'ok' as const, version: VERSION, uptime_s: Math.floor(process.uptime()) },
-        meta: metaFor(request, deps.clock),
+        meta: metaFor(facts, deps.clock),
       }),
       {
-        response: { 200: Envelope(Health), 500: ErrorEnvelope },
+        response: { 200: Envelope(Health), ...errorResponses('INTERNAL_ERROR') },
         detail: { tags: ['Operations'], summary: 'Liveness: the process is up and answering (public)', description: 'Checks nothing else, so a slow disk or state store never gets a live process restarted.' },
       },
     )
     .get(
       '/readyz',
-      async ({ request }) => {
+      async ({ facts }) => {
         const failed: string[] = [];
         if (deps.lifecycle?.draining) failed.push('shutting down');
         try {
@@ -70,10 +70,10 @@ export function opsRoutes(deps: AppDeps) {
         }
         if (!(await storeWritable(deps))) failed.push('state store not writable');
         if (failed.length > 0) throw new AppError('SERVICE_UNAVAILABLE', `Not ready: ${failed.join('; ')}`);
-        return { data: { status: 'ready' as const, checks: { index: 'ok' as const, state_store: 'ok' as const } }, meta: metaFor(request, deps.clock) };
+        return { data: { status: 'ready' as const, checks: { index: 'ok' as const, state_store: 'ok' as const } }, meta: metaFor(facts, deps.clock) };
       },
       {
-        response: { 200: Envelope(Ready), 503: ErrorEnvelope, 500: ErrorEnvelope },
+        response: { 200: Envelope(Ready), ...errorResponses('SERVICE_UNAVAILABLE', 'INTERNAL_ERROR') },
         detail: {
           tags: ['Operations'],
           summary: 'Readiness: index readable, state store writable, not shutting down (public)',
@@ -94,7 +94,7 @@ export function opsRoutes(deps: AppDeps) {
         return metrics.render();
       },
       {
-        response: { 200: t.String({ description: 'Prometheus text exposition format 0.0.4' }), 401: ErrorEnvelope, 500: ErrorEnvelope },
+        response: { 200: t.String({ description: 'Prometheus text exposition format 0.0.4' }), ...errorResponses('UNAUTHENTICATED', 'INTERNAL_ERROR') },
         detail: {
           tags: ['Operations'],
           summary: 'Prometheus metrics',

@@ -1,6 +1,5 @@
 import { SCORE_VERSION } from '../scoring/score';
 import { GIT_COMMIT, VERSION } from '../version';
-import { reportCacheStats } from '../reports/cache';
 import { Counter, Gauge, Histogram, Registry } from './metrics';
 
 /** Latency buckets in seconds: a lookup takes ~0.1 ms in process, a cold PDF render tens of ms. */
@@ -47,7 +46,7 @@ export class ServiceMetrics {
       'fcs_report_cache_disk_events_total',
       'What the report cache did on disk: stores, store_errors and read_errors (served uncached), corrupt (failed checksum, re-rendered), expired, swept, evicted (size cap)',
       ['event'],
-    ).collectWith(() => Object.entries(reportCacheStats).map(([event, value]) => ({ labels: { event }, value }))),
+    ),
   );
   readonly indexReloads = this.registry.register(new Counter('fcs_index_reloads_total', 'Index reloads (SIGHUP) by result', ['result']));
   readonly buildInfo = this.registry.register(new Gauge('fcs_build_info', 'Always 1; labels say what is running', ['version', 'commit', 'score_method']));
@@ -66,6 +65,11 @@ export class ServiceMetrics {
   /** Points the index gauge at the index being served: every app's ops routes call it, so a reload's new app re-points it. */
   describeIndex(info: { dataset_name: string; as_of: string; fictitious: boolean; facility_count: number }): void {
     this.indexFacilities.collectWith(() => [{ labels: { dataset: info.dataset_name, as_of: info.as_of, fictitious: info.fictitious }, value: info.facility_count }]);
+  }
+
+  /** Exports the disk events of the process's report cache (`serve` builds one; none when it is off). */
+  countReportCache(stats: Readonly<Record<string, number>>): void {
+    this.reportCacheDisk.collectWith(() => Object.entries(stats).map(([event, value]) => ({ labels: { event }, value })));
   }
 
   observe(o: RequestObservation): void {

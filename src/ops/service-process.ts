@@ -21,6 +21,10 @@ export type ServiceParts = {
   openIndex: () => Promise<FacilityIndex>;
   /** Builds what an index needs in memory before it serves (the area search's spatial index); `offThread` on a reload. */
   prepareIndex?: (index: FacilityIndex, offThread: boolean) => Promise<Prepared>;
+  /** Runs once an index serves (at start and after each reload): turns new releases into webhook events. */
+  onIndexServed?: (index: FacilityIndex) => Promise<void>;
+  /** Background work that uses the state store (webhook delivery): stopped before the store closes. */
+  stopBackground?: () => Promise<void>;
 };
 
 function describe(index: FacilityIndex) {
@@ -59,6 +63,7 @@ export class ServiceProcess {
     const s = new ServiceProcess(parts, index);
     s.app.listen({ port: parts.config.port, hostname: parts.config.host });
     parts.metrics.inFlight.collectWith(() => [{ labels: {}, value: s.app.server?.pendingRequests ?? 0 }]);
+    await s.indexServed(index);
     return s;
   }
 
@@ -107,6 +112,7 @@ export class ServiceProcess {
         log({ level: 'error', msg: `reload failed at hand-over, still serving the previous index: ${(e as Error).message}`, ...describe(this.index) });
         return false;
       }
+      await this.indexServed(opened);
       log({
         level: 'info',
         msg: 'index reloaded',
@@ -119,6 +125,16 @@ export class ServiceProcess {
     } finally {
       this.reloading = false;
       this.handingOver = null;
+    }
+  }
+
+  // A failure here (state store away) must not refuse or undo the index: the events of a release
+  // not marked done are made at the next start or reload.
+  private async indexServed(index: FacilityIndex): Promise<void> {
+    try {
+      await this.parts.onIndexServed?.(index);
+    } catch (e) {
+      this.parts.log({ level: 'error', msg: `webhook events of the new release not queued yet: ${(e as Error).message}` });
     }
   }
 
@@ -160,6 +176,7 @@ export class ServiceProcess {
       log({ level: 'error', msg: `in-flight requests still running after ${config.shutdownTimeoutMs} ms; closing their connections`, in_flight: this.app.server?.pendingRequests ?? 0 });
       await this.app.server?.stop(true);
     }
+    await this.parts.stopBackground?.();
     // Each counted call was committed before its response; closing checkpoints the WAL.
     await store.close();
     this.index.close();

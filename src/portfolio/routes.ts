@@ -1,60 +1,37 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { apiKeyAuth } from '../access/api-key-auth';
-import { ErrorEnvelope } from '../http/envelope';
-import { factsOf, metaFor } from '../http/request-context';
+import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from '../access/api-key-auth';
+import { metaFor } from '../http/request-context';
 import { checkPortfolioBody, parseJson, readJsonText } from './body';
 import { PortfolioBody, PortfolioResponse } from './model';
 import { lookupPortfolio } from './service';
 
-// What the parse hook read (JSON value or the AppError saying why not), then the checked IDs.
-const rawBodies = new WeakMap<Request, unknown>();
-const checkedIds = new WeakMap<Request, string[]>();
-const PLACEHOLDER = Object.freeze({ registry_ids: [] as string[] });
-
 /**
- * `portfolioBody: true`: after authentication (listed after `apiKey`), turns what the parse hook
- * read into the ID list: 400 for a body that is not `{"registry_ids": [string...]}`, 422 over the
- * tier's batch limit. Both before the call is counted, so rejected requests are free.
+ * The pipeline's input step turns what the parse hook read into the ID list, after authentication:
+ * 400 for a body that is not `{"registry_ids": [string...]}` (413 when it was too large to read),
+ * 422 over the tier's batch limit. All before the call is counted, so rejected requests are free.
  */
-const portfolioBody = new Elysia({ name: 'portfolio-body' }).macro({
-  portfolioBody: (_on: boolean) => ({
-    transform({ request }) {
-      checkedIds.set(request, checkPortfolioBody(rawBodies.get(request), factsOf(request).tier!));
-    },
-  }),
-});
+const PORTFOLIO_BODY = inputCheck(['INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'VALIDATION_ERROR'], ({ body, caller }) => checkPortfolioBody(body, caller.tier));
+const PORTFOLIO: ApiKeyRoute = { endpoint: 'portfolio', input: PORTFOLIO_BODY };
 
 export function portfolioRoutes(deps: AppDeps) {
   return new Elysia({ name: 'portfolio-routes' })
     .use(apiKeyAuth(deps))
-    .use(portfolioBody)
     .post(
       '/api/v1/portfolio',
-      ({ request }) => ({ data: lookupPortfolio(deps.index, checkedIds.get(request)!), meta: metaFor(request, deps.clock) }),
+      ({ input, facts }) => ({ data: lookupPortfolio(deps.index, PORTFOLIO_BODY.from(input)), meta: metaFor(facts, deps.clock) }),
       {
         // Runs before authentication, so it only reads (capped: a huge body costs at most 64 KiB
-        // of reading) and records; `portfolioBody` reports problems after a 401/403 had its chance.
+        // of reading): the body is the JSON value or the AppError saying why there is none, which
+        // the input step reports after a 401/403 had its chance.
         parse: async ({ request }) => {
           const text = await readJsonText(request);
-          rawBodies.set(request, typeof text === 'string' ? parseJson(text) : text);
-          return PLACEHOLDER;
+          return typeof text === 'string' ? parseJson(text) : text;
         },
-        apiKey: 'portfolio',
-        portfolioBody: true,
+        apiKey: PORTFOLIO,
+        // Documents the body; what the handler reads is `input`, the checked IDs.
         body: PortfolioBody,
-        response: {
-          200: PortfolioResponse,
-          400: ErrorEnvelope,
-          401: ErrorEnvelope,
-          402: ErrorEnvelope,
-          403: ErrorEnvelope,
-          413: ErrorEnvelope,
-          422: ErrorEnvelope,
-          429: ErrorEnvelope,
-          500: ErrorEnvelope,
-          503: ErrorEnvelope,
-        },
+        response: { 200: PortfolioResponse, ...apiKeyErrors(PORTFOLIO) },
         detail: {
           tags: ['Portfolio'],
           summary: 'Look up a batch of facilities by registry ID',

@@ -12,20 +12,23 @@ const STALE_TEMP_MS = 60 * 60 * 1000;
 const MAGIC = 'FCSR1';
 
 /**
- * Process-wide counters of what the cache did on disk (monotonic; every cache in the process adds
- * to them), exported as fcs_report_cache_disk_events_total; the HIT/MISS/BYPASS outcomes are
- * counted from the `X-Cache` header (fcs_report_cache_total, src/ops/service-metrics.ts).
+ * Counters of what a cache did on disk (monotonic), exported as fcs_report_cache_disk_events_total;
+ * the HIT/MISS/BYPASS outcomes are counted from the `X-Cache` header (fcs_report_cache_total,
+ * src/ops/service-metrics.ts). `serve` builds one cache per process, so reloads keep counting.
  */
-export const reportCacheStats = {
-  stores: 0,
-  store_errors: 0,
-  read_errors: 0,
-  corrupt: 0,
-  expired: 0,
-  swept: 0,
-  /** Fresh entries deleted, oldest first, to bring the cache back under its size cap. */
-  evicted: 0,
-};
+export function newReportCacheStats() {
+  return {
+    stores: 0,
+    store_errors: 0,
+    read_errors: 0,
+    corrupt: 0,
+    expired: 0,
+    swept: 0,
+    /** Fresh entries deleted, oldest first, to bring the cache back under its size cap. */
+    evicted: 0,
+  };
+}
+export type ReportCacheStats = ReturnType<typeof newReportCacheStats>;
 
 /** After going over its cap, the cache is trimmed to this share of it, so a full cache does not evict on every write. */
 const EVICT_TO = 0.9;
@@ -54,6 +57,7 @@ export class ReportCache {
     private readonly ttlMs = REPORT_TTL_MS,
     /** Size cap of the entries (config `reportCacheMaxMb`); past it the oldest entries go first. */
     private readonly maxBytes = Number.POSITIVE_INFINITY,
+    readonly stats: ReportCacheStats = newReportCacheStats(),
   ) {}
 
   /** 64 hex chars: the only thing a file name is made of. */
@@ -73,19 +77,19 @@ export class ReportCache {
     try {
       file = await readFile(path);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.failure('read', e, () => reportCacheStats.read_errors++);
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.failure('read', e, () => this.stats.read_errors++);
       return null;
     }
     const entry = parseEntry(file, key);
     if (!entry) {
-      reportCacheStats.corrupt++;
+      this.stats.corrupt++;
       this.log({ level: 'warn', msg: 'report cache: corrupt entry discarded', file: `${key}.pdf` });
       await unlink(path).catch(() => {});
       return null;
     }
     const age = this.clock() - entry.createdAt;
     if (age < 0 || age >= this.ttlMs) {
-      reportCacheStats.expired++;
+      this.stats.expired++;
       return null;
     }
     return entry.pdf;
@@ -107,10 +111,10 @@ export class ReportCache {
       await rename(temp, path);
     } catch (e) {
       await unlink(temp).catch(() => {});
-      this.failure('write', e, () => reportCacheStats.store_errors++);
+      this.failure('write', e, () => this.stats.store_errors++);
       return false;
     }
-    reportCacheStats.stores++;
+    this.stats.stores++;
     if (this.bytes !== null) this.bytes += body.length;
     const overCap = this.bytes !== null && this.bytes > this.maxBytes;
     if ((overCap || now - this.lastSweepAt >= SWEEP_INTERVAL_MS) && !this.sweepRunning) {
@@ -156,7 +160,7 @@ export class ReportCache {
       } else continue; // not ours: never delete what this cache did not write
       if (stale && (await unlink(path).then(() => true, () => false))) removed++;
     }
-    reportCacheStats.swept += removed;
+    this.stats.swept += removed;
     let total = kept.reduce((sum, e) => sum + e.size, 0);
     if (total > this.maxBytes) {
       kept.sort((a, b) => a.mtime - b.mtime);
@@ -165,7 +169,7 @@ export class ReportCache {
         if (await unlink(e.path).then(() => true, () => false)) {
           total -= e.size;
           removed++;
-          reportCacheStats.evicted++;
+          this.stats.evicted++;
         }
       }
     }

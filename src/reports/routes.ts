@@ -3,15 +3,16 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { AppDeps } from '../deps';
 import { RegistryIdParam } from '../facilities/model';
 import { findFacility, findFacilityRow } from '../facilities/service';
-import { apiKeyAuth } from '../access/api-key-auth';
-import { ErrorEnvelope } from '../http/envelope';
-import { factsOf } from '../http/request-context';
-import { exportReport, openReportCache } from './service';
+import { apiKeyAuth, apiKeyErrors } from '../access/api-key-auth';
+import { exportReport } from './service';
 
-const errorResponse = (description: string): OpenAPIV3.ResponseObject => ({ description, content: { 'application/json': { schema: ErrorEnvelope as OpenAPIV3.SchemaObject } } });
+const ERRORS = apiKeyErrors('report', 'NOT_FOUND');
 
 /** The OpenAPI view of the outcomes: Elysia's schema-derived 200 would claim JSON, this says PDF. */
 const DOCUMENTED_RESPONSES: OpenAPIV3.ResponsesObject = {
+  ...Object.fromEntries(
+    Object.entries(ERRORS).map(([status, schema]) => [status, { description: schema.description!, content: { 'application/json': { schema: schema as OpenAPIV3.SchemaObject } } }]),
+  ),
   200: {
     description: 'The dossier, a binary PDF attachment',
     headers: {
@@ -20,25 +21,18 @@ const DOCUMENTED_RESPONSES: OpenAPIV3.ResponsesObject = {
     },
     content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
   },
-  401: errorResponse('UNAUTHENTICATED: missing or invalid X-API-Key, or a Bearer header'),
-  402: errorResponse('QUOTA_EXHAUSTED (not reachable on the tiers that may call this endpoint; listed for completeness)'),
-  403: errorResponse('TIER_RESTRICTED: Free and Starter plans'),
-  404: errorResponse('NOT_FOUND: registry ID not in the index, or not a well-formed ID'),
-  429: errorResponse('RATE_LIMIT_EXCEEDED: monthly call limit reached (Retry-After)'),
-  500: errorResponse('INTERNAL_ERROR: never caused by the cache; retry once, then report the request_id'),
-  503: errorResponse('SERVICE_UNAVAILABLE: the shared state store (Redis) is unreachable (Retry-After)'),
 };
 
 /** Spec 4.5: `POST /api/v1/facility/{registry_id}/report`, a binary PDF dossier (Platform and above). */
 export function reportRoutes(deps: AppDeps) {
-  const cache = openReportCache(deps.config, deps.clock, deps.log);
+  const cache = deps.reportCache;
   return new Elysia({ name: 'report-routes' }).use(apiKeyAuth(deps)).post(
     '/api/v1/facility/:registry_id/report',
-    async ({ params, request, set }) => {
+    async ({ params, facts, set }) => {
       // A cache hit needs only the slim row; the score inputs are read for a render.
       const facility = findFacility(deps.index, params.registry_id);
       const loadRow = () => findFacilityRow(deps.index, facility.registry_id);
-      const result = await exportReport({ facility, loadRow, info: deps.index.info, cache, now: deps.clock(), requestId: factsOf(request).id });
+      const result = await exportReport({ facility, loadRow, info: deps.index.info, cache, now: deps.clock(), requestId: facts.id });
       set.headers['content-type'] = 'application/pdf';
       // The ID is digits only (RegistryIdParam), so it is safe inside the quoted filename.
       set.headers['content-disposition'] = `attachment; filename="service-report-${facility.registry_id}.pdf"`;
@@ -53,13 +47,7 @@ export function reportRoutes(deps: AppDeps) {
       parse: 'none',
       response: {
         200: t.Any({ description: 'The dossier as a binary PDF (Content-Type: application/pdf)' }),
-        401: ErrorEnvelope,
-        402: ErrorEnvelope,
-        403: ErrorEnvelope,
-        404: ErrorEnvelope,
-        429: ErrorEnvelope,
-        500: ErrorEnvelope,
-        503: ErrorEnvelope,
+        ...ERRORS,
       },
       detail: {
         tags: ['Reports'],

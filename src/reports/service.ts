@@ -11,7 +11,7 @@ import type { Peers } from '../index/peers';
 /** Bumped when the dossier's layout or wording changes, so cached PDFs of the old look are not served. */
 export const REPORT_LAYOUT_VERSION = 'dossier-3';
 
-/** The cache directory from config: explicit, `off` (no cache), or `<stateDir>/report-cache`. */
+/** The process's report cache, in the directory from config: explicit, `off` (no cache), or `<stateDir>/report-cache`. Creates nothing on disk until the first store. */
 export function openReportCache(config: Config, clock: () => number, log: Log): ReportCache | null {
   const dir = config.reportCacheDir ?? join(config.stateDir, 'report-cache');
   return dir === 'off' ? null : new ReportCache(dir, clock, log, REPORT_TTL_MS, config.reportCacheMaxMb * 1024 * 1024);

@@ -7,6 +7,7 @@ import { RedisConnection, unavailable } from './redis/connection';
 import { SCRIPTS, type ScriptName } from './redis/scripts';
 import { newAccountId, type StateStore } from './store';
 import { WindowLimiter } from './window-limiter';
+import { RedisWatchStore } from './redis-watch-store';
 
 export type RedisStoreOptions = {
   url: string;
@@ -33,6 +34,7 @@ export type RedisStoreOptions = {
  */
 export class RedisStateStore implements StateStore {
   readonly kind = 'redis' as const;
+  readonly watch: RedisWatchStore;
   readonly clock: 'redis' | 'caller';
   private readonly ns: string;
   private readonly conn: RedisConnection;
@@ -51,6 +53,7 @@ export class RedisStateStore implements StateStore {
       retryDelayMs: opts.retryDelayMs ?? 250,
       log: this.log,
     });
+    this.watch = new RedisWatchStore(this.conn, this.ns);
   }
 
   async createAccount(a: { name: string; subject: string; tier: Tier; monthlyLimit: number | null; now: number }): Promise<Account> {

@@ -6,6 +6,7 @@ import { newAccountId, type StateStore } from './store';
 import { BackgroundCheckpointer } from './checkpointer';
 import { UsageLedger } from './usage-ledger';
 import { WindowLimiter } from './window-limiter';
+import { SqliteWatchStore } from './sqlite-watch-store';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS account (
@@ -40,6 +41,7 @@ const ACCOUNT_COLUMNS = 'id, name, subject, tier, monthly_limit, created_at, key
  */
 export class SqliteStateStore implements StateStore {
   readonly kind = 'sqlite' as const;
+  readonly watch: SqliteWatchStore;
   private readonly db: Database;
   private readonly windows = new WindowLimiter();
   private readonly ledger: UsageLedger;
@@ -56,6 +58,7 @@ export class SqliteStateStore implements StateStore {
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
     this.db.exec(DDL);
     this.ledger = new UsageLedger(this.db);
+    this.watch = new SqliteWatchStore(this.db);
     this.dataVersion = this.db.prepare<{ data_version: number }, []>('PRAGMA data_version');
     this.q = {
       insert: this.db.prepare(`INSERT INTO account (id, name, subject, tier, monthly_limit, created_at) VALUES (?, ?, ?, ?, ?, ?)`),

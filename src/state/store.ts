@@ -1,5 +1,6 @@
 import type { Tier } from '../tiers';
 import type { Account, CountResult, IssueResult, RegenerateResult } from './model';
+import type { WatchStore } from './watch-store';
 
 /**
  * Everything mutable the service keeps: accounts, key hashes, monthly usage, rolling-window limits.
@@ -9,6 +10,8 @@ import type { Account, CountResult, IssueResult, RegenerateResult } from './mode
  */
 export interface StateStore {
   readonly kind: 'sqlite' | 'redis';
+  /** Watchlists and the webhook outbox, in the same file or Redis (watch-store.ts). */
+  readonly watch: WatchStore;
 
   createAccount(a: { name: string; subject: string; tier: Tier; monthlyLimit: number | null; now: number }): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;

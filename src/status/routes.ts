@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { AppDeps } from '../deps';
-import { Envelope, ErrorEnvelope } from '../http/envelope';
-import { metaFor } from '../http/request-context';
+import { Envelope, errorResponses } from '../http/envelope';
+import { metaFor, requestContext } from '../http/request-context';
 import { IndexInfo } from '../index/model';
 import { VERSION } from '../version';
 
@@ -14,9 +14,9 @@ const StatusData = t.Object({
 
 /** GET /api/v1/status (public): what data this instance serves, and whether it is real. */
 export function statusRoutes(deps: AppDeps) {
-  return new Elysia({ name: 'status-routes' }).get(
+  return new Elysia({ name: 'status-routes' }).use(requestContext).get(
     '/api/v1/status',
-    ({ request }) => {
+    ({ facts }) => {
       const info = deps.index.info;
       return {
         data: {
@@ -27,11 +27,11 @@ export function statusRoutes(deps: AppDeps) {
             ? 'FICTITIOUS SAMPLE: every facility, ID (all start with 99) and score in this dataset is invented. It is not EPA data.'
             : `EPA ECHO data as of ${info.as_of}; scores are computed by facility-score method ${info.score_version}.`,
         },
-        meta: metaFor(request, deps.clock),
+        meta: metaFor(facts, deps.clock),
       };
     },
     {
-      response: { 200: Envelope(StatusData), 500: ErrorEnvelope },
+      response: { 200: Envelope(StatusData), ...errorResponses('INTERNAL_ERROR') },
       detail: { tags: ['Service'], summary: 'Dataset and service status (public)' },
     },
   );

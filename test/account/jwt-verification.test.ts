@@ -157,13 +157,16 @@ describe('JWKS key rotation', () => {
   });
 });
 
-describe('an app rebuilt from the same config (SIGHUP index hand-over)', () => {
+describe('an app rebuilt over the same process parts (SIGHUP index hand-over)', () => {
   it('keeps the cached JWKS instead of fetching it again', async () => {
     const a = await signingKey('ES256', 'a');
     const idp = jwksServer([a]);
     try {
       const jwt = { jwksUrl: idp.url };
-      for (const w of [makeWorld({ config: { jwt } }), makeWorld({ config: { jwt } })]) {
+      const first = makeWorld({ config: { jwt } });
+      // serve builds the verifier once (processParts) and hands it to every app it builds.
+      const rebuilt = makeWorld({ config: { jwt }, deps: { jwtVerifier: first.deps.jwtVerifier } });
+      for (const w of [first, rebuilt]) {
         await w.store.createAccount({ name: '', subject: 'user-1', tier: 'free', monthlyLimit: null, now: w.clock() });
         expect((await getAccount(w, await signWith(a))).status).toBe(200);
       }

@@ -36,7 +36,7 @@ describe('the compiled binary (dist/facility-score)', () => {
 
   it('answers every documented endpoint over real HTTP, exits 0 on SIGTERM, and the counted calls survive a restart', async () => {
     const stateDir = tempDir();
-    const env = { FCS_JWT_SECRET: JWT_SECRET };
+    const env = { FCS_JWT_SECRET: JWT_SECRET, FCS_WEBHOOK_ALLOW: '127.0.0.1/32' };
     const created = run(['keys', 'create', '--tier', 'enterprise', '--json', '--state-dir', stateDir]);
     expect(created.code).toBe(0);
     const { key, account_id } = JSON.parse(created.stdout);
@@ -51,6 +51,11 @@ describe('the compiled binary (dist/facility-score)', () => {
     const get = (path: string, headers: Record<string, string> = {}) => fetch(`${server.base}${path}`, { headers });
     const post = (path: string, headers: Record<string, string> = {}, body?: unknown) =>
       fetch(`${server.base}${path}`, { method: 'POST', headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const send = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.base}${path}`, { method, headers: { ...withKey, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    // The watchlist made first is used by the watchlist calls after it, and deleted last.
+    let wl = '';
+    const watchlist = () => `/api/v1/watchlists/${wl}`;
     // One call per documented operation, keyed as in the OpenAPI document: a new endpoint fails this test until it is added here.
     const calls: Record<string, () => Promise<Response>> = {
       'get /healthz': () => get('/healthz'),
@@ -65,7 +70,22 @@ describe('the compiled binary (dist/facility-score)', () => {
       'post /api/v1/account/key': () => post('/api/v1/account/key', bearer),
       'post /api/v1/account/key/regenerate': () => post('/api/v1/account/key/regenerate', bearer),
       'get /api/v1/account': () => get('/api/v1/account', bearer),
+      'post /api/v1/watchlists': async () => {
+        const res = await post('/api/v1/watchlists', withKey, { name: 'binary', registry_ids: [id], webhook_url: 'http://127.0.0.1:9/hook' });
+        wl = ((await res.clone().json()) as { data: { id: string } }).data.id;
+        return res;
+      },
+      'get /api/v1/watchlists': () => get('/api/v1/watchlists', withKey),
+      'get /api/v1/watchlists/{id}': () => get(watchlist(), withKey),
+      'patch /api/v1/watchlists/{id}': () => send('PATCH', watchlist(), { rule: { type: 'enforcement_started' } }),
+      'get /api/v1/watchlists/{id}/changes': () => get(`${watchlist()}/changes`, withKey),
+      'get /api/v1/watchlists/{id}/deliveries': () => get(`${watchlist()}/deliveries`, withKey),
+      'post /api/v1/watchlists/{id}/secret': () => post(`${watchlist()}/secret`, withKey),
+      // The embedded sample is one release, so no event exists to redeliver: the route answers 404.
+      'post /api/v1/watchlists/{id}/deliveries/{event_id}/redeliver': () => post(`${watchlist()}/deliveries/msg_${'0'.repeat(32)}/redeliver`, withKey),
+      'delete /api/v1/watchlists/{id}': () => send('DELETE', watchlist()),
     };
+    const STATUS: Record<string, number> = { 'post /api/v1/account/key': 201, 'post /api/v1/watchlists': 201, 'post /api/v1/watchlists/{id}/deliveries/{event_id}/redeliver': 404 };
     try {
       const doc = (await (await get('/swagger/json')).json()) as { paths: Record<string, Record<string, unknown>> };
       const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m} ${path}`));
@@ -78,7 +98,7 @@ describe('the compiled binary (dist/facility-score)', () => {
         if (op.includes('/report')) expect(new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5))).toBe('%PDF-');
         else await res.arrayBuffer();
       }
-      const expected = Object.fromEntries(Object.keys(calls).map((op) => [op, op === 'post /api/v1/account/key' ? 201 : 200]));
+      const expected = Object.fromEntries(Object.keys(calls).map((op) => [op, STATUS[op] ?? 200]));
       expect(statuses).toEqual(expected);
       expect((await get('/swagger')).status).toBe(200);
 

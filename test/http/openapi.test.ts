@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'bun:test';
+import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../../src/errors';
 import { json, makeWorld } from '../helpers';
 
 const world = makeWorld();
@@ -60,5 +61,34 @@ describe('state-store outages are documented', () => {
   ])('%s declares 503 SERVICE_UNAVAILABLE (Redis unreachable)', (path, method) => {
     const op = apiOperations.find((o) => o.path === path && o.method === method)!.op;
     expect(Object.keys(op.responses)).toContain('503');
+  });
+});
+
+describe('error codes in the document come from the one table (src/errors.ts)', () => {
+  const codesOf = (response: any): string[] => response.content['application/json'].schema.properties.error.properties.code.enum;
+
+  it('ErrorEnvelope.code is the closed enum of every code, in table order', () => {
+    expect(doc.components.schemas.ErrorEnvelope.properties.error.properties.code.enum).toEqual(ERROR_CODES);
+  });
+
+  it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s: each error status lists only codes of that status', (_name, { op }) => {
+    const errors = Object.entries<any>(op.responses).filter(([status]) => /^[45]/.test(status));
+    expect(errors.length).toBeGreaterThan(0);
+    for (const [status, response] of errors) {
+      const codes = codesOf(response);
+      expect(codes.length).toBeGreaterThan(0);
+      for (const code of codes) expect(ERROR_STATUS[code as ErrorCode] as number).toBe(Number(status));
+    }
+  });
+
+  it.each([
+    // [path, method, statuses the API-key pipeline and the tier table allow]
+    ['/api/v1/facility/{registry_id}', 'get', ['401', '402', '404', '429', '500', '503']], // every tier may call it: no 403; Free runs out: 402
+    ['/api/v1/area', 'get', ['401', '403', '422', '429', '500', '503']], // Free may not call it, so no 402
+    ['/api/v1/portfolio', 'post', ['400', '401', '403', '413', '422', '429', '500', '503']],
+    ['/api/v1/facility/{registry_id}/report', 'post', ['401', '403', '404', '429', '500', '503']],
+  ])('%s %s declares exactly the outcomes its pipeline can give', (path, method, statuses) => {
+    const op = apiOperations.find((o) => o.path === path && o.method === method)!.op;
+    expect(Object.keys(op.responses).filter((s) => s !== '200').sort()).toEqual([...statuses].sort());
   });
 });

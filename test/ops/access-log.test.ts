@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it } from 'bun:test';
-import { reportCacheStats } from '../../src/reports/cache';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,9 +96,9 @@ describe('structured JSON access log', () => {
     const text = await (await w.call('/metrics')).text();
     expect(text).toContain('fcs_report_cache_total{outcome="MISS"} 1');
     expect(text).toContain('fcs_report_cache_total{outcome="HIT"} 1');
-    // The disk side: the MISS stored one file; every event of the process-wide counts is exported as is.
+    // The disk side: the MISS stored one file; every event of the process's cache is exported as is.
     expect(diskEvent(text, 'stores')).toBe(storesBefore + 1);
-    for (const [event, n] of Object.entries(reportCacheStats)) expect(diskEvent(text, event)).toBe(n);
+    for (const [event, n] of Object.entries(w.deps.reportCache!.stats)) expect(diskEvent(text, event)).toBe(n);
     expect(text).toContain('# TYPE fcs_report_cache_disk_events_total counter');
   });
 });

@@ -1,9 +1,8 @@
 import type { AppDeps } from '../../src/deps';
-import { metricsFor } from '../../src/ops/access-log';
 
 /** Waits until the app has observed `n` finished requests: onAfterResponse runs after app.handle resolves. */
 export async function observed(deps: AppDeps, n: number): Promise<void> {
-  const requests = metricsFor(deps).requests;
+  const requests = deps.metrics.requests;
   for (let i = 0; i < 500 && requests.total() < n; i++) await Bun.sleep(2);
   if (requests.total() !== n) throw new Error(`expected ${n} observed requests, saw ${requests.total()}`);
 }

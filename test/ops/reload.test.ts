@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { createApp } from '../../src/app';
 import { makeConfig } from '../../src/config';
+import { processParts } from '../../src/deps';
 import type { FacilityIndex } from '../../src/index/facility-index';
 import { newLifecycle } from '../../src/ops/lifecycle';
 import { ServiceMetrics } from '../../src/ops/service-metrics';
@@ -23,7 +24,7 @@ describe('SIGHUP reload when the new app cannot be built or bound', () => {
         config, store, log, metrics, lifecycle,
         makeApp: (index) => {
           if (apps++ > 0) throw new Error('cannot bind');
-          return createApp({ config, index, store, clock: Date.now, log, metrics, lifecycle });
+          return createApp({ ...processParts(config, Date.now, log), config, index, store, clock: Date.now, log, metrics, lifecycle });
         },
         openIndex: async () => {
           const ix = memoryIndex(DEFAULT_ROWS, { dataset_name: 'generation-B' });

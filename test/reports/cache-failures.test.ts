@@ -2,7 +2,6 @@ import { afterAll, describe, expect, it } from 'bun:test';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reportCacheStats } from '../../src/reports/cache';
 import { reportKey } from '../../src/reports/service';
 import { facility, makeWorld } from '../helpers';
 import { qpdfCheck } from './pdf-tools';
@@ -32,18 +31,19 @@ async function reportWorld(dir: string, config: Record<string, unknown> = { repo
     return { status: res.status, cache: res.headers.get('x-cache'), type: res.headers.get('content-type'), pdf: new Uint8Array(await res.arrayBuffer()) };
   };
   const warnings = () => world.logs.filter((l) => l.level === 'warn' && String(l.msg).startsWith('report cache'));
-  return { world, exportOf, warnings };
+  const stats = () => world.deps.reportCache!.stats;
+  return { world, exportOf, warnings, stats };
 }
 
 /** The cache cannot store, yet the caller gets a good PDF (rendered in memory) and a 200. */
-async function expectServedWithoutCache(exportOf: () => ReturnType<Awaited<ReturnType<typeof reportWorld>>['exportOf']>) {
-  const errorsBefore = reportCacheStats.store_errors;
+async function expectServedWithoutCache({ exportOf, stats }: Pick<Awaited<ReturnType<typeof reportWorld>>, 'exportOf' | 'stats'>) {
+  const errorsBefore = stats().store_errors;
   const r = await exportOf();
   expect(r.status).toBe(200);
   expect(r.type).toBe('application/pdf');
   expect(r.cache).toBe('BYPASS');
   expect(qpdfCheck(r.pdf).ok).toBe(true);
-  expect(reportCacheStats.store_errors - errorsBefore).toBe(1);
+  expect(stats().store_errors - errorsBefore).toBe(1);
 }
 
 describe('a cache that cannot be used still answers 200 with the PDF', () => {
@@ -66,9 +66,10 @@ describe('a cache that cannot be used still answers 200 with the PDF', () => {
       dir = join(dir, 'file', 'cache');
       expected = 'ENOTDIR';
     }
-    const { exportOf, warnings } = await reportWorld(dir);
-    await expectServedWithoutCache(exportOf);
-    await expectServedWithoutCache(exportOf);
+    const w = await reportWorld(dir);
+    const { exportOf, warnings } = w;
+    await expectServedWithoutCache(w);
+    await expectServedWithoutCache(w);
     expect(warnings().map((w) => w.code)).toEqual([expected]); // logged once, not per request
     if (expected !== 'ENOSPC') return;
     expect(readdirSync(dir).filter((n) => !n.startsWith('filler-'))).toEqual([]); // no torn temp file left
@@ -81,8 +82,9 @@ describe('a cache that cannot be used still answers 200 with the PDF', () => {
     const dir = scratch();
     const mounted = mountTmpfs(dir, 'ro,size=64k');
     if (!mounted) chmodSync(dir, 0o555);
-    const { exportOf, warnings } = await reportWorld(dir);
-    await expectServedWithoutCache(exportOf);
+    const w = await reportWorld(dir);
+    const { warnings } = w;
+    await expectServedWithoutCache(w);
     expect(warnings()[0]?.code).toBe(mounted ? 'EROFS' : 'EACCES');
   });
 
@@ -90,18 +92,20 @@ describe('a cache that cannot be used still answers 200 with the PDF', () => {
     ['a cache path below a regular file', (d: string) => (writeFileSync(join(d, 'f'), 'x'), join(d, 'f', 'cache'))],
     ['a cache path that is itself a regular file', (d: string) => (writeFileSync(join(d, 'f'), 'x'), join(d, 'f'))],
   ])('%s (ENOTDIR, even for root)', async (_name, setup) => {
-    const { exportOf, warnings } = await reportWorld(setup(scratch()));
-    await expectServedWithoutCache(exportOf);
+    const w = await reportWorld(setup(scratch()));
+    const { warnings } = w;
+    await expectServedWithoutCache(w);
     expect(warnings()[0]?.code).toBe('ENOTDIR');
   });
 
   it('an entry name taken by a directory is a read error and a failed store, never a 500', async () => {
     const dir = scratch();
-    const { world, exportOf } = await reportWorld(dir);
+    const w = await reportWorld(dir);
+    const { world } = w;
     mkdirSync(join(dir, `${reportKey(ROW, world.deps.index.info)}.pdf`));
-    const readErrors = reportCacheStats.read_errors;
-    await expectServedWithoutCache(exportOf);
-    expect(reportCacheStats.read_errors - readErrors).toBe(1);
+    const readErrors = w.stats().read_errors;
+    await expectServedWithoutCache(w);
+    expect(w.stats().read_errors - readErrors).toBe(1);
   });
 });
 

@@ -3,8 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, u
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FacilityRow } from '../../src/index/model';
-import { REPORT_TTL_MS, ReportCache, reportCacheStats } from '../../src/reports/cache';
-import { metricsFor } from '../../src/ops/access-log';
+import { REPORT_TTL_MS, ReportCache } from '../../src/reports/cache';
 import { reportKey } from '../../src/reports/service';
 import { FIXED_NOW, facility, fixedClock, makeWorld } from '../helpers';
 import { observed } from '../ops/observed';
@@ -37,16 +36,15 @@ const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from
 describe('report cache over HTTP', () => {
   it('the first export renders (MISS); the second is the same bytes from disk (HIT), and /metrics counts each', async () => {
     const { world, exportOf } = await reportWorld(freshDir());
-    const stats = { ...reportCacheStats };
     const first = await exportOf();
     const second = await exportOf();
     expect([first.res.status, second.res.status]).toEqual([200, 200]);
     expect([first.cache, second.cache]).toEqual(['MISS', 'HIT']);
     expect(same(first.pdf, second.pdf)).toBe(true);
     await observed(world.deps, 2);
-    const outcomes = metricsFor(world.deps).reportCache;
+    const outcomes = world.deps.metrics.reportCache;
     expect(['MISS', 'HIT', 'BYPASS'].map((outcome) => outcomes.get({ outcome }))).toEqual([1, 1, 0]);
-    expect(reportCacheStats.stores - stats.stores).toBe(1);
+    expect(world.deps.reportCache!.stats.stores).toBe(1);
   });
 
   it('a cached copy carries the generation time and request ID of the render that made it (documented)', async () => {
@@ -122,17 +120,16 @@ describe('report cache over HTTP', () => {
     ['garbage without a header', () => Buffer.from('%PDF-1.7 not really\n'.repeat(50))],
     ['a header claiming another key', (b: Buffer) => Buffer.from(b.toString('latin1').replace(/ ([0-9a-f]{64})\n/, ` ${'0'.repeat(64)}\n`), 'latin1')],
   ])('a corrupt entry (%s) is discarded and re-rendered, and the rewrite is good', async (_name, corrupt) => {
-    const { exportOf, entryPath } = await reportWorld(freshDir());
+    const { world, exportOf, entryPath } = await reportWorld(freshDir());
     await exportOf();
     writeFileSync(entryPath(), corrupt(readFileSync(entryPath())));
     // back to the service clock's time, so the write-path sweep (which reads mtimes) leaves it for get() to judge
     utimesSync(entryPath(), FIXED_NOW / 1000, FIXED_NOW / 1000);
-    const corruptBefore = reportCacheStats.corrupt;
     const again = await exportOf();
     expect(again.res.status).toBe(200);
     expect(again.cache).toBe('MISS');
     expect(qpdfCheck(again.pdf).ok).toBe(true);
-    expect(reportCacheStats.corrupt - corruptBefore).toBe(1);
+    expect(world.deps.reportCache!.stats.corrupt).toBe(1);
     expect((await exportOf()).cache).toBe('HIT');
   });
 
@@ -213,7 +210,6 @@ describe('ReportCache sweeping', () => {
     const size = statSync(join(probe.dir, `${key(0)}.pdf`)).size;
     const cache = new ReportCache(dir, clock, () => {}, REPORT_TTL_MS, size * 3.5);
     writeFileSync(join(dir, 'operator-notes.txt'), 'x'.repeat(50_000));
-    const evictedBefore = reportCacheStats.evicted;
     for (let n = 1; n <= 5; n++) {
       clock.advance(1000);
       await cache.put(key(n), body);
@@ -223,7 +219,7 @@ describe('ReportCache sweeping', () => {
     // The 4th and the 5th write each took it to 4 entries, over 3.5: each time the oldest went (3 <= 3.15 entries).
     const left = readdirSync(dir).filter((f) => f.endsWith('.pdf')).sort();
     expect(left).toEqual([key(3), key(4), key(5)].map((k) => `${k}.pdf`).sort());
-    expect(reportCacheStats.evicted - evictedBefore).toBe(2);
+    expect(cache.stats.evicted).toBe(2);
     expect(existsSync(join(dir, 'operator-notes.txt'))).toBe(true);
     expect(await cache.get(key(5))).toEqual(body);
     expect(await cache.get(key(1))).toBeNull();

@@ -76,7 +76,7 @@ describe('monotonicity: more trouble never raises a component', () => {
   it('more quarters counted in violation never raise a component', () => {
     fc.assert(
       fc.property(scenarioArb, fc.integer({ min: 1, max: 12 }), ({ inputs, asOf }, k) => {
-        const more = { ...inputs, qtrs_with_nc: Math.min(12, inputs.qtrs_with_nc + k) };
+        const more = { ...inputs, qtrs_with_nc: Math.min(12, (inputs.qtrs_with_nc ?? 0) + k) };
         return neverRaised(scoreFacility(inputs, asOf), scoreFacility(more, asOf));
       }),
       RUNS,

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { workerUrl } from '../../worker-url';
 import { SCORE_VERSION } from '../../scoring/score';
+import type { RecordedRelease } from '../../history/carry-forward';
 import { IndexWriter } from '../index-writer';
 import type { IndexInfo } from '../model';
 import type { AsOfSource } from './as-of';
@@ -8,6 +9,7 @@ import type { SourceFormat } from './columns';
 import { TruncatedFileError, UnusableInputError } from './errors';
 import type { FromWorker, ToWorker } from './ingest-worker';
 import { produce, type ProducerSink, type Reject } from './producer';
+import { checkMovesForward, readPrevious, ReleaseOrderError } from './previous';
 import { Progress, type ProgressOptions } from './progress';
 import { RejectsWriter } from './rejects';
 import { REJECT_REASONS, type RejectReason } from './row-mapper';
@@ -15,7 +17,7 @@ import { REJECT_REASONS, type RejectReason } from './row-mapper';
 /** Bumped when ingest's reading of the files changes (so `scripts/sample.ts ensure` rebuilds). */
 export const INGEST_VERSION = '2'; // 2: per-program and FEC columns, null for absent columns (issue 14)
 
-export { UnusableInputError };
+export { ReleaseOrderError, UnusableInputError };
 
 export type IngestOptions = {
   files: string[];
@@ -31,6 +33,13 @@ export type IngestOptions = {
   showRejects?: number;
   /** Parse in this thread instead of a worker (the worker is used when it can be started). */
   inline?: boolean;
+  /** The index this release follows: its releases and history are carried into `out` (docs/ingest.md). */
+  previous?: string;
+  /**
+   * Tests only: the score method name recorded for this build (default SCORE_VERSION), so two real
+   * releases of different method versions can be built with one model.
+   */
+  scoreVersion?: string;
 };
 
 export type IngestSummary = {
@@ -42,6 +51,8 @@ export type IngestSummary = {
   missingColumns: Record<string, string[]>;
   seconds: number;
   threads: 1 | 2;
+  /** The release written: its seq in the index's history and the facilities changed since the previous one. */
+  release: RecordedRelease;
 };
 
 const WORKER_URL = workerUrl('./index/ingest/ingest-worker.ts');
@@ -57,7 +68,8 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     if (!st?.isFile()) throw new UnusableInputError(`${f}: no such file`);
     total += st.size;
   }
-  const writer = new IndexWriter(opts.out);
+  const previous = opts.previous === undefined ? null : readPrevious(opts.previous);
+  const writer = new IndexWriter(opts.out, previous);
   const rejects = new RejectsWriter(opts.out);
   const counts = { read: 0, accepted: 0, rejected: 0, blank: 0 };
   const byReason = new Map<RejectReason, number>();
@@ -97,7 +109,11 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     reject,
     blank: () => void counts.blank++,
     fileDone: (name, sha256) => void sources.push({ name, sha256 }),
-    asOf: (date, source) => void ([asOf, asOfSource] = [date, source]),
+    asOf: (date, source) => {
+      // refused as soon as the date is known, before any row is written
+      if (previous) checkMovesForward(date, previous);
+      [asOf, asOfSource] = [date, source];
+    },
   };
 
   try {
@@ -113,14 +129,14 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     const info = writer.finish({
       dataset_name: opts.datasetName ?? `${fictitious ? 'FICTITIOUS ' : ''}${labels}: ${sources.map((s) => s.name).join(', ')}`,
       as_of: asOf,
-      score_version: SCORE_VERSION,
+      score_version: opts.scoreVersion ?? SCORE_VERSION,
       fictitious,
       built_at: new Date().toISOString(),
       sources,
       row_counts,
     });
     await rejects.finish();
-    return { info, out: opts.out, rejectsPath: rejects.path, formats, asOfSource, missingColumns, seconds: (performance.now() - started) / 1000, threads };
+    return { info, out: opts.out, rejectsPath: rejects.path, formats, asOfSource, missingColumns, seconds: (performance.now() - started) / 1000, threads, release: writer.release! };
   } catch (e) {
     progress?.done();
     writer.abort();

@@ -1,0 +1,170 @@
+import { csvField, type CsvRecord } from '../../src/index/ingest/csv-records';
+import { exporterLine } from './exporter-row';
+import { makeFacility } from './generator';
+import { buildPlaces } from './geography';
+import { Rng } from './rng';
+
+export type EvolveOptions = {
+  seed: string;
+  /** YYYY-MM-DD of the previous file; default: read from its first row with a last inspection (date + days). */
+  previousAsOf?: string;
+  /** YYYY-MM-DD of the next release, later than previousAsOf; default: a week after it. */
+  asOf?: string;
+  /** Share of the previous file's facilities touched (0-1): edited, removed, or followed by a new one. */
+  changeShare: number;
+};
+
+/** What the evolution did, by registry ID, in file order (docs/ingest.md "Evolving a release"). */
+export type EvolveManifest = {
+  previous_as_of: string;
+  as_of: string;
+  rows_in: number;
+  rows_out: number;
+  /** Facilities whose compliance record was edited (new penalty, violation, informal or formal action). */
+  changed: string[];
+  /** Of `changed`: a new formal action made a facility with no open enforcement active. */
+  enforcement_started: string[];
+  removed: string[];
+  added: string[];
+};
+
+/** How a touched facility changes: shares of the touched ones. */
+const KINDS = [['record', 0.5], ['enforcement', 0.2], ['removed', 0.15], ['added', 0.15]] as const;
+const DAY_MS = 86_400_000;
+
+const toMs = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+/** ECHO's MM/DD/YYYY of epoch ms (UTC midnight). */
+function mdy(ms: number): string {
+  const d = new Date(ms);
+  return `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
+}
+function fromMdy(s: string): number | null {
+  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(s);
+  return m ? Date.UTC(Number(m[3]), Number(m[1]) - 1, Number(m[2])) : null;
+}
+
+/**
+ * The next weekly release of an exporter file, record by record (header first): every day count moves
+ * on by the days between the two as-of dates, and a seeded `changeShare` of facilities changes (see
+ * KINDS); the rest keep their record (their scores may still move as their events age). Deterministic
+ * for a seed and input. `manifest` is filled as lines are produced.
+ */
+export async function* evolveLines(records: AsyncIterable<CsvRecord[]>, opts: EvolveOptions, manifest: EvolveManifest): AsyncGenerator<string> {
+  let asOfMs = 0;
+  Object.assign(manifest, { previous_as_of: '', as_of: '', rows_in: 0, rows_out: 0, changed: [], enforcement_started: [], removed: [], added: [] });
+  let shift = 0;
+  const setPreviousAsOf = (iso: string) => {
+    manifest.previous_as_of = iso;
+    asOfMs = opts.asOf ? toMs(opts.asOf) : toMs(iso) + 7 * DAY_MS;
+    manifest.as_of = new Date(asOfMs).toISOString().slice(0, 10);
+    shift = Math.round((asOfMs - toMs(iso)) / DAY_MS);
+    if (!(shift > 0)) throw new Error(`--as-of ${manifest.as_of} must be after the previous file's as-of date ${iso}`);
+  };
+  if (opts.previousAsOf) setPreviousAsOf(opts.previousAsOf);
+  const rng = new Rng(`facility-score evolve ${opts.seed}`);
+  // additions draw from their own stream, so adding one does not change which others are touched
+  const addRng = new Rng(`facility-score evolve additions ${opts.seed}`);
+  const places = buildPlaces();
+  let col: Record<string, number> = {};
+  let dayColumns: number[] = [];
+  let held: string[] | null = null; // one record of lookahead: an addition takes the ID after its row if free
+  let addAfterHeld = false;
+
+  const line = (f: string[]) => f.map(csvField).join(',');
+  function* release(nextId: string | null): Generator<string> {
+    if (!held) return;
+    manifest.rows_out++;
+    yield line(held);
+    const newId = String(Number(held[col.REGISTRY_ID!]) + 1);
+    if (addAfterHeld && newId !== nextId) {
+      manifest.added.push(newId);
+      manifest.rows_out++;
+      yield exporterLine(makeFacility(addRng, places, newId, 0), asOfMs, addRng);
+    }
+    held = null;
+  }
+
+  // records wait here until the previous as-of date is known (read from the first row that has it)
+  const waiting: string[][] = [];
+  for await (const batch of records) for (const rec of batch) {
+    const f = rec.fields;
+    if (rec.line === 1) {
+      col = Object.fromEntries(f.map((name, i) => [name, i]));
+      dayColumns = f.flatMap((name, i) => (/_DAYS_LAST_/.test(name) ? [i] : []));
+      yield line(f);
+      continue;
+    }
+    if (f.every((v) => v === '')) continue;
+    if (shift === 0) {
+      waiting.push(f);
+      const inspected = fromMdy(f[col.FAC_DATE_LAST_INSPECTION!] ?? '');
+      const days = f[col.FAC_DAYS_LAST_INSPECTION!] ?? '';
+      if (inspected === null || !/^\d+$/.test(days)) continue;
+      setPreviousAsOf(new Date(inspected + Number(days) * DAY_MS).toISOString().slice(0, 10));
+      for (const w of waiting.splice(0)) yield* evolveOne(w);
+      continue;
+    }
+    yield* evolveOne(f);
+  }
+  if (shift === 0) throw new Error('the previous file has no row with a last-inspection date and day count: pass its as-of date');
+  yield* release(null);
+
+  function* evolveOne(f: string[]): Generator<string> {
+    manifest.rows_in++;
+    const id = f[col.REGISTRY_ID!]!;
+    yield* release(id);
+    for (const i of dayColumns) if (/^\d+$/.test(f[i]!)) f[i] = String(Number(f[i]) + shift);
+    addAfterHeld = false;
+    // rows ingest rejects (no coordinates) are never touched, so every change shows in the index
+    if (rng.chance(opts.changeShare) && f[col.FAC_LAT!] !== '') {
+      const kind = rng.weighted(KINDS);
+      if (kind === 'removed') {
+        manifest.removed.push(id);
+        return;
+      }
+      if (kind === 'added') addAfterHeld = true;
+      else {
+        const started = kind === 'enforcement' && startEnforcement(f, col, asOfMs, rng);
+        if (!started) editRecord(f, col, asOfMs, rng);
+        manifest.changed.push(id);
+        if (started) manifest.enforcement_started.push(id);
+      }
+    }
+    held = f;
+  }
+}
+
+const recent = (asOfMs: number, rng: Rng) => mdy(asOfMs - rng.int(1, 6) * DAY_MS);
+const count = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : 0);
+
+/** A new formal action this week, on a facility with none open (not in significant violation, no formal action in 13 months). */
+function startEnforcement(f: string[], col: Record<string, number>, asOfMs: number, rng: Rng): boolean {
+  const lastFormal = fromMdy(f[col.FAC_DATE_LAST_FORMAL_ACTION!]!);
+  const open = /significant/i.test(f[col.FAC_COMPLIANCE_STATUS!]!) || f[col.FAC_PROGRAMS_WITH_SNC!] !== '' || (lastFormal !== null && asOfMs - lastFormal < 400 * DAY_MS);
+  if (open) return false;
+  f[col.FAC_FORMAL_ACTION_COUNT!] = String(count(f[col.FAC_FORMAL_ACTION_COUNT!]) + 1);
+  f[col.FAC_DATE_LAST_FORMAL_ACTION!] = recent(asOfMs, rng);
+  return true;
+}
+
+/** One compliance event this week: a penalty, a newly identified violation, or an informal action. */
+function editRecord(f: string[], col: Record<string, number>, asOfMs: number, rng: Rng): void {
+  const what = rng.pick(['penalty', 'violation', 'informal'] as const);
+  const status = f[col.FAC_COMPLIANCE_STATUS!]!;
+  if (what === 'penalty') {
+    const amount = Math.max(100, Math.round(Math.exp(Math.log(6000) + 1.5 * rng.normal())));
+    f[col.FAC_PENALTY_COUNT!] = String(count(f[col.FAC_PENALTY_COUNT!]) + 1);
+    f[col.FAC_TOTAL_PENALTIES!] = String(count(f[col.FAC_TOTAL_PENALTIES!]) + amount);
+    f[col.FAC_LAST_PENALTY_AMT!] = String(amount);
+    f[col.FAC_DATE_LAST_PENALTY!] = recent(asOfMs, rng);
+  } else if (what === 'violation' && /^No Violation/i.test(status)) {
+    f[col.FAC_COMPLIANCE_STATUS!] = 'Violation Identified';
+    const history = f[col.FAC_3YR_COMPLIANCE_HISTORY!] || '____________';
+    // the latest quarter (last character) now has a violation; quarters in violation agree with the history
+    if (!/[VS]$/.test(history)) f[col.FAC_QTRS_WITH_NC!] = String(Math.min(12, count(f[col.FAC_QTRS_WITH_NC!]) + 1));
+    f[col.FAC_3YR_COMPLIANCE_HISTORY!] = `${history.slice(0, 11)}V`;
+  } else {
+    f[col.FAC_INFORMAL_COUNT!] = String(count(f[col.FAC_INFORMAL_COUNT!]) + 1);
+    f[col.FAC_DATE_LAST_INFORMAL_ACTION!] = recent(asOfMs, rng);
+  }
+}

@@ -1,0 +1,106 @@
+import { AppError } from '../errors';
+import type { FacilityIndex } from '../index/facility-index';
+import { changesOfIds } from '../history/release-changes';
+import type { Account } from '../state/model';
+import type { WatchStore } from '../state/watch-store';
+import type { WebhookAllowList } from '../webhooks/allow-list';
+import { newWebhookSecret } from '../webhooks/signing';
+import { WATCHLIST_LIMITS } from './limits';
+import type { ChangeItem, CreateBody, PatchBody, Watchlist, WatchlistRecord } from './model';
+import { matchChange } from './rules';
+
+export type WatchDeps = { watch: WatchStore; index: FacilityIndex; allow: WebhookAllowList; now: number };
+
+function notFound(id: string): AppError {
+  // Another account's list is answered exactly like a missing one: ids of others are not confirmed.
+  return new AppError('NOT_FOUND', `No watchlist ${id} on this account`);
+}
+
+/** The public shape; the secret only when it was just made (shown once). */
+export function present(w: WatchlistRecord, showSecret = false): Watchlist {
+  const { account_id: _a, webhook_secret, ...rest } = w;
+  return showSecret && webhook_secret ? { ...rest, webhook_secret } : rest;
+}
+
+function checkedIds(ids: string[], account: Account): string[] {
+  const unique = [...new Set(ids)];
+  const max = WATCHLIST_LIMITS[account.tier].idsPerList;
+  if (unique.length > max) throw new AppError('VALIDATION_ERROR', `registry_ids: a watchlist holds at most ${max} registry IDs on this plan (${unique.length} given)`);
+  return unique;
+}
+
+function checkedUrl(url: string | null | undefined, allow: WebhookAllowList): string | null {
+  if (url === undefined || url === null) return null;
+  const refusal = allow.refusal(url);
+  if (refusal) throw new AppError('VALIDATION_ERROR', refusal);
+  return url;
+}
+
+export async function createWatchlist(d: WatchDeps, account: Account, body: CreateBody): Promise<Watchlist> {
+  const url = checkedUrl(body.webhook_url, d.allow);
+  const at = new Date(d.now).toISOString();
+  const record: WatchlistRecord = {
+    id: `wl_${crypto.randomUUID().replaceAll('-', '').slice(0, 16)}`,
+    account_id: account.id,
+    name: body.name,
+    registry_ids: checkedIds(body.registry_ids, account),
+    rule: body.rule ?? null,
+    webhook_url: url,
+    webhook_secret: url ? newWebhookSecret() : null,
+    base_as_of: d.index.info.as_of,
+    created_at: at,
+    updated_at: at,
+  };
+  const max = WATCHLIST_LIMITS[account.tier].lists;
+  if (!(await d.watch.createWatchlist(record, max))) throw new AppError('VALIDATION_ERROR', `This plan allows at most ${max} watchlists per account; delete one first`);
+  return present(record, true);
+}
+
+export async function ownWatchlist(watch: WatchStore, account: Account, id: string): Promise<WatchlistRecord> {
+  const w = await watch.getWatchlist(id, account.id);
+  if (!w) throw notFound(id);
+  return w;
+}
+
+export async function updateWatchlist(d: WatchDeps, account: Account, id: string, patch: PatchBody): Promise<Watchlist> {
+  const cur = await ownWatchlist(d.watch, account, id);
+  const next: WatchlistRecord = { ...cur, updated_at: new Date(d.now).toISOString() };
+  if (patch.name !== undefined) next.name = patch.name;
+  if (patch.registry_ids !== undefined) next.registry_ids = checkedIds(patch.registry_ids, account);
+  if (patch.rule !== undefined) next.rule = patch.rule;
+  if (patch.webhook_url !== undefined) {
+    next.webhook_url = checkedUrl(patch.webhook_url, d.allow);
+    // A list that gains a webhook gets its secret now (shown in this answer); removing the URL drops it.
+    next.webhook_secret = next.webhook_url ? (cur.webhook_secret ?? newWebhookSecret()) : null;
+  }
+  if (!(await d.watch.updateWatchlist(next))) throw notFound(id);
+  return present(next, next.webhook_secret !== null && cur.webhook_secret === null);
+}
+
+export async function deleteWatchlist(watch: WatchStore, account: Account, id: string): Promise<void> {
+  if (!(await watch.deleteWatchlist(id, account.id))) throw notFound(id);
+}
+
+/** A new signing secret, effective for the next attempt; the old one stops at once. */
+export async function rotateSecret(d: WatchDeps, account: Account, id: string): Promise<string> {
+  const cur = await ownWatchlist(d.watch, account, id);
+  if (!cur.webhook_url) throw new AppError('VALIDATION_ERROR', 'This watchlist has no webhook_url, so it has no signing secret to rotate');
+  const secret = newWebhookSecret();
+  if (!(await d.watch.updateWatchlist({ ...cur, webhook_secret: secret, updated_at: new Date(d.now).toISOString() }))) throw notFound(id);
+  return secret;
+}
+
+/**
+ * The list's matching changes in the releases after `since` (default: the newest release's
+ * changes), oldest first: what its webhook would have sent, for callers without a receiver.
+ */
+export function watchlistChanges(index: FacilityIndex, w: WatchlistRecord, since: string | undefined): { since: string | null; as_of: string; changes: ChangeItem[] } {
+  const releases = index.releases();
+  const newest = releases[releases.length - 1]!;
+  const lower = since ?? releases[releases.length - 2]?.as_of ?? null;
+  const afterSeq = lower === null ? 0 : releases.filter((r) => r.as_of <= lower).reduce((m, r) => Math.max(m, r.seq), 0);
+  const changes = changesOfIds(index.db, w.registry_ids, afterSeq, newest.seq)
+    .map((c) => matchChange(c, w.rule))
+    .filter((c): c is ChangeItem => c !== null);
+  return { since: lower, as_of: newest.as_of, changes };
+}

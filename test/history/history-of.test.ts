@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { join } from 'node:path';
+import { FacilityIndex } from '../../src/index/facility-index';
+import { scoreChangeOf } from '../../src/history/score-change';
+import type { HistoryEntry } from '../../src/history/model';
+import { buildThreeReleases, facilityTuples, historyRowsOf, quietIngest, type ScoreTuple, type ThreeReleases } from './releases';
+
+let r: ThreeReleases;
+let ix: FacilityIndex;
+let tuples: Map<string, ScoreTuple>[];
+// the generator's place table takes seconds to build on a loaded machine
+beforeAll(async () => {
+  r = await buildThreeReleases();
+  ix = FacilityIndex.open(r.chained[2]);
+  tuples = r.plain.map(facilityTuples);
+}, 120_000);
+afterAll(() => ix.close());
+
+const AS_OF = ['2026-10-31', '2026-11-07', '2026-11-14'];
+const entryOf = (seq: number, change: HistoryEntry['change'], t: ScoreTuple | undefined): HistoryEntry => ({
+  seq,
+  as_of: AS_OF[seq - 1]!,
+  score_version: ix.info.score_version,
+  change,
+  overall_score: t?.overall_score ?? null,
+  violation_frequency: t?.violation_frequency ?? null,
+  penalty_severity: t?.penalty_severity ?? null,
+  recency: t?.recency ?? null,
+  repeat_offender: t?.repeat_offender ?? null,
+  active_enforcement: t ? t.active_enforcement === 1 : null,
+});
+
+describe('FacilityIndex.historyOf', () => {
+  it('a facility changed in both later releases: three entries, newest first, each with its release\'s values', () => {
+    const second = historyRowsOf(r.chained[2], 2).changed;
+    const twice = historyRowsOf(r.chained[2], 3).changed.filter((id) => second.includes(id));
+    expect(twice.length).toBeGreaterThan(0);
+    for (const id of twice) {
+      expect(ix.historyOf(id)).toEqual([entryOf(3, 'changed', tuples[2]!.get(id)), entryOf(2, 'changed', tuples[1]!.get(id)), entryOf(1, 'added', tuples[0]!.get(id))]);
+    }
+  });
+
+  it('a facility that never changed: one entry, added in the first release with its current values', () => {
+    const stored = new Set([2, 3].flatMap((s) => Object.values(historyRowsOf(r.chained[2], s)).flat()));
+    const id = [...tuples[2]!.keys()].find((x) => !stored.has(x))!;
+    expect(ix.historyOf(id)).toEqual([entryOf(1, 'added', tuples[2]!.get(id))]);
+  });
+
+  it('a facility removed in the last release: newest entry removed (no values), then its earlier state; it is not in the index', () => {
+    const id = r.manifests[1].removed[0]!;
+    const h = ix.historyOf(id);
+    expect(h[0]).toEqual(entryOf(3, 'removed', undefined));
+    expect(h[1]).toMatchObject({ overall_score: tuples[1]!.get(id)!.overall_score });
+    expect(ix.getSummary(id)).toBeNull();
+  });
+
+  it('a facility added in the last release: one entry, added there', () => {
+    const id = r.manifests[1].added[0]!;
+    expect(ix.historyOf(id)).toEqual([entryOf(3, 'added', tuples[2]!.get(id))]);
+  });
+
+  it('an ID never in any release has no history', () => {
+    expect(ix.historyOf('990999999999')).toEqual([]);
+  });
+});
+
+describe('score_change', () => {
+  it('agrees with the history: the score and date of the entry before the latest score change, else null', () => {
+    let changes = 0;
+    for (const id of tuples[2]!.keys()) {
+      const h = ix.historyOf(id);
+      const latest = h.findIndex((e, i) => e.change === 'changed' && h[i + 1] && h[i + 1]!.overall_score !== e.overall_score);
+      const expected = latest < 0 ? null : { previous_score: h[latest + 1]!.overall_score!, previous_as_of: h[latest + 1]!.as_of };
+      expect(ix.scoreChangeOf(id)).toEqual(expected);
+      if (expected) changes++;
+    }
+    expect(changes).toBeGreaterThan(20);
+  });
+
+  it('for a facility whose score moved in the last release: its score in the release before, dated when it got that score', () => {
+    const moved = [...tuples[2]!.keys()].filter((id) => tuples[1]!.has(id) && tuples[1]!.get(id)!.overall_score !== tuples[2]!.get(id)!.overall_score);
+    expect(moved.length).toBeGreaterThan(0);
+    const same = (a?: ScoreTuple, b?: ScoreTuple) => JSON.stringify(a) === JSON.stringify(b);
+    let sinceFirst = 0;
+    for (const id of moved) {
+      const heldSinceFirst = same(tuples[0]!.get(id), tuples[1]!.get(id));
+      if (heldSinceFirst) sinceFirst++;
+      expect(ix.scoreChangeOf(id)).toEqual({ previous_score: tuples[1]!.get(id)!.overall_score, previous_as_of: heldSinceFirst ? '2026-10-31' : '2026-11-07' });
+    }
+    expect(sinceFirst).toBeGreaterThan(0);
+    expect(sinceFirst).toBeLessThan(moved.length);
+  });
+
+  it('many at once (portfolio) gives the same as one by one; facilities without a change are absent or null', () => {
+    const ids = [...tuples[2]!.keys()].slice(0, 500);
+    const many = ix.scoreChangesOf(ids);
+    for (const id of ids) expect(many.get(id) ?? null).toEqual(ix.scoreChangeOf(id));
+  });
+
+  it("is null for a facility only rescored by a new score method, and for changes scored by an earlier method", async () => {
+    const out = join(r.dir, 'score-change-method-b.sqlite');
+    const otherMethod = `${ix.info.score_version}+method-b`;
+    await quietIngest([r.files[2]], out, { previous: r.chained[1], scoreVersion: otherMethod });
+    const b = FacilityIndex.open(out);
+    const rows = historyRowsOf(out, 3);
+    expect(rows.rescored.length).toBeGreaterThan(0);
+    for (const id of rows.rescored) expect(b.scoreChangeOf(id)).toBeNull();
+    // a facility whose last score change was under the old method has none under the new one
+    const oldOnly = historyRowsOf(out, 2).changed.filter((id) => b.getSummary(id) && b.historyOf(id)[0]!.seq === 2);
+    expect(oldOnly.length).toBeGreaterThan(0);
+    for (const id of oldOnly) expect(b.scoreChangeOf(id)).toBeNull();
+    b.close();
+  });
+});
+
+describe('scoreChangeOf (the rule on its own)', () => {
+  const e = (seq: number, change: HistoryEntry['change'], overall: number | null, version = 'm1'): HistoryEntry => ({
+    seq, as_of: `2026-11-0${seq}`, score_version: version, change, overall_score: overall,
+    violation_frequency: 0, penalty_severity: 0, recency: 0, repeat_offender: 0, active_enforcement: false,
+  });
+  it.each([
+    ['a score change', [e(2, 'changed', 70), e(1, 'added', 80)], { previous_score: 80, previous_as_of: '2026-11-01' }],
+    ['a component-only change after a score change', [e(3, 'changed', 70), e(2, 'changed', 70), e(1, 'added', 80)], { previous_score: 80, previous_as_of: '2026-11-01' }],
+    ['only the first appearance', [e(1, 'added', 80)], null],
+    ['a re-addition after a removal', [e(3, 'added', 60), e(2, 'removed', null), e(1, 'added', 80)], null],
+    ['a rescoring', [e(2, 'rescored', 75, 'm2'), e(1, 'added', 80)], null],
+    ['a change whose entry before is of another method', [e(2, 'changed', 60, 'm2'), e(1, 'added', 80)], null],
+  ])('%s', (_what, entries, expected) => {
+    expect(scoreChangeOf(entries, entries[0]!.score_version)).toEqual(expected as never);
+  });
+});

@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'bun:test';
+import { json, makeWorld } from '../helpers';
+import { historyIndex } from '../support/history-index';
+import { A, B, C, D, E, HISTORY, RELEASES, ROWS_3 } from '../support/release-fixture';
+
+const ALLOW = { webhookAllow: ['127.0.0.1/32', 'hooks.example.com'] };
+
+function world(config: Record<string, unknown> = ALLOW) {
+  return makeWorld({ config, deps: { index: historyIndex(ROWS_3, RELEASES, HISTORY) } });
+}
+
+function post(w: ReturnType<typeof makeWorld>, key: string, body: unknown, path = '/api/v1/watchlists', method = 'POST') {
+  return w.call(path, { method, key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+describe('watchlist access', () => {
+  it('a Free key gets 403 TIER_RESTRICTED; no key gets 401', async () => {
+    const w = world();
+    const { key } = await w.keyFor('free');
+    const res = await post(w, key, { name: 'x', registry_ids: [] });
+    expect(res.status).toBe(403);
+    expect((await json(res)).error.code).toBe('TIER_RESTRICTED');
+    expect((await w.call('/api/v1/watchlists')).status).toBe(401);
+  });
+
+  it("another account's watchlist is 404 on every route, as if it did not exist", async () => {
+    const w = world();
+    const owner = await w.keyFor('starter');
+    const other = await w.keyFor('starter');
+    const id = (await json(await post(w, owner.key, { name: 'mine', registry_ids: [A] }))).data.id;
+    for (const [path, method] of [[`/api/v1/watchlists/${id}`, 'GET'], [`/api/v1/watchlists/${id}`, 'DELETE'], [`/api/v1/watchlists/${id}/changes`, 'GET'], [`/api/v1/watchlists/${id}/deliveries`, 'GET'], [`/api/v1/watchlists/${id}/secret`, 'POST']] as const) {
+      const res = await w.call(path, { method, key: other.key });
+      expect([path, method, res.status]).toEqual([path, method, 404]);
+      expect((await json(res)).error.code).toBe('NOT_FOUND');
+    }
+    const patched = await post(w, other.key, { name: 'stolen' }, `/api/v1/watchlists/${id}`, 'PATCH');
+    expect(patched.status).toBe(404);
+    expect((await json(await w.call(`/api/v1/watchlists/${id}`, { key: owner.key }))).data.name).toBe('mine');
+  });
+
+  it('managing watchlists is not counted against the monthly quota; polling changes is', async () => {
+    const w = world();
+    const { key, accountId } = await w.keyFor('starter');
+    const id = (await json(await post(w, key, { name: 'n', registry_ids: [A] }))).data.id;
+    await w.call('/api/v1/watchlists', { key });
+    await w.call(`/api/v1/watchlists/${id}`, { key });
+    await w.call(`/api/v1/watchlists/${id}/deliveries`, { key });
+    expect(await w.store.monthlyUsage(accountId, w.clock())).toBe(0);
+    const res = await w.call(`/api/v1/watchlists/${id}/changes`, { key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-remaining')).not.toBeNull();
+    expect(await w.store.monthlyUsage(accountId, w.clock())).toBe(1);
+  });
+});
+
+describe('creating and changing watchlists', () => {
+  it('creation answers 201 with the list and its whsec_ secret, shown this once', async () => {
+    const w = world();
+    const { key } = await w.keyFor('starter');
+    const res = await post(w, key, { name: 'Portfolio', registry_ids: [A, B, A], rule: { type: 'score_dropped', min_points: 5 }, webhook_url: 'http://127.0.0.1:9/hook' });
+    expect(res.status).toBe(201);
+    const { data } = await json(res);
+    expect(data).toMatchObject({ name: 'Portfolio', registry_ids: [A, B], rule: { type: 'score_dropped', min_points: 5 }, webhook_url: 'http://127.0.0.1:9/hook', base_as_of: '2026-10-15' });
+    expect(data.id).toMatch(/^wl_[0-9a-f]{16}$/);
+    expect(data.webhook_secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    const again = (await json(await w.call(`/api/v1/watchlists/${data.id}`, { key }))).data;
+    expect(again.webhook_secret).toBeUndefined();
+    const listed = (await json(await w.call('/api/v1/watchlists', { key }))).data;
+    expect(listed.total).toBe(1);
+    expect(listed.watchlists[0].webhook_secret).toBeUndefined();
+  });
+
+  it('a webhook while the operator allows no targets is 422 naming the setting', async () => {
+    const w = world({});
+    const { key } = await w.keyFor('enterprise');
+    const res = await post(w, key, { name: 'n', registry_ids: [A], webhook_url: 'https://hooks.example.com/x' });
+    expect(res.status).toBe(422);
+    const body = await json(res);
+    expect(body.error.code).toBe('VALIDATION_ERROR');
+    expect(body.error.message).toContain('--webhook-allow');
+    expect(body.error.message).toContain('FCS_WEBHOOK_ALLOW');
+    expect((await post(w, key, { name: 'no hook', registry_ids: [A] })).status).toBe(201);
+  });
+
+  it.each([
+    ['a host the list does not name', 'https://evil.example.net/x'],
+    ['an address outside the listed CIDR', 'http://10.0.0.1/x'],
+    ['a URL with credentials', 'https://u:p@hooks.example.com/x'],
+    ['a non-http scheme', 'ftp://hooks.example.com/x'],
+    ['no URL at all', 'not a url'],
+  ])('a webhook_url of %s is 422 VALIDATION_ERROR', async (_what, url) => {
+    const w = world();
+    const { key } = await w.keyFor('starter');
+    const res = await post(w, key, { name: 'n', registry_ids: [A], webhook_url: url });
+    expect(res.status).toBe(422);
+    expect((await json(res)).error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it.each([
+    ['starter', 100, 5],
+    ['platform', 1000, 20],
+  ] as const)('a %s list holds at most %d IDs and an account at most %d lists: 422 beyond', async (tier, ids, lists) => {
+    const w = world();
+    const { key } = await w.keyFor(tier);
+    const many = Array.from({ length: ids + 1 }, (_, i) => String(990000000000 + i));
+    const over = await post(w, key, { name: 'n', registry_ids: many });
+    expect(over.status).toBe(422);
+    expect((await json(over)).error.message).toContain(`at most ${ids} registry IDs`);
+    expect((await post(w, key, { name: 'n', registry_ids: many.slice(0, ids) })).status).toBe(201);
+    for (let i = 1; i < lists; i++) expect((await post(w, key, { name: `n${i}`, registry_ids: [] })).status).toBe(201);
+    const tooMany = await post(w, key, { name: 'one more', registry_ids: [] });
+    expect(tooMany.status).toBe(422);
+    expect((await json(tooMany)).error.message).toContain(`at most ${lists} watchlists`);
+  });
+
+  it.each([
+    ['no name', { registry_ids: [] }],
+    ['IDs that are not digit strings', { name: 'n', registry_ids: ['abc'] }],
+    ['an unknown rule', { name: 'n', registry_ids: [], rule: { type: 'sometimes' } }],
+    ['a score rule without its points', { name: 'n', registry_ids: [], rule: { type: 'score_dropped' } }],
+  ])('a body with %s is 400 INVALID_BODY', async (_what, body) => {
+    const w = world();
+    const { key } = await w.keyFor('starter');
+    const res = await post(w, key, body);
+    expect(res.status).toBe(400);
+    expect((await json(res)).error.code).toBe('INVALID_BODY');
+  });
+
+  it('PATCH changes the given fields; a first webhook brings its secret, null removes it', async () => {
+    const w = world();
+    const { key } = await w.keyFor('starter');
+    const id = (await json(await post(w, key, { name: 'n', registry_ids: [A] }))).data.id;
+    w.clock.advance(1000);
+    const p1 = (await json(await post(w, key, { name: 'renamed', rule: { type: 'enforcement_started' }, webhook_url: 'https://hooks.example.com/a' }, `/api/v1/watchlists/${id}`, 'PATCH'))).data;
+    expect(p1).toMatchObject({ name: 'renamed', registry_ids: [A], rule: { type: 'enforcement_started' }, webhook_url: 'https://hooks.example.com/a' });
+    expect(p1.updated_at).not.toBe(p1.created_at);
+    expect(p1.webhook_secret).toMatch(/^whsec_/);
+    const p2 = (await json(await post(w, key, { webhook_url: 'https://hooks.example.com/b' }, `/api/v1/watchlists/${id}`, 'PATCH'))).data;
+    expect(p2.webhook_secret).toBeUndefined();
+    const p3 = (await json(await post(w, key, { webhook_url: null, rule: null }, `/api/v1/watchlists/${id}`, 'PATCH'))).data;
+    expect(p3).toMatchObject({ webhook_url: null, rule: null });
+    expect((await w.store.watch.getWatchlist(id))!.webhook_secret).toBeNull();
+  });
+
+  it('rotation gives a new secret once; a list without webhook has none to rotate (422)', async () => {
+    const w = world();
+    const { key } = await w.keyFor('starter');
+    const made = (await json(await post(w, key, { name: 'n', registry_ids: [A], webhook_url: 'http://127.0.0.1:9/h' }))).data;
+    const rotated = (await json(await w.call(`/api/v1/watchlists/${made.id}/secret`, { method: 'POST', key }))).data;
+    expect(rotated.webhook_secret).toMatch(/^whsec_/);
+    expect(rotated.webhook_secret).not.toBe(made.webhook_secret);
+    expect((await w.store.watch.getWatchlist(made.id))!.webhook_secret).toBe(rotated.webhook_secret);
+    const plain = (await json(await post(w, key, { name: 'plain', registry_ids: [] }))).data;
+    expect((await w.call(`/api/v1/watchlists/${plain.id}/secret`, { method: 'POST', key })).status).toBe(422);
+  });
+
+  it('DELETE removes the list; a malformed id is 404', async () => {
+    const w = world();
+    const { key } = await w.keyFor('starter');
+    const id = (await json(await post(w, key, { name: 'n', registry_ids: [A] }))).data.id;
+    const del = await w.call(`/api/v1/watchlists/${id}`, { method: 'DELETE', key });
+    expect((await json(del)).data).toEqual({ id, deleted: true });
+    expect((await w.call(`/api/v1/watchlists/${id}`, { key })).status).toBe(404);
+    expect((await w.call('/api/v1/watchlists/nope', { key })).status).toBe(404);
+  });
+});
+
+describe('polling changes', () => {
+  async function listWith(w: ReturnType<typeof world>, body: Record<string, unknown>) {
+    const { key } = await w.keyFor('starter');
+    const id = (await json(await post(w, key, { name: 'n', registry_ids: [A, B, C, D, E], ...body }))).data.id;
+    return (q = '') => w.call(`/api/v1/watchlists/${id}/changes${q}`, { key });
+  }
+
+  it('without since: the matching changes of the newest release (an addition is not one)', async () => {
+    const changes = await listWith(world(), {});
+    const { data } = await json(await changes());
+    expect(data).toMatchObject({ since: '2026-10-08', as_of: '2026-10-15', total: 2 });
+    expect(data.changes.map((c: any) => [c.registry_id, c.type, c.previous_score, c.overall_score])).toEqual([
+      [A, 'facility.score_changed', 70, 75],
+      [D, 'facility.score_changed', 88, 80],
+    ]);
+  });
+
+  it('since an older release: every release after it, oldest first, under the rule', async () => {
+    const w = world();
+    const all = await listWith(w, {});
+    const got = (await json(await all('?since=2026-10-01'))).data.changes.map((c: any) => [c.as_of, c.registry_id, c.type]);
+    expect(got).toEqual([
+      ['2026-10-08', A, 'facility.score_changed'],
+      ['2026-10-08', B, 'facility.enforcement_started'],
+      ['2026-10-08', C, 'facility.removed'],
+      ['2026-10-15', A, 'facility.score_changed'],
+      ['2026-10-15', D, 'facility.score_changed'],
+    ]);
+    const drops = await listWith(w, { rule: { type: 'score_dropped', min_points: 8 } });
+    expect((await json(await drops('?since=2000-01-01'))).data.changes.map((c: any) => c.registry_id)).toEqual([A, D]);
+    const removed = await listWith(w, { rule: { type: 'facility_removed' } });
+    expect((await json(await removed('?since=2026-10-01'))).data.changes).toMatchObject([{ registry_id: C, fac_name: null, overall_score: null, previous_score: 60 }]);
+  });
+
+  it('since the newest release: nothing; a malformed since: 422', async () => {
+    const changes = await listWith(world(), {});
+    expect((await json(await changes('?since=2026-10-15'))).data.total).toBe(0);
+    const bad = await changes('?since=last-week');
+    expect(bad.status).toBe(422);
+    expect((await json(bad)).error.code).toBe('VALIDATION_ERROR');
+  });
+});

@@ -46,6 +46,19 @@ function peersOf(r: RawPeers): Peers | null {
   return { naics: r.peer_naics, naics_digits: r.naics_digits!, peer_count: r.peer_count!, percentile: r.percentile!, median_score: r.median_score! };
 }
 
+/**
+ * Formats 2 and 3 (before issue 14) have no facility_programs / peer_rank: read them as empty
+ * tables, so an older index still serves (programs all null, peers null) until it is rebuilt.
+ */
+function issue14Tables(db: Database): (sql: string) => string {
+  const has = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'peer_rank'").get() !== null;
+  if (has) return (sql) => sql;
+  return (sql) =>
+    sql
+      .replace(/\bfacility_programs\b/g, '(SELECT NULL AS registry_id, NULL AS programs WHERE 0)')
+      .replace(/\bpeer_rank\b/g, '(SELECT NULL AS naics, NULL AS overall_score, NULL AS peer_naics, NULL AS naics_digits, NULL AS peer_count, NULL AS percentile, NULL AS median_score WHERE 0)');
+}
+
 /** A full row with its industry peers (null: no NAICS code). */
 export type FacilityDetail = FacilityRow & { peers: Peers | null };
 /** A portfolio item: the brief plus peers. */
@@ -79,7 +92,8 @@ export class FacilityIndex {
       if (e instanceof IndexOpenError) throw e;
       throw new IndexOpenError(`not a facility index (${(e as Error).message})`);
     }
-    this.byId = db.prepare<RawRow, [string]>(`${FULL_ROWS} WHERE f.registry_id = ?`);
+    const sql = issue14Tables(db);
+    this.byId = db.prepare<RawRow, [string]>(sql(`${FULL_ROWS} WHERE f.registry_id = ?`));
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
     // The IDs go in as one JSON array through json_each, never spliced into SQL.
     this.briefsByIds = db.prepare<Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number }, [string]>(
@@ -87,10 +101,10 @@ export class FacilityIndex {
     );
     // separate keyed reads: on the sample, one 4-table join took 36 us where these take ~14 us together
     this.inputsById = db.prepare<{ score_inputs: string }, [string]>('SELECT score_inputs FROM facility_inputs WHERE registry_id = ?');
-    this.programsById = db.prepare<{ programs: string }, [string]>('SELECT programs FROM facility_programs WHERE registry_id = ?');
-    this.peersOfScore = db.prepare<RawPeers, [string, number]>(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`);
+    this.programsById = db.prepare<{ programs: string }, [string]>(sql('SELECT programs FROM facility_programs g WHERE g.registry_id = ?'));
+    this.peersOfScore = db.prepare<RawPeers, [string, number]>(sql(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`));
     this.briefsWithPeers = db.prepare<{ registry_id: string; fac_name: string; overall_score: number; active_enforcement: number } & RawPeers, [string]>(
-      `SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`,
+      sql(`SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`),
     );
     this.byAddressKey = db.prepare<RawSummary, [string]>(
       `SELECT ${SUMMARY_COLUMNS} FROM facility_address a JOIN facility f ON f.registry_id = a.registry_id WHERE a.address_key = ? ORDER BY f.registry_id`,

@@ -3,10 +3,11 @@ import { HISTORY_DDL } from '../history/schema';
 /** DDL of the facility index file. Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
 export const INDEX_FORMAT = '4';
 /**
- * Format 4 (issue 14) adds facility_programs and peer_rank, which every Starter+ lookup reads, so
- * formats 2 and 3 (without them) are no longer readable: rebuild with `ingest`.
+ * Format 3 is format 4 without facility_programs and peer_rank (issue 14): it reads with programs
+ * and peers null (facility-index.ts). Format 2 is format 3 without the release and history tables:
+ * it reads as one release (src/history/).
  */
-export const READABLE_FORMATS: readonly string[] = [INDEX_FORMAT];
+export const READABLE_FORMATS: readonly string[] = ['2', '3', INDEX_FORMAT];
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small

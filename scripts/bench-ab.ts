@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * A/B cost of the lookup path between two checkouts (or one checkout with two FCS_* settings).
- *   bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--index-b PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]
+ *   npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--index-b PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]
  * (--index-b: B's own index file, for a change of index format; the IDs are drawn from A's.)
  * Both servers run pinned to CPU 0 and two wrk processes load them at once from CPU 1. The kernel
  * shares CPU 0 fairly, so req/s B / req/s A is the inverse ratio of their per-request CPU cost, and a
@@ -21,7 +21,7 @@ const { values, positionals } = parseArgs({
   options: { index: { type: 'string' }, 'index-b': { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true } },
 });
 if (positionals.length !== 2) {
-  console.error('usage: bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]');
+  console.error('usage: npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]');
   process.exit(2);
 }
 requireWrk();
@@ -30,7 +30,7 @@ if (!cpus) {
   console.error('bench-ab needs taskset and two CPUs');
   process.exit(2);
 }
-const indexPath = values.index ?? '/work/bench-data/national.sqlite';
+const indexPath = values.index ?? 'var/bench/national.sqlite';
 const seconds = Number(values.seconds ?? 5);
 const rounds = Number(values.rounds ?? 5);
 const envOf = (kvs: string[] = []) => Object.fromEntries(kvs.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));

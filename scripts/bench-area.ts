@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Radius search and portfolio figures on a national-scale index (issue 4):
- *   flock /work/notes/heavy.lock bun run scripts/bench-area.ts [--index /work/bench-data/national.sqlite]
+ *   npx bun run scripts/bench-area.ts [--index var/bench/national.sqlite]
  *       [--reps 10] [--resolutions 5,6,7] [--no-http] [--no-rtree]
  * Prints: spatial-index build time and memory; the 20 densest metros; p50/p99 in-process for
  * radius 1/5/10/25 mi x limit 100/500 x sort distance/score (at each resolution asked for); the same
@@ -26,7 +26,7 @@ import { benchKey, fmt, randomIds, startChild } from './bench/wrk';
 const { values } = parseArgs({
   options: { index: { type: 'string' }, reps: { type: 'string' }, resolutions: { type: 'string' }, 'no-http': { type: 'boolean' }, 'no-rtree': { type: 'boolean' } },
 });
-const indexPath = values.index ?? '/work/bench-data/national.sqlite';
+const indexPath = values.index ?? 'var/bench/national.sqlite';
 const reps = Number(values.reps ?? 10);
 const resolutions = (values.resolutions ?? String(AREA_H3_RES)).split(',').map(Number);
 if (!existsSync(indexPath)) {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
 /**
  * Figures of the compiled binary (issue 8), printed, never asserted:
- *   flock /work/notes/heavy.lock bun run scripts/bench-binary.ts [--binary dist/facility-score]
- *     [--index /work/bench-data/national.sqlite] [--runs 10] [--lookups 10000] [--drop-caches]
+ *   npx bun run scripts/bench-binary.ts [--binary dist/facility-score]
+ *     [--index var/bench/national.sqlite] [--runs 10] [--lookups 10000] [--drop-caches]
  * - binary size;
  * - cold start to the first 200 of a facility lookup (median of --runs process starts), with the
  *   embedded sample and with the external national index;
@@ -35,7 +35,7 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs ?? 10);
 const lookups = Number(values.lookups ?? 10_000);
-const nationalPath = values.index ?? '/work/bench-data/national.sqlite';
+const nationalPath = values.index ?? 'var/bench/national.sqlite';
 let binaryPath = values.binary ?? join(ROOT, 'dist', 'facility-score');
 if (!existsSync(binaryPath)) {
   console.error(`no binary at ${binaryPath}: building it (npm run build)`);

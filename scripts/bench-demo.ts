@@ -1,9 +1,9 @@
 #!/usr/bin/env bun
 /**
  * Demo lookup figures (issue 5), in-process (app.handle, offline geocoder) on a national-scale index:
- *   bun run scripts/bench-demo.ts [--index /work/bench-data/national.sqlite] [--lookups 3000]
+ *   npx bun run scripts/bench-demo.ts [--index var/bench/national.sqlite] [--lookups 3000]
  * Prints p50/p95/p99 of found and not-found demo lookups, and the heap held by 100,000 distinct
- * IPs' rate-limit buckets. Run under `flock /work/notes/heavy.lock` on the shared machine.
+ * IPs' rate-limit buckets. On a shared machine, run one benchmark at a time.
  */
 import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { SqliteStateStore } from '../src/state/sqlite-store';
 import { WindowLimiter } from '../src/state/window-limiter';
 
 const { values } = parseArgs({ options: { index: { type: 'string' }, lookups: { type: 'string' } } });
-const indexPath = values.index ?? '/work/bench-data/national.sqlite';
+const indexPath = values.index ?? 'var/bench/national.sqlite';
 const lookups = Number(values.lookups ?? 3000);
 if (!existsSync(indexPath)) {
   console.error(`no index at ${indexPath}: build one with scripts/generate-sample.ts + ingest (docs/ingest.md), or pass --index`);

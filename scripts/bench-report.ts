@@ -3,7 +3,7 @@
  * PDF dossier figures: cold render and cached serve times (p50/p95, in-process through the whole
  * app: auth, quota, lookup, render or cache read), bytes per report, and requests/s for cached
  * reports over HTTP (wrk on loopback against `serve`, bounded by --seconds). Run it alone:
- *   flock /work/notes/heavy.lock bun run scripts/bench-report.ts [--index /work/bench-data/national.sqlite]
+ *   npx bun run scripts/bench-report.ts [--index var/bench/national.sqlite]
  *     [--samples 200] [--seconds 10] [--connections 32]
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ import { fmt, requireWrk, runWrk, startChild } from './bench/wrk';
 const { values } = parseArgs({
   options: { index: { type: 'string' }, samples: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } },
 });
-const indexPath = values.index ?? '/work/bench-data/national.sqlite';
+const indexPath = values.index ?? 'var/bench/national.sqlite';
 const samples = Number(values.samples ?? 200);
 const seconds = Math.min(60, Number(values.seconds ?? 10));
 const connections = Number(values.connections ?? 32);

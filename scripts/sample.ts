@@ -1,9 +1,9 @@
 #!/usr/bin/env bun
 /**
  * The bundled FICTITIOUS sample (docs/ingest.md):
- *   bun run scripts/sample.ts ensure     build data/sample.sqlite from the committed CSV if missing or stale (fast otherwise)
- *   bun run scripts/sample.ts build      rebuild it unconditionally
- *   bun run scripts/sample.ts generate   regenerate the committed CSV from the generator (maintainers)
+ *   npx bun run scripts/sample.ts ensure     build data/sample.sqlite from the committed CSV if missing or stale (fast otherwise)
+ *   npx bun run scripts/sample.ts build      rebuild it unconditionally
+ *   npx bun run scripts/sample.ts generate   regenerate the committed CSV from the generator (maintainers)
  * Stale = the CSV's SHA-256, the score method version, the ingest version or the index format changed.
  */
 import { Database } from 'bun:sqlite';
@@ -78,6 +78,6 @@ if (command === null) {
     await build();
   }
 } else {
-  console.error('usage: bun run scripts/sample.ts ensure|build|generate');
+  console.error('usage: npx bun run scripts/sample.ts ensure|build|generate');
   process.exit(2);
 }

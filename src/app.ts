@@ -6,11 +6,14 @@ import type { AppDeps } from './deps';
 import { facilityRoutes } from './facilities/routes';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
+import { cors } from './http/cors';
+import { home } from './http/home';
 import { openApiDocs } from './http/openapi';
 import { portfolioRoutes } from './portfolio/routes';
 import { accessLog } from './ops/access-log';
 import { opsRoutes } from './ops/routes';
 import { reportRoutes } from './reports/routes';
+import { searchRoutes } from './search/routes';
 import { statusRoutes } from './status/routes';
 import { watchlistRoutes } from './watchlists/routes';
 
@@ -20,14 +23,17 @@ export function createApp(deps: AppDeps) {
   const routes = () => app.routes.map((r) => ({ method: r.method, path: r.path }));
   return app
     .use(requestContext)
+    .use(cors(deps))
     .use(errorHandler(deps, routes))
     .use(accessLog(deps))
-    .use(openApiDocs())
+    .use(openApiDocs(() => app))
+    .use(home(deps))
     .use(opsRoutes(deps))
     .use(statusRoutes(deps))
     .use(facilityRoutes(deps))
     .use(areaRoutes(deps))
     .use(portfolioRoutes(deps))
+    .use(searchRoutes(deps))
     .use(reportRoutes(deps))
     .use(watchlistRoutes(deps))
     .use(accountRoutes(deps))

@@ -24,6 +24,17 @@ export type NormalizedStreet = {
  * "12 3RD ST" stay distinct.
  */
 export function normalizeStreet(street: string): NormalizedStreet {
+  const { house, words, unit } = streetParts(street);
+  if (!house && words.length === 0) return { key: '', unit };
+  const rest = words.join('');
+  return { key: house ? `${house} ${rest}` : rest, unit };
+}
+
+/** A street line's parts as `normalizeStreet` reads them, the street words still apart (the demo's search fallback compares them). */
+export type StreetParts = { house: string; words: string[]; unit: string };
+
+/** The steps of `normalizeStreet` before the words are joined: house number, canonical street words, unit. */
+export function streetParts(street: string): StreetParts {
   let s = street.toUpperCase();
   let unit = '';
   const hash = s.indexOf('#');
@@ -35,7 +46,7 @@ export function normalizeStreet(street: string): NormalizedStreet {
   // second number smaller) is one number written with a hyphen.
   s = s.replace(/^\s*(\d+)\s*-\s*(\d+)\b/, (_, a: string, b: string) => (Number(b) >= Number(a) ? a : a + b));
   let words = s.replace(/[^A-Z0-9]+/g, ' ').trim().split(' ').filter(Boolean);
-  if (words.length === 0) return { key: '', unit: cleanUnit(unit) };
+  if (words.length === 0) return { house: '', words: [], unit: cleanUnit(unit) };
   words[0] = NUMBER_WORDS.get(words[0]!) ?? words[0]!;
   // A designator right after the house number is a street name ("100 Suite Rd" is improbable, "100 Unit Rd" exists).
   const u = words.findIndex((w, i) => i >= 2 && UNIT_WORDS.has(w));
@@ -44,8 +55,7 @@ export function normalizeStreet(street: string): NormalizedStreet {
     words = words.slice(0, u);
   }
   const house = /^\d/.test(words[0]!) ? words[0]!.replace(/^0+(?=\d)/, '') : '';
-  const rest = (house ? words.slice(1) : words).map(canonicalWord).join('');
-  return { key: house ? `${house} ${rest}` : rest, unit: cleanUnit(unit) };
+  return { house, words: (house ? words.slice(1) : words).map(canonicalWord), unit: cleanUnit(unit) };
 }
 
 /** One street word in canonical form; ordinals lose their suffix ("97TH" and "97" alike, "FIRST" -> "1"). */

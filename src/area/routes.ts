@@ -1,8 +1,10 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from '../access/api-key-auth';
+import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from '../access/api-key-auth';
+import { exportableInput } from '../exports/exportable';
+import { exportResponse, listResponses } from '../exports/response';
 import { metaFor } from '../http/request-context';
-import { AreaQuery, AreaResponse } from './model';
+import { AreaFacility, AreaQuery, AreaResponse } from './model';
 import { parseAreaQuery } from './query';
 import { findWithinRadius } from './service';
 import { spatialIndexFor } from './spatial-registry';
@@ -11,22 +13,30 @@ import { spatialIndexFor } from './spatial-registry';
  * The query is read strictly (422 naming each bad parameter) by the pipeline's input step: after
  * authentication (401/403 first) and before the call is counted, so a rejected query is never billed.
  */
-const AREA_QUERY = inputCheck(['VALIDATION_ERROR'], ({ request }) => parseAreaQuery(new URL(request.url).searchParams));
+const AREA_QUERY = exportableInput(['VALIDATION_ERROR'], ({ request }) => parseAreaQuery(new URL(request.url).searchParams));
 const AREA: ApiKeyRoute = { endpoint: 'area', input: AREA_QUERY };
+const ERRORS = apiKeyErrors(AREA);
 
 export function areaRoutes(deps: AppDeps) {
   return new Elysia({ name: 'area-routes' })
     .use(apiKeyAuth(deps))
     .get(
       '/api/v1/area',
-      ({ input, facts }) => ({
-        data: findWithinRadius(deps.index, spatialIndexFor(deps.index, deps.log), AREA_QUERY.from(input)),
-        meta: metaFor(facts, deps.clock),
-      }),
+      ({ input, facts }) => {
+        const { value: q, format } = AREA_QUERY.from(input);
+        const data = findWithinRadius(deps.index, spatialIndexFor(deps.index, deps.log), q);
+        if (format === 'json') return { data, meta: metaFor(facts, deps.clock) };
+        return exportResponse(format, {
+          name: `area-${q.lat}_${q.lng}-${q.radiusMiles}mi`,
+          items: data.facilities,
+          locations: deps.index.getLocations(data.facilities.map((f) => f.registry_id)),
+          columns: Object.keys(AreaFacility.properties),
+        });
+      },
       {
         apiKey: AREA,
         query: AreaQuery,
-        response: { 200: AreaResponse, ...apiKeyErrors(AREA) },
+        response: { 200: AreaResponse, ...ERRORS },
         detail: {
           tags: ['Area'],
           summary: 'Facilities within a radius of a point',
@@ -34,8 +44,10 @@ export function areaRoutes(deps: AppDeps) {
             'Spec 4.3. Starter plan or above (Free: 403). Great-circle (haversine) distance from (lat, lng), inclusive of the radius; ' +
             '`state` and `active_enforcement` filter before `limit` applies. Order: `sort=distance` nearest first; `sort=score` lowest ' +
             'overall_score first, then nearest; then registry_id ascending. `total` counts the facilities returned. A bad or missing ' +
-            'parameter is 422 VALIDATION_ERROR naming it, and is not counted; a valid query counts as one call. Details: docs/area-and-portfolio.md.',
+            'parameter is 422 VALIDATION_ERROR naming it, and is not counted; a valid query counts as one call, in any form. ' +
+            'CSV or GeoJSON by `Accept` or `format` (docs/search.md, "Export forms"). Details: docs/area-and-portfolio.md.',
           security: [{ apiKey: [] }],
+          responses: listResponses(AreaResponse, 'Facilities within the radius', ERRORS),
         },
       },
     );

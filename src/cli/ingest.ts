@@ -1,6 +1,7 @@
 import { parseDataDate } from '../scoring/dates';
 import { buildTempPath } from '../index/index-writer';
 import { rejectsPathOf } from '../index/ingest/rejects';
+import { printable } from './printable';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
@@ -112,10 +113,10 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
       fictitious: values.fictitious ? true : undefined,
       previous,
       inline: values.threads === 'auto' ? !secondCoreIdle() : values.threads === '1',
-      log: (line) => console.error(line),
+      log: (line) => console.error(printable(line)),
       progress: { tty: process.stderr.isTTY === true, write: (s) => process.stderr.write(s) },
     });
-    console.log(summaryText(summary));
+    console.log(printable(summaryText(summary)));
     return 0;
   } catch (e) {
     if (e instanceof ReleaseOrderError) {
@@ -123,7 +124,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
       return 1;
     }
     if (!(e instanceof UnusableInputError)) throw e;
-    console.error(`facility-score ingest: ${e.message}\nNothing was written; the previous index at ${out} (if any) is unchanged.`);
+    console.error(`facility-score ingest: ${printable(e.message)}\nNothing was written; the previous index at ${out} (if any) is unchanged.`);
     return 1;
   } finally {
     process.off('SIGINT', cleanup);

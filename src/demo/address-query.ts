@@ -10,6 +10,9 @@ export type StreetCandidate = {
   unit: string;
   /** Normalised city, '' when this reading has none. */
   city: string;
+  /** The street line and the city as typed, upper case (the search fallback's words). */
+  typedStreet: string;
+  typedCity: string;
 };
 
 /** A one-line address as the demo understood it: candidate readings, most likely first. */
@@ -119,7 +122,9 @@ export function parseAddressQuery(text: string): AddressQuery | null {
     const c = normalizeCity(city);
     // A lone number is not a street (a ZIP typed alone); "1505 109" (1505 109th) is.
     if (!(/[A-Z]/.test(key) || key.includes(' '))) return;
-    if (!candidates.some((x) => x.street === key && x.city === c)) candidates.push({ street: key, unit: unit || cleanUnit(p.sec_unit_num ?? ''), city: c });
+    if (!candidates.some((x) => x.street === key && x.city === c)) {
+      candidates.push({ street: key, unit: unit || cleanUnit(p.sec_unit_num ?? ''), city: c, typedStreet: line.toUpperCase(), typedCity: city.toUpperCase() });
+    }
   };
   // Where the line has commas, its segments are the better witness for city, state and ZIP.
   const parsedCity = byCommas?.city || p.city || '';

@@ -8,6 +8,8 @@ import { countDemoRequest } from '../access/demo-window';
 import { geocoderChain } from './geocoder';
 import { DemoQuery, DemoResponse } from './model';
 import { offlineGeocoder } from './offline-geocoder';
+import { searchFallbackGeocoder } from './search-fallback';
+import { FacilitySearch } from '../search/facility-search';
 import { demoLookup } from './service';
 
 /** Spec 4.4: public demo lookup by street address, 5 per IP per rolling hour (docs/demo.md). */
@@ -17,9 +19,11 @@ export function demoRoutes(deps: AppDeps) {
   const peerOf = deps.peerAddress ?? socketPeer;
   const { geocoderUrl, geocoderBenchmark, geocoderTimeoutMs } = deps.config;
   const external = deps.geocoder ?? (geocoderUrl ? censusGeocoder({ url: geocoderUrl, benchmark: geocoderBenchmark, timeoutMs: geocoderTimeoutMs }) : null);
-  // The index's own addresses first: exact, local, and the prospect's address stays on this box
-  // unless the index does not hold it verbatim.
-  const geocoder = geocoderChain([offlineGeocoder(deps.index), ...(external ? [external] : [])], (name, e) =>
+  // The index's own addresses first: exact, then through the search index (unambiguous matches
+  // only), both local, so the prospect's address leaves this box only when the index cannot answer.
+  const search = FacilitySearch.open(deps.index);
+  const local = [offlineGeocoder(deps.index), ...(search ? [searchFallbackGeocoder(deps.index, search)] : [])];
+  const geocoder = geocoderChain([...local, ...(external ? [external] : [])], (name, e) =>
     deps.log({ level: 'warn', msg: 'geocoder failed; falling back', geocoder: name, error: e instanceof Error ? e.message : String(e) }),
   );
 

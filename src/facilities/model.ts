@@ -28,7 +28,7 @@ export const RegistryIdParam = t.Object({
   registry_id: t.String({
     pattern: '^[0-9]{1,15}$',
     description: 'EPA Registry ID: 1-15 digits (real ones are 12). Anything else is 404 NOT_FOUND and not counted.',
-    examples: ['990000000001'],
+    examples: ['990000914553'],
   }),
 });
 
@@ -56,8 +56,8 @@ export type Score2Fields = Static<typeof Score2Fields>;
 
 /** Spec 2.2. */
 export const FacilityRecord = t.Object({
-  registry_id: t.String({ examples: ['990000000001'] }),
-  fac_name: t.String({ examples: ['ACME CHEMICAL WORKS (FICTITIOUS)'] }),
+  registry_id: t.String({ examples: ['990000914553'] }),
+  fac_name: t.String({ examples: ['PLOMULON REFINING CO'] }),
   fac_street: t.String(),
   fac_city: t.String(),
   fac_state: t.String({ minLength: 2, maxLength: 2 }),

@@ -78,6 +78,7 @@ export class FacilityIndex {
   private readonly programsById;
   private readonly peersOfScore;
   private readonly briefsWithPeers;
+  private readonly locationsByIds;
   private readonly history: HistoryReader;
 
   constructor(readonly db: Database) {
@@ -105,6 +106,9 @@ export class FacilityIndex {
     this.peersOfScore = db.prepare<RawPeers, [string, number]>(sql(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`));
     this.briefsWithPeers = db.prepare<{ registry_id: string; fac_name: string; overall_score: number; active_enforcement: number } & RawPeers, [string]>(
       sql(`SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`),
+    );
+    this.locationsByIds = db.prepare<{ registry_id: string; lat: number; lng: number }, [string]>(
+      'SELECT registry_id, lat, lng FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
     );
     this.byAddressKey = db.prepare<RawSummary, [string]>(
       `SELECT ${SUMMARY_COLUMNS} FROM facility_address a JOIN facility f ON f.registry_id = a.registry_id WHERE a.address_key = ? ORDER BY f.registry_id`,
@@ -162,6 +166,14 @@ export class FacilityIndex {
     for (const r of this.briefsWithPeers.all(JSON.stringify(ids))) {
       out.set(r.registry_id, { registry_id: r.registry_id, fac_name: r.fac_name, overall_score: r.overall_score, active_enforcement: r.active_enforcement === 1, peers: peersOf(r) });
     }
+    return out;
+  }
+
+  /** The WGS84 locations of those `ids` that are in the index, keyed by ID (the export forms' coordinates). */
+  getLocations(ids: readonly string[]): Map<string, { lat: number; lng: number }> {
+    const out = new Map<string, { lat: number; lng: number }>();
+    if (ids.length === 0) return out;
+    for (const r of this.locationsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, { lat: r.lat, lng: r.lng });
     return out;
   }
 

@@ -6,6 +6,7 @@ import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally } from './peers';
 import { storedInputs } from './program-codec';
 import { INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
+import { fillSearchTables, SEARCH_DDL } from './search-table';
 
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
 export function buildTempPath(finalPath: string, pid: number = process.pid): string {
@@ -39,6 +40,7 @@ export class IndexWriter {
     this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
     this.db.exec(INDEX_DDL);
     this.db.exec(PEER_DDL);
+    this.db.exec(SEARCH_DDL);
     // attached before the transaction (SQLite refuses ATTACH inside one); only read, and detached before ANALYZE
     if (previous) {
       this.db.prepare(`ATTACH DATABASE ? AS ${PREVIOUS_SCHEMA}`).run(previous.path);
@@ -92,6 +94,7 @@ export class IndexWriter {
     put.run('format', INDEX_FORMAT);
     put.run('info', JSON.stringify(full));
     this.writePeers();
+    fillSearchTables(this.db);
     this.db.exec('COMMIT');
     if (this.previous) this.db.exec(`DETACH DATABASE ${PREVIOUS_SCHEMA}`);
     this.db.exec('ANALYZE main; PRAGMA journal_mode = DELETE;');

@@ -1,13 +1,14 @@
 import { HISTORY_DDL } from '../history/schema';
 
-/** DDL of the facility index file. Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
-export const INDEX_FORMAT = '4';
+/** DDL of the facility index file (the search tables: ./search-table.ts). Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
+export const INDEX_FORMAT = '5';
 /**
- * Format 3 is format 4 without facility_programs and peer_rank (issue 14): it reads with programs
- * and peers null (facility-index.ts). Format 2 is format 3 without the release and history tables:
- * it reads as one release (src/history/).
+ * Format 2 is format 3 without the release and history tables: it reads as one release (src/history/).
+ * Format 3 is format 4 without the search tables: it serves everything but search (503, src/search/).
+ * Format 4 is format 5 without facility_programs and peer_rank (issue 14): it reads with programs
+ * and peers null (facility-index.ts).
  */
-export const READABLE_FORMATS: readonly string[] = ['2', '3', INDEX_FORMAT];
+export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', INDEX_FORMAT];
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small
@@ -44,7 +45,7 @@ ${HISTORY_DDL}
 `;
 
 /**
- * Issue 14 (format 4): per-program records beside facility_inputs (whose JSON then has no `programs`),
+ * Issue 14 (format 5): per-program records beside facility_inputs (whose JSON then has no `programs`),
  * and industry peers, filled at the end of ingest (src/index/peers.ts): one row per
  * primary NAICS code and overall score present, so a lookup reads its peers with one key.
  */

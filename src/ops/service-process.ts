@@ -41,6 +41,13 @@ function describe(index: FacilityIndex) {
  * - shutdown (SIGTERM/SIGINT): stop accepting, let in-flight requests finish (bounded by
  *   `shutdownTimeoutMs`), close the index and the state store, and report the exit code.
  */
+/**
+ * What Bun's HTTP server lets us set before our code runs (docs/api.md, "Answers from the HTTP
+ * layer"). No request body of ours is over 64 KiB (the portfolio's own cap answers 413 in the
+ * envelope), so anything over 1 MiB is refused by Bun (a bare 413) without being buffered.
+ */
+export const SERVER_LIMITS = { maxRequestBodySize: 1 << 20 } as const;
+
 export class ServiceProcess {
   private app: App;
   private index: FacilityIndex;
@@ -61,7 +68,7 @@ export class ServiceProcess {
   static async start(parts: ServiceParts, index: FacilityIndex): Promise<ServiceProcess> {
     await parts.prepareIndex?.(index, false);
     const s = new ServiceProcess(parts, index);
-    s.app.listen({ port: parts.config.port, hostname: parts.config.host });
+    s.app.listen({ ...SERVER_LIMITS, port: parts.config.port, hostname: parts.config.host });
     parts.metrics.inFlight.collectWith(() => [{ labels: {}, value: s.app.server?.pendingRequests ?? 0 }]);
     await s.indexServed(index);
     return s;
@@ -146,7 +153,7 @@ export class ServiceProcess {
     const { metrics, config, log } = this.parts;
     const prev = { app: this.app, index: this.index };
     const app = this.parts.makeApp(next);
-    app.listen({ port: this.port, hostname: config.host, reusePort: true });
+    app.listen({ ...SERVER_LIMITS, port: this.port, hostname: config.host, reusePort: true });
     this.app = app;
     this.index = next;
     metrics.indexReloads.inc({ result: 'ok' });

@@ -1,9 +1,11 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from '../access/api-key-auth';
+import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from '../access/api-key-auth';
+import { exportableInput } from '../exports/exportable';
+import { exportResponse, listResponses } from '../exports/response';
 import { metaFor } from '../http/request-context';
 import { checkPortfolioBody, parseJson, readJsonText } from './body';
-import { PortfolioBody, PortfolioResponse } from './model';
+import { PortfolioBody, PortfolioItem, PortfolioResponse } from './model';
 import { lookupPortfolio } from './service';
 
 /**
@@ -11,15 +13,31 @@ import { lookupPortfolio } from './service';
  * 400 for a body that is not `{"registry_ids": [string...]}` (413 when it was too large to read),
  * 422 over the tier's batch limit. All before the call is counted, so rejected requests are free.
  */
-const PORTFOLIO_BODY = inputCheck(['INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'VALIDATION_ERROR'], ({ body, caller }) => checkPortfolioBody(body, caller.tier));
+const PORTFOLIO_BODY = exportableInput(['INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'VALIDATION_ERROR'], ({ body, caller }) => checkPortfolioBody(body, caller.tier));
 const PORTFOLIO: ApiKeyRoute = { endpoint: 'portfolio', input: PORTFOLIO_BODY };
+const ERRORS = apiKeyErrors(PORTFOLIO);
 
 export function portfolioRoutes(deps: AppDeps) {
   return new Elysia({ name: 'portfolio-routes' })
     .use(apiKeyAuth(deps))
     .post(
       '/api/v1/portfolio',
-      ({ input, facts }) => ({ data: lookupPortfolio(deps.index, PORTFOLIO_BODY.from(input)), meta: metaFor(facts, deps.clock) }),
+      ({ input, facts }) => {
+        const { value: ids, format } = PORTFOLIO_BODY.from(input);
+        const data = lookupPortfolio(deps.index, ids);
+        if (format === 'json') return { data, meta: metaFor(facts, deps.clock) };
+        // A file has no room for `not_found`: its size is a header, the IDs are in the JSON form.
+        return exportResponse(
+          format,
+          {
+            name: `portfolio-${data.total}-facilities`,
+            items: data.results,
+            locations: deps.index.getLocations(data.results.map((r) => r.registry_id)),
+            columns: Object.keys(PortfolioItem.properties),
+          },
+          { 'x-not-found-count': String(data.not_found.length) },
+        );
+      },
       {
         // Runs before authentication, so it only reads (capped: a huge body costs at most 64 KiB
         // of reading): the body is the JSON value or the AppError saying why there is none, which
@@ -31,7 +49,7 @@ export function portfolioRoutes(deps: AppDeps) {
         apiKey: PORTFOLIO,
         // Documents the body; what the handler reads is `input`, the checked IDs.
         body: PortfolioBody,
-        response: { 200: PortfolioResponse, ...apiKeyErrors(PORTFOLIO) },
+        response: { 200: PortfolioResponse, ...ERRORS },
         detail: {
           tags: ['Portfolio'],
           summary: 'Look up a batch of facilities by registry ID',
@@ -40,8 +58,10 @@ export function portfolioRoutes(deps: AppDeps) {
             'application/json, at most 64 KiB (413 PAYLOAD_TOO_LARGE beyond, checked before the body is read). Malformed JSON, ' +
             'another content type, or a body of another shape: 400 INVALID_BODY. More IDs than the plan allows (counted as sent): ' +
             '422 VALIDATION_ERROR. Unknown IDs go to `not_found`; duplicates are answered once; order follows the request. ' +
-            'One request counts as one call, whatever its size. Details: docs/area-and-portfolio.md.',
+            'One request counts as one call, whatever its size and form. CSV or GeoJSON by `Accept` or `format` (docs/search.md, ' +
+            '"Export forms"; `X-Not-Found-Count` says how many IDs were not found). Details: docs/area-and-portfolio.md.',
           security: [{ apiKey: [] }],
+          responses: listResponses(PortfolioResponse, 'The facilities found, and the IDs not found', ERRORS),
         },
       },
     );

@@ -64,6 +64,7 @@ describe('the compiled binary (dist/facility-score)', () => {
       'get /api/v1/status': () => get('/api/v1/status'),
       'get /api/v1/facility/{registry_id}': () => get(`/api/v1/facility/${id}`, withKey),
       'get /api/v1/area': () => get(`/api/v1/area?lat=${row.lat}&lng=${row.lng}&radius_miles=5`, withKey),
+      'get /api/v1/search': () => get(`/api/v1/search?q=${encodeURIComponent(row.fac_city)}&format=csv`, withKey),
       'post /api/v1/portfolio': () => post('/api/v1/portfolio', withKey, { registry_ids: [id, '990000000000'] }),
       'post /api/v1/facility/{registry_id}/report': () => post(`/api/v1/facility/${id}/report`, withKey),
       'get /api/v1/demo/facility': () => get(`/api/v1/demo/facility?address=${address}`),

@@ -81,7 +81,7 @@ export function startServe(args: string[], env: Record<string, string> = {}): Pr
 export function usageOf(stateDir: string, accountId: string): number {
   const r = run(['keys', 'list', '--json', '--state-dir', stateDir]);
   if (r.code !== 0) throw new Error(`keys list failed: ${r.stderr}`);
-  const row = (JSON.parse(r.stdout) as { id: string; calls_this_month: number }[]).find((a) => a.id === accountId);
+  const row = (JSON.parse(r.stdout) as { account_id: string; calls_this_month: number }[]).find((a) => a.account_id === accountId);
   if (!row) throw new Error(`no account ${accountId} in keys list`);
   return row.calls_this_month;
 }

@@ -76,4 +76,52 @@ describe('progress', () => {
     expect(out[0]).toStartWith('\r\x1b[K[###############...............] 4,096 rows  4,096 rows/s  50.0%  ETA 1s');
     expect(out[1]).toBe('\r\x1b[K');
   });
+
+  it('a reject line is printed above the bar, never into its line, and the bar is redrawn below it', () => {
+    const out: string[] = [];
+    const now = clock();
+    const p = new Progress(1000, { tty: true, write: (s) => out.push(s), now, intervalMs: 200 });
+    now.set(1_000);
+    p.update(10, 100);
+    const bar = out[0]!;
+    p.printLine('  rejected f.csv:7 missing_coordinates: no lat/lng', (l) => out.push(`${l}\n`));
+    expect(out.slice(1)).toEqual(['\r\x1b[K', '  rejected f.csv:7 missing_coordinates: no lat/lng\n', bar]);
+  });
+
+  it('a real gzip ingest on a terminal: progress follows the compressed bytes consumed, and reject lines sit on their own lines', async () => {
+    const dir = tempDir();
+    const csv = [...exporterLines({ seed: 'progress-gz', rows: 12_000, asOf: '2026-10-31' })].join('\r\n') + '\r\n';
+    const file = join(dir, 'p.csv.gz');
+    await Bun.write(file, Bun.gzipSync(csv));
+    const out: string[] = [];
+    const lines: string[] = [];
+    await runIngest([file], join(dir, 'p.sqlite'), { inline: true, showRejects: 5, log: (l: string) => (out.push(`${l}\n`), lines.push(l)), progress: { tty: true, write: (s) => out.push(s), intervalMs: 0 } });
+    const percents = out.filter((s) => s.startsWith('\r\x1b[K[')).map((s) => Number(/ ([\d.]+)%/.exec(s)![1]));
+    expect(percents.length).toBeGreaterThan(5);
+    // Not 100% from the first redraw (the old read-ahead measure): it rises through the file.
+    expect(percents[0]!).toBeLessThan(50);
+    expect(percents.some((x) => x > 20 && x < 80)).toBe(true);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    // Every reject line is preceded by a clear of the bar's line.
+    const rejectAt = out.flatMap((s, i) => (s.startsWith('  rejected') ? [i] : []));
+    expect(rejectAt.length).toBeGreaterThan(0);
+    for (const i of rejectAt) if (out.slice(0, i).some((s) => s.startsWith('\r\x1b[K['))) expect(out[i - 1]).toBe('\r\x1b[K');
+  });
+});
+
+describe('terminal safety', () => {
+  it('control bytes in messages are escaped; newlines, tabs and text are kept', async () => {
+    const { printable } = await import('../../src/cli/printable');
+    expect(printable('header starts "\x1b[2J\x07\x00PK\u0085"\tok\nnext')).toBe('header starts "\\x1b[2J\\x07\\x00PK\\x85"\tok\nnext');
+  });
+
+  it('ingest of a binary file prints its header bytes escaped', () => {
+    const dir = tempDir();
+    const file = writeFile(dir, 'bin.csv', '\x1b[2J\x07BINARY,HEADER\nfoo,bar\n');
+    const r = Bun.spawnSync([process.execPath, join(import.meta.dir, '..', '..', 'src', 'main.ts'), 'ingest', file, '--out', join(dir, 'x.sqlite')]);
+    const err = r.stderr.toString();
+    expect(r.exitCode).toBe(1);
+    expect(err).toContain('\\x1b[2J\\x07BINARY');
+    expect(err).not.toMatch(/[\x00-\x08\x0b-\x1f]/);
+  });
 });

@@ -18,7 +18,7 @@ describe('counted calls survive the process (real serve process)', () => {
     expect(ok).toBe(6);
     await first.stop('SIGKILL');
 
-    const listed = (JSON.parse(cli(['keys', 'list', '--json', '--state-dir', stateDir]).stdout) as any[]).find((a) => a.id === account_id);
+    const listed = (JSON.parse(cli(['keys', 'list', '--json', '--state-dir', stateDir]).stdout) as any[]).find((a) => a.account_id === account_id);
     expect(listed.calls_this_month).toBe(6);
 
     const second = await startServer(args);

@@ -88,7 +88,10 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     rejects.add(r.file, r.line, r.reason, r.detail, r.registry_id, r.fields);
     if (shown < (opts.showRejects ?? 10)) {
       shown++;
-      opts.log(`  rejected ${r.file}:${r.line} ${r.reason}: ${r.detail}`);
+      const line = `  rejected ${r.file}:${r.line} ${r.reason}: ${r.detail}`;
+      // Off the bar's line: on a terminal the bar is redrawn below the reject, not appended to it.
+      if (progress) progress.printLine(line, opts.log);
+      else opts.log(line);
     }
   };
   const sink: ProducerSink = {

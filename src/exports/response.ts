@@ -1,0 +1,75 @@
+import type { OpenAPIV3 } from 'openapi-types';
+import { toCsv } from './csv';
+import type { ExportFormat } from './format';
+import { toGeoJson, type Location } from './geojson';
+
+const MEDIA_TYPE: Record<Exclude<ExportFormat, 'json'>, string> = {
+  csv: 'text/csv; charset=utf-8; header=present',
+  geojson: 'application/geo+json',
+};
+const EXTENSION: Record<Exclude<ExportFormat, 'json'>, string> = { csv: 'csv', geojson: 'geojson' };
+
+/** A list of facilities to export: the JSON form's items, and where each facility is. */
+export type ExportList = {
+  /** File name without extension; anything but letters, digits, `.`, `_` and `-` becomes `-`. */
+  name: string;
+  items: readonly Record<string, unknown>[];
+  /** Locations by registry ID (every item's ID must be present). */
+  locations: Map<string, Location>;
+  /** Header of an empty CSV (the item fields). */
+  columns: readonly string[];
+};
+
+/**
+ * The CSV or GeoJSON form of a list, as an attachment. Items gain `location` ({lat, lng}), the
+ * facility record's field (spec 2.2): CSV flattens it into `location.lat`/`location.lng` columns,
+ * GeoJSON makes it the geometry. Headers already set on the response (quota, request id) are
+ * merged in by the framework.
+ */
+export function exportResponse(format: Exclude<ExportFormat, 'json'>, list: ExportList, headers: Record<string, string> = {}): Response {
+  const located = list.items.map((item) => {
+    const location = list.locations.get(item.registry_id as string);
+    // Items come from this index; a facility without a row is a bug, not a client error.
+    if (!location) throw new Error(`no location for ${String(item.registry_id)}`);
+    return { ...item, location };
+  });
+  const body =
+    format === 'csv'
+      ? toCsv(located, [...list.columns, 'location.lat', 'location.lng'])
+      : toGeoJson(located, (item) => item.location as Location);
+  const file = `${list.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}.${EXTENSION[format]}`;
+  return new Response(body, {
+    headers: {
+      ...headers,
+      'content-type': MEDIA_TYPE[format],
+      'content-disposition': `attachment; filename="${file}"`,
+      vary: 'Accept',
+    },
+  });
+}
+
+/**
+ * A list endpoint's outcomes in OpenAPI: the 200 in its three forms (the JSON envelope, CSV,
+ * GeoJSON), and the route's derived error responses (`apiKeyErrors`), always JSON envelopes.
+ * Elysia would describe the 200 as JSON only, so the route documents these instead.
+ */
+export function listResponses(json: unknown, what: string, errors: Record<number, { description?: string }>): OpenAPIV3.ResponsesObject {
+  return {
+    200: {
+      description:
+        `${what}. JSON by default; CSV (\`Accept: text/csv\` or \`?format=csv\`) or GeoJSON (\`Accept: application/geo+json\` or ` +
+        '`?format=geojson`) as an attachment, one row/feature per facility with the same fields plus `location` (docs/search.md, "Export forms").',
+      headers: {
+        'Content-Disposition': { description: 'CSV and GeoJSON only: attachment; filename="<list>.csv|.geojson"', schema: { type: 'string' } },
+      },
+      content: {
+        'application/json': { schema: json as OpenAPIV3.SchemaObject },
+        'text/csv': { schema: { type: 'string', description: 'RFC 4180, UTF-8, header row, CRLF; nested fields as dotted columns' } },
+        'application/geo+json': { schema: { type: 'object', description: 'RFC 7946 FeatureCollection of Point features [lng, lat]; properties = item fields' } },
+      },
+    },
+    ...Object.fromEntries(
+      Object.entries(errors).map(([status, schema]) => [status, { description: schema.description ?? 'Error envelope', content: { 'application/json': { schema: schema as OpenAPIV3.SchemaObject } } }]),
+    ),
+  };
+}

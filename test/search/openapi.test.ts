@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'bun:test';
+import { json, makeWorld } from '../helpers';
+
+const world = makeWorld();
+const doc = await json(await world.call('/swagger/json'));
+const op = (path: string, method: string) => doc.paths[path][method];
+
+describe('OpenAPI: search and the export forms', () => {
+  it('documents GET /api/v1/search with every query parameter, and its outcomes', () => {
+    const search = op('/api/v1/search', 'get');
+    const names = search.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name).sort();
+    expect(names).toEqual(['active_enforcement', 'cursor', 'format', 'limit', 'max_score', 'min_score', 'naics', 'q', 'sort', 'state']);
+    expect(Object.keys(search.responses).sort()).toEqual(['200', '401', '403', '422', '429', '500', '503']);
+    const data = search.responses['200'].content['application/json'].schema.properties.data;
+    expect(Object.keys(data.properties)).toEqual(['facilities', 'total', 'next_cursor']);
+    expect(Object.keys(data.properties.facilities.items.properties)).toEqual(['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'fac_city', 'fac_state']);
+  });
+
+  it.each([
+    ['/api/v1/area', 'get'],
+    ['/api/v1/portfolio', 'post'],
+    ['/api/v1/search', 'get'],
+  ])('%s %s offers JSON, CSV and GeoJSON for 200, and JSON envelopes for errors', (path, method) => {
+    const responses = op(path, method).responses;
+    expect(Object.keys(responses['200'].content)).toEqual(['application/json', 'text/csv', 'application/geo+json']);
+    expect(responses['200'].headers['Content-Disposition']).toBeDefined();
+    for (const [status, r] of Object.entries(responses) as [string, any][]) {
+      if (status !== '200') expect(Object.keys(r.content)).toEqual(['application/json']);
+    }
+  });
+});

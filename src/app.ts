@@ -17,7 +17,12 @@ import { searchRoutes } from './search/routes';
 import { statusRoutes } from './status/routes';
 import { watchlistRoutes } from './watchlists/routes';
 
-/** Composes the service from its parts. No I/O here: everything comes in through `deps`. */
+/**
+ * Composes the service from its parts, all passed in through `deps` (src/deps.ts): the index, the
+ * state store and the process-wide parts (`processParts`: metrics, the JWT verifier, the report
+ * cache) are built by the caller. Building the app opens nothing and listens on nothing; the demo
+ * only parses its trusted-proxy list and the ops routes point the index gauge at `deps.index`.
+ */
 export function createApp(deps: AppDeps) {
   const app: Elysia = new Elysia();
   const routes = () => app.routes.map((r) => ({ method: r.method, path: r.path }));

@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { Tier } from './tiers';
 import { JwtConfig } from './jwt-config';
 
-/** Every setting of the service. main.ts fills it from flags and env (flags win); nothing else reads env. */
+/** Every setting of the service. src/cli/options.ts fills it from flags and env (flags win); nothing else reads env. */
 export const Config = t.Object({
   port: t.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   host: t.String({ default: '0.0.0.0' }),

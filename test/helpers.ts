@@ -47,6 +47,11 @@ export const CLEAN_INPUTS: ScoreInputs = {
   not_reported: [],
 };
 
+/** Clean score inputs with `overrides` applied: one scenario of a score table. */
+export function inputsWith(overrides: Partial<ScoreInputs>): ScoreInputs {
+  return { ...CLEAN_INPUTS, ...overrides };
+}
+
 /** A fictitious facility row (IDs start with 99); override any field. */
 export function facility(overrides: Partial<FacilityRow> & { registry_id: string }): FacilityRow {
   return {

@@ -1,13 +1,12 @@
-import { afterAll, describe, expect, it } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'bun:test';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { cli, startServer, tempIndex } from '../support/process';
 import { SECRET } from './support';
+import { tempDir } from '../support/temp-dir';
 
-const stateDir = mkdtempSync(join(tmpdir(), 'fcs-account-cli-'));
-afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+const stateDir = tempDir('account-cli');
 const s = ['--state-dir', stateDir];
 
 describe('keys CLI for accounts', () => {

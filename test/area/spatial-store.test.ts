@@ -1,7 +1,6 @@
-import { afterAll, describe, expect, it } from 'bun:test';
+import { describe, expect, it } from 'bun:test';
 import { Database } from 'bun:sqlite';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
 import { buildSpatialIndex, registryIdAt, type SpatialIndex } from '../../src/area/spatial-index';
@@ -13,11 +12,11 @@ import { IndexWriter } from '../../src/index/index-writer';
 import type { FacilityRow } from '../../src/index/model';
 import { FIXED_NOW, memoryIndex } from '../helpers';
 import { PLACES, cluster, rng } from './fixtures';
+import { tempDir } from '../support/temp-dir';
 
 // Fixtures build in milliseconds: save their sidecars anyway.
 const SAVE = { minBuildMsToSave: 0 };
-const dir = mkdtempSync(join(tmpdir(), 'fcs-area-store-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('area-store');
 
 const rand = rng(5);
 const ROWS = [...cluster(rand, PLACES.houston, 400, 20, EARTH_RADIUS_MILES), ...cluster(rand, PLACES.guam, 100, 10, EARTH_RADIUS_MILES)];

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'bun:test';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { cli } from '../support/process';
+import { tempDir } from '../support/temp-dir';
 
-const stateDir = mkdtempSync(join(tmpdir(), 'fcs-keys-'));
+const stateDir = tempDir('keys');
 const s = ['--state-dir', stateDir];
 
 describe('keys CLI', () => {

@@ -8,12 +8,13 @@ import { buildReportView } from '../../src/reports/view';
 import { explainComponents } from '../../src/scoring/explain';
 import { factsOf } from '../../src/scoring/facts';
 import { FIXED_NOW } from '../helpers';
-import { FIXTURES, runIngest, tempDir } from '../ingest/support';
+import { FIXTURES, runIngest } from '../index/ingest/support';
+import { tempDir } from '../support/temp-dir';
 import { pdfText } from '../reports/pdf-tools';
 
 // The 30 real rows of EPA's facility-search download (test/ingest/fixtures, a copy of ../shared/data), through the real ingest.
 const AS_OF = '2024-06-30';
-const dir = tempDir();
+const dir = tempDir('real-rows');
 await runIngest([join(FIXTURES, 'echo_facility_search_sample.csv')], join(dir, 'real.sqlite'), { asOf: AS_OF });
 const index = FacilityIndex.open(join(dir, 'real.sqlite'));
 const ids = (index.db.query('SELECT registry_id FROM facility ORDER BY registry_id').all() as { registry_id: string }[]).map((r) => r.registry_id);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import type { ProgramInputs, ScoreInputs } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
-import { CLEAN_INPUTS } from '../helpers';
+import { CLEAN_INPUTS, inputsWith } from '../helpers';
 
 // Expected points are worked out by hand from the formulas in docs/scoring.md (arithmetic in each
 // row's name), never copied from the code's output.
@@ -29,21 +29,21 @@ const rows: Row[] = [
   ['a facility with no data at all (facility-search row, nothing reported) scores 100', NOTHING, [15, 30, 25, 15], 100, false],
   [
     'one violation in the current quarter: frequency 15 - 1.25 = 13.75 -> 14, recency 25 - 15 = 10',
-    at({ qtrs_with_nc: 1, history: '___________V', compliance_status: 'Violation Identified' }),
+    inputsWith({ qtrs_with_nc: 1, history: '___________V', compliance_status: 'Violation Identified' }),
     [14, 30, 10, 15],
     84,
     false,
   ],
   [
     'violation in all 12 quarters: frequency 15 - 12 x 1.25 = 0, recency 25 - 15 = 10',
-    at({ qtrs_with_nc: 12, history: 'VVVVVVVVVVVV', compliance_status: 'Violation Identified' }),
+    inputsWith({ qtrs_with_nc: 12, history: 'VVVVVVVVVVVV', compliance_status: 'Violation Identified' }),
     [0, 30, 10, 15],
     70,
     false,
   ],
   [
     'six significant quarters 18 months back: frequency 15 - 6 x 2.5 = 0, recency 25 - 20 x (1 - 18/36) = 15',
-    at({ qtrs_with_nc: 6, history: 'SSSSSS______' }),
+    inputsWith({ qtrs_with_nc: 6, history: 'SSSSSS______' }),
     [0, 30, 15, 15],
     75,
     false,
@@ -78,7 +78,7 @@ const rows: Row[] = [
   ],
   [
     'a $1,000 penalty by formal action on the as-of date: penalty 30 - 5 = 25, recency 0, repeat 15 - 3 = 12',
-    at({ formal_action_count: 1, penalty_count: 1, total_penalties_usd: 1000, last_penalty_usd: 1000, date_last_penalty: AS_OF, date_last_formal_action: AS_OF }),
+    inputsWith({ formal_action_count: 1, penalty_count: 1, total_penalties_usd: 1000, last_penalty_usd: 1000, date_last_penalty: AS_OF, date_last_formal_action: AS_OF }),
     [15, 25, 0, 12],
     67,
     true,
@@ -92,35 +92,35 @@ const rows: Row[] = [
   ],
   [
     'a $5,000 penalty: 30 - 5 - 5 x log10(5) = 21.5 -> 22',
-    at({ penalty_count: 1, total_penalties_usd: 5000, date_last_penalty: '2020-06-30' }),
+    inputsWith({ penalty_count: 1, total_penalties_usd: 5000, date_last_penalty: '2020-06-30' }),
     [15, 22, 25, 12],
     89,
     false,
   ],
   [
     'a billion dollars in penalties leaves 0 penalty points (floor of the log scale)',
-    at({ penalty_count: 1, total_penalties_usd: 1e9, date_last_penalty: '2020-01-01' }),
+    inputsWith({ penalty_count: 1, total_penalties_usd: 1e9, date_last_penalty: '2020-01-01' }),
     [15, 0, 25, 12],
     67,
     false,
   ],
   [
     'a penalty count with no amount is still a penalty: 30 - 5 = 25',
-    at({ penalty_count: 1, date_last_penalty: '2019-01-01' }),
+    inputsWith({ penalty_count: 1, date_last_penalty: '2019-01-01' }),
     [15, 25, 25, 12],
     92,
     false,
   ],
   [
     'a formal action two years back: recency 25 - 25 x (1 - 23.98/60) = 9.99 -> 10, not open after 12 months',
-    at({ formal_action_count: 1, date_last_formal_action: '2023-06-30' }),
+    inputsWith({ formal_action_count: 1, date_last_formal_action: '2023-06-30' }),
     [15, 30, 10, 12],
     82,
     false,
   ],
   [
     'a formal action 11 months back is taken as open enforcement',
-    at({ formal_action_count: 1, date_last_formal_action: '2024-07-30' }),
+    inputsWith({ formal_action_count: 1, date_last_formal_action: '2024-07-30' }),
     // 335 days = 11.01 months: recency 25 - 25 x (1 - 11.01/60) = 4.59 -> 5
     [15, 30, 5, 12],
     77,
@@ -128,34 +128,34 @@ const rows: Row[] = [
   ],
   [
     'a formal action dated after the as-of date counts as happening at it: recency 0, enforcement active',
-    at({ formal_action_count: 1, date_last_formal_action: '2026-01-01' }),
+    inputsWith({ formal_action_count: 1, date_last_formal_action: '2026-01-01' }),
     [15, 30, 0, 12],
     72,
     true,
   ],
   [
     'two formal actions: repeat 15 - 3 - 4 = 8',
-    at({ formal_action_count: 2, date_last_formal_action: '2019-01-01' }),
+    inputsWith({ formal_action_count: 2, date_last_formal_action: '2019-01-01' }),
     [15, 30, 25, 8],
     93,
     false,
   ],
-  ['four formal actions: repeat 15 - 3 - 3 x 4 < 0 -> 0', at({ formal_action_count: 4, date_last_formal_action: '2019-01-01' }), [15, 30, 25, 0], 85, false],
+  ['four formal actions: repeat 15 - 3 - 3 x 4 < 0 -> 0', inputsWith({ formal_action_count: 4, date_last_formal_action: '2019-01-01' }), [15, 30, 25, 0], 85, false],
   [
     'three penalties but one formal action count as three cases: repeat 15 - 3 - 8 = 4',
-    at({ formal_action_count: 1, penalty_count: 3, total_penalties_usd: 1000, date_last_penalty: '2019-01-01', date_last_formal_action: '2019-01-01' }),
+    inputsWith({ formal_action_count: 1, penalty_count: 3, total_penalties_usd: 1000, date_last_penalty: '2019-01-01', date_last_formal_action: '2019-01-01' }),
     [15, 25, 25, 4],
     84,
     false,
   ],
   [
     'an informal action 3 months back: recency 25 - 15 x (1 - 2.99/36) = 11.2 -> 11, repeat 15 - 1 = 14',
-    at({ informal_action_count: 1, date_last_informal_action: '2025-03-31' }),
+    inputsWith({ informal_action_count: 1, date_last_informal_action: '2025-03-31' }),
     [15, 30, 11, 14],
     85,
     false,
   ],
-  ['nine informal actions cost at most 5: repeat 10', at({ informal_action_count: 9, date_last_informal_action: '2019-01-01' }), [15, 30, 25, 10], 95, false],
+  ['nine informal actions cost at most 5: repeat 10', inputsWith({ informal_action_count: 9, date_last_informal_action: '2019-01-01' }), [15, 30, 25, 10], 95, false],
   [
     'facility-search row, 5 quarters and no history: frequency 15 - 6.25 = 8.75 -> 9, latest violation at most 7 quarters back: recency 25 - 15 x (1 - 21/36) = 18.75 -> 19',
     at({ qtrs_with_nc: 5, history: null }),
@@ -179,7 +179,7 @@ const rows: Row[] = [
   ],
   [
     "a program status like 'Failure to Report DMR - Not Received' is a current violation",
-    at({ qtrs_with_nc: 0, history: '', compliance_status: 'Failure to Report DMR - Not Received' }),
+    inputsWith({ qtrs_with_nc: 0, history: '', compliance_status: 'Failure to Report DMR - Not Received' }),
     [14, 30, 10, 15],
     84,
     false,
@@ -207,7 +207,7 @@ describe('odd values', () => {
     ["ECHO's MM/DD/YYYY dates are read too", { formal_action_count: 1, date_last_formal_action: '06/30/2025' }, { recency: 0 }],
   ];
   it.each(odd)('%s', (_name, over, expected) => {
-    const r = scoreFacility(at(over), AS_OF);
+    const r = scoreFacility(inputsWith(over), AS_OF);
     for (const [k, v] of Object.entries(expected)) expect(r[k as keyof typeof expected]).toBe(v);
   });
 

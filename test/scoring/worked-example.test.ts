@@ -8,7 +8,8 @@ import { mapRow, type MappedRow } from '../../src/index/ingest/row-mapper';
 import { explainComponents } from '../../src/scoring/explain';
 import type { ScoreInputs } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
-import { FIXTURES, runIngest, tempDir } from '../ingest/support';
+import { FIXTURES, runIngest } from '../index/ingest/support';
+import { tempDir } from '../support/temp-dir';
 
 // The real EPA ECHO facility-search download (a byte-for-byte copy of /work/shared/data/echo_facility_search_sample.csv),
 // line 26: the worked example of docs/scoring.md. It goes through the project's own CSV reader, header
@@ -73,7 +74,7 @@ describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport N
   });
 
   it('the real ingest of the whole file indexes the same inputs and the same score', async () => {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     await runIngest([SAMPLE], join(dir, 'fs.sqlite'), { asOf: '2024-06-30' });
     const index = FacilityIndex.open(join(dir, 'fs.sqlite'));
     try {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
-import { exporterLines } from '../../scripts/synth/generator';
-import { Progress } from '../../src/index/ingest/progress';
-import { runIngest, tempDir, writeFile } from './support';
+import { exporterLines } from '../../../scripts/synth/generator';
+import { Progress } from '../../../src/index/ingest/progress';
+import { runIngest, writeFile } from './support';
+import { tempDir } from '../../support/temp-dir';
 
 describe('ingest on a worker thread', () => {
   it('builds exactly the same facility, facility_inputs and facility_address tables as ingest on one thread', async () => {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const file = writeFile(dir, 'gen.csv.gz', [...exporterLines({ seed: 'threads', rows: 3000, asOf: '2026-10-31' })].join('\r\n') + '\r\n', true);
     const two = await runIngest([file], join(dir, 'two.sqlite'));
     const one = await runIngest([file], join(dir, 'one.sqlite'), { inline: true });
@@ -55,7 +56,7 @@ describe('progress', () => {
   });
 
   it.each([true, false])('a real ingest reports progress as it goes (inline %p), not only on rare row counts', async (inline) => {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     // 9,000 generated rows with some rejected for missing coordinates: batch ends fall on uneven row counts
     const file = writeFile(dir, 'p.csv', [...exporterLines({ seed: 'progress', rows: 9000, asOf: '2026-10-31' })].join('\r\n') + '\r\n');
     const out: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { Bad, parseDate } from '../../src/index/ingest/values';
+import { Bad, parseDate } from '../../../src/index/ingest/values';
 
 describe('ECHO date cells', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
-import { readHeader } from '../../src/index/ingest/columns';
-import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
-import { mapRow, type MappedRow, type Rejection } from '../../src/index/ingest/row-mapper';
+import { readHeader } from '../../../src/index/ingest/columns';
+import { EXPORTER_COLUMNS_2025 } from '../../../src/index/ingest/exporter-columns';
+import { mapRow, type MappedRow, type Rejection } from '../../../src/index/ingest/row-mapper';
 import { exporterRow } from './support';
 
 const header = readHeader([...EXPORTER_COLUMNS_2025]);

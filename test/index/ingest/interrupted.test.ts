@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'bun:test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exporterLines } from '../../scripts/synth/generator';
-import { FacilityIndex } from '../../src/index/facility-index';
-import { csvText, exporterRow, runIngest, tempDir, writeFile } from './support';
+import { exporterLines } from '../../../scripts/synth/generator';
+import { FacilityIndex } from '../../../src/index/facility-index';
+import { csvText, exporterRow, runIngest, writeFile } from './support';
+import { tempDir } from '../../support/temp-dir';
 
-const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts');
+const MAIN = join(import.meta.dir, '..', '..', '..', 'src', 'main.ts');
 
 describe('an interrupted ingest (a real process, killed mid-build)', () => {
   it('exits 130, removes its temp files and leaves the old index byte for byte', async () => {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const out = join(dir, 'index.sqlite');
     await runIngest([writeFile(dir, 'old.csv', csvText([exporterRow()]))], out);
     const before = readFileSync(out);

@@ -1,17 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { csvField } from '../../src/index/ingest/csv-records';
-import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
-import { ingest, type IngestOptions } from '../../src/index/ingest/ingest';
+import { csvField } from '../../../src/index/ingest/csv-records';
+import { EXPORTER_COLUMNS_2025 } from '../../../src/index/ingest/exporter-columns';
+import { ingest, type IngestOptions } from '../../../src/index/ingest/ingest';
 
 export const FIXTURES = join(import.meta.dir, 'fixtures');
 
-/** A fresh temp directory per test. */
-export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'fcs-ingest-'));
-}
 
 type Col = (typeof EXPORTER_COLUMNS_2025)[number];
 

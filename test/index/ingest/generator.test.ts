@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
-import { exporterLines } from '../../scripts/synth/generator';
-import { SAMPLE } from '../../scripts/sample';
+import { EXPORTER_COLUMNS_2025 } from '../../../src/index/ingest/exporter-columns';
+import { exporterLines } from '../../../scripts/synth/generator';
+import { SAMPLE } from '../../../scripts/sample';
 
 const lines = (seed: string, rows: number) => [...exporterLines({ seed, rows, asOf: '2026-10-31' })];
 const col = (name: (typeof EXPORTER_COLUMNS_2025)[number]) => EXPORTER_COLUMNS_2025.indexOf(name);

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'bun:test';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { TIER_RULES } from '../../src/tiers';
 import { SqliteStateStore } from '../../src/state/sqlite-store';
 import { FIXED_NOW, json, makeWorld } from '../helpers';
+import { tempPath } from '../support/temp-dir';
 
 const LOOKUP = '/api/v1/facility/990000000001';
 const DEC_1 = Date.UTC(2026, 11, 1);
@@ -96,7 +94,7 @@ describe('monthly quota (spec 5.8, 7, 8)', () => {
   });
 
   it('counted calls survive closing and reopening the state file', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'fcs-quota-')), 'state.sqlite');
+    const path = tempPath('quota', 'state.sqlite');
     const store = new SqliteStateStore(path);
     const w = makeWorld({ store });
     const k = await w.keyFor('free');

@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'bun:test';
 import { Database } from 'bun:sqlite';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SqliteStateStore } from '../../src/state/sqlite-store';
 import { FIXED_NOW } from '../helpers';
+import { tempPath } from '../support/temp-dir';
 
 const onDisk = (path: string, account: string) =>
   (new Database(path, { readonly: true }).query('SELECT calls FROM usage WHERE account_id = ?').get(account) as { calls: number } | null)?.calls ?? 0;
 
 describe('usage ledger (group commit)', () => {
   it('every allowed call is committed to the file before consumeMonthly resolves', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'fcs-ledger-')), 'state.sqlite');
+    const path = tempPath('ledger', 'state.sqlite');
     const store = new SqliteStateStore(path);
     for (let i = 1; i <= 5; i++) {
       const r = await store.consumeMonthly('acct_a', 100, FIXED_NOW);
@@ -21,7 +19,7 @@ describe('usage ledger (group commit)', () => {
   });
 
   it('a burst of 200 concurrent calls against a cap of 37 allows exactly 37 and stores 37', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'fcs-ledger-')), 'state.sqlite');
+    const path = tempPath('ledger', 'state.sqlite');
     const store = new SqliteStateStore(path);
     const results = await Promise.all(Array.from({ length: 200 }, () => store.consumeMonthly('acct_b', 37, FIXED_NOW)));
     expect(results.filter((r) => r.allowed).length).toBe(37);

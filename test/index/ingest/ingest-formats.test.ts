@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FacilityIndex } from '../../src/index/facility-index';
-import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
-import { SCORE_VERSION } from '../../src/scoring/score';
-import { csvText, exporterRow, FIXTURES, runIngest, tempDir, writeFile } from './support';
+import { FacilityIndex } from '../../../src/index/facility-index';
+import { EXPORTER_COLUMNS_2025 } from '../../../src/index/ingest/exporter-columns';
+import { SCORE_VERSION } from '../../../src/scoring/score';
+import { csvText, exporterRow, FIXTURES, runIngest, writeFile } from './support';
+import { tempDir } from '../../support/temp-dir';
 
 describe('ingesting the two ECHO formats', () => {
   it('accepts a file with exactly the 2025 exporter header (EPA published layout)', async () => {
     const published = readFileSync(join(FIXTURES, 'echo_exporter_columns_2025.txt'), 'utf8').trim().split(/\r?\n/);
     expect([...EXPORTER_COLUMNS_2025] as string[]).toEqual(published);
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const file = writeFile(dir, 'ECHO_EXPORTER.csv', csvText([exporterRow(), exporterRow({ REGISTRY_ID: '990000000002' })], { columns: published }));
     const { summary } = await runIngest([file], join(dir, 'x.sqlite'));
     expect(summary.formats).toEqual(['echo-exporter']);
@@ -18,7 +19,7 @@ describe('ingesting the two ECHO formats', () => {
   });
 
   it('reads the real facility-search download: IDs from the DFR URL, the all-comma trailer counted as blank', async () => {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const { summary } = await runIngest([join(FIXTURES, 'echo_facility_search_sample.csv')], join(dir, 'fs.sqlite'), { asOf: '2024-06-30' });
     expect(summary.formats).toEqual(['echo-facility-search']);
     expect(summary.info.row_counts).toMatchObject({ read: 31, accepted: 30, rejected: 0, blank: 1 });
@@ -41,7 +42,7 @@ describe('ingesting the two ECHO formats', () => {
 
   it('reads an older exporter layout by column name: reordered, an extra EJSCREEN_FLAG_US, compliance columns missing', async () => {
     const columns = ['FAC_NAME', 'EJSCREEN_FLAG_US', 'FAC_LONG', 'FAC_LAT', 'REGISTRY_ID', 'FAC_STATE', 'FAC_QTRS_WITH_NC', 'FAC_COMPLIANCE_STATUS'];
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const file = writeFile(dir, 'old.csv', csvText([{ ...exporterRow({ FAC_QTRS_WITH_NC: '3', FAC_COMPLIANCE_STATUS: 'Violation Identified' }), EJSCREEN_FLAG_US: 'Y' }], { columns }));
     const { summary } = await runIngest([file], join(dir, 'old.sqlite'), { asOf: '2020-01-01' });
     expect(summary.missingColumns['old.csv']).toContain('total_penalties');
@@ -51,7 +52,7 @@ describe('ingesting the two ECHO formats', () => {
   });
 
   it('reads gzip input, a BOM and CRLF line ends, and quoted names with commas, quotes and newlines', async () => {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const text = '\uFEFF' + csvText([exporterRow({ FAC_NAME: 'ZORVEX "EAST", PLANT\r\nBUILDING 2' })], { eol: '\r\n' });
     const file = writeFile(dir, 'e.csv.gz', text, true);
     const { summary } = await runIngest([file], join(dir, 'g.sqlite'));
@@ -60,7 +61,7 @@ describe('ingesting the two ECHO formats', () => {
   });
 
   it('takes the as-of date from --as-of, else from the last-inspection date plus days, never the wall clock', async () => {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const rows = Array.from({ length: 30 }, (_, i) => exporterRow({ REGISTRY_ID: String(990000000100 + i), FAC_DATE_LAST_INSPECTION: '10/01/2026', FAC_DAYS_LAST_INSPECTION: '30' }));
     const file = writeFile(dir, 'a.csv', csvText(rows));
     const inferred = await runIngest([file], join(dir, 'a.sqlite'));
@@ -70,7 +71,7 @@ describe('ingesting the two ECHO formats', () => {
   });
 
   it('records sources with their SHA-256, counts, score version, and fictitious only when every ID starts with 99', async () => {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const text = csvText([exporterRow()]);
     const file = writeFile(dir, 'f.csv', text);
     const { summary } = await runIngest([file], join(dir, 'f.sqlite'));

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'bun:test';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ingestCommand } from '../../src/cli/ingest';
-import { FacilityIndex } from '../../src/index/facility-index';
-import { UnusableInputError } from '../../src/index/ingest/ingest';
-import { csvText, exporterRow, runIngest, tempDir, writeFile } from './support';
+import { ingestCommand } from '../../../src/cli/ingest';
+import { FacilityIndex } from '../../../src/index/facility-index';
+import { UnusableInputError } from '../../../src/index/ingest/ingest';
+import { csvText, exporterRow, runIngest, writeFile } from './support';
+import { tempDir } from '../../support/temp-dir';
 
 const id = (n: number) => String(990000000000 + n);
 
@@ -24,7 +25,7 @@ describe('bad rows are counted, shown and written to the rejects CSV, never drop
   ];
 
   async function built() {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const file = writeFile(dir, 'bad.csv', csvText(rows) + '990000000012,short row\n');
     const out = join(dir, 'bad.sqlite');
     return { out, ...(await runIngest([file], out, { showRejects: 3 })) };
@@ -67,7 +68,7 @@ describe('bad rows are counted, shown and written to the rejects CSV, never drop
 
 describe('an unusable input fails the whole ingest and leaves the old index in place', () => {
   async function withGoodIndex() {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const out = join(dir, 'index.sqlite');
     await runIngest([writeFile(dir, 'good.csv', csvText([exporterRow()]))], out);
     return { dir, out, before: readFileSync(out) };
@@ -102,7 +103,7 @@ describe('an unusable input fails the whole ingest and leaves the old index in p
   });
 
   it('the CLI exits 1 for an unusable file, 0 with rejected rows, 2 on a usage error', async () => {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const out = join(dir, 'cli.sqlite');
     const quiet = { log: console.log, error: console.error };
     console.log = console.error = () => {};

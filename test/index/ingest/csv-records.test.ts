@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
-import { csvRecords } from '../../src/index/ingest/csv-records';
-import { TruncatedFileError } from '../../src/index/ingest/errors';
+import { csvRecords } from '../../../src/index/ingest/csv-records';
+import { TruncatedFileError } from '../../../src/index/ingest/errors';
 
 async function* chunked(bytes: Uint8Array, size: number) {
   for (let i = 0; i < bytes.length; i += size) yield bytes.slice(i, i + size);

@@ -42,6 +42,11 @@ export const CLEAN_INPUTS: ScoreInputs = {
   date_last_formal_action: null,
   date_last_informal_action: null,
   date_last_inspection: '2025-03-01',
+  federal_cases: 0,
+  federal_penalties_usd: 0,
+  date_last_federal_case: null,
+  programs: { caa: null, cwa: null, rcra: null, sdwa: null },
+  not_reported: [],
 };
 
 /** Clean score inputs with `overrides` applied: one scenario of a score table. */

@@ -59,7 +59,7 @@ function summaryText(s: IngestSummary): string {
     const c = s.release.changes;
     lines.push(`  release   ${s.release.seq} of this index's history: ${c.added} added, ${c.changed} changed, ${c.removed} removed, ${c.rescored} rescored since the previous release`);
   }
-  for (const [file, cols] of Object.entries(s.missingColumns)) lines.push(`  note      ${file} has no ${cols.join(', ')} column(s): treated as zero/unknown`);
+  for (const [file, cols] of Object.entries(s.missingColumns)) lines.push(`  note      ${file} has no ${cols.join(', ')} column(s): not reported (null in the inputs; see docs/scoring.md)`);
   return lines.join('\n');
 }
 

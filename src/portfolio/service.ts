@@ -7,13 +7,14 @@ import type { PortfolioItem, PortfolioResult } from './model';
  */
 export function lookupPortfolio(index: FacilityIndex, ids: readonly string[]): PortfolioResult {
   const distinct = [...new Set(ids)];
-  const found = index.getBriefs(distinct);
+  const found = index.getBriefsWithPeers(distinct);
   const changes = index.scoreChangesOf([...found.keys()]);
   const results: PortfolioItem[] = [];
   const not_found = [];
   for (const id of distinct) {
     const brief = found.get(id);
-    if (brief) results.push({ ...brief, score_change: changes.get(id) ?? null });
+    // Rows come fresh from SQLite and are not shared: the change is set in place (no copy per item).
+    if (brief) results.push(Object.assign(brief, { score_change: changes.get(id) ?? null }));
     else not_found.push(id);
   }
   return { results, total: results.length, not_found };

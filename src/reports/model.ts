@@ -1,4 +1,5 @@
 import { t, type Static } from 'elysia';
+import { Peers } from '../index/peers';
 import { ScoreInputs } from '../scoring/model';
 
 /** One scored component as the dossier shows it: a bar of `score` out of `max_points` and why. */
@@ -27,6 +28,8 @@ export const ReportView = t.Object({
   /** The score model's one line on why the flag is set or not. */
   enforcement_reason: t.String(),
   inputs: ScoreInputs,
+  /** Issue 14: the facility's industry peers, null without a NAICS code. */
+  peers: t.Union([Peers, t.Null()]),
   dataset_name: t.String(),
   as_of: t.String(),
   fictitious: t.Boolean(),

@@ -7,6 +7,7 @@ import { REPORT_TTL_MS, ReportCache } from './cache';
 import { renderReport } from './document';
 import type { CacheOutcome } from './model';
 import { buildReportView } from './view';
+import type { Peers } from '../index/peers';
 
 /** Bumped when the dossier's layout or wording changes, so cached PDFs of the old look are not served. */
 export const REPORT_LAYOUT_VERSION = 'dossier-3';
@@ -38,7 +39,7 @@ export function reportKey(row: FacilitySummary, info: IndexInfo, releases = 1): 
 export async function exportReport(input: {
   facility: FacilitySummary;
   /** The full row, score inputs included: read (and its inputs parsed) only when rendering. */
-  loadRow: () => FacilityRow;
+  loadRow: () => FacilityRow & { peers?: Peers | null };
   /** The score in each release held, for the chart: read only when rendering. */
   loadScoreHistory: () => ScorePoint[];
   /** How many releases the index holds (part of the cache key). */

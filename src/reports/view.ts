@@ -1,5 +1,6 @@
 import type { ScorePoint } from '../history/score-series';
 import type { FacilityRow, IndexInfo } from '../index/model';
+import type { Peers } from '../index/peers';
 import { explainComponents } from '../scoring/explain';
 import { MAX_POINTS, type ScoreExplanation } from '../scoring/model';
 import type { ReportView } from './model';
@@ -32,7 +33,7 @@ function explain(row: FacilityRow, asOf: string): ScoreExplanation {
  * scores) with the score model's one-line explanations, and the dataset's provenance.
  */
 export function buildReportView(
-  row: FacilityRow,
+  row: FacilityRow & { peers?: Peers | null },
   info: IndexInfo,
   render: { generatedAt: number; requestId: string },
   scoreHistory: ScorePoint[] = [{ as_of: info.as_of, overall_score: row.overall_score }],
@@ -58,6 +59,7 @@ export function buildReportView(
     active_enforcement: row.active_enforcement,
     enforcement_reason: why.active_enforcement,
     inputs: row.score_inputs,
+    peers: row.peers ?? null,
     dataset_name: info.dataset_name,
     as_of: info.as_of,
     fictitious: info.fictitious,

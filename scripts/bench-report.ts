@@ -6,6 +6,7 @@
  *   npx bun run scripts/bench-report.ts [--index var/bench/national.sqlite]
  *     [--samples 200] [--seconds 10] [--connections 32]
  */
+import { prepareSpatial } from '../src/ops/index-preparer';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,7 +75,7 @@ const account = await store.createAccount({ name: 'bench', subject: '', tier: 'e
 const k = generateKey();
 await store.setKey(account.id, k.hash, k.prefix, Date.now());
 const config = makeConfig({ logRequests: false, stateDir: work, reportCacheDir: join(work, 'cache-inproc') });
-const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, store, clock: Date.now, log: () => {} });
+const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, spatial: prepareSpatial(index, () => {}), store, clock: Date.now, log: () => {} });
 const post = (id: string) => app.handle(new Request(`http://localhost/api/v1/facility/${id}/report`, { method: 'POST', headers: { 'x-api-key': k.key } }));
 for (const id of [...warmIds, ...warmIds]) await (await post(id)).arrayBuffer();
 const missMs: number[] = [];

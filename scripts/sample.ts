@@ -6,6 +6,8 @@
  *   npx bun run scripts/sample.ts generate   regenerate the committed CSV from the generator (maintainers)
  * Stale = the CSV's SHA-256, the score method version, the ingest version or the index format changed.
  */
+import { SpatialCollector } from '../src/area/spatial-collector';
+import { spatialFilePath } from '../src/area/spatial-file';
 import { Database } from 'bun:sqlite';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,6 +28,7 @@ export const SAMPLE = {
 /** Why the index needs (re)building, or null when it is current. */
 function staleReason(): string | null {
   if (!existsSync(SAMPLE.index)) return 'missing';
+  if (!existsSync(spatialFilePath(SAMPLE.index))) return 'its area index file is missing';
   try {
     const db = new Database(SAMPLE.index, { readonly: true });
     const meta = new Map((db.query('SELECT key, value FROM index_meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
@@ -51,6 +54,7 @@ async function build(): Promise<void> {
     fictitious: true,
     log: () => {},
     showRejects: 0,
+    companions: [new SpatialCollector()],
   });
   console.error(`sample: built ${SAMPLE.index}: ${s.info.facility_count} facilities, ${s.info.row_counts.rejected} rejected rows, ${s.seconds.toFixed(1)} s`);
 }

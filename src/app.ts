@@ -4,6 +4,7 @@ import { areaRoutes } from './area/routes';
 import { demoRoutes } from './demo/routes';
 import type { AppDeps } from './deps';
 import { facilityRoutes } from './facilities/routes';
+import { historyRoutes } from './history/routes';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import { cors } from './http/cors';
@@ -35,6 +36,7 @@ export function createApp(deps: AppDeps) {
     .use(opsRoutes(deps))
     .use(statusRoutes(deps))
     .use(facilityRoutes(deps))
+    .use(historyRoutes(deps))
     .use(areaRoutes(deps))
     .use(portfolioRoutes(deps))
     .use(searchRoutes(deps))

@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import type { PeerAddress } from './demo/client-ip';
 import type { Geocoder } from './demo/geocoder';
+import type { SpatialHandle } from './area/spatial-handle';
 import type { FacilityIndex } from './index/facility-index';
 import type { Lifecycle } from './ops/lifecycle';
 import { ServiceMetrics } from './ops/service-metrics';
@@ -29,6 +30,8 @@ export type ProcessParts = {
 export type AppDeps = ProcessParts & {
   config: Config;
   index: FacilityIndex;
+  /** The area search's spatial index, ready now or later (src/area/spatial-handle.ts); made by `serve`, never by a request. */
+  spatial: SpatialHandle;
   store: StateStore;
   /** Epoch ms; tests pass a fixed clock. */
   clock: () => number;

@@ -3,7 +3,7 @@ import { jwtModeOf } from '../account/jwt';
 import { createApp } from '../app';
 import { processParts } from '../deps';
 import { openIndex } from '../index/bundled';
-import { prepareIndex } from '../ops/index-preparer';
+import { prepareSpatial } from '../ops/index-preparer';
 import { newLifecycle } from '../ops/lifecycle';
 import { ServiceProcess } from '../ops/service-process';
 import { lineLog } from '../ops/log-sink';
@@ -54,10 +54,10 @@ export async function serveCommand(args: string[], env: Record<string, string | 
       log,
       metrics: parts.metrics,
       lifecycle,
-      makeApp: (ix) => createApp({ ...parts, config, index: ix, store, clock: Date.now, log, lifecycle, web }),
+      makeApp: (ix, spatial) => createApp({ ...parts, config, index: ix, spatial, store, clock: Date.now, log, lifecycle, web }),
       openIndex: () => openIndex(config.indexPath),
-      // Built before listening, so the first radius search does not pay for it.
-      prepareIndex: (ix, offThread) => prepareIndex(ix, offThread, log),
+      // The release's area file, used in place; or built on a worker while everything else serves.
+      prepareSpatial: (ix) => prepareSpatial(ix, log),
       onIndexServed: async (ix) => void (await emitReleaseEvents({ index: ix, watch: store.watch, now: Date.now(), log })),
       stopBackground: () => dispatcher.stop(),
     },

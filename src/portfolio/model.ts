@@ -1,5 +1,7 @@
 import { t, type Static } from 'elysia';
 import { Envelope } from '../http/envelope';
+import { ScoreChange } from '../history/model';
+import { Peers } from '../index/peers';
 
 /**
  * Spec 4.2 request body, for OpenAPI. The route's parse hook only reads the body (it hands Elysia a
@@ -22,6 +24,9 @@ export const PortfolioItem = t.Object({
   fac_name: t.String({ examples: ['PLOMULON REFINING CO'] }),
   overall_score: t.Integer({ minimum: 0, maximum: 100 }),
   active_enforcement: t.Boolean(),
+  score_change: ScoreChange,
+  /** Issue 14: industry peers (portfolio is Starter+, so never redacted here); null without a NAICS code. */
+  peers: t.Union([Peers, t.Null()]),
 });
 export type PortfolioItem = Static<typeof PortfolioItem>;
 

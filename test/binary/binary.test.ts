@@ -54,6 +54,9 @@ describe('the compiled binary (dist/facility-score)', () => {
       fetch(`${server.base}${path}`, { method: 'POST', headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
     const send = (method: string, path: string, body?: unknown) =>
       fetch(`${server.base}${path}`, { method, headers: { ...withKey, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    // The embedded sample's area index is built on a worker after listening (lookups answer at
+    // once): wait for /readyz, as a load balancer would, before calling every endpoint.
+    for (let i = 0; i < 600 && (await get('/readyz')).status !== 200; i++) await Bun.sleep(100);
     // The watchlist made first is used by the watchlist calls after it, and deleted last.
     let wl = '';
     const watchlist = () => `/api/v1/watchlists/${wl}`;
@@ -64,6 +67,7 @@ describe('the compiled binary (dist/facility-score)', () => {
       'get /metrics': () => get('/metrics'),
       'get /api/v1/status': () => get('/api/v1/status'),
       'get /api/v1/facility/{registry_id}': () => get(`/api/v1/facility/${id}`, withKey),
+      'get /api/v1/facility/{registry_id}/history': () => get(`/api/v1/facility/${id}/history`, withKey),
       'get /api/v1/area': () => get(`/api/v1/area?lat=${row.lat}&lng=${row.lng}&radius_miles=5`, withKey),
       'get /api/v1/search': () => get(`/api/v1/search?q=${encodeURIComponent(row.fac_city)}&format=csv`, withKey),
       'post /api/v1/portfolio': () => post('/api/v1/portfolio', withKey, { registry_ids: [id, '990000000000'] }),
@@ -191,6 +195,8 @@ describe('serve --index PATH refuses a bad index at start, in one line', () => {
   it('a good external index is served instead of the embedded one', async () => {
     const copy = join(tempDir('bin-run'), 'national-copy.sqlite');
     copyFileSync(join(ROOT, 'data', 'sample.sqlite'), copy);
+    // The release is the index and its area index beside it: with both, /readyz is 200 at once.
+    copyFileSync(join(ROOT, 'data', 'sample.sqlite.area'), `${copy}.area`);
     const server = await startServe(['--index', copy, '--state-dir', tempDir('bin-run')]);
     try {
       expect(server.lines.find((l) => String(l.msg).startsWith('listening'))).toMatchObject({ index: copy });

@@ -34,6 +34,16 @@ describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
         repeat_offender: { score: row.repeat_offender, max_points: 15 },
         overall: row.overall_score,
       },
+      score_change: null,
+      programs: { caa: null, cwa: null, rcra: null, sdwa: null },
+      // three test facilities share NAICS 325110: too few at every depth, so the 2-digit group; 41 is the lowest of 41, 87, 87
+      peers: { naics: '32', naics_digits: 2, peer_count: 3, percentile: 0, median_score: 87 },
+      explanation: [
+        { component: 'violation_frequency', points_lost: 15 - row.violation_frequency, reason: expect.stringContaining('No quarter in violation') },
+        { component: 'penalty_severity', points_lost: 30 - row.penalty_severity, reason: 'No penalties in the last 5 years' },
+        { component: 'recency', points_lost: 25 - row.recency, reason: expect.stringContaining('No dated enforcement action') },
+        { component: 'repeat_offender', points_lost: 15 - row.repeat_offender, reason: 'No enforcement actions in the last 5 years' },
+      ],
     });
   });
 
@@ -44,6 +54,14 @@ describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
     expect(data.overall_score).toBe(row.overall_score);
     expect(data.score_components).toEqual({ redacted: true, message: expect.stringContaining('Starter') });
     expect(JSON.stringify(data)).not.toContain('violation_frequency');
+  });
+
+  it('the Free tier gets programs, peers and explanation each redacted to the same {redacted, message}', async () => {
+    const { data } = await json(await world.call(`/api/v1/facility/${row.registry_id}`, { key: keys.free }));
+    const redacted = { redacted: true, message: 'Program records, industry peers and explanations are available on the Starter plan or above' };
+    expect([data.programs, data.peers, data.explanation]).toEqual([redacted, redacted, redacted]);
+    expect(JSON.stringify(data)).not.toContain('percentile');
+    expect(JSON.stringify(data)).not.toContain('points_lost');
   });
 
   it('an unknown well-formed ID is 404 NOT_FOUND naming the ID', async () => {

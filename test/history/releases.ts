@@ -39,6 +39,17 @@ export async function evolveFile(previous: string, out: string, seed: string, ch
   return manifest;
 }
 
+let shared: Promise<ThreeReleases> | null = null;
+
+/**
+ * The three releases every history test reads (built once per test process: they take seconds).
+ * Tests only read them, and write their own files under `dir` with names of their own.
+ */
+export function threeReleases(): Promise<ThreeReleases> {
+  shared ??= buildThreeReleases();
+  return shared;
+}
+
 export async function buildThreeReleases(rows = 2000, changeShare = 0.05): Promise<ThreeReleases> {
   const dir = tempDir('history');
   const files = AS_OF.map((_, i) => join(dir, `release-${i + 1}.csv`)) as ThreeReleases['files'];

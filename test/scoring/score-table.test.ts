@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import type { ScoreInputs } from '../../src/scoring/model';
+import type { ProgramInputs, ScoreInputs } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
 import { CLEAN_INPUTS, inputsWith } from '../helpers';
 
@@ -13,6 +13,14 @@ const NOTHING: ScoreInputs = {
   inspection_count: 0,
   date_last_inspection: null,
 };
+const at = (o: Partial<ScoreInputs>): ScoreInputs => ({ ...CLEAN_INPUTS, ...o });
+const NO_PROGRAMS = CLEAN_INPUTS.programs;
+/** A program record with nothing against it; override any field. */
+const program = (o: Partial<ProgramInputs>): ProgramInputs => ({
+  status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0,
+  penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null, ...o,
+});
+const SNC_NOW = at({ qtrs_with_nc: 1, history: '___________S', compliance_status: 'Significant Violation', significant_violation: true });
 
 type Row = [string, ScoreInputs, [number, number, number, number], number, boolean];
 
@@ -41,11 +49,32 @@ const rows: Row[] = [
     false,
   ],
   [
-    'current significant violation: frequency 15 - 2.5 = 12.5 -> 13, recency 25 - 20 = 5, enforcement active',
-    inputsWith({ qtrs_with_nc: 1, history: '___________S', compliance_status: 'Significant Violation', significant_violation: true }),
-    [13, 30, 5, 15],
-    78,
+    'current significant violation, no formal action: frequency 15 - 1.25 - 1.25 - 3.75 = 8.75 -> 9, recency 25 - 25 = 0, repeat 15 - 4 (unaddressed SNC) = 11',
+    SNC_NOW,
+    [9, 30, 0, 11],
+    65,
     true,
+  ],
+  [
+    'the same SNC addressed by a formal action 3 months back (no penalty): recency still 0, repeat 15 - 3 = 12, so 66 > 65',
+    { ...SNC_NOW, formal_action_count: 1, date_last_formal_action: '2025-03-31' },
+    [9, 30, 0, 12],
+    66,
+    true,
+  ],
+  [
+    'SNC under two programs: frequency 15 - 6.25 - 1.25 (second program in violation) - 2.5 (second program in SNC) = 5',
+    { ...SNC_NOW, programs: { ...NO_PROGRAMS, caa: program({ status: 'High Priority Violation', significant: true }), cwa: program({ status: 'Significant Violation', significant: true }) } },
+    [5, 30, 0, 11],
+    61,
+    true,
+  ],
+  [
+    'a $10,000 CWA penalty on the as-of date, only in the program columns: penalty 30 - 5 - 5 = 20, recency 0, repeat 12',
+    at({ programs: { ...NO_PROGRAMS, cwa: program({ penalties_usd: 10_000, last_penalty_usd: 10_000, last_penalty_date: AS_OF }) } }),
+    [15, 20, 0, 12],
+    62,
+    false,
   ],
   [
     'a $1,000 penalty by formal action on the as-of date: penalty 30 - 5 = 25, recency 0, repeat 15 - 3 = 12',
@@ -55,10 +84,10 @@ const rows: Row[] = [
     true,
   ],
   [
-    'a $100,000 penalty of unknown date: penalty 30 - 5 - 2 x 5 = 15, recency 25 - 25 x (1 - 30/60) = 12.5 -> 13, repeat 12',
-    inputsWith({ total_penalties_usd: 100_000 }),
-    [15, 15, 13, 12],
-    70,
+    'a $100,000 penalty of unknown date: penalty 30 - 5 - 2 x 5 = 15, recency 25 (an undated event is not placed in time), repeat 12',
+    at({ total_penalties_usd: 100_000 }),
+    [15, 15, 25, 12],
+    82,
     false,
   ],
   [
@@ -128,24 +157,24 @@ const rows: Row[] = [
   ],
   ['nine informal actions cost at most 5: repeat 10', inputsWith({ informal_action_count: 9, date_last_informal_action: '2019-01-01' }), [15, 30, 25, 10], 95, false],
   [
-    'facility-search row, 5 quarters and no history: frequency 15 - 6.25 = 8.75 -> 9, latest violation assumed 3.5 quarters back: recency 25 - 15 x (1 - 10.5/36) = 14.4 -> 14',
-    inputsWith({ qtrs_with_nc: 5, history: '' }),
-    [9, 30, 14, 15],
-    83,
+    'facility-search row, 5 quarters and no history: frequency 15 - 6.25 = 8.75 -> 9, latest violation at most 7 quarters back: recency 25 - 15 x (1 - 21/36) = 18.75 -> 19',
+    at({ qtrs_with_nc: 5, history: null }),
+    [9, 30, 19, 15],
+    88,
     false,
   ],
   [
-    'a formal action count without a date is placed mid-window: recency 12.5 -> 13, not shown as open',
-    inputsWith({ formal_action_count: 1 }),
-    [15, 30, 13, 12],
-    85,
+    'a formal action count without a date costs repeat 3 but no recency, and is not shown as open',
+    at({ formal_action_count: 1 }),
+    [15, 30, 25, 12],
+    97,
     false,
   ],
   [
     'a significant violation only in FAC_COMPLIANCE_STATUS (SNC flag N) still counts as significant',
-    inputsWith({ qtrs_with_nc: 1, history: '', compliance_status: 'Significant Violation', significant_violation: false }),
-    [13, 30, 5, 15],
-    78,
+    at({ qtrs_with_nc: 1, history: '', compliance_status: 'Significant Violation', significant_violation: false }),
+    [9, 30, 0, 11],
+    65,
     true,
   ],
   [
@@ -173,8 +202,8 @@ describe('odd values', () => {
     ['more than 12 quarters is clamped to 12', { qtrs_with_nc: 40 }, { violation_frequency: 0 }],
     ['lower-case history letters are read like upper-case', { history: '___________v' }, { violation_frequency: 14, recency: 10 }],
     ['unknown history letters are not violations', { history: 'XYZ?--**..##' }, { violation_frequency: 15, recency: 25 }],
-    ['an impossible date (Feb 30) with a count is an event of unknown date', { formal_action_count: 1, date_last_formal_action: '2025-02-30' }, { recency: 13 }],
-    ['a junk date text alone still says an action happened', { date_last_formal_action: 'sometime' }, { recency: 13, repeat_offender: 12 }],
+    ['an impossible date (Feb 30) with a count is an event of unknown date: no recency cost', { formal_action_count: 1, date_last_formal_action: '2025-02-30' }, { recency: 25, repeat_offender: 12 }],
+    ['a junk date text alone still says an action happened', { date_last_formal_action: 'sometime' }, { recency: 25, repeat_offender: 12 }],
     ["ECHO's MM/DD/YYYY dates are read too", { formal_action_count: 1, date_last_formal_action: '06/30/2025' }, { recency: 0 }],
   ];
   it.each(odd)('%s', (_name, over, expected) => {

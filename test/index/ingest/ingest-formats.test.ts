@@ -27,11 +27,16 @@ describe('ingesting the two ECHO formats', () => {
     const index = FacilityIndex.open(join(dir, 'fs.sqlite'));
     const maverick = index.get('110000607059');
     expect(maverick).toMatchObject({ fac_name: 'MAVERICK ARMS', fac_city: 'EAGLE PASS', fac_state: 'TX', lat: 28.69254, lng: -100.50047 });
-    expect(maverick!.score_inputs).toMatchObject({ qtrs_with_nc: 0, compliance_status: 'No Violation Identified', inspection_count: 2, history: '' });
+    expect(maverick!.score_inputs).toMatchObject({ qtrs_with_nc: 0, compliance_status: 'No Violation Identified', inspection_count: 2, history: null });
+    // columns the download lacks are null (not reported), never 0 or an invented date
+    expect(maverick!.score_inputs).toMatchObject({ informal_action_count: null, penalty_count: null, date_last_penalty: null, date_last_inspection: null });
+    expect(maverick!.score_inputs.not_reported).toEqual(expect.arrayContaining(['history', 'penalty_count', 'date_last_penalty', 'date_last_inspection']));
+    // program statuses are read; a blank or 'Not Applicable' status is a program the facility is not in
+    expect(maverick!.score_inputs.programs).toMatchObject({ caa: null, cwa: { status: 'No Violation Identified', significant: false, qtrs_with_nc: null }, sdwa: null });
     // real values as EPA published them: a quoted name with a comma, SNC flag Y, a penalty total without a count
     expect(index.get('110000764281')).toMatchObject({ fac_name: 'BERETTA, U.S.A.' });
     expect(index.get('110000764281')!.score_inputs).toMatchObject({ qtrs_with_nc: 11, compliance_status: 'Significant Violation', significant_violation: true });
-    expect(index.get('110012447566')!.score_inputs).toMatchObject({ formal_action_count: 1, total_penalties_usd: 43419, penalty_count: 1, significant_violation: false });
+    expect(index.get('110012447566')!.score_inputs).toMatchObject({ formal_action_count: 1, total_penalties_usd: 43419, penalty_count: null, significant_violation: false });
     index.close();
   });
 
@@ -43,7 +48,7 @@ describe('ingesting the two ECHO formats', () => {
     expect(summary.missingColumns['old.csv']).toContain('total_penalties');
     const row = FacilityIndex.open(join(dir, 'old.sqlite')).get('990000000001')!;
     expect(row).toMatchObject({ fac_name: 'QUORVEX PLATING LLC', lat: 29.7569, lng: -95.3625 });
-    expect(row.score_inputs).toMatchObject({ qtrs_with_nc: 3, compliance_status: 'Violation Identified', total_penalties_usd: 0 });
+    expect(row.score_inputs).toMatchObject({ qtrs_with_nc: 3, compliance_status: 'Violation Identified', total_penalties_usd: null, date_last_penalty: null });
   });
 
   it('reads gzip input, a BOM and CRLF line ends, and quoted names with commas, quotes and newlines', async () => {

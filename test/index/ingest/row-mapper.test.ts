@@ -9,7 +9,7 @@ const fields = (overrides: Parameters<typeof exporterRow>[0]) => {
   const row = exporterRow(overrides) as Record<string, string | undefined>;
   return EXPORTER_COLUMNS_2025.map((c) => row[c] ?? '');
 };
-const map = (overrides: Parameters<typeof exporterRow>[0]) => mapRow(fields(overrides), header.columns);
+const map = (overrides: Parameters<typeof exporterRow>[0]) => mapRow(fields(overrides), header);
 const mapped = (overrides: Parameters<typeof exporterRow>[0]) => map(overrides) as MappedRow;
 
 describe('mapping an exporter row', () => {

@@ -93,6 +93,12 @@ describe('the page with a Free key', () => {
     expect(await page.$$eval('.gauge', (g) => g.length)).toBe(1);
     expect(await page.$eval('.redaction', (n) => (n as HTMLElement).innerText)).toBe('Score components are available on the Starter plan or above');
     expect(await page.$$('meter')).toHaveLength(0);
+    // Programs, peers and explanation come redacted too: the API's own sentence, in each of their sections.
+    const rec = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}`, { headers: { 'x-api-key': w.keys.free } })).json()) as { data: any }).data;
+    for (const part of ['programs', 'peers', 'explanation']) expect(rec[part].redacted).toBe(true);
+    expect(text.split(rec.programs.message).length - 1).toBe(3);
+    // The score history is Starter+: the API's 403 sentence.
+    expect(text).toMatch(/history .*requires a Starter plan or above/i);
     await goto(page, '#/area?lat=41.81&lng=-89.04&r=5');
     expect(await mainText(page)).toContain('requires a Starter plan or above');
     await goto(page, '#/watchlists');
@@ -107,7 +113,7 @@ describe('the page with a Free key', () => {
 });
 
 describe('the page with a Starter key', () => {
-  it('finds a facility by name and opens its page: gauge, the four components against their maxima, enforcement flag', async () => {
+  it('finds a facility by name and opens its page: gauge, the four components against their maxima, enforcement flag, explanation, peers, programs, score over time', async () => {
     const f = sampleFacility();
     const page = await tab();
     await goto(page);
@@ -129,6 +135,22 @@ describe('the page with a Starter key', () => {
       ['meter-repeat-offender', 15],
     ]);
     expect(await mainText(page)).toMatch(/Open enforcement action|No open enforcement/);
+    // What the record says (read straight from the API) is what the page shows.
+    const api = await fetch(`${w.base}/api/v1/facility/${f.registry_id}`, { headers: { 'x-api-key': w.keys.starter } });
+    const rec = ((await api.json()) as { data: any }).data;
+    expect(await page.$$eval('ul.explanation li', (li) => li.map((l) => l.textContent))).toEqual(
+      rec.explanation.map((e: { reason: string; points_lost: number }) => (e.points_lost > 0 ? `${e.reason} (−${e.points_lost} points)` : e.reason)),
+    );
+    expect(await page.$eval('p.peers', (p) => p.textContent)).toContain(`Scores higher than ${rec.peers.percentile}% of ${rec.peers.peer_count.toLocaleString('en-US')} facilities in NAICS ${rec.peers.naics}`);
+    const programRows = await page.$$eval('table.programs tbody tr', (rows) => rows.map((r) => r.textContent));
+    expect(programRows).toHaveLength(4);
+    for (const [i, key] of ['caa', 'cwa', 'rcra', 'sdwa'].entries()) {
+      if (rec.programs[key] === null) expect(programRows[i]).toContain('No record under this program');
+      else expect(programRows[i]).toContain(rec.programs[key].status ?? 'not reported');
+    }
+    // Score over time from /history: one point per entry.
+    const history = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}/history`, { headers: { 'x-api-key': w.keys.starter } })).json()) as { data: { entries: unknown[] } }).data;
+    expect(await page.$$eval('svg.history-chart circle', (c) => c.length)).toBe(history.entries.length);
     // Platform+ only: the PDF button answers with the API's 403 sentence for Starter.
     await page.click('.report button');
     await page.waitForFunction(() => /Platform plan or above/.test(document.querySelector('.report')?.textContent ?? ''));

@@ -22,7 +22,7 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => {
   // Chromium is always closed: no process of its profile may be left (close kills and reports any).
-  expect(await w?.close()).toEqual([]);
+  if (w) expect(await w.close()).toEqual([]);
   removeTempDirs();
 });
 

@@ -49,15 +49,18 @@ export async function startWebWorld(): Promise<WebWorld> {
   await ensureWeb(() => {});
   mkdirSync(ARTIFACTS, { recursive: true });
   const stateDir = tempDir('web');
-  // The keys CLI, one process per tier at once (each start is a second or more on a loaded machine).
+  // The keys CLI, one tier after the other: concurrent writers to a fresh state file can meet
+  // "database is locked" before its busy timeout is set.
   const key = async (tier: string) => {
     const p = Bun.spawn([process.execPath, MAIN, 'keys', 'create', '--tier', tier, '--json', '--state-dir', stateDir], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
     const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
     if (code !== 0) throw new Error(`keys create ${tier} failed: ${err}`);
     return (JSON.parse(out) as { key: string }).key;
   };
-  const [free, starter, platform] = await Promise.all([key('free'), key('starter'), key('platform')]);
-  const keys = { free: free!, starter: starter!, platform: platform! };
+  const free = await key('free');
+  const starter = await key('starter');
+  const platform = await key('platform');
+  const keys = { free, starter, platform };
   let server: Service | null = null;
   let chromium: OpenBrowser | null = null;
   const close = async () => {

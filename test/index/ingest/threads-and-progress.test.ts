@@ -90,7 +90,7 @@ describe('progress', () => {
   });
 
   it('a real gzip ingest on a terminal: progress follows the compressed bytes consumed, and reject lines sit on their own lines', async () => {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const csv = [...exporterLines({ seed: 'progress-gz', rows: 12_000, asOf: '2026-10-31' })].join('\r\n') + '\r\n';
     const file = join(dir, 'p.csv.gz');
     await Bun.write(file, Bun.gzipSync(csv));
@@ -112,14 +112,14 @@ describe('progress', () => {
 
 describe('terminal safety', () => {
   it('control bytes in messages are escaped; newlines, tabs and text are kept', async () => {
-    const { printable } = await import('../../src/cli/printable');
+    const { printable } = await import('../../../src/cli/printable');
     expect(printable('header starts "\x1b[2J\x07\x00PK\u0085"\tok\nnext')).toBe('header starts "\\x1b[2J\\x07\\x00PK\\x85"\tok\nnext');
   });
 
   it('ingest of a binary file prints its header bytes escaped', () => {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     const file = writeFile(dir, 'bin.csv', '\x1b[2J\x07BINARY,HEADER\nfoo,bar\n');
-    const r = Bun.spawnSync([process.execPath, join(import.meta.dir, '..', '..', 'src', 'main.ts'), 'ingest', file, '--out', join(dir, 'x.sqlite')]);
+    const r = Bun.spawnSync([process.execPath, join(import.meta.dir, '..', '..', '..', 'src', 'main.ts'), 'ingest', file, '--out', join(dir, 'x.sqlite')]);
     const err = r.stderr.toString();
     expect(r.exitCode).toBe(1);
     expect(err).toContain('\\x1b[2J\\x07BINARY');

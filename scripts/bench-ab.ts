@@ -1,7 +1,8 @@
 #!/usr/bin/env bun
 /**
  * A/B cost of the lookup path between two checkouts (or one checkout with two FCS_* settings).
- *   bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]
+ *   npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--index-b PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]
+ * (--index-b: B's own index file, for a change of index format; the IDs are drawn from A's.)
  * Both servers run pinned to CPU 0 and two wrk processes load them at once from CPU 1. The kernel
  * shares CPU 0 fairly, so req/s B / req/s A is the inverse ratio of their per-request CPU cost, and a
  * slow spell of the machine hits both alike: repeated A/A runs agree within about 1%, where two
@@ -17,10 +18,10 @@ import { benchCpus, benchKey, fmt, lookupLua, median, randomIds, requireWrk, sta
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { index: { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true } },
+  options: { index: { type: 'string' }, 'index-b': { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true } },
 });
 if (positionals.length !== 2) {
-  console.error('usage: bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]');
+  console.error('usage: npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]');
   process.exit(2);
 }
 requireWrk();
@@ -29,19 +30,19 @@ if (!cpus) {
   console.error('bench-ab needs taskset and two CPUs');
   process.exit(2);
 }
-const indexPath = values.index ?? '/work/bench-data/national.sqlite';
+const indexPath = values.index ?? 'var/bench/national.sqlite';
 const seconds = Number(values.seconds ?? 5);
 const rounds = Number(values.rounds ?? 5);
 const envOf = (kvs: string[] = []) => Object.fromEntries(kvs.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 const { ids } = randomIds(indexPath, 200_000);
 
 /** A checkout's server with its own state dir and an Enterprise key without a practical cap. */
-async function serverOf(checkout: string, env: Record<string, string>) {
+async function serverOf(checkout: string, env: Record<string, string>, index = indexPath) {
   const main = join(resolve(checkout), 'src/main.ts');
   const state = mkdtempSync(join(tmpdir(), 'fcs-bench-ab-'));
   const key = benchKey(['--state-dir', state], main);
   const child = await startChild(
-    [process.execPath, main, 'serve', '--port', '0', '--host', '127.0.0.1', '--index', indexPath, '--state-dir', state],
+    [process.execPath, main, 'serve', '--port', '0', '--host', '127.0.0.1', '--index', index, '--state-dir', state],
     /"port":(\d+)/,
     { FCS_LOG_REQUESTS: '0', ...env },
     cpus!.server,
@@ -60,7 +61,7 @@ function load(s: { lua: string; url: string }, sec: number): Promise<{ rps: numb
 }
 
 const a = await serverOf(positionals[0]!, envOf(values['env-a']));
-const b = await serverOf(positionals[1]!, envOf(values['env-b']));
+const b = await serverOf(positionals[1]!, envOf(values['env-b']), values['index-b'] ?? indexPath);
 await Promise.all([load(a, 3), load(b, 3)]); // warm-up
 const envText = (kvs?: string[]) => (kvs ? ` (${kvs.join(' ')})` : '');
 console.log(`A ${positionals[0]}${envText(values['env-a'])}  B ${positionals[1]}${envText(values['env-b'])}; ${rounds} x ${seconds}s`);

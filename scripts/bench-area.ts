@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Radius search and portfolio figures on a national-scale index (issue 4):
- *   flock /work/notes/heavy.lock bun run scripts/bench-area.ts [--index /work/bench-data/national.sqlite]
+ *   npx bun run scripts/bench-area.ts [--index var/bench/national.sqlite]
  *       [--reps 10] [--resolutions 5,6,7] [--no-http] [--no-rtree]
  * Prints: spatial-index build time and memory; the 20 densest metros; p50/p99 in-process for
  * radius 1/5/10/25 mi x limit 100/500 x sort distance/score (at each resolution asked for); the same
@@ -15,18 +15,17 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findWithinRadius } from '../src/area/service';
 import { AREA_H3_RES, buildSpatialIndex, type SpatialIndex } from '../src/area/spatial-index';
-import { sidecarPath, spatialIndexFor } from '../src/area/spatial-registry';
+import { loadSpatialFile, spatialFilePath, spatialIdentity, writeSpatialFile } from '../src/area/spatial-file';
 import { searchRadius, type RadiusQuery } from '../src/area/spatial-search';
-import { readSpatialIndex, writeSpatialIndex } from '../src/area/spatial-store';
-import { Database } from 'bun:sqlite';
 import { DEG, EARTH_RADIUS_MILES, cosLat, haversinePre } from '../src/area/geo';
+import { Database } from 'bun:sqlite';
 import { FacilityIndex } from '../src/index/facility-index';
 import { benchKey, fmt, randomIds, startChild } from './bench/wrk';
 
 const { values } = parseArgs({
   options: { index: { type: 'string' }, reps: { type: 'string' }, resolutions: { type: 'string' }, 'no-http': { type: 'boolean' }, 'no-rtree': { type: 'boolean' } },
 });
-const indexPath = values.index ?? '/work/bench-data/national.sqlite';
+const indexPath = values.index ?? 'var/bench/national.sqlite';
 const reps = Number(values.reps ?? 10);
 const resolutions = (values.resolutions ?? String(AREA_H3_RES)).split(',').map(Number);
 if (!existsSync(indexPath)) {
@@ -73,24 +72,25 @@ Bun.gc(true);
 const anon1 = anonBytes();
 console.log(`## Spatial index (res ${AREA_H3_RES})\nbuilt from the facility table in ${(spatial.buildMs / 1000).toFixed(2)} s; ${spatial.cellLat.length.toLocaleString()} cells; typed arrays ${mb(spatialBytes(spatial))}; anonymous memory +${mb(anon1 - anon0)} after GC (RSS ${mb(process.memoryUsage().rss)}, mostly the mmapped index file)`);
 {
-  const db = new Database(':memory:');
+  const dir = mkdtempSync(join(tmpdir(), 'fcs-bench-area-file-'));
+  const copy = join(dir, 'x.area');
   let t0 = performance.now();
-  writeSpatialIndex(db, spatial, 'bench');
+  writeSpatialFile(copy, spatial, 'bench');
   const writeMs = performance.now() - t0;
   t0 = performance.now();
-  const back = readSpatialIndex(db, AREA_H3_RES, 'bench');
-  console.log(`stored copy: written in ${writeMs.toFixed(0)} ms, read back in ${(performance.now() - t0).toFixed(0)} ms (${back?.count === spatial.count ? 'complete' : 'BROKEN'})`);
-  db.close();
+  const back = loadSpatialFile(copy, 'bench', AREA_H3_RES);
+  console.log(`area file: written in ${writeMs.toFixed(0)} ms, mapped back in ${(performance.now() - t0).toFixed(1)} ms (${back.ok && back.spatial.count === spatial.count ? 'complete' : 'BROKEN'})`);
+  rmSync(dir, { recursive: true, force: true });
   t0 = performance.now();
-  const served = spatialIndexFor(index);
-  console.log(`what \`serve\` does at start (spatialIndexFor: ${served.origin === 'stored' ? `read ${sidecarPath(indexPath)}` : 'built and saved a sidecar'}): ${((performance.now() - t0) / 1000).toFixed(2)} s\n`);
+  const release = loadSpatialFile(spatialFilePath(indexPath), spatialIdentity(index.info), AREA_H3_RES);
+  console.log(`the release's own ${spatialFilePath(indexPath)}: ${release.ok ? `used in place in ${(performance.now() - t0).toFixed(1)} ms` : `not usable (${release.reason}): serve builds it on a worker thread`}\n`);
 }
 
 const metros = densestMetros(spatial, 20);
 console.log(`## 20 densest metros (facilities within 25 mi)\n${metros.map((m) => `${m.lat.toFixed(3)},${m.lng.toFixed(3)} ${m.within25.toLocaleString()}`).join(' | ')}\n`);
 
 // Warm up the JIT on every combination before timing anything.
-for (const c of COMBOS) timeAll((q) => findWithinRadius(index, spatial, q), metros, c, 2);
+for (const c of COMBOS) timeAll((q) => findWithinRadius(spatial, q), metros, c, 2);
 
 console.log('## In-process (service call: search + names from SQLite), ms');
 const byRes = new Map<number, SpatialIndex>([[AREA_H3_RES, spatial]]);
@@ -99,8 +99,8 @@ console.log(`| radius | limit | sort | ${[...byRes.keys()].map((r) => `res ${r} 
 console.log(`|---|---|---|${[...byRes.keys()].map(() => '---|---|---|---').join('|')}|`);
 for (const c of COMBOS) {
   const cells = [...byRes.values()].map((s) => {
-    timeAll((q) => findWithinRadius(index, s, q), metros, c, 1);
-    const t = timeAll((q) => findWithinRadius(index, s, q), metros, c, reps);
+    timeAll((q) => findWithinRadius(s, q), metros, c, 1);
+    const t = timeAll((q) => findWithinRadius(s, q), metros, c, reps);
     const search = timeAll((q) => searchRadius(s, q), metros, c, reps);
     return `${fmt(pct(t, 50))} | ${fmt(pct(t, 99))} | ${fmt(pct(search, 50))} | ${fmt(pct(search, 99))}`;
   });
@@ -154,9 +154,17 @@ async function overHttp() {
   const port = server.output.match(/"port":(\d+)/)![1];
   const base = `http://127.0.0.1:${port}`;
   const headers = { 'x-api-key': key };
-  const first = await fetch(`${base}/api/v1/area?lat=${metros[0]!.lat}&lng=${metros[0]!.lng}&radius_miles=1`, { headers });
+  // Until the area index is ready the area search answers 503 + Retry-After: poll for the first 200.
+  let first: Response;
+  let early = 0;
+  for (;;) {
+    first = await fetch(`${base}/api/v1/area?lat=${metros[0]!.lat}&lng=${metros[0]!.lng}&radius_miles=1`, { headers });
+    if (first.status !== 503) break;
+    early++;
+    await Bun.sleep(20);
+  }
   const serverAnon = () => `${mb(Number(/^Anonymous:\s+(\d+) kB/m.exec(readFileSync(`/proc/${server.pid}/smaps_rollup`, 'utf8'))?.[1]) * 1024)}`;
-  console.log(`\n## Over HTTP (one client, sequential, loopback), ms\nserver start to first area 200: ${((performance.now() - t0) / 1000).toFixed(2)} s (status ${first.status}); server anonymous memory after start ${serverAnon()}`);
+  console.log(`\n## Over HTTP (one client, sequential, loopback), ms\nserver start to first area 200: ${((performance.now() - t0) / 1000).toFixed(2)} s (status ${first.status}, ${early} 503s before); server anonymous memory after start ${serverAnon()}`);
   try {
     console.log('| radius | limit | sort | p50 | p99 | bytes |');
     console.log('|---|---|---|---|---|---|');

@@ -1,17 +1,19 @@
 #!/usr/bin/env bun
 /**
  * Figures of the compiled binary (issue 8), printed, never asserted:
- *   flock /work/notes/heavy.lock bun run scripts/bench-binary.ts [--binary dist/facility-score]
- *     [--index /work/bench-data/national.sqlite] [--runs 10] [--lookups 10000] [--drop-caches]
+ *   npx bun run scripts/bench-binary.ts [--binary dist/facility-score]
+ *     [--index var/bench/national.sqlite] [--runs 10] [--lookups 10000] [--drop-caches]
  * - binary size;
  * - cold start to the first 200 of a facility lookup (median of --runs process starts), with the
  *   embedded sample and with the external national index;
  * - RSS right after that first 200, and after --lookups random lookups (16 concurrent);
  * - a SIGHUP rotation to another copy of the national index under load: hand-over time, slowest
  *   request meanwhile, failures, RSS before/after.
- * The national index is copied to a temp dir first (twice, for the rotation), so its first start
- * finds no stored spatial index (like a freshly installed index) and later starts find the sidecar
- * the first one wrote; both are shown. The copies are deleted at the end.
+ * - start to the first 200 of an area search (the area index loaded from the release's `.area` file,
+ *   or built on a worker while the area search answers 503 for an index without one).
+ * The national index is copied to a temp dir first (twice, for the rotation) with its `.area` file
+ * when it has one (a release as ingest writes it; --no-area-file: without, like an index built
+ * before releases carried it, whose first start builds and saves it). The copies are deleted at the end.
  * "Cold" is a new process; the OS page cache stays warm unless --drop-caches (root, writes
  * /proc/sys/vm/drop_caches before every start).
  */
@@ -31,11 +33,12 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     lookups: { type: 'string' },
     'drop-caches': { type: 'boolean' },
+    'no-area-file': { type: 'boolean' },
   },
 });
 const runs = Number(values.runs ?? 10);
 const lookups = Number(values.lookups ?? 10_000);
-const nationalPath = values.index ?? '/work/bench-data/national.sqlite';
+const nationalPath = values.index ?? 'var/bench/national.sqlite';
 let binaryPath = values.binary ?? join(ROOT, 'dist', 'facility-score');
 if (!existsSync(binaryPath)) {
   console.error(`no binary at ${binaryPath}: building it (npm run build)`);
@@ -84,8 +87,8 @@ const fmtRss = (r: Rss) => `${r.total.toFixed(0)} MiB (anon ${r.anon.toFixed(0)}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Starts serve, polls a lookup until it is 200; returns the process and the elapsed ms. */
-async function startToFirst200(index: string | null, stateDir: string, key: string, id: string) {
+/** Starts serve, polls a lookup until it is 200, then an area search until it is 200; returns the process and both elapsed ms. */
+async function startToFirst200(index: string | null, stateDir: string, key: string, id: string, at: { lat: number; lng: number }) {
   if (values['drop-caches']) writeFileSync('/proc/sys/vm/drop_caches', '3\n');
   const port = freePort();
   const args = [binaryPath, 'serve', '--port', String(port), '--host', '127.0.0.1', '--state-dir', stateDir, ...(index ? ['--index', index] : [])];
@@ -98,7 +101,7 @@ async function startToFirst200(index: string | null, stateDir: string, key: stri
       const res = await fetch(url, { headers: { 'x-api-key': key } });
       if (res.status === 200) {
         await res.arrayBuffer();
-        return { proc, ms: performance.now() - started };
+        break;
       }
       throw new Error(`lookup answered ${res.status}`);
     } catch (e) {
@@ -106,6 +109,23 @@ async function startToFirst200(index: string | null, stateDir: string, key: stri
       await Bun.sleep(2);
     }
   }
+  const ms = performance.now() - started;
+  for (;;) {
+    const res = await fetch(`http://127.0.0.1:${port}/api/v1/area?lat=${at.lat}&lng=${at.lng}&radius_miles=5`, { headers: { 'x-api-key': key } });
+    await res.arrayBuffer();
+    if (res.status === 200) break;
+    if (res.status !== 503) throw new Error(`area answered ${res.status}`);
+    await Bun.sleep(5);
+  }
+  return { proc, ms, areaMs: performance.now() - started };
+}
+
+/** Where the facility `id` is (an area search there finds it). */
+function placeOf(indexPath: string, id: string): { lat: number; lng: number } {
+  const db = new Database(indexPath, { readonly: true });
+  const r = db.query('SELECT lat, lng FROM facility WHERE registry_id = ?').get(id) as { lat: number; lng: number };
+  db.close();
+  return r;
 }
 
 async function measure(label: string, index: string | null, idsFrom: string) {
@@ -113,14 +133,16 @@ async function measure(label: string, index: string | null, idsFrom: string) {
   const { key, account_id } = JSON.parse(cli(['keys', 'create', '--tier', 'enterprise', '--json'], stateDir));
   cli(['keys', 'set-limit', account_id, '1000000000'], stateDir);
   const { ids } = randomIds(idsFrom, lookups);
-  const starts: number[] = [];
+  const starts: number[] = [], areaStarts: number[] = [];
+  const at = placeOf(idsFrom, ids[0]!);
   for (let i = 0; i < runs; i++) {
-    const { proc, ms } = await startToFirst200(index, stateDir, key, ids[i % ids.length]!);
+    const { proc, ms, areaMs } = await startToFirst200(index, stateDir, key, ids[i % ids.length]!, at);
     starts.push(ms);
+    areaStarts.push(areaMs);
     proc.kill('SIGKILL');
     await proc.exited;
   }
-  const { proc } = await startToFirst200(index, stateDir, key, ids[0]!);
+  const { proc } = await startToFirst200(index, stateDir, key, ids[0]!, at);
   await Bun.sleep(500);
   const rssStart = rss(proc.pid);
   const base = baseOf(proc.pid);
@@ -142,7 +164,7 @@ async function measure(label: string, index: string | null, idsFrom: string) {
   const rssAfter = rss(proc.pid);
   proc.kill('SIGTERM');
   await proc.exited;
-  return { label, starts, rssStart, rssAfter, rate: ids.length / secs, failed };
+  return { label, starts, areaStarts, rssStart, rssAfter, rate: ids.length / secs, failed };
 }
 
 /** Base URL of a serve process, from the --port on its command line. */
@@ -187,7 +209,7 @@ async function reloadStall(from: string, to: string) {
   symlinkSync(to, `${link}.new`);
   renameSync(`${link}.new`, link);
   proc.kill('SIGHUP');
-  let line: { took_ms?: number; prepared_off_thread?: boolean } | undefined;
+  let line: { took_ms?: number; prepared_off_thread?: boolean; area_index?: string } | undefined;
   while (!(line = out.join('').split('\n').map((l) => (l.includes('"index reloaded"') ? JSON.parse(l) : null)).find(Boolean))) await Bun.sleep(20);
   await Bun.sleep(500);
   stop = true;
@@ -195,7 +217,9 @@ async function reloadStall(from: string, to: string) {
   const rssAfter = rss(proc.pid);
   proc.kill('SIGTERM');
   await proc.exited;
-  return { tookMs: line.took_ms ?? NaN, offThread: line.prepared_off_thread, slowest, failed, count, rssBefore, rssAfter };
+  // Older builds said prepared_off_thread; this one says where the area index came from (file, worker, main thread).
+  const area = line.area_index ?? (line.prepared_off_thread ? 'built on a worker thread' : 'built inline');
+  return { tookMs: line.took_ms ?? NaN, area, slowest, failed, count, rssBefore, rssAfter };
 }
 
 const sample = join(ROOT, 'data', 'sample.sqlite');
@@ -203,12 +227,13 @@ console.log(`binary ${binaryPath}: ${(statSync(binaryPath).size / 1e6).toFixed(1
 console.log(`cores ${navigator.hardwareConcurrency}, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}, page cache ${values['drop-caches'] ? 'dropped before each start' : 'warm'}`);
 const results = [await measure('embedded sample', null, sample)];
 const copies: string[] = [];
-/** A copy of the index in a fresh directory: no stored spatial index beside it. */
+/** A copy of the index in a fresh directory, with the release's `.area` file unless --no-area-file (no older sidecar either way). */
 function freshCopy(path: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'fcs-bench-national-'));
   copies.push(dir);
   const copy = join(dir, 'national.sqlite');
   copyFileSync(path, copy);
+  if (!values['no-area-file'] && existsSync(`${path}.area`)) copyFileSync(`${path}.area`, `${copy}.area`);
   return copy;
 }
 if (existsSync(nationalPath)) {
@@ -218,7 +243,7 @@ if (existsSync(nationalPath)) {
     results.push(await measure(`external national (${facilities.toLocaleString('en-US')} facilities, ${(statSync(nationalPath).size / 1e9).toFixed(2)} GB)`, a, a));
     const hup = await reloadStall(a, freshCopy(nationalPath));
     console.log(
-      `SIGHUP rotation to a fresh copy of the national index, 4 clients looping: hand-over ${hup.tookMs} ms (prepared ${hup.offThread ? 'on a worker thread' : 'inline'}), ` +
+      `SIGHUP rotation to a fresh copy of the national index, 4 clients looping: hand-over ${hup.tookMs} ms (area index: ${hup.area}), ` +
         `slowest request meanwhile ${hup.slowest.toFixed(0)} ms, ${hup.failed} of ${hup.count} requests failed, RSS ${fmtRss(hup.rssBefore)} -> ${fmtRss(hup.rssAfter)}`,
     );
   } finally {
@@ -228,10 +253,10 @@ if (existsSync(nationalPath)) {
   console.log(`no national index at ${nationalPath}: make one with the synthetic generator + ingest (docs/ingest.md), or pass --index`);
 }
 console.log('');
-console.log(`| index | first start to first 200 | cold start to first 200, median of ${runs} (min-max) | RSS after start | RSS after ${lookups.toLocaleString('en-US')} lookups | lookups/s (16 conc.) |`);
-console.log('|---|---|---|---|---|---|');
+console.log(`| index | first start to first 200 | cold start to first lookup 200, median of ${runs} (min-max) | to first area 200, median (min-max) | RSS after start | RSS after ${lookups.toLocaleString('en-US')} lookups | lookups/s (16 conc.) |`);
+console.log('|---|---|---|---|---|---|---|');
 for (const r of results) {
   console.log(
-    `| ${r.label} | ${r.starts[0]!.toFixed(0)} ms | ${median(r.starts).toFixed(0)} ms (${Math.min(...r.starts).toFixed(0)}-${Math.max(...r.starts).toFixed(0)}) | ${fmtRss(r.rssStart)} | ${fmtRss(r.rssAfter)} | ${r.rate.toFixed(0)}${r.failed ? ` (${r.failed} non-200!)` : ''} |`,
+    `| ${r.label} | ${r.starts[0]!.toFixed(0)} ms | ${median(r.starts).toFixed(0)} ms (${Math.min(...r.starts).toFixed(0)}-${Math.max(...r.starts).toFixed(0)}) | ${median(r.areaStarts).toFixed(0)} ms (${Math.min(...r.areaStarts).toFixed(0)}-${Math.max(...r.areaStarts).toFixed(0)}) | ${fmtRss(r.rssStart)} | ${fmtRss(r.rssAfter)} | ${r.rate.toFixed(0)}${r.failed ? ` (${r.failed} non-200!)` : ''} |`,
   );
 }

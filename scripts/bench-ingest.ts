@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
 /**
- * Ingest benchmark (run under `flock /work/notes/heavy.lock`):
- *   bun run scripts/bench-ingest.ts [FILE] [--keep PATH] [--threads auto|1|2]
- * Runs `facility-score ingest` on FILE (default /work/bench-data/national.csv.gz) in a child process
+ * Ingest benchmark:
+ *   npx bun run scripts/bench-ingest.ts [FILE] [--keep PATH] [--threads auto|1|2]
+ * Runs `facility-score ingest` on FILE (default var/bench/national.csv.gz) in a child process
  * and prints wall time, rows/s and peak RSS; then, in the same run, the raw baseline: Debian
  * `sqlite3 .import` of the same CSV into one all-TEXT table (no parsing of values, no scoring, no index).
  */
@@ -12,10 +12,10 @@ import { parseArgs } from 'node:util';
 
 const ROOT = join(import.meta.dir, '..');
 const { values, positionals } = parseArgs({ args: Bun.argv.slice(2), options: { keep: { type: 'string' }, threads: { type: 'string', default: 'auto' } }, allowPositionals: true });
-const file = resolve(positionals[0] ?? '/work/bench-data/national.csv.gz');
+const file = resolve(positionals[0] ?? 'var/bench/national.csv.gz');
 if (!existsSync(file)) {
   console.error(`bench-ingest: ${file} not found. Make it with:
-  flock /work/notes/heavy.lock bun run scripts/generate-sample.ts --rows 3200000 --seed national-v1 --as-of 2026-10-31 --out /work/bench-data/national.csv.gz`);
+  npx bun run scripts/generate-sample.ts --rows 3200000 --seed national-v1 --as-of 2026-10-31 --out var/bench/national.csv.gz`);
   process.exit(2);
 }
 const work = mkdtempSync(join(dirname(file), 'bench-ingest-'));

@@ -2,7 +2,7 @@
 /**
  * Lookup throughput of the full stack (auth + quota + envelope) against a bare Bun.serve in the
  * same run, with wrk on loopback, 64 connections, random IDs over a national-scale index.
- *   bun run scripts/bench-lookup.ts [--index /work/bench-data/national.sqlite] [--seconds 8] [--rounds 3] [--ids 200000] [--pin]
+ *   npx bun run scripts/bench-lookup.ts [--index var/bench/national.sqlite] [--seconds 8] [--rounds 3] [--ids 200000] [--pin]
  * Both servers run side by side and are measured in alternating rounds, so a slow spell of a shared
  * machine hits both; the figures are per-side medians. Target: ratio >= 0.5, p99 <= 5 ms.
  * A third server, the minimal Elysia + SQLite lookup of the prototype (bench/minimal-lookup-server.ts),
@@ -17,7 +17,7 @@ import { benchCpus, benchKey, fmt, lookupLua, median, randomIds, requireWrk, run
 const { values } = parseArgs({
   options: { index: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' }, ids: { type: 'string' }, pin: { type: 'boolean' } },
 });
-const indexPath = values.index ?? '/work/bench-data/national.sqlite';
+const indexPath = values.index ?? 'var/bench/national.sqlite';
 const seconds = Number(values.seconds ?? 8);
 const connections = Number(values.connections ?? 64);
 const rounds = Number(values.rounds ?? 3);

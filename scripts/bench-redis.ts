@@ -2,7 +2,7 @@
 /**
  * Lookup throughput with the Redis state store vs the embedded (SQLite) store, same run, same index,
  * wrk on loopback; prints req/s, p50/p99 and what Redis adds (docs/replicas.md).
- *   flock /work/notes/heavy.lock bun run scripts/bench-redis.ts [--index data/sample.sqlite] [--seconds 10] [--connections 64] [--rounds 2]
+ *   npx bun run scripts/bench-redis.ts [--index data/sample.sqlite] [--seconds 10] [--connections 64] [--rounds 2]
  * Each store is measured `rounds` times, alternating, and the median round is reported, so a burst
  * of load from elsewhere on the machine does not land on one store only. Throughput is taken at
  * `connections` (saturated: latency there is mostly queueing); the added latency per request is
@@ -23,7 +23,7 @@ const seconds = Number(values.seconds ?? 10);
 const connections = Number(values.connections ?? 64);
 const rounds = Number(values.rounds ?? 2);
 if (!existsSync(indexPath)) {
-  console.error(`no index at ${indexPath}: build the bundled sample with \`bun run scripts/sample.ts ensure\`, or pass --index`);
+  console.error(`no index at ${indexPath}: build the bundled sample with \`npx bun run scripts/sample.ts ensure\`, or pass --index`);
   process.exit(2);
 }
 requireWrk();

@@ -3,9 +3,10 @@
  * PDF dossier figures: cold render and cached serve times (p50/p95, in-process through the whole
  * app: auth, quota, lookup, render or cache read), bytes per report, and requests/s for cached
  * reports over HTTP (wrk on loopback against `serve`, bounded by --seconds). Run it alone:
- *   flock /work/notes/heavy.lock bun run scripts/bench-report.ts [--index /work/bench-data/national.sqlite]
+ *   npx bun run scripts/bench-report.ts [--index var/bench/national.sqlite]
  *     [--samples 200] [--seconds 10] [--connections 32]
  */
+import { prepareSpatial } from '../src/ops/index-preparer';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ import { fmt, requireWrk, runWrk, startChild } from './bench/wrk';
 const { values } = parseArgs({
   options: { index: { type: 'string' }, samples: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } },
 });
-const indexPath = values.index ?? '/work/bench-data/national.sqlite';
+const indexPath = values.index ?? 'var/bench/national.sqlite';
 const samples = Number(values.samples ?? 200);
 const seconds = Math.min(60, Number(values.seconds ?? 10));
 const connections = Number(values.connections ?? 32);
@@ -74,7 +75,7 @@ const account = await store.createAccount({ name: 'bench', subject: '', tier: 'e
 const k = generateKey();
 await store.setKey(account.id, k.hash, k.prefix, Date.now());
 const config = makeConfig({ logRequests: false, stateDir: work, reportCacheDir: join(work, 'cache-inproc') });
-const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, store, clock: Date.now, log: () => {} });
+const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, spatial: prepareSpatial(index, () => {}), store, clock: Date.now, log: () => {} });
 const post = (id: string) => app.handle(new Request(`http://localhost/api/v1/facility/${id}/report`, { method: 'POST', headers: { 'x-api-key': k.key } }));
 for (const id of [...warmIds, ...warmIds]) await (await post(id)).arrayBuffer();
 const missMs: number[] = [];

@@ -7,6 +7,7 @@
  * another name word), both sorts; then, over HTTP on loopback, a 500-facility portfolio as CSV and,
  * in the same run, as JSON (the baseline). Targets: search p50 <= 2 ms, p99 <= 10 ms; CSV p50 <= 10 ms.
  */
+import { prepareSpatial } from '../src/ops/index-preparer';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { generateKey } from '../src/access/key-format';
@@ -124,7 +125,7 @@ const account = await store.createAccount({ name: 'bench', subject: '', tier: 'e
 const key = generateKey();
 await store.setKey(account.id, key.hash, key.prefix, Date.now());
 const config = makeConfig({ logRequests: false });
-const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, store, clock: Date.now, log: () => {} });
+const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, spatial: prepareSpatial(index, () => {}), store, clock: Date.now, log: () => {} });
 const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch });
 const ids = (index.db.query('SELECT registry_id FROM facility ORDER BY random() LIMIT 5000').all() as { registry_id: string }[]).map((r) => r.registry_id);
 const times: Record<string, number[]> = { csv: [], geojson: [], json: [] };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Writes a FICTITIOUS dataset in the exact 2025 ECHO exporter format (see docs/ingest.md):
- *   bun run scripts/generate-sample.ts --rows 20000 --seed sample-v1 --as-of 2026-10-31 --out data/x.csv.gz
+ *   npx bun run scripts/generate-sample.ts --rows 20000 --seed sample-v1 --as-of 2026-10-31 --out data/x.csv.gz
  * Streams: any size in bounded memory. `.gz` output is gzip-compressed; `--out -` writes to stdout.
  *
  * The next weekly release of a file (docs/ingest.md, "Evolving a release"):

@@ -1,11 +1,13 @@
 #!/usr/bin/env bun
 /**
  * The bundled FICTITIOUS sample (docs/ingest.md):
- *   bun run scripts/sample.ts ensure     build data/sample.sqlite from the committed CSV if missing or stale (fast otherwise)
- *   bun run scripts/sample.ts build      rebuild it unconditionally
- *   bun run scripts/sample.ts generate   regenerate the committed CSV from the generator (maintainers)
+ *   npx bun run scripts/sample.ts ensure     build data/sample.sqlite from the committed CSV if missing or stale (fast otherwise)
+ *   npx bun run scripts/sample.ts build      rebuild it unconditionally
+ *   npx bun run scripts/sample.ts generate   regenerate the committed CSV from the generator (maintainers)
  * Stale = the CSV's SHA-256, the score method version, the ingest version or the index format changed.
  */
+import { SpatialCollector } from '../src/area/spatial-collector';
+import { spatialFilePath } from '../src/area/spatial-file';
 import { Database } from 'bun:sqlite';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,6 +28,7 @@ export const SAMPLE = {
 /** Why the index needs (re)building, or null when it is current. */
 function staleReason(): string | null {
   if (!existsSync(SAMPLE.index)) return 'missing';
+  if (!existsSync(spatialFilePath(SAMPLE.index))) return 'its area index file is missing';
   try {
     const db = new Database(SAMPLE.index, { readonly: true });
     const meta = new Map((db.query('SELECT key, value FROM index_meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
@@ -51,6 +54,7 @@ async function build(): Promise<void> {
     fictitious: true,
     log: () => {},
     showRejects: 0,
+    companions: [new SpatialCollector()],
   });
   console.error(`sample: built ${SAMPLE.index}: ${s.info.facility_count} facilities, ${s.info.row_counts.rejected} rejected rows, ${s.seconds.toFixed(1)} s`);
 }
@@ -78,6 +82,6 @@ if (command === null) {
     await build();
   }
 } else {
-  console.error('usage: bun run scripts/sample.ts ensure|build|generate');
+  console.error('usage: npx bun run scripts/sample.ts ensure|build|generate');
   process.exit(2);
 }

@@ -4,8 +4,10 @@ import { areaRoutes } from './area/routes';
 import { demoRoutes } from './demo/routes';
 import type { AppDeps } from './deps';
 import { facilityRoutes } from './facilities/routes';
+import { historyRoutes } from './history/routes';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
+import { cors } from './http/cors';
 import { openApiDocs } from './http/openapi';
 import { portfolioRoutes } from './portfolio/routes';
 import { accessLog } from './ops/access-log';
@@ -14,26 +16,35 @@ import { reportRoutes } from './reports/routes';
 import { searchRoutes } from './search/routes';
 import { statusRoutes } from './status/routes';
 import { watchlistRoutes } from './watchlists/routes';
+import { webRoutes } from './web/routes';
 
-/** Composes the service from its parts. No I/O here: everything comes in through `deps`. */
+/**
+ * Composes the service from its parts, all passed in through `deps` (src/deps.ts): the index, the
+ * state store and the process-wide parts (`processParts`: metrics, the JWT verifier, the report
+ * cache) are built by the caller. Building the app opens nothing and listens on nothing; the demo
+ * only parses its trusted-proxy list and the ops routes point the index gauge at `deps.index`.
+ */
 export function createApp(deps: AppDeps) {
   const app: Elysia = new Elysia();
   const routes = () => app.routes.map((r) => ({ method: r.method, path: r.path }));
   return app
     .use(requestContext)
+    .use(cors(deps))
     .use(errorHandler(deps, routes))
     .use(accessLog(deps))
-    .use(openApiDocs())
+    .use(openApiDocs(() => app))
     .use(opsRoutes(deps))
     .use(statusRoutes(deps))
     .use(facilityRoutes(deps))
+    .use(historyRoutes(deps))
     .use(areaRoutes(deps))
     .use(portfolioRoutes(deps))
     .use(searchRoutes(deps))
     .use(reportRoutes(deps))
     .use(watchlistRoutes(deps))
     .use(accountRoutes(deps))
-    .use(demoRoutes(deps));
+    .use(demoRoutes(deps))
+    .use(webRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

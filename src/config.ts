@@ -3,7 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { Tier } from './tiers';
 import { JwtConfig } from './jwt-config';
 
-/** Every setting of the service. main.ts fills it from flags and env (flags win); nothing else reads env. */
+/** Every setting of the service. src/cli/options.ts fills it from flags and env (flags win); nothing else reads env. */
 export const Config = t.Object({
   port: t.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   host: t.String({ default: '0.0.0.0' }),
@@ -19,6 +19,9 @@ export const Config = t.Object({
   /** Redis (docs/replicas.md): namespace of every key, and the longest wait for one reply before a 503. */
   redisPrefix: t.String({ minLength: 1, default: 'fcs:' }),
   redisTimeoutMs: t.Integer({ minimum: 10, maximum: 60000, default: 1000 }),
+  /** Browser origins (`https://app.example.com`) allowed to call the keyed endpoints cross-origin;
+   * empty = none. The public demo and status answer any origin (docs/api.md, CORS). */
+  corsOrigins: t.Array(t.String({ pattern: '^https?://[^/\\s]+$' }), { default: [] }),
   /** CIDRs of reverse proxies whose X-Forwarded-For is believed. */
   trustedProxies: t.Array(t.String(), { default: [] }),
   /** Demo (docs/demo.md): external geocoder speaking the US Census one-line-address API; null = offline only. */
@@ -62,6 +65,7 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   redisUrl: null,
   redisPrefix: 'fcs:',
   redisTimeoutMs: 1000,
+  corsOrigins: [],
   trustedProxies: [],
   geocoderUrl: null,
   geocoderBenchmark: 'Public_AR_Current',

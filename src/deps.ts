@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import type { PeerAddress } from './demo/client-ip';
 import type { Geocoder } from './demo/geocoder';
+import type { SpatialHandle } from './area/spatial-handle';
 import type { FacilityIndex } from './index/facility-index';
 import type { Lifecycle } from './ops/lifecycle';
 import { ServiceMetrics } from './ops/service-metrics';
@@ -9,6 +10,7 @@ import type { Log } from './log';
 import { createJwtVerifier, type JwtVerifier } from './account/jwt';
 import type { ReportCache } from './reports/cache';
 import { openReportCache } from './reports/service';
+import type { WebAssets } from './web/assets';
 
 /** The parts built once per process and shared by every app a reload builds (see `processParts`). */
 export type ProcessParts = {
@@ -28,6 +30,8 @@ export type ProcessParts = {
 export type AppDeps = ProcessParts & {
   config: Config;
   index: FacilityIndex;
+  /** The area search's spatial index, ready now or later (src/area/spatial-handle.ts); made by `serve`, never by a request. */
+  spatial: SpatialHandle;
   store: StateStore;
   /** Epoch ms; tests pass a fixed clock. */
   clock: () => number;
@@ -38,6 +42,8 @@ export type AppDeps = ProcessParts & {
   peerAddress?: PeerAddress;
   /** Demo: external geocoder; default: built from `config.geocoderUrl` (none when null). */
   geocoder?: Geocoder;
+  /** The web page's files (src/web/assets.ts); default none: `/` then says how to build them. */
+  web?: WebAssets | null;
 };
 
 /**

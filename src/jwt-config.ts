@@ -21,6 +21,8 @@ export const JwtConfig = t.Object({
   algorithms: t.Optional(t.Array(t.String({ minLength: 1 }))),
   /** Seconds of clock skew allowed on exp/nbf/iat (default 30). */
   clockToleranceSec: t.Optional(t.Integer({ minimum: 0, maximum: 300 })),
+  /** Longest lifetime a token may claim: an `exp` further than this past now is refused (default 86 400 s). */
+  maxLifetimeSec: t.Optional(t.Integer({ minimum: 60, maximum: 31_536_000 })),
   /** Minimum ms between two JWKS refetches triggered by an unknown `kid` (jose default 30 000). */
   jwksCooldownMs: t.Optional(t.Integer({ minimum: 0 })),
   /** Max age in ms of the cached JWKS before it is fetched again (jose default 600 000). */

@@ -1,7 +1,9 @@
 #!/usr/bin/env bun
 /**
- * The one entry point, in dev (`bun run src/main.ts <command>`) and in the compiled binary.
- * The only module that reads argv/env, opens files or listens on a port (via src/cli/*).
+ * The one entry point, in dev (`bun run src/main.ts <command>`) and in the compiled binary. It
+ * hands argv and env to src/cli/, the layer that reads them (cli/options.ts), opens the files and
+ * starts the server (cli/serve.ts, which listens through ops/service-process.ts). Nothing below
+ * that layer reads env.
  */
 import { runCli } from './cli/run';
 

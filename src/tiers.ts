@@ -5,7 +5,7 @@ export type Tier = Static<typeof Tier>;
 export const TIERS: readonly Tier[] = ['free', 'starter', 'platform', 'enterprise'];
 
 /** Authenticated data endpoints, as named in the tier table. */
-export type Endpoint = 'facility' | 'area' | 'portfolio' | 'report' | 'watchlists' | 'search';
+export type Endpoint = 'facility' | 'area' | 'portfolio' | 'report' | 'history' | 'watchlists' | 'search';
 
 type TierRule = {
   label: string;
@@ -24,9 +24,9 @@ type TierRule = {
 /** Spec 5.8 and 8 as one table. Paid monthly caps are not in the spec: ours, documented in docs/api.md. */
 export const TIER_RULES: Record<Tier, TierRule> = {
   free: { label: 'Free', allows: ['facility'], fullComponents: false, portfolioBatch: 0, monthlyCalls: 10, overCap: 'QUOTA_EXHAUSTED' },
-  starter: { label: 'Starter', allows: ['facility', 'area', 'portfolio', 'watchlists', 'search'], fullComponents: true, portfolioBatch: 10, monthlyCalls: 10_000, overCap: 'RATE_LIMIT_EXCEEDED' },
-  platform: { label: 'Platform', allows: ['facility', 'area', 'portfolio', 'report', 'watchlists', 'search'], fullComponents: true, portfolioBatch: 60, monthlyCalls: 100_000, overCap: 'RATE_LIMIT_EXCEEDED' },
-  enterprise: { label: 'Enterprise / Consulting', allows: ['facility', 'area', 'portfolio', 'report', 'watchlists', 'search'], fullComponents: true, portfolioBatch: 500, monthlyCalls: 1_000_000, overCap: 'RATE_LIMIT_EXCEEDED' },
+  starter: { label: 'Starter', allows: ['facility', 'area', 'portfolio', 'history', 'watchlists', 'search'], fullComponents: true, portfolioBatch: 10, monthlyCalls: 10_000, overCap: 'RATE_LIMIT_EXCEEDED' },
+  platform: { label: 'Platform', allows: ['facility', 'area', 'portfolio', 'report', 'history', 'watchlists', 'search'], fullComponents: true, portfolioBatch: 60, monthlyCalls: 100_000, overCap: 'RATE_LIMIT_EXCEEDED' },
+  enterprise: { label: 'Enterprise / Consulting', allows: ['facility', 'area', 'portfolio', 'report', 'history', 'watchlists', 'search'], fullComponents: true, portfolioBatch: 500, monthlyCalls: 1_000_000, overCap: 'RATE_LIMIT_EXCEEDED' },
 };
 
 /** Spec 7 rule 4 wording: "requires a <lowest allowed plan> plan or above". */

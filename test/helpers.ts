@@ -1,3 +1,5 @@
+import { SpatialHandle } from '../src/area/spatial-handle';
+import { buildSpatialIndex } from '../src/area/spatial-index';
 import { generateKey } from '../src/access/key-format';
 import type { Tier } from '../src/tiers';
 import { Value } from '@sinclair/typebox/value';
@@ -40,7 +42,17 @@ export const CLEAN_INPUTS: ScoreInputs = {
   date_last_formal_action: null,
   date_last_informal_action: null,
   date_last_inspection: '2025-03-01',
+  federal_cases: 0,
+  federal_penalties_usd: 0,
+  date_last_federal_case: null,
+  programs: { caa: null, cwa: null, rcra: null, sdwa: null },
+  not_reported: [],
 };
+
+/** Clean score inputs with `overrides` applied: one scenario of a score table. */
+export function inputsWith(overrides: Partial<ScoreInputs>): ScoreInputs {
+  return { ...CLEAN_INPUTS, ...overrides };
+}
 
 /** A fictitious facility row (IDs start with 99); override any field. */
 export function facility(overrides: Partial<FacilityRow> & { registry_id: string }): FacilityRow {
@@ -107,10 +119,13 @@ export function makeWorld(opts: { rows?: FacilityRow[]; config?: Partial<Config>
   const store = opts.store ?? new SqliteStateStore(':memory:');
   const config = makeConfig({ logRequests: false, ...opts.config });
   const log = (e: Record<string, unknown>) => void logs.push(e);
+  const index = opts.deps?.index ?? memoryIndex(opts.rows ?? DEFAULT_ROWS);
   const deps: AppDeps = {
     ...processParts(config, clock, log),
     config,
-    index: memoryIndex(opts.rows ?? DEFAULT_ROWS),
+    index,
+    // Built now (milliseconds for test rows); a test of the not-yet-ready case passes a pending handle.
+    spatial: opts.deps?.spatial ?? SpatialHandle.of(buildSpatialIndex(index)),
     store,
     clock,
     log,

@@ -76,7 +76,8 @@ export function exporterLine(f: Facility, asOfMs: number, rng: Rng): string {
   set('FAC_LAST_PENALTY_AMT', num(c.lastPenalty));
   set('FAC_QTRS_WITH_NC', c.status === '' ? '' : c.qtrsWithNc);
   const lead = f.programs[0]!;
-  if (c.snc) set('FAC_PROGRAMS_WITH_SNC', PROGRAM_SNC_NAME[lead] ?? 'RCRA');
+  const second = secondSncProgram(f);
+  if (c.snc) set('FAC_PROGRAMS_WITH_SNC', [lead, second].filter((p) => p !== null).map((p) => PROGRAM_SNC_NAME[p] ?? 'RCRA').join(' '));
   set('FAC_COMPLIANCE_STATUS', c.status);
   set('FAC_SNC_FLG', 'N'); // as in EPA's recent national files: N on every row, so status/programs carry SNC
   set('FAC_3YR_COMPLIANCE_HISTORY', c.history);
@@ -106,14 +107,29 @@ function enforcementColumns(set: Setter, prog: 'CAA' | 'CWA' | 'RCRA', c: Facili
   set(`${prog}_LAST_PENALTY_AMT`, num(c.lastPenalty));
 }
 
-/** Program-level columns: the first (lead) program carries the facility's enforcement record, others are clean. */
+const SNC_PROGRAMS = new Set(['AIR', 'NPDES', 'RCRA', 'SDWIS']);
+
+/**
+ * One in four facilities in SNC with a second compliance program (decided from the ID's digits, so no
+ * random draw is added and every other row stays as it was) is in SNC under that program too, for the
+ * same quarters but with no enforcement record of its own: how "SNC under two programs" looks in ECHO.
+ */
+function secondSncProgram(f: Facility): string | null {
+  if (!f.compliance.snc) return null;
+  const second = f.programs.slice(1).find((p) => SNC_PROGRAMS.has(p));
+  return second && Number(f.id.slice(-2)) % 4 === 0 ? second : null;
+}
+
+/** Program-level columns: the first (lead) program carries the facility's enforcement record, others are clean (but see secondSncProgram). */
 function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): void {
   const c = f.compliance;
   const id = f.id.slice(-8);
   const st = f.place.state;
   const clean = '____________';
+  const second = secondSncProgram(f);
   const own = (p: string) => f.programs[0] === p;
-  const status = (p: string) => (own(p) ? c.status || 'No Violation Identified' : 'No Violation Identified');
+  const inViolation = (p: string) => own(p) || second === p; // quarters, status, SNC flag and history
+  const status = (p: string) => (inViolation(p) ? c.status || 'No Violation Identified' : 'No Violation Identified');
   if (f.programs.includes('AIR')) {
     set('AIR_IDS', `${st}99${id}`);
     set('CAA_PERMIT_TYPES', rng.pick(['Minor', 'Synthetic Minor', 'Major']));
@@ -124,10 +140,10 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): voi
       if (c.daysLastInspection !== null) set('CAA_DAYS_LAST_EVALUATION', c.daysLastInspection);
       enforcementColumns(set, 'CAA', c, asOfMs);
     }
-    set('CAA_QTRS_WITH_NC', own('AIR') ? c.qtrsWithNc : 0);
+    set('CAA_QTRS_WITH_NC', inViolation('AIR') ? c.qtrsWithNc : 0);
     set('CAA_COMPLIANCE_STATUS', status('AIR'));
-    set('CAA_HPV_FLAG', yn(own('AIR') && c.snc));
-    set('CAA_3YR_COMPL_QTRS_HISTORY', own('AIR') ? c.history : clean);
+    set('CAA_HPV_FLAG', yn(inViolation('AIR') && c.snc));
+    set('CAA_3YR_COMPL_QTRS_HISTORY', inViolation('AIR') ? c.history : clean);
   }
   if (f.programs.includes('NPDES')) {
     set('NPDES_IDS', `${st}R99${id.slice(-5)}`);
@@ -139,10 +155,10 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): voi
       if (c.daysLastInspection !== null) set('CWA_DAYS_LAST_INSPECTION', c.daysLastInspection);
       enforcementColumns(set, 'CWA', c, asOfMs);
     }
-    set('CWA_QTRS_WITH_NC', own('NPDES') ? c.qtrsWithNc : 0);
+    set('CWA_QTRS_WITH_NC', inViolation('NPDES') ? c.qtrsWithNc : 0);
     set('CWA_COMPLIANCE_STATUS', status('NPDES'));
-    set('CWA_SNC_FLAG', yn(own('NPDES') && c.snc));
-    set('CWA_13QTRS_COMPL_HISTORY', `_${own('NPDES') ? c.history || clean : clean}`);
+    set('CWA_SNC_FLAG', yn(inViolation('NPDES') && c.snc));
+    set('CWA_13QTRS_COMPL_HISTORY', `_${inViolation('NPDES') ? c.history || clean : clean}`);
   }
   if (f.programs.includes('RCRA')) {
     set('RCRA_IDS', `${st}D99${id}`);
@@ -153,10 +169,10 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): voi
       if (c.daysLastInspection !== null) set('RCRA_DAYS_LAST_EVALUATION', c.daysLastInspection);
       enforcementColumns(set, 'RCRA', c, asOfMs);
     }
-    set('RCRA_QTRS_WITH_NC', own('RCRA') ? c.qtrsWithNc : 0);
+    set('RCRA_QTRS_WITH_NC', inViolation('RCRA') ? c.qtrsWithNc : 0);
     set('RCRA_COMPLIANCE_STATUS', status('RCRA'));
-    set('RCRA_SNC_FLAG', yn(own('RCRA') && c.snc));
-    set('RCRA_3YR_COMPL_QTRS_HISTORY', own('RCRA') ? c.history : clean);
+    set('RCRA_SNC_FLAG', yn(inViolation('RCRA') && c.snc));
+    set('RCRA_3YR_COMPL_QTRS_HISTORY', inViolation('RCRA') ? c.history : clean);
   }
   if (f.programs.includes('SDWIS')) {
     set('SDWA_IDS', `${st}99${id.slice(-5)}`);
@@ -164,7 +180,7 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): voi
     set('SDWA_INFORMAL_COUNT', own('SDWIS') ? c.informal : 0);
     set('SDWA_FORMAL_ACTION_COUNT', own('SDWIS') ? c.formal : 0);
     set('SDWA_COMPLIANCE_STATUS', status('SDWIS'));
-    set('SDWA_SNC_FLAG', yn(own('SDWIS') && c.snc));
+    set('SDWA_SNC_FLAG', yn(inViolation('SDWIS') && c.snc));
   }
   if (f.programs.includes('TRI')) {
     set('TRI_IDS', `${f.place.zip}99${id.slice(-5)}`);

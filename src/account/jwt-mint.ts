@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import type { JwtConfig } from '../jwt-config';
-import { algorithmsFor, hmacKeyOf, jwtModeOf } from './jwt';
+import { algorithmsFor, hmacKeyOf, jwtModeOf, maxLifetimeOf } from './jwt';
 
 /**
  * An HMAC account token (first configured algorithm, HS256 by default) signed with the configured shared secret, for self-hosted installs with
@@ -10,7 +10,9 @@ import { algorithmsFor, hmacKeyOf, jwtModeOf } from './jwt';
 export async function mintAccountToken(c: JwtConfig, o: { subject: string; ttlSec: number; now: number; name?: string }): Promise<string> {
   if (jwtModeOf(c) !== 'hs256') throw new Error('minting tokens needs FCS_JWT_SECRET (HS256 mode); with an identity provider, tokens come from it');
   if (o.subject.trim() === '') throw new Error('--subject is required');
-  if (!Number.isInteger(o.ttlSec) || o.ttlSec <= 0 || o.ttlSec > 31 * 86_400) throw new Error('--ttl must be a whole number of seconds between 1 and 2678400 (31 days)');
+  // No longer than the server's maximum lifetime (FCS_JWT_MAX_LIFETIME_SEC), which refuses anything further out.
+  const max = maxLifetimeOf(c);
+  if (!Number.isInteger(o.ttlSec) || o.ttlSec <= 0 || o.ttlSec > max) throw new Error(`--ttl must be a whole number of seconds between 1 and ${max} (FCS_JWT_MAX_LIFETIME_SEC)`);
   // The same algorithm and secret checks as the server's verifier, so a minted token is one serve accepts.
   const alg = algorithmsFor('hs256', c.algorithms)[0]!;
   const key = hmacKeyOf(c);

@@ -14,7 +14,7 @@ export const ACCOUNT_OPTIONS = {
 
 export const ACCOUNT_ENV_HELP =
   'FCS_JWT_JWKS_URL | FCS_JWT_JWKS_FILE | FCS_JWT_SECRET (one of), FCS_JWT_ISSUER, FCS_JWT_AUDIENCE, FCS_JWT_ALGORITHMS, ' +
-  'FCS_JWT_TIER_CLAIM, FCS_JWT_TIER_MAP, FCS_JWT_CLOCK_TOLERANCE_SEC, FCS_JWKS_COOLDOWN_MS, FCS_JWKS_CACHE_MAX_AGE_MS, FCS_SIGNUP_TIER';
+  'FCS_JWT_TIER_CLAIM, FCS_JWT_TIER_MAP, FCS_JWT_CLOCK_TOLERANCE_SEC, FCS_JWT_MAX_LIFETIME_SEC, FCS_JWKS_COOLDOWN_MS, FCS_JWKS_CACHE_MAX_AGE_MS, FCS_SIGNUP_TIER';
 
 const list = (s: string | undefined) => (s === undefined ? undefined : s.split(',').map((x) => x.trim()).filter(Boolean));
 const int = (s: string | undefined) => (s === undefined || s.trim() === '' ? undefined : Number(s));
@@ -41,6 +41,7 @@ export function jwtConfigFrom(env: Record<string, string | undefined>, flags: Re
     audience: list(str('jwt-audience', 'FCS_JWT_AUDIENCE')),
     algorithms: list(str('jwt-algorithms', 'FCS_JWT_ALGORITHMS')),
     clockToleranceSec: int(env.FCS_JWT_CLOCK_TOLERANCE_SEC),
+    maxLifetimeSec: int(env.FCS_JWT_MAX_LIFETIME_SEC),
     jwksCooldownMs: int(env.FCS_JWKS_COOLDOWN_MS),
     jwksCacheMaxAgeMs: int(env.FCS_JWKS_CACHE_MAX_AGE_MS),
     tierClaim: str('jwt-tier-claim', 'FCS_JWT_TIER_CLAIM'),

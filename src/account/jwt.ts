@@ -32,6 +32,25 @@ const MIN_SECRET_BYTES = 32;
 const MAX_TOKEN_CHARS = 8192;
 const MAX_SUBJECT_CHARS = 255;
 
+const DEFAULT_MAX_LIFETIME_SEC = 24 * 3600;
+
+/** Longest `exp` past now a token may carry (FCS_JWT_MAX_LIFETIME_SEC, default 24 h). */
+export function maxLifetimeOf(c: JwtConfig): number {
+  return c.maxLifetimeSec ?? DEFAULT_MAX_LIFETIME_SEC;
+}
+
+/**
+ * `exp` (and `nbf`/`iat` when present) must be whole seconds, and `exp` no further out than the
+ * longest lifetime allowed: a token with `"exp": 1e309` (Infinity once parsed) would never expire.
+ */
+function checkTimeClaims(payload: JWTPayload, now: number, maxAheadSec: number): void {
+  for (const claim of ['exp', 'nbf', 'iat'] as const) {
+    const v = payload[claim];
+    if (v !== undefined && !Number.isSafeInteger(v)) throw new JwtRejected(`${claim} claim is not a whole number of seconds: ${String(v)}`);
+  }
+  if ((payload.exp as number) > now / 1000 + maxAheadSec) throw new JwtRejected(`exp claim is more than ${maxAheadSec} s in the future`);
+}
+
 /** Which key source the config selects; throws when more than one is set. */
 export function jwtModeOf(c: JwtConfig): JwtMode {
   const set = [c.jwksUrl && 'jwks-url', c.jwksFile && 'jwks-file', c.secret && 'hs256'].filter(Boolean) as JwtMode[];
@@ -99,6 +118,7 @@ export function createJwtVerifier(c: JwtConfig, log: Log): JwtVerifier {
     clockTolerance: c.clockToleranceSec ?? 30,
     requiredClaims: ['exp', 'sub'],
   };
+  const maxLifetimeSec = maxLifetimeOf(c);
   return {
     mode,
     async verify(token, now) {
@@ -111,6 +131,7 @@ export function createJwtVerifier(c: JwtConfig, log: Log): JwtVerifier {
         if (e instanceof JwtSourceUnavailable) throw e;
         throw new JwtRejected(e instanceof errors.JOSEError ? `${e.code}: ${e.message}` : `${(e as Error).name}: ${(e as Error).message}`);
       }
+      checkTimeClaims(payload, now, maxLifetimeSec + options.clockTolerance);
       const sub = payload.sub;
       if (typeof sub !== 'string' || sub.trim() === '' || sub.length > MAX_SUBJECT_CHARS) throw new JwtRejected('sub claim is empty or too long');
       return { subject: sub, name: displayNameOf(payload), tier: tierFromClaims(payload, c) };

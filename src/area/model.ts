@@ -24,8 +24,8 @@ export const AreaQuery = t.Object({
 
 /** Spec 2.5. */
 export const AreaFacility = t.Object({
-  registry_id: t.String({ examples: ['990000000003'] }),
-  fac_name: t.String({ examples: ['GULF COAST REFINING (FICTITIOUS)'] }),
+  registry_id: t.String({ examples: ['990004433640'] }),
+  fac_name: t.String({ examples: ['PLUQUANT TRAVEL CENTER CO'] }),
   overall_score: t.Integer({ minimum: 0, maximum: 100 }),
   active_enforcement: t.Boolean(),
   distance_miles: t.Number({ minimum: 0, description: 'Great-circle distance from the centre in miles, rounded to 3 decimals (about 5 feet)', examples: [1.234] }),

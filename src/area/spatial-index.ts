@@ -1,4 +1,4 @@
-import { cellToLatLng, latLngToCell } from 'h3-js';
+import { cellToLatLng, h3IndexToSplitLong, latLngToCell } from 'h3-js';
 import type { Database } from 'bun:sqlite';
 import { cosLat, haversinePre } from './geo';
 
@@ -44,10 +44,14 @@ export type SpatialIndex = {
   idLen: Uint8Array;
   /** Registry IDs that are not 1-15 digits, by position (the ingest rejects those, so normally empty). */
   idOther: Map<number, string>;
+  /** Facility names, UTF-8: facility i's is nameBytes[nameStart[i] .. nameStart[i + 1]) (so an area answer needs no SQLite read). */
+  nameStart: Uint32Array;
+  nameBytes: Uint8Array;
   states: string[];
   stateCode: Map<string, number>;
-  /** H3 cell string -> cell number. */
-  cellOf: Map<string, number>;
+  /** The cells' 64-bit H3 indexes, upper and lower 32 bits, ascending (see `cellNumber`). */
+  cellHi: Uint32Array;
+  cellLo: Uint32Array;
   cellStart: Uint32Array;
   cellLat: Float64Array;
   cellLng: Float64Array;
@@ -60,7 +64,7 @@ export type SpatialIndex = {
   cellState: Uint16Array;
   /** Milliseconds it took to build or to read back. */
   buildMs: number;
-  /** Built from the facility table now, or read back from a stored copy (./spatial-store.ts). */
+  /** Built from the facility table now, or used in place from the release's stored copy (./spatial-file.ts). */
   origin: 'built' | 'stored';
 };
 
@@ -73,41 +77,152 @@ export function registryIdAt(s: SpatialIndex, i: number): string {
   return String(s.idNum[i]).padStart(s.idLen[i]!, '0');
 }
 
-type Raw = { registry_id: string; lat: number; lng: number; overall_score: number; active_enforcement: number; fac_state: string };
+type Raw = { registry_id: string; fac_name: string; lat: number; lng: number; overall_score: number; active_enforcement: number; fac_state: string };
 
 /**
- * Reads the facility table once (in registry_id order, the primary key's order) and lays it out by
- * H3 cell. Cells are numbered in H3 index order, which keeps neighbouring cells close in memory.
- * Each facility's cell is `latLngToCell` at AREA_H3_RES itself, never a parent of a finer cell
- * (the two disagree for a few percent of points).
+ * What the spatial index is made from: one entry per facility, in registry_id order (the order of
+ * the facility table's primary key, so position = rank). Read from an index file
+ * (`readSpatialColumns`) or collected while ingest writes one (./spatial-collector.ts).
  */
-export function buildSpatialIndex(index: { db: Database }, res = AREA_H3_RES): SpatialIndex {
-  const started = performance.now();
-  const n = (index.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
-  const lat0 = new Float64Array(n), lng0 = new Float64Array(n), score0 = new Int32Array(n);
-  const flags0 = new Uint8Array(n), state0 = new Uint16Array(n), cell0 = new Uint32Array(n);
-  const idNum0 = new Float64Array(n), idLen0 = new Uint8Array(n);
-  const idOther0 = new Map<number, string>();
-  const states: string[] = [], stateCode = new Map<string, number>();
-  const cellIds = new Map<string, number>(), cellNames: string[] = [];
-  const rows = index.db.query<Raw, []>('SELECT registry_id, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id');
+export type SpatialColumns = {
+  count: number;
+  lat: Float64Array;
+  lng: Float64Array;
+  score: Int32Array;
+  flags: Uint8Array;
+  /** Index into `states`. */
+  state: Uint16Array;
+  states: string[];
+  idNum: Float64Array;
+  idLen: Uint8Array;
+  idOther: Map<number, string>;
+  /** Names, UTF-8, facility i's at nameBytes[nameStart[i] .. nameStart[i + 1]). */
+  nameStart: Uint32Array;
+  nameBytes: Uint8Array;
+};
+
+/** Fresh columns for `n` facilities (filled by the caller). */
+export function allocateColumns(n: number): SpatialColumns {
+  return {
+    count: n,
+    lat: new Float64Array(n),
+    lng: new Float64Array(n),
+    score: new Int32Array(n),
+    flags: new Uint8Array(n),
+    state: new Uint16Array(n),
+    states: [],
+    idNum: new Float64Array(n),
+    idLen: new Uint8Array(n),
+    idOther: new Map(),
+    nameStart: new Uint32Array(n + 1),
+    nameBytes: new Uint8Array(0),
+  };
+}
+
+/** Appends names as UTF-8 (nameStart of the next one kept up to date); grows the byte array as needed. */
+export class NameBytes {
+  bytes = new Uint8Array(1 << 16);
+  length = 0;
+  private readonly encoder = new TextEncoder();
+  /** Appends `name`; returns the offset just past it. */
+  push(name: string): number {
+    // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+    if (this.length + name.length * 3 > this.bytes.length) {
+      const more = new Uint8Array(Math.max(this.bytes.length * 2, this.length + name.length * 3));
+      more.set(this.bytes.subarray(0, this.length));
+      this.bytes = more;
+    }
+    // ASCII (nearly every name) byte by byte, with no view object per name; the rest through the encoder.
+    let at = this.length;
+    for (let k = 0; k < name.length; k++) {
+      const ch = name.charCodeAt(k);
+      if (ch > 127) {
+        this.length += this.encoder.encodeInto(name, this.bytes.subarray(this.length)).written;
+        return this.length;
+      }
+      this.bytes[at++] = ch;
+    }
+    this.length = at;
+    return this.length;
+  }
+  /** Appends UTF-8 bytes as they are; returns the offset just past them. */
+  pushBytes(b: Uint8Array): number {
+    if (this.length + b.length > this.bytes.length) {
+      const more = new Uint8Array(Math.max(this.bytes.length * 2, this.length + b.length));
+      more.set(this.bytes.subarray(0, this.length));
+      this.bytes = more;
+    }
+    this.bytes.set(b, this.length);
+    this.length += b.length;
+    return this.length;
+  }
+
+  /** The bytes written, trimmed. */
+  done(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
+}
+
+const decoder = new TextDecoder();
+
+/** Name of the facility at position i. */
+export function nameAt(s: SpatialIndex, i: number): string {
+  return decoder.decode(s.nameBytes.subarray(s.nameStart[i]!, s.nameStart[i + 1]!));
+}
+
+/** Stores `registryId` at position i of the columns' ID arrays. */
+export function putRegistryId(c: SpatialColumns, i: number, registryId: string): void {
+  if (isShortDigitString(registryId)) {
+    c.idNum[i] = Number(registryId);
+    c.idLen[i] = registryId.length;
+  } else c.idOther.set(i, registryId);
+}
+
+/** Reads the facility table once, in registry_id order (the primary key's order). */
+export function readSpatialColumns(db: Database): SpatialColumns {
+  const n = (db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+  const c = allocateColumns(n);
+  const stateCode = new Map<string, number>();
+  const rows = db.query<Raw, []>('SELECT registry_id, fac_name, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id');
+  const names = new NameBytes();
   let count = 0;
   for (const r of rows.iterate()) {
     if (count >= n) break;
     const i = count++;
-    lat0[i] = r.lat;
-    lng0[i] = r.lng;
-    score0[i] = r.overall_score;
-    flags0[i] = r.active_enforcement ? 1 : 0;
+    c.lat[i] = r.lat;
+    c.lng[i] = r.lng;
+    c.score[i] = r.overall_score;
+    c.flags[i] = r.active_enforcement ? 1 : 0;
     let sc = stateCode.get(r.fac_state);
-    if (sc === undefined) stateCode.set(r.fac_state, (sc = states.push(r.fac_state) - 1));
-    state0[i] = sc;
-    if (isShortDigitString(r.registry_id)) {
-      idNum0[i] = Number(r.registry_id);
-      idLen0[i] = r.registry_id.length;
-    } else idOther0.set(i, r.registry_id);
+    if (sc === undefined) stateCode.set(r.fac_state, (sc = c.states.push(r.fac_state) - 1));
+    c.state[i] = sc;
+    putRegistryId(c, i, r.registry_id);
+    c.nameStart[i + 1] = names.push(r.fac_name);
   }
-  // A second pass, over typed arrays only: the H3 call is most of the build.
+  c.count = count;
+  c.nameBytes = names.done();
+  return c;
+}
+
+/** Reads the facility table of `index` and lays it out (seconds at national scale: one H3 call per facility). */
+export function buildSpatialIndex(index: { db: Database }, res = AREA_H3_RES): SpatialIndex {
+  const started = performance.now();
+  const s = layoutSpatialIndex(readSpatialColumns(index.db), res);
+  s.buildMs = performance.now() - started;
+  return s;
+}
+
+/**
+ * Lays columns (in registry_id order) out by H3 cell. Cells are numbered in H3 index order, which
+ * keeps neighbouring cells close in memory. Each facility's cell is `latLngToCell` at `res`
+ * itself, never a parent of a finer cell (the two disagree for a few percent of points).
+ */
+export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): SpatialIndex {
+  const started = performance.now();
+  const { count, lat: lat0, lng: lng0, score: score0, flags: flags0, state: state0, idNum: idNum0, idLen: idLen0, idOther: idOther0 } = src;
+  const cell0 = new Uint32Array(count);
+  const cellIds = new Map<string, number>(), cellNames: string[] = [];
+  // The H3 call is most of the build.
   for (let i = 0; i < count; i++) {
     const cell = latLngToCell(lat0[i]!, lng0[i]!, res);
     let c = cellIds.get(cell);
@@ -115,18 +230,20 @@ export function buildSpatialIndex(index: { db: Database }, res = AREA_H3_RES): S
     cell0[i] = c;
   }
 
-  // Cells in H3 order; facilities by (cell, score, registry_id): two stable counting sorts over
+  // Cells in H3 order (every cell string of one resolution has the same length, so string order is
+  // numeric order); facilities by (cell, score, registry_id): two stable counting sorts over
   // positions that are already in registry_id order.
   const cellOrder = cellNames.map((_, c) => c).sort((a, b) => (cellNames[a]! < cellNames[b]! ? -1 : 1));
   const cellRank = new Uint32Array(cellNames.length);
   cellOrder.forEach((c, r) => (cellRank[c] = r));
-  const identity = Uint32Array.from({ length: count }, (_, k) => k);
+  const identity = new Uint32Array(count);
+  for (let k = 0; k < count; k++) identity[k] = k;
   const byScore = sortByScore(identity, score0);
   const perm = countingSort(byScore, (p) => cellRank[cell0[p]!]!, cellNames.length);
 
   const s = allocate(count, cellNames.length, res);
-  s.states = states;
-  s.stateCode = stateCode;
+  s.states = src.states;
+  s.stateCode = new Map(src.states.map((st, i) => [st, i]));
   for (let k = 0; k < count; k++) {
     const p = perm[k]!;
     s.lat[k] = lat0[p]!;
@@ -141,6 +258,14 @@ export function buildSpatialIndex(index: { db: Database }, res = AREA_H3_RES): S
     const other = idOther0.get(p);
     if (other !== undefined) s.idOther.set(k, other);
   }
+  s.nameBytes = new Uint8Array(src.nameStart[count] ?? 0);
+  for (let k = 0, at = 0; k < count; k++) {
+    const p = perm[k]!;
+    const from = src.nameStart[p]!, to = src.nameStart[p + 1]!;
+    s.nameBytes.set(src.nameBytes.subarray(from, to), at);
+    at += to - from;
+    s.nameStart[k + 1] = at;
+  }
   for (let k = 0; k < count; k++) {
     const c = cellRank[cell0[perm[k]!]!]! + 1;
     s.cellStart[c] = s.cellStart[c]! + 1;
@@ -149,6 +274,24 @@ export function buildSpatialIndex(index: { db: Database }, res = AREA_H3_RES): S
   summarizeCells(s, cellOrder.map((c) => cellNames[c]!));
   s.buildMs = performance.now() - started;
   return s;
+}
+
+/**
+ * The cell number of H3 cell `h` (a string of the index's resolution), or -1 when no facility is
+ * in it: a binary search over the cells' 64-bit H3 indexes (kept as two Uint32Arrays, so a stored
+ * index is used in place, with no Map to rebuild at start).
+ */
+export function cellNumber(s: SpatialIndex, h: string): number {
+  const [lo, hi] = h3IndexToSplitLong(h);
+  let a = 0, b = s.cellHi.length - 1;
+  while (a <= b) {
+    const m = (a + b) >>> 1;
+    const mh = s.cellHi[m]!, ml = s.cellLo[m]!;
+    if (mh < hi! || (mh === hi && ml < lo!)) a = m + 1;
+    else if (mh === hi && ml === lo) return m;
+    else b = m - 1;
+  }
+  return -1;
 }
 
 /** Stable counting sort of `items` by an integer key in 0 .. keys - 1. */
@@ -188,9 +331,12 @@ function allocate(count: number, cells: number, res: number): SpatialIndex {
     idNum: new Float64Array(count),
     idLen: new Uint8Array(count),
     idOther: new Map(),
+    nameStart: new Uint32Array(count + 1),
+    nameBytes: new Uint8Array(0),
     states: [],
     stateCode: new Map(),
-    cellOf: new Map(),
+    cellHi: new Uint32Array(cells),
+    cellLo: new Uint32Array(cells),
     cellStart: new Uint32Array(cells + 1),
     cellLat: new Float64Array(cells),
     cellLng: new Float64Array(cells),
@@ -207,7 +353,9 @@ function allocate(count: number, cells: number, res: number): SpatialIndex {
 /** Per-cell centre, radius over its facilities, lowest score and flags, so searches can skip cells. */
 function summarizeCells(s: SpatialIndex, names: string[]): void {
   names.forEach((name, c) => {
-    s.cellOf.set(name, c);
+    const [lo, hi] = h3IndexToSplitLong(name);
+    s.cellHi[c] = hi!;
+    s.cellLo[c] = lo!;
     const [clat, clng] = cellToLatLng(name);
     s.cellLat[c] = clat;
     s.cellLng[c] = clng;

@@ -1,6 +1,6 @@
 import { cellToLatLng, gridRing, latLngToCell } from 'h3-js';
 import { DEG, EARTH_RADIUS_MILES, LB_EPSILON_MILES, cellRadiusBoundMiles, cosLat, haversinePre } from './geo';
-import { MIXED_STATES, type SpatialIndex } from './spatial-index';
+import { MIXED_STATES, cellNumber, type SpatialIndex } from './spatial-index';
 import { TopK } from './top-k';
 
 /** A radius query as plain values (already validated). */
@@ -53,10 +53,10 @@ export function searchRadius(s: SpatialIndex, q: RadiusQuery): Hit[] {
     cells.length = 0;
     centreDistance.length = 0;
     for (const h of ring) {
-      const c = s.cellOf.get(h);
+      const c = cellNumber(s, h);
       let dc: number;
       let radius = bound;
-      if (c !== undefined) {
+      if (c >= 0) {
         dc = haversinePre(qlat, qlng, qcos, s.cellLat[c]!, s.cellLng[c]!, s.cellCos[c]!);
         cells.push(c);
         centreDistance.push(dc);

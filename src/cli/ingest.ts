@@ -1,10 +1,13 @@
 import { parseDataDate } from '../scoring/dates';
 import { buildTempPath } from '../index/index-writer';
 import { rejectsPathOf } from '../index/ingest/rejects';
+import { printable } from './printable';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { ingest, ReleaseOrderError, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
+import { SpatialCollector } from '../area/spatial-collector';
+import { spatialFilePath } from '../area/spatial-file';
 import { parse } from './options';
 
 const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious]
@@ -50,12 +53,13 @@ function summaryText(s: IngestSummary): string {
     `  rows      ${c.read} read: ${c.accepted} indexed, ${c.rejected} rejected${reasons.length ? ` (${reasons.join(', ')})` : ''}, ${c.blank} blank`,
     `  rejects   ${s.rejectsPath}`,
     `  facilities ${s.info.facility_count}, score method ${s.info.score_version}`,
+    ...s.companionFiles.map((f) => `  beside it ${f.path} (${(f.ms / 1000).toFixed(1)} s)`),
   ];
   if (s.release.seq > 1) {
     const c = s.release.changes;
     lines.push(`  release   ${s.release.seq} of this index's history: ${c.added} added, ${c.changed} changed, ${c.removed} removed, ${c.rescored} rescored since the previous release`);
   }
-  for (const [file, cols] of Object.entries(s.missingColumns)) lines.push(`  note      ${file} has no ${cols.join(', ')} column(s): treated as zero/unknown`);
+  for (const [file, cols] of Object.entries(s.missingColumns)) lines.push(`  note      ${file} has no ${cols.join(', ')} column(s): not reported (null in the inputs; see docs/scoring.md)`);
   return lines.join('\n');
 }
 
@@ -97,7 +101,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
   }
   // an interrupted build leaves only temp files behind (the old index is untouched): remove them too
   const cleanup = () => {
-    for (const p of [buildTempPath(out), buildTempPath(rejectsPathOf(out))]) rmSync(p, { force: true });
+    for (const p of [buildTempPath(out), buildTempPath(rejectsPathOf(out)), buildTempPath(spatialFilePath(out))]) rmSync(p, { force: true });
     console.error('\ningest: interrupted; the previous index (if any) is unchanged');
     process.exit(130);
   };
@@ -112,10 +116,12 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
       fictitious: values.fictitious ? true : undefined,
       previous,
       inline: values.threads === 'auto' ? !secondCoreIdle() : values.threads === '1',
-      log: (line) => console.error(line),
+      log: (line) => console.error(printable(line)),
       progress: { tty: process.stderr.isTTY === true, write: (s) => process.stderr.write(s) },
+      // The release carries the area search's spatial index (`<out>.area`), used in place by serve.
+      companions: [new SpatialCollector()],
     });
-    console.log(summaryText(summary));
+    console.log(printable(summaryText(summary)));
     return 0;
   } catch (e) {
     if (e instanceof ReleaseOrderError) {
@@ -123,7 +129,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
       return 1;
     }
     if (!(e instanceof UnusableInputError)) throw e;
-    console.error(`facility-score ingest: ${e.message}\nNothing was written; the previous index at ${out} (if any) is unchanged.`);
+    console.error(`facility-score ingest: ${printable(e.message)}\nNothing was written; the previous index at ${out} (if any) is unchanged.`);
     return 1;
   } finally {
     process.off('SIGINT', cleanup);

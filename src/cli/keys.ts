@@ -4,11 +4,14 @@ import { generateKey } from '../access/key-format';
 import { TIERS, TIER_RULES, type Tier } from '../tiers';
 import { openStateStore } from '../state/open-store';
 import type { StateStore } from '../state/store';
+import type { Account } from '../state/model';
 import { configFrom, parse } from './options';
 
 const HELP = `facility-score keys <subcommand> [--state-dir DIR] [--redis-url URL]
-  create --tier free|starter|platform|enterprise [--name N] [--subject S] [--json]   new account + key (key printed once)
+  create --tier free|starter|platform|enterprise [--name N] [--subject S] [--json | --print-key]
+                                                 new account + key (key printed once; --print-key prints only the key)
   list [--json]                                  accounts with tier, key prefix, usage this month
+  (--json output of create, regenerate and list uses the same field names as the account API: account_id, tier, key_prefix, ...)
   revoke <account-id>                            kill the account's key at once
   set-tier <account-id> <tier>
   set-limit <account-id> <calls|default>         per-account monthly cap
@@ -18,6 +21,20 @@ const HELP = `facility-score keys <subcommand> [--state-dir DIR] [--redis-url UR
 function asTier(s: string | undefined): Tier {
   if (!s || !(TIERS as readonly string[]).includes(s)) throw new Error(`--tier must be one of ${TIERS.join(', ')}`);
   return s as Tier;
+}
+
+/** One set of field names for every `--json` output of `keys` (create, regenerate, list). */
+function accountFields(a: Account) {
+  return {
+    account_id: a.id,
+    tier: a.tier,
+    key_prefix: a.key_prefix,
+    name: a.name,
+    subject: a.subject,
+    monthly_limit: a.monthly_limit,
+    created_at: a.created_at,
+    key_created_at: a.key_created_at,
+  };
 }
 
 async function mustExist(store: StateStore, id: string | undefined) {
@@ -33,6 +50,7 @@ export async function keysCommand(args: string[], env: Record<string, string | u
     name: { type: 'string' },
     subject: { type: 'string' },
     json: { type: 'boolean' },
+    'print-key': { type: 'boolean' },
     ttl: { type: 'string' },
   });
   const [sub, ...rest] = positionals;
@@ -56,15 +74,17 @@ export async function keysCommand(args: string[], env: Record<string, string | u
         const account = await store.createAccount({ name: values.name ?? '', subject: values.subject ?? '', tier, monthlyLimit: null, now });
         const k = generateKey();
         await store.setKey(account.id, k.hash, k.prefix, now);
-        if (values.json) console.log(JSON.stringify({ key: k.key, tier, prefix: k.prefix, account_id: account.id, name: account.name, subject: account.subject }));
+        // --print-key: just the key and a newline, for KEY=$(... --print-key) in scripts.
+        if (values['print-key']) console.log(k.key);
+        else if (values.json) console.log(JSON.stringify({ key: k.key, ...accountFields((await store.getAccount(account.id))!) }));
         else console.log(`account ${account.id} (${TIER_RULES[tier].label})\nAPI key (shown once, store it now): ${k.key}`);
         return 0;
       }
       case 'list': {
         const accounts = await store.listAccounts();
-        const rows = await Promise.all(accounts.map(async (a) => ({ ...a, calls_this_month: await store.monthlyUsage(a.id, now), effective_limit: monthlyLimitOf(a) })));
+        const rows = await Promise.all(accounts.map(async (a) => ({ ...accountFields(a), calls_this_month: await store.monthlyUsage(a.id, now), effective_limit: monthlyLimitOf(a) })));
         if (values.json) console.log(JSON.stringify(rows));
-        else for (const r of rows) console.log(`${r.id}\t${r.tier}\t${r.key_prefix ?? '(no key)'}\t${r.calls_this_month}/${r.effective_limit}\t${r.name}\t${r.subject}`);
+        else for (const r of rows) console.log(`${r.account_id}\t${r.tier}\t${r.key_prefix ?? '(no key)'}\t${r.calls_this_month}/${r.effective_limit}\t${r.name}\t${r.subject}`);
         return 0;
       }
       case 'revoke': {
@@ -78,7 +98,7 @@ export async function keysCommand(args: string[], env: Record<string, string | u
         const k = generateKey();
         // The operator is not throttled (that limit protects the self-service endpoint), and an account without a key gets one.
         await store.setKey(a.id, k.hash, k.prefix, now);
-        if (values.json) console.log(JSON.stringify({ key: k.key, tier: a.tier, prefix: k.prefix, account_id: a.id }));
+        if (values.json) console.log(JSON.stringify({ key: k.key, ...accountFields((await store.getAccount(a.id))!) }));
         else console.log(`account ${a.id}: new API key (shown once, store it now; the old key no longer works): ${k.key}`);
         return 0;
       }

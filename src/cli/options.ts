@@ -23,6 +23,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
   const num = (envName: string) => (fromEnv(envName) === undefined ? undefined : Number(env[envName]));
   const port = str('port', 'FCS_PORT') ?? fromEnv('PORT');
   const proxies = str('trusted-proxies', 'FCS_TRUSTED_PROXIES');
+  const corsOrigins = str('cors-origins', 'FCS_CORS_ORIGINS');
   const maxMb = str('report-cache-max-mb', 'FCS_REPORT_CACHE_MAX_MB');
   const webhookAllow = str('webhook-allow', 'FCS_WEBHOOK_ALLOW');
   return makeConfig({
@@ -35,6 +36,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
     redisPrefix: env.FCS_REDIS_PREFIX || undefined,
     redisTimeoutMs: num('FCS_REDIS_TIMEOUT_MS'),
+    corsOrigins: corsOrigins ? corsOrigins.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     trustedProxies: proxies ? proxies.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     geocoderUrl: env.FCS_GEOCODER_URL || null,
     geocoderBenchmark: fromEnv('FCS_GEOCODER_BENCHMARK'),

@@ -2,6 +2,7 @@ import { ingestCommand } from './ingest';
 import { keysCommand } from './keys';
 import { serveCommand } from './serve';
 import { versionText } from './version-text';
+import { printable } from './printable';
 
 const USAGE = `facility-score <command> [options]
 
@@ -25,8 +26,9 @@ const COMMANDS: Record<string, Command> = {
 export async function runCli(argv: string[], env: Record<string, string | undefined>): Promise<number | null> {
   const [name, ...rest] = argv;
   if (name === '--version' || name === '-v' || name === 'version') {
-    console.log(await versionText(env));
-    return 0;
+    const { text, indexOk } = await versionText(env);
+    console.log(text);
+    return indexOk ? 0 : 1;
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     console.log(USAGE);
@@ -34,13 +36,13 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   }
   const command = COMMANDS[name];
   if (!command) {
-    console.error(`facility-score: unknown command "${name}"\n\n${USAGE}`);
+    console.error(`facility-score: unknown command "${printable(name)}"\n\n${USAGE}`);
     return 2;
   }
   try {
     return await command(rest, env);
   } catch (e) {
-    console.error(`facility-score ${name}: ${(e as Error).message}`);
+    console.error(`facility-score ${name}: ${printable((e as Error).message)}`);
     return 1;
   }
 }

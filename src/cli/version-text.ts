@@ -2,8 +2,12 @@ import { openIndex } from '../index/bundled';
 import { SCORE_VERSION } from '../scoring/score';
 import { GIT_COMMIT, VERSION } from '../version';
 
-/** `--version`: version, commit, score method and the dataset the default index (FCS_INDEX, else the bundled sample) holds. */
-export async function versionText(env: Record<string, string | undefined>): Promise<string> {
+/**
+ * `--version`: version, commit, score method and the dataset the default index (FCS_INDEX, else the
+ * bundled sample) holds. `indexOk` is false when that index cannot be opened (missing, corrupt, not
+ * an index): the CLI then exits 1, so `--version` works as the check before switching an index.
+ */
+export async function versionText(env: Record<string, string | undefined>): Promise<{ text: string; indexOk: boolean }> {
   const lines = [`facility-score ${VERSION} (commit ${GIT_COMMIT})`, `score method ${SCORE_VERSION}`];
   try {
     const index = await openIndex(env.FCS_INDEX || null);
@@ -12,6 +16,7 @@ export async function versionText(env: Record<string, string | undefined>): Prom
     index.close();
   } catch (e) {
     lines.push(`dataset unavailable: ${(e as Error).message}`);
+    return { text: lines.join('\n'), indexOk: false };
   }
-  return lines.join('\n');
+  return { text: lines.join('\n'), indexOk: true };
 }

@@ -9,16 +9,16 @@ export const DemoQuery = t.Object({
     minLength: 1,
     maxLength: MAX_ADDRESS_LENGTH,
     description: 'A US street address: house number, street, and the city and state or the ZIP code. At most 200 characters.',
-    examples: ['100 Main Street, Springfield, IL 62701'],
+    examples: ['27244 W Hurdora Blvd, Houston, TX 77257'],
   }),
 });
 
 /** Spec 2.6: identity, overall score and enforcement flag; never an ID, street, coordinates or components. */
 export const DemoPreview = t.Object(
   {
-    fac_name: t.String({ examples: ['ACME CHEMICAL WORKS (FICTITIOUS)'] }),
-    fac_city: t.String({ examples: ['SPRINGFIELD'] }),
-    fac_state: t.String({ examples: ['IL'] }),
+    fac_name: t.String({ examples: ['PLOMULON REFINING CO'] }),
+    fac_city: t.String({ examples: ['HOUSTON'] }),
+    fac_state: t.String({ examples: ['TX'] }),
     overall_score: t.Integer({ minimum: 0, maximum: 100 }),
     active_enforcement: t.Boolean(),
     score_components: RedactedComponents,

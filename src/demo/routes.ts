@@ -30,7 +30,7 @@ export function demoRoutes(deps: AppDeps) {
   return new Elysia({ name: 'demo-routes' }).use(requestContext).get(
     '/api/v1/demo/facility',
     async ({ query, facts }) => ({
-      data: await demoLookup(deps.index, geocoder, query.address, deps.config.demoMatchMiles, deps.log),
+      data: await demoLookup(deps.index, deps.spatial, geocoder, query.address, deps.config.demoMatchMiles, deps.log),
       meta: metaFor(facts, deps.clock),
     }),
     {

@@ -1,5 +1,6 @@
 import { redactedComponents } from '../facilities/service';
 import { AppError } from '../errors';
+import type { SpatialHandle } from '../area/spatial-handle';
 import type { FacilityIndex } from '../index/facility-index';
 import type { Log } from '../log';
 import { parseAddressQuery } from './address-query';
@@ -23,6 +24,7 @@ function notFoundMessage(address: string): string {
  */
 export async function demoLookup(
   index: FacilityIndex,
+  spatial: SpatialHandle,
   geocoder: Geocoder,
   address: string,
   maxMiles: number,
@@ -32,7 +34,7 @@ export async function demoLookup(
   if (text === '') throw new AppError('VALIDATION_ERROR', 'address: must not be empty');
   const hit = await geocoder.geocode(text);
   if (!hit) throw new AppError('NOT_FOUND', notFoundMessage(text));
-  const id = hit.registry_id ?? nearestFacilityId(index, hit.lat, hit.lng, maxMiles);
+  const id = hit.registry_id ?? nearestFacilityId(spatial.require(), hit.lat, hit.lng, maxMiles);
   const row = id === null ? null : index.getSummary(id);
   // The address itself is a prospect's input: logged never, only where its answer came from.
   log({ level: 'info', msg: 'demo lookup', source: hit.source, found: row !== null });

@@ -1,6 +1,8 @@
 import { t, type Static } from 'elysia';
 import { Envelope } from '../http/envelope';
-import { MAX_POINTS } from '../scoring/model';
+import { ScoreChange } from '../history/model';
+import { Peers } from '../index/peers';
+import { ExplanationLine, MAX_POINTS, ProgramsInputs } from '../scoring/model';
 
 const ComponentScore = (max: number) =>
   t.Object({ score: t.Integer({ minimum: 0, maximum: max }), max_points: t.Literal(max) });
@@ -27,14 +29,36 @@ export const RegistryIdParam = t.Object({
   registry_id: t.String({
     pattern: '^[0-9]{1,15}$',
     description: 'EPA Registry ID: 1-15 digits (real ones are 12). Anything else is 404 NOT_FOUND and not counted.',
-    examples: ['990000000001'],
+    examples: ['990000914553'],
   }),
 });
 
+/** Free tier: `programs`, `peers` and `explanation` are redacted the same way as `score_components`. */
+export const RedactedDetail = t.Object({
+  redacted: t.Literal(true),
+  message: t.String({ examples: ['Program records, industry peers and explanations are available on the Starter plan or above'] }),
+});
+export type RedactedDetail = Static<typeof RedactedDetail>;
+
+/**
+ * Issue 14 (score model fcs-2.0): each ECHO program's own record, the industry peers and why the
+ * score lost points. A field whose source column is absent is null ("not reported"), never 0.
+ */
+export const Score2Fields = t.Object({
+  programs: t.Union([ProgramsInputs, RedactedDetail], {
+    description: 'caa, cwa, rcra, sdwa: null for a program the facility is not in; inside, null = not reported by the source',
+  }),
+  peers: t.Union([Peers, t.Null(), RedactedDetail], { description: 'null when the facility has no NAICS code' }),
+  explanation: t.Union([t.Array(ExplanationLine), RedactedDetail], {
+    description: 'One line per component: points lost and the sentence the PDF report prints',
+  }),
+});
+export type Score2Fields = Static<typeof Score2Fields>;
+
 /** Spec 2.2. */
 export const FacilityRecord = t.Object({
-  registry_id: t.String({ examples: ['990000000001'] }),
-  fac_name: t.String({ examples: ['ACME CHEMICAL WORKS (FICTITIOUS)'] }),
+  registry_id: t.String({ examples: ['990000914553'] }),
+  fac_name: t.String({ examples: ['PLOMULON REFINING CO'] }),
   fac_street: t.String(),
   fac_city: t.String(),
   fac_state: t.String({ minLength: 2, maxLength: 2 }),
@@ -44,6 +68,8 @@ export const FacilityRecord = t.Object({
   overall_score: t.Integer({ minimum: 0, maximum: 100, description: '0-100, higher = better compliance (docs/scoring.md)' }),
   active_enforcement: t.Boolean(),
   score_components: t.Union([ScoreComponents, RedactedComponents]),
+  score_change: ScoreChange,
+  ...Score2Fields.properties,
 });
 export type FacilityRecord = Static<typeof FacilityRecord>;
 

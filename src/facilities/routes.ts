@@ -3,13 +3,13 @@ import type { AppDeps } from '../deps';
 import { apiKeyAuth, apiKeyErrors } from '../access/api-key-auth';
 import { metaFor } from '../http/request-context';
 import { FacilityResponse, RegistryIdParam } from './model';
-import { findFacility, toFacilityRecord } from './service';
+import { lookupFacility } from './service';
 
 export function facilityRoutes(deps: AppDeps) {
   return new Elysia({ name: 'facility-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/facility/:registry_id',
     ({ params, caller, facts }) => ({
-      data: toFacilityRecord(findFacility(deps.index, params.registry_id), caller.tier),
+      data: lookupFacility(deps.index, params.registry_id, caller.tier),
       meta: metaFor(facts, deps.clock),
     }),
     {
@@ -20,7 +20,8 @@ export function facilityRoutes(deps: AppDeps) {
         tags: ['Facilities'],
         summary: 'Look up one facility by EPA Registry ID',
         description:
-          'Spec 4.1. Full record with score components; on the Free tier `score_components` is `{redacted: true, message}`. ' +
+          'Spec 4.1. Full record with score components, per-program records, industry peers and the explanation of each component; ' +
+          'on the Free tier `score_components`, `programs`, `peers` and `explanation` are each `{redacted: true, message}`. ' +
           'Counts as one call when the ID is well-formed (digits), found or not. A malformed ID is 404 and not counted.',
         security: [{ apiKey: [] }],
       },

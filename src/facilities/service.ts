@@ -1,14 +1,37 @@
 import { TIER_RULES, type Tier } from '../tiers';
 import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
-import type { FacilityRow, FacilitySummary } from '../index/model';
+import type { FacilitySummary } from '../index/model';
 import { MAX_POINTS } from '../scoring/model';
-import type { FacilityRecord, RedactedComponents, ScoreComponents } from './model';
+import type { ScoreChange } from '../history/model';
+import type { FacilityDetail } from '../index/facility-index';
+import { explainComponents, explanationLines } from '../scoring/explain';
+import type { FacilityRecord, RedactedComponents, RedactedDetail, Score2Fields, ScoreComponents } from './model';
 
 export const REDACTED_MESSAGE = 'Score components are available on the Starter plan or above';
 
 export function redactedComponents(): RedactedComponents {
   return { redacted: true, message: REDACTED_MESSAGE };
+}
+
+export const REDACTED_DETAIL_MESSAGE = 'Program records, industry peers and explanations are available on the Starter plan or above';
+
+export function redactedDetail(): RedactedDetail {
+  return { redacted: true, message: REDACTED_DETAIL_MESSAGE };
+}
+
+/** Free tier's programs / peers / explanation: each the same redacted object. */
+export function redactedScore2(): Score2Fields {
+  return { programs: redactedDetail(), peers: redactedDetail(), explanation: redactedDetail() };
+}
+
+/** Programs, peers and explanation of a full row; the explanation's points are the stored ones. */
+export function score2Of(row: FacilityDetail, asOf: string): Score2Fields {
+  return {
+    programs: row.score_inputs.programs,
+    peers: row.peers,
+    explanation: explanationLines(row, explainComponents(row.score_inputs, asOf)),
+  };
 }
 
 export function componentsOf(row: FacilitySummary): ScoreComponents {
@@ -22,8 +45,8 @@ export function componentsOf(row: FacilitySummary): ScoreComponents {
   };
 }
 
-/** Spec 2.2 record of an index row, with components redacted where the tier says so. */
-export function toFacilityRecord(row: FacilitySummary, tier: Tier): FacilityRecord {
+/** Spec 2.2 record of an index row, with components (and programs, peers, explanation) redacted where the tier says so; `scoreChange` from the index's history. */
+export function toFacilityRecord(row: FacilitySummary, tier: Tier, scoreChange: ScoreChange, score2: Score2Fields = redactedScore2()): FacilityRecord {
   return {
     registry_id: row.registry_id,
     fac_name: row.fac_name,
@@ -36,6 +59,8 @@ export function toFacilityRecord(row: FacilitySummary, tier: Tier): FacilityReco
     overall_score: row.overall_score,
     active_enforcement: row.active_enforcement,
     score_components: TIER_RULES[tier].fullComponents ? componentsOf(row) : redactedComponents(),
+    score_change: scoreChange,
+    ...(TIER_RULES[tier].fullComponents ? score2 : redactedScore2()),
   };
 }
 
@@ -50,9 +75,20 @@ export function findFacility(index: FacilityIndex, registryId: string): Facility
   return row;
 }
 
-/** The full row, score inputs included (reports explain each component from them), or the same 404. */
-export function findFacilityRow(index: FacilityIndex, registryId: string): FacilityRow {
-  const row = index.get(registryId);
+/**
+ * What a lookup returns for `tier`: Free reads only the slim row (nothing to show beyond it); Starter+
+ * reads the row with its inputs and peers in one statement and explains it against the index's as-of.
+ */
+export function lookupFacility(index: FacilityIndex, registryId: string, tier: Tier): FacilityRecord {
+  if (!TIER_RULES[tier].fullComponents) return toFacilityRecord(findFacility(index, registryId), tier, index.scoreChangeOf(registryId));
+  const row = index.getDetail(registryId);
+  if (!row) throw notInIndex(registryId);
+  return toFacilityRecord(row, tier, index.scoreChangeOf(registryId), score2Of(row, index.info.as_of));
+}
+
+/** The full row, score inputs and industry peers included (reports explain each component from them), or the same 404. */
+export function findFacilityRow(index: FacilityIndex, registryId: string): FacilityDetail {
+  const row = index.getDetail(registryId);
   if (!row) throw notInIndex(registryId);
   return row;
 }

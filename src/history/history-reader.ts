@@ -24,13 +24,15 @@ export class HistoryReader {
 
   constructor(db: Database, info: IndexInfo) {
     const hasTables = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'history'").get() !== null;
+    // a first release has no rows: then lookups and portfolios skip the history statement altogether
+    const hasRows = hasTables && db.query('SELECT 1 FROM history LIMIT 1').get() !== null;
     this.list = hasTables
       ? (db.query('SELECT seq, as_of, score_version, dataset_name, facility_count FROM release ORDER BY seq').all() as Release[])
       : [{ seq: 1, as_of: info.as_of, score_version: info.score_version, dataset_name: info.dataset_name, facility_count: info.facility_count }];
     const from = `FROM history h JOIN release r ON r.seq = h.seq`;
-    this.entriesOf = hasTables ? db.prepare<RawEntry, [string]>(`SELECT ${ENTRY_COLUMNS} ${from} WHERE h.registry_id = ? ORDER BY h.seq DESC`) : null;
+    this.entriesOf = hasRows ? db.prepare<RawEntry, [string]>(`SELECT ${ENTRY_COLUMNS} ${from} WHERE h.registry_id = ? ORDER BY h.seq DESC`) : null;
     // IDs as one JSON array through json_each, never spliced into SQL
-    this.entriesOfMany = hasTables
+    this.entriesOfMany = hasRows
       ? db.prepare<RawEntry & { registry_id: string }, [string]>(
           `SELECT h.registry_id, ${ENTRY_COLUMNS} ${from} WHERE h.registry_id IN (SELECT value FROM json_each(?)) ORDER BY h.registry_id, h.seq DESC`,
         )
@@ -48,9 +50,13 @@ export class HistoryReader {
    * Empty when the facility was never in any release.
    */
   historyOf(registryId: string, current: FacilitySummary | null): HistoryEntry[] {
-    const rows = this.entriesOf?.all(registryId) ?? [];
-    if (rows.length > 0) return rows.map(toEntry);
-    return current ? [this.baselineOf(current)] : [];
+    const rows = this.storedEntries(registryId);
+    return rows.length > 0 ? rows : current ? [this.baselineOf(current)] : [];
+  }
+
+  /** The facility's stored rows, newest first (none for a facility unchanged since the first release). */
+  storedEntries(registryId: string): HistoryEntry[] {
+    return this.entriesOf?.all(registryId).map(toEntry) ?? [];
   }
 
   /** The stored rows of many facilities, newest first, in one statement; a facility without rows is absent. */

@@ -11,7 +11,7 @@ export const Release = t.Object({
 });
 export type Release = Static<typeof Release>;
 
-export const ChangeKind = t.Union(CHANGE_KINDS.map((k) => t.Literal(k)), {
+export const ChangeKind = t.UnionEnum(CHANGE_KINDS, {
   description:
     "What happened since the facility's entry before: 'added' (first appearance, or back after a removal), 'changed' " +
     "(score, a component or the enforcement flag changed), 'removed' (no longer in the data), 'rescored' (only the score " +
@@ -51,3 +51,37 @@ export const ScoreChange = t.Union(
   },
 );
 export type ScoreChange = Static<typeof ScoreChange>;
+
+/** One entry of GET /api/v1/facility/{registry_id}/history. */
+export const HistoryItem = t.Object({
+  as_of: t.String({ description: 'As-of date of the release this entry comes from', examples: ['2026-11-07'] }),
+  score_version: t.String({ description: 'Score method of that release' }),
+  change: ChangeKind,
+  overall_score: t.Union([t.Integer({ minimum: 0, maximum: 100 }), t.Null()], { description: 'Null when removed' }),
+  components: t.Union(
+    [
+      t.Object({
+        violation_frequency: t.Integer({ minimum: 0 }),
+        penalty_severity: t.Integer({ minimum: 0 }),
+        recency: t.Integer({ minimum: 0 }),
+        repeat_offender: t.Integer({ minimum: 0 }),
+      }),
+      t.Null(),
+    ],
+    { description: 'Component points (max_points as in score_components); null when removed' },
+  ),
+  active_enforcement: t.Union([t.Boolean(), t.Null()], { description: 'Null when removed' }),
+  score_delta: t.Union([t.Integer(), t.Null()], {
+    description: "overall_score minus the entry before's; null for the first entry and around a removal",
+  }),
+});
+export type HistoryItem = Static<typeof HistoryItem>;
+
+export const FacilityHistory = t.Object({
+  registry_id: t.String({ examples: ['990000914553'] }),
+  in_latest_release: t.Boolean({ description: 'False when the facility has been removed from the data' }),
+  entries: t.Array(HistoryItem, {
+    description: 'Newest first; one per release in which the score, a component, the enforcement flag or presence changed',
+  }),
+});
+export type FacilityHistory = Static<typeof FacilityHistory>;

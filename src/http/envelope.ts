@@ -4,7 +4,11 @@ import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../errors';
 /** Spec 2.1: present on every JSON response, success or error. */
 export const Meta = t.Object(
   {
-    request_id: t.String({ pattern: '^req_[A-Za-z0-9]+$', examples: ['req_01JD3X9Q4T8M2K7V5N6P'] }),
+    request_id: t.String({
+      pattern: '^[A-Za-z0-9._-]{1,64}$',
+      description: 'req_ + 20 characters when the service makes it; a well-formed X-Request-Id sent by the caller (at most 64 of A-Z a-z 0-9 . _ -) is used as is',
+      examples: ['req_01JD3X9Q4T8M2K7V5N6P'],
+    }),
     timestamp: t.String({ format: 'date-time', examples: ['2026-11-22T01:30:00.000Z'] }),
     response_time_ms: t.Integer({ minimum: 0, examples: [1] }),
   },
@@ -17,7 +21,7 @@ function errorEnvelopeOf(codes: readonly ErrorCode[], description: string) {
     {
       error: t.Object({
         code: t.UnionEnum(codes as [ErrorCode, ...ErrorCode[]], { description: 'Machine-readable code; the closed set of src/errors.ts (docs/api.md)', examples: [codes[0]] }),
-        message: t.String({ examples: ['No facility with registry ID 990000000001 is in the index'] }),
+        message: t.String({ examples: ['No facility with registry ID 123456789012 is in the index'] }),
         status: t.Integer({ examples: [ERROR_STATUS[codes[0]!]] }),
       }),
       meta: Meta,
@@ -66,3 +70,7 @@ export const Envelope = <T extends Parameters<typeof t.Object>[0]>(data: ReturnT
 export function errorBody(code: ErrorCode, status: number, message: string, meta: Meta): ErrorEnvelope {
   return { error: { code, message, status }, meta };
 }
+
+/** RFC 9110 asks every 401 to name a challenge; there is no registered scheme for a key header, so
+ * the challenge names the header to use. */
+export const API_KEY_CHALLENGE = { 'www-authenticate': 'ApiKey realm="facility-score", header="X-API-Key"' } as const;

@@ -1,6 +1,7 @@
 import { Elysia, ValidationError } from 'elysia';
 import type { AppDeps } from '../deps';
-import { errorBody } from './envelope';
+import { API_KEY_CHALLENGE, errorBody } from './envelope';
+import { validationMessage, type SchemaFailure } from './validation-message';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 import { metaFor, requestContext } from './request-context';
 
@@ -19,12 +20,9 @@ function pathMatches(pattern: string, path: string): boolean {
   return re.test(path);
 }
 
-/** Field name of the first failing value, for messages like "radius_miles: must be <= 25". */
+/** Our sentence for the first failing value (never the validator's wording). */
 function validationSummary(error: ValidationError): string {
-  const first = error.all[0] as { path?: string; message?: string; summary?: string } | undefined;
-  const field = first?.path?.replace(/^\//, '').replaceAll('/', '.') ?? '';
-  const message = first?.message ?? 'is invalid';
-  return field ? `${field}: ${message}` : `Invalid request: ${message}`;
+  return validationMessage(error.all[0] as SchemaFailure | undefined);
 }
 
 /** Turns whatever was thrown into the spec's error envelope; nothing internal ever reaches the client. */
@@ -74,6 +72,8 @@ export function errorHandler(deps: Pick<AppDeps, 'log' | 'store' | 'clock'>, rou
     facts.errorCode = c.code;
     set.status = status;
     for (const [k, v] of Object.entries(c.headers)) set.headers[k] = v;
+    // Every 401 names a challenge (RFC 9110 11.6.1); a route that forgot one still gets the API key's.
+    if (status === 401 && !set.headers['www-authenticate']) set.headers['www-authenticate'] = API_KEY_CHALLENGE['www-authenticate'];
     set.headers['content-type'] = 'application/json; charset=utf-8';
     return errorBody(c.code, status, c.message, metaFor(facts, deps.clock));
   });

@@ -4,7 +4,8 @@ import { Elysia } from 'elysia';
 import swaggerUiBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' };
 import swaggerUiCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' };
 import { VERSION } from '../version';
-import { ErrorEnvelope } from './envelope';
+import { ErrorEnvelope, Meta } from './envelope';
+import { finishDocument } from './openapi-document';
 
 const ASSETS = '/swagger/assets';
 
@@ -14,7 +15,10 @@ const ASSETS = '/swagger/assets';
  * the document the plugin serves. `validatorUrl: null` stops Swagger UI calling validator.swagger.io.
  */
 const BOOT_JS = `(function () {
-  var spec = document.getElementById('api-reference').getAttribute('data-url');
+  // The finished document (not the plugin's raw one at data-url), resolved against the page's parent
+  // folder, so /swagger and /swagger/ (and a proxy's path prefix) all find it.
+  var base = location.pathname.replace(/[/]+$/, '').replace(/[^/]*$/, '');
+  var spec = base + 'swagger/json';
   var css = document.createElement('link');
   css.rel = 'stylesheet';
   css.href = '${ASSETS}/swagger-ui.css';
@@ -44,10 +48,19 @@ function docsAssets() {
     .get(`${ASSETS}/swagger-ui.css`, asset(swaggerUiCss, 'text/css; charset=utf-8'), hidden);
 }
 
-/** OpenAPI document at /swagger/json and the docs UI at /swagger, working with no network. */
-export function openApiDocs() {
+/** Where the plugin serves its raw document; only our finished one at /swagger/json is public API. */
+const RAW_SPEC_PATH = '/swagger/raw.json';
+
+/**
+ * OpenAPI document at /swagger/json and the docs UI at /swagger, working with no network. `root` is
+ * the whole app: the plugin builds the raw document from every route, and we finish it once
+ * (src/http/openapi-document.ts), on first request, when every route is registered.
+ */
+export function openApiDocs(root: () => { handle(request: Request): Promise<Response> }) {
+  let finished: unknown = null;
   const docs = swagger({
     path: '/swagger',
+    specPath: RAW_SPEC_PATH,
     provider: 'scalar',
     scalarCDN: `${ASSETS}/boot.js`,
     // '' rather than the plugin's default theme CSS, which styles Scalar, not Swagger UI.
@@ -80,5 +93,15 @@ export function openApiDocs() {
       },
     },
   });
-  return new Elysia({ name: 'openapi-docs' }).use(docsAssets()).use(docs);
+  return new Elysia({ name: 'openapi-docs' })
+    .use(docsAssets())
+    .use(docs)
+    .get(
+      '/swagger/json',
+      async () => {
+        finished ??= finishDocument(await (await root().handle(new Request(`http://openapi.internal${RAW_SPEC_PATH}`))).json(), Meta);
+        return finished;
+      },
+      { detail: { hide: true } },
+    );
 }

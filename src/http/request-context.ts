@@ -53,6 +53,14 @@ function isoTimestamp(ms: number): string {
   return lastStamp;
 }
 
+/** A caller's own `X-Request-Id` is kept when it is short and log-safe; anything else is replaced. */
+const INBOUND_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+function requestIdOf(request: Request): string {
+  const inbound = request.headers.get('x-request-id');
+  return inbound !== null && INBOUND_ID.test(inbound) ? inbound : newRequestId();
+}
+
 /** Builds spec 2.1 `meta` for the request of `f`, timing from its first sight. */
 export function metaFor(f: RequestFacts, now: () => number): Meta {
   return {
@@ -63,14 +71,15 @@ export function metaFor(f: RequestFacts, now: () => number): Meta {
 }
 
 /**
- * Assigns the request id and start time first thing, and echoes the id as `X-Request-Id`. Plugins
+ * Assigns the request id (the caller's well-formed `X-Request-Id`, else a new one) and start time
+ * first thing, and echoes the id as `X-Request-Id`. Plugins
  * and routes that read `facts` `.use` this (named, so it is applied once) to get the type.
  */
 export const requestContext = new Elysia({ name: 'request-context' })
   // The type of the per-request value; every request gets its own object in onRequest.
   .decorate('facts', undefined as unknown as RequestFacts)
   .onRequest((ctx) => {
-    const facts: RequestFacts = { id: newRequestId(), startedAt: performance.now() };
+    const facts: RequestFacts = { id: requestIdOf(ctx.request), startedAt: performance.now() };
     ctx.facts = facts;
     ctx.set.headers['x-request-id'] = facts.id;
   });

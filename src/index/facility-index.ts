@@ -5,18 +5,23 @@ import type { HistoryEntry, Release, ScoreChange } from '../history/model';
 import { scoreChangeOf } from '../history/score-change';
 import type { ScoreInputs } from '../scoring/model';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
+import type { Peers } from './peers';
+import { decodePrograms } from './program-codec';
 import { INDEX_FORMAT, READABLE_FORMATS } from './schema';
 
 type RawRow = Omit<FacilityRow, 'active_enforcement' | 'score_inputs'> & {
   active_enforcement: number;
   score_inputs: string;
+  /** facility_programs.programs (program-codec.ts), null when the facility is in no program. */
+  programs: string | null;
 };
 
-const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score,
+const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, f.overall_score,
   active_enforcement, baseline, violation_frequency, penalty_severity, recency, repeat_offender, score_hash`;
 /** Full rows join the score inputs kept beside the slim facility table (schema.ts). */
-const FULL_ROWS = `SELECT ${SUMMARY_COLUMNS}, score_inputs FROM facility f JOIN facility_inputs i ON i.registry_id = f.registry_id`;
-type RawSummary = Omit<RawRow, 'score_inputs'>;
+const FULL_ROWS = `SELECT ${SUMMARY_COLUMNS}, score_inputs, g.programs FROM facility f JOIN facility_inputs i ON i.registry_id = f.registry_id
+  LEFT JOIN facility_programs g ON g.registry_id = f.registry_id`;
+type RawSummary = Omit<RawRow, 'score_inputs' | 'programs'>;
 
 // Rows come fresh from SQLite and are not shared, so the flag is converted in place (no copy per lookup).
 function toSummary(r: RawSummary): FacilitySummary {
@@ -25,9 +30,39 @@ function toSummary(r: RawSummary): FacilitySummary {
   return s;
 }
 
-function toRow(r: RawRow): FacilityRow {
-  return { ...r, active_enforcement: r.active_enforcement === 1, score_inputs: JSON.parse(r.score_inputs) as ScoreInputs };
+function toRow({ programs, ...r }: RawRow): FacilityRow {
+  const inputs = JSON.parse(r.score_inputs) as ScoreInputs;
+  inputs.programs = decodePrograms(programs);
+  return { ...r, active_enforcement: r.active_enforcement === 1, score_inputs: inputs };
 }
+
+/** Peers columns of peer_rank (schema.ts PEER_DDL), as read beside a facility; all null without a group. */
+const PEER_COLUMNS = 'p.peer_naics, p.naics_digits, p.peer_count, p.percentile, p.median_score';
+const PEER_JOIN = 'LEFT JOIN peer_rank p ON p.naics = f.fac_naics AND p.overall_score = f.overall_score';
+type RawPeers = { peer_naics: string | null; naics_digits: number | null; peer_count: number | null; percentile: number | null; median_score: number | null };
+
+function peersOf(r: RawPeers): Peers | null {
+  if (r.peer_naics === null) return null;
+  return { naics: r.peer_naics, naics_digits: r.naics_digits!, peer_count: r.peer_count!, percentile: r.percentile!, median_score: r.median_score! };
+}
+
+/**
+ * Formats 2 and 3 (before issue 14) have no facility_programs / peer_rank: read them as empty
+ * tables, so an older index still serves (programs all null, peers null) until it is rebuilt.
+ */
+function issue14Tables(db: Database): (sql: string) => string {
+  const has = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'peer_rank'").get() !== null;
+  if (has) return (sql) => sql;
+  return (sql) =>
+    sql
+      .replace(/\bfacility_programs\b/g, '(SELECT NULL AS registry_id, NULL AS programs WHERE 0)')
+      .replace(/\bpeer_rank\b/g, '(SELECT NULL AS naics, NULL AS overall_score, NULL AS peer_naics, NULL AS naics_digits, NULL AS peer_count, NULL AS percentile, NULL AS median_score WHERE 0)');
+}
+
+/** A full row with its industry peers (null: no NAICS code). */
+export type FacilityDetail = FacilityRow & { peers: Peers | null };
+/** A portfolio item: the brief plus peers. */
+export type BriefWithPeers = FacilityBrief & { peers: Peers | null };
 
 /** Thrown when an index file is missing, unreadable or of another format; main.ts prints it as one line. */
 export class IndexOpenError extends Error {}
@@ -39,6 +74,10 @@ export class FacilityIndex {
   private readonly summaryById;
   private readonly byAddressKey;
   private readonly briefsByIds;
+  private readonly inputsById;
+  private readonly programsById;
+  private readonly peersOfScore;
+  private readonly briefsWithPeers;
   private readonly locationsByIds;
   private readonly history: HistoryReader;
 
@@ -54,11 +93,19 @@ export class FacilityIndex {
       if (e instanceof IndexOpenError) throw e;
       throw new IndexOpenError(`not a facility index (${(e as Error).message})`);
     }
-    this.byId = db.prepare<RawRow, [string]>(`${FULL_ROWS} WHERE f.registry_id = ?`);
+    const sql = issue14Tables(db);
+    this.byId = db.prepare<RawRow, [string]>(sql(`${FULL_ROWS} WHERE f.registry_id = ?`));
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
     // The IDs go in as one JSON array through json_each, never spliced into SQL.
-    this.briefsByIds = db.prepare<Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number; lat: number; lng: number }, [string]>(
-      'SELECT registry_id, fac_name, overall_score, active_enforcement, lat, lng FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
+    this.briefsByIds = db.prepare<Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number }, [string]>(
+      'SELECT registry_id, fac_name, overall_score, active_enforcement FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
+    );
+    // separate keyed reads: on the sample, one 4-table join took 36 us where these take ~14 us together
+    this.inputsById = db.prepare<{ score_inputs: string }, [string]>('SELECT score_inputs FROM facility_inputs WHERE registry_id = ?');
+    this.programsById = db.prepare<{ programs: string }, [string]>(sql('SELECT programs FROM facility_programs g WHERE g.registry_id = ?'));
+    this.peersOfScore = db.prepare<RawPeers, [string, number]>(sql(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`));
+    this.briefsWithPeers = db.prepare<{ registry_id: string; fac_name: string; overall_score: number; active_enforcement: number; lat: number; lng: number } & RawPeers, [string]>(
+      sql(`SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, lat, lng, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`),
     );
     this.locationsByIds = db.prepare<{ registry_id: string; lat: number; lng: number }, [string]>(
       'SELECT registry_id, lat, lng FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
@@ -94,16 +141,40 @@ export class FacilityIndex {
     return r ? toSummary(r) : null;
   }
 
-  /**
-   * The briefs of those `ids` that are in the index, keyed by ID, read in one statement; unknown IDs
-   * are absent. `locations`, when given, receives their locations from the same read (the export forms).
-   */
-  getBriefs(ids: readonly string[], locations?: Map<string, { lat: number; lng: number }>): Map<string, FacilityBrief> {
+  /** The briefs of those `ids` that are in the index, keyed by ID, read in one statement; unknown IDs are absent. */
+  getBriefs(ids: readonly string[]): Map<string, FacilityBrief> {
     const out = new Map<string, FacilityBrief>();
     if (ids.length === 0) return out;
-    for (const { lat, lng, ...r } of this.briefsByIds.all(JSON.stringify(ids))) {
-      out.set(r.registry_id, { ...r, active_enforcement: r.active_enforcement === 1 });
-      locations?.set(r.registry_id, { lat, lng });
+    // Rows come fresh from SQLite: the flag is converted in place (no second object per row: a
+    // 500-ID portfolio allocates less, which is fewer garbage collections in its tail).
+    for (const r of this.briefsByIds.all(JSON.stringify(ids))) {
+      const brief = r as unknown as FacilityBrief;
+      brief.active_enforcement = r.active_enforcement === 1;
+      out.set(r.registry_id, brief);
+    }
+    return out;
+  }
+
+  /** The full row (score inputs parsed) with its industry peers: what a Starter+ lookup shows. */
+  getDetail(registryId: string): FacilityDetail | null {
+    const summary = this.getSummary(registryId);
+    if (!summary) return null;
+    const inputs = JSON.parse(this.inputsById.get(registryId)!.score_inputs) as ScoreInputs;
+    inputs.programs = decodePrograms(this.programsById.get(registryId)?.programs ?? null);
+    const peers = this.peersOfScore.get(summary.fac_naics, summary.overall_score);
+    return Object.assign(summary, { score_inputs: inputs, peers: peers ? peersOf(peers) : null });
+  }
+
+  /**
+   * getBriefs plus each facility's industry peers (portfolio items). `locations`, when given,
+   * receives their locations from the same read (the export forms).
+   */
+  getBriefsWithPeers(ids: readonly string[], locations?: Map<string, { lat: number; lng: number }>): Map<string, BriefWithPeers> {
+    const out = new Map<string, BriefWithPeers>();
+    if (ids.length === 0) return out;
+    for (const r of this.briefsWithPeers.all(JSON.stringify(ids))) {
+      locations?.set(r.registry_id, { lat: r.lat, lng: r.lng });
+      out.set(r.registry_id, { registry_id: r.registry_id, fac_name: r.fac_name, overall_score: r.overall_score, active_enforcement: r.active_enforcement === 1, peers: peersOf(r) });
     }
     return out;
   }
@@ -133,7 +204,7 @@ export class FacilityIndex {
 
   /** The facility's `score_change` (src/history/score-change.ts). */
   scoreChangeOf(registryId: string): ScoreChange {
-    return scoreChangeOf(this.history.storedEntriesOf([registryId]).get(registryId) ?? [], this.info.score_version);
+    return scoreChangeOf(this.history.storedEntries(registryId), this.info.score_version);
   }
 
   /** `score_change` of many facilities in one statement; IDs not in the map have none (null). */

@@ -3,7 +3,9 @@ import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../address/address';
 import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from '../history/carry-forward';
 import type { FacilityRow, IndexInfo } from './model';
-import { INDEX_DDL, INDEX_FORMAT } from './schema';
+import { PeerTally } from './peers';
+import { storedInputs } from './program-codec';
+import { INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
 import { fillSearchTables, SEARCH_DDL } from './search-table';
 
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
@@ -21,8 +23,11 @@ export class IndexWriter {
   private readonly insert;
   private readonly insertInputs;
   private readonly insertAddress;
+  private readonly insertPrograms;
   /** Facility rows inserted (duplicates not counted): the index's facility_count. */
   private count = 0;
+  /** Scores by NAICS code, ranked into peer_rank by finish(). */
+  private readonly peers = new PeerTally();
   /** Set by finish(): the release this build wrote. */
   release: RecordedRelease | null = null;
 
@@ -34,6 +39,7 @@ export class IndexWriter {
     // Bulk-load settings: the file is not live until renamed, so durability per row is moot.
     this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
     this.db.exec(INDEX_DDL);
+    this.db.exec(PEER_DDL);
     this.db.exec(SEARCH_DDL);
     // attached before the transaction (SQLite refuses ATTACH inside one); only read, and detached before ANALYZE
     if (previous) {
@@ -46,6 +52,7 @@ export class IndexWriter {
     );
     this.insertInputs = this.db.prepare('INSERT INTO facility_inputs VALUES (?1, ?2)');
     this.insertAddress = this.db.prepare('INSERT OR IGNORE INTO facility_address VALUES (?1, ?2)');
+    this.insertPrograms = this.db.prepare('INSERT INTO facility_programs VALUES (?1, ?2)');
   }
 
   /** Adds a row; a registry ID already written keeps its first row. Tests use this. */
@@ -53,7 +60,7 @@ export class IndexWriter {
     this.addEncodedIfNew([
       row.registry_id, row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics,
       row.overall_score, row.active_enforcement ? 1 : 0, row.baseline, row.violation_frequency, row.penalty_severity, row.recency,
-      row.repeat_offender, row.score_hash, JSON.stringify(row.score_inputs),
+      row.repeat_offender, row.score_hash, ...storedInputs(row.score_inputs),
     ]);
   }
 
@@ -63,7 +70,9 @@ export class IndexWriter {
     const id = v[0] as string;
     this.insertInputs.run(id, v[17] as string);
     this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
+    if (v[18]) this.insertPrograms.run(id, v[18] as string);
     this.count++;
+    this.peers.add(v[8] as string, v[9] as number);
     return true;
   }
 
@@ -84,6 +93,7 @@ export class IndexWriter {
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);
     put.run('info', JSON.stringify(full));
+    this.writePeers();
     fillSearchTables(this.db);
     this.db.exec('COMMIT');
     if (this.previous) this.db.exec(`DETACH DATABASE ${PREVIOUS_SCHEMA}`);
@@ -92,6 +102,11 @@ export class IndexWriter {
     this.db.close();
     renameSync(this.tmpPath, this.path);
     return full;
+  }
+
+  private writePeers(): void {
+    const insert = this.db.prepare('INSERT INTO peer_rank VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)');
+    for (const row of this.peers.rows()) insert.run(...row);
   }
 
   /** Abandons the build; the previous index (if any) stays in place. */

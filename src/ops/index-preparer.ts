@@ -1,50 +1,78 @@
-import type { SpatialIndex } from '../area/spatial-index';
-import { adoptSpatialIndex, spatialIndexFor } from '../area/spatial-registry';
+import { existsSync } from 'node:fs';
+import { spatialFilePath, spatialIdentity, loadSpatialFile } from '../area/spatial-file';
+import { SpatialHandle } from '../area/spatial-handle';
+import { AREA_H3_RES, buildSpatialIndex, type SpatialIndex } from '../area/spatial-index';
 import type { Log } from '../log';
 import type { FacilityIndex } from '../index/facility-index';
-import type { PrepareReply } from './prepare-worker';
+import type { PrepareReply, PrepareRequest } from './prepare-worker';
 import { workerUrl } from '../worker-url';
-
-export type Prepared = { offThread: boolean; workerError?: string };
 
 const WORKER_URL = workerUrl('./ops/prepare-worker.ts');
 
-/** The spatial index of the index file at `path`, made on a worker thread. */
-function buildOnWorker(path: string): Promise<SpatialIndex> {
+/** The spatial index made on a worker thread (from the index file, or from a copy of an in-memory index). */
+function buildOnWorker(request: PrepareRequest, log: Log): Promise<SpatialIndex> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_URL);
     worker.onmessage = (event: MessageEvent<PrepareReply>) => {
       worker.terminate();
-      if (event.data.ok) resolve(event.data.spatial as SpatialIndex);
-      else reject(new Error(event.data.message));
+      const m = event.data;
+      if (!m.ok) return reject(new Error(m.message));
+      if (m.saved) log({ level: 'info', msg: `area spatial index saved to ${m.saved}: the next start uses it in place` });
+      if (m.saveError) log({ level: 'warn', msg: `area spatial index not saved beside the index (${m.saveError}); the next start builds it again` });
+      resolve(m.spatial as SpatialIndex);
     };
     worker.onerror = (event) => {
       worker.terminate();
       reject(new Error(event.message || 'prepare worker failed'));
     };
-    worker.postMessage({ path });
+    worker.postMessage(request, request.bytes ? [request.bytes.buffer as ArrayBuffer] : []);
   });
 }
 
 /**
- * Makes what `index` needs in memory before it serves: the area search's spatial index (loaded or
- * built by src/area/spatial-registry.ts; a build takes seconds on the national index). `offThread`
- * (a reload, while the old index still serves): on a worker thread reading the same file, then
- * handed over; inline when that is impossible (the embedded sample has no file; the worker failed),
- * so a reload still happens, only with a pause.
+ * The area search's spatial index of `index`, as a handle the app is built with:
+ * - ready at once when the release carries it (`<index>.area`, written by ingest and checked
+ *   against the index's metadata): memory-mapped and used in place, milliseconds;
+ * - otherwise (an index built before releases carried it, or the embedded sample) ready later:
+ *   built on a worker thread while lookups, portfolios and reports are already answered, and, for
+ *   an index file in a writable directory, saved beside it so the next start uses it in place.
+ *   Only if no worker can run is it built on this thread, after the current requests.
+ * Nothing here runs while a request waits for it: the area search answers 503 until it is ready.
  */
-export async function prepareIndex(index: FacilityIndex, offThread: boolean, log?: Log): Promise<Prepared> {
+export function prepareSpatial(index: FacilityIndex, log: Log): SpatialHandle {
   const file = index.db.filename;
-  let workerError: string | undefined;
-  // The embedded sample is an in-memory copy (src/index/bundled.ts): no file a worker could open.
-  if (offThread && file && file !== ':memory:') {
-    try {
-      adoptSpatialIndex(index, await buildOnWorker(file));
-      return { offThread: true };
-    } catch (e) {
-      workerError = (e as Error).message;
+  const onDisk = file !== '' && file !== ':memory:' && existsSync(file);
+  const ready = (s: SpatialIndex, from: string) =>
+    log({ level: 'info', msg: `area spatial index ready: ${s.count} facilities, ${s.cellLat.length} H3 cells (res ${s.res}) from ${from} in ${Math.round(s.buildMs)} ms` });
+  if (onDisk) {
+    const path = spatialFilePath(file);
+    const loaded = loadSpatialFile(path, spatialIdentity(index.info), AREA_H3_RES);
+    if (loaded.ok) {
+      ready(loaded.spatial, path);
+      return SpatialHandle.of(loaded.spatial, 'file');
     }
+    log({ level: 'info', msg: `area spatial index: ${path} not used (${loaded.reason}); building it on a worker thread, the area search answers 503 until then` });
   }
-  spatialIndexFor(index, log);
-  return { offThread: false, workerError };
+  const handle = SpatialHandle.pending();
+  const request: PrepareRequest = onDisk ? { path: file, save: true } : { bytes: index.db.serialize() };
+  buildOnWorker(request, log).then(
+    (s) => {
+      ready(s, 'the facility table (worker thread)');
+      handle.resolve(s, 'worker');
+    },
+    (e: Error) => {
+      log({ level: 'warn', msg: `area spatial index worker failed (${e.message}); building it on the main thread` });
+      setTimeout(() => {
+        try {
+          const s = buildSpatialIndex(index);
+          ready(s, 'the facility table (main thread)');
+          handle.resolve(s, 'main thread');
+        } catch (e2) {
+          log({ level: 'error', msg: `area spatial index could not be built: ${(e2 as Error).message}` });
+          handle.reject(e2 as Error);
+        }
+      }, 0);
+    },
+  );
+  return handle;
 }

@@ -14,7 +14,7 @@ const Health = t.Object({
 
 const Ready = t.Object({
   status: t.Literal('ready'),
-  checks: t.Object({ index: t.Literal('ok'), state_store: t.Literal('ok') }),
+  checks: t.Object({ index: t.Literal('ok'), area_index: t.Literal('ok'), state_store: t.Literal('ok') }),
 });
 
 /** A state store that has not answered within this long counts as not writable. */
@@ -36,7 +36,7 @@ function sha256(s: string): Buffer {
 
 /**
  * Operations endpoints, outside /api/v1 and without API keys: /healthz (the process answers),
- * /readyz (index readable, state store writable, not shutting down) and /metrics (Prometheus;
+ * /readyz (index readable, area index loaded, state store writable, not shutting down) and /metrics (Prometheus;
  * behind a bearer token when `metricsToken` is configured).
  */
 export function opsRoutes(deps: AppDeps) {
@@ -68,16 +68,21 @@ export function opsRoutes(deps: AppDeps) {
         } catch {
           failed.push('index unreadable');
         }
+        // Lookups, portfolios and reports are answered meanwhile; "ready" means every endpoint is.
+        const area = deps.spatial.state;
+        if (area !== 'ready') failed.push(area === 'loading' ? 'area index still loading' : 'area index unavailable');
         if (!(await storeWritable(deps))) failed.push('state store not writable');
         if (failed.length > 0) throw new AppError('SERVICE_UNAVAILABLE', `Not ready: ${failed.join('; ')}`);
-        return { data: { status: 'ready' as const, checks: { index: 'ok' as const, state_store: 'ok' as const } }, meta: metaFor(facts, deps.clock) };
+        return { data: { status: 'ready' as const, checks: { index: 'ok' as const, area_index: 'ok' as const, state_store: 'ok' as const } }, meta: metaFor(facts, deps.clock) };
       },
       {
         response: { 200: Envelope(Ready), ...errorResponses('SERVICE_UNAVAILABLE', 'INTERNAL_ERROR') },
         detail: {
           tags: ['Operations'],
-          summary: 'Readiness: index readable, state store writable, not shutting down (public)',
-          description: '503 SERVICE_UNAVAILABLE names the failing checks. A load balancer should route only to instances answering 200.',
+          summary: 'Readiness: index readable, area index loaded, state store writable, not shutting down (public)',
+          description:
+            '503 SERVICE_UNAVAILABLE names the failing checks. `area index still loading`: right after a start whose index carries no stored area index; ' +
+            'lookups, portfolios and reports already answer, the area search answers 503. A load balancer should route only to instances answering 200.',
         },
       },
     )

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Log } from '../log';
 import type { FacilityIndex } from '../index/facility-index';
 import type { StateStore } from '../state/store';
-import type { Prepared } from './index-preparer';
+import type { SpatialHandle } from '../area/spatial-handle';
 import type { Lifecycle } from './lifecycle';
 import type { ServiceMetrics } from './service-metrics';
 
@@ -15,12 +15,16 @@ export type ServiceParts = {
   log: Log;
   metrics: ServiceMetrics;
   lifecycle: Lifecycle;
-  /** Builds a complete app over an index (the same deps otherwise). */
-  makeApp: (index: FacilityIndex) => App;
+  /** Builds a complete app over an index and its area search's spatial index (the same deps otherwise). */
+  makeApp: (index: FacilityIndex, spatial: SpatialHandle) => App;
   /** Opens the configured index anew (for a reload: the path may now point at a new file). */
   openIndex: () => Promise<FacilityIndex>;
-  /** Builds what an index needs in memory before it serves (the area search's spatial index); `offThread` on a reload. */
-  prepareIndex?: (index: FacilityIndex, offThread: boolean) => Promise<Prepared>;
+  /**
+   * The spatial index of an index, as a handle that may become ready later (src/ops/index-preparer.ts):
+   * at start the server listens at once and the area search waits for it alone; a reload hands over
+   * only once it is ready, since the old index serves everything meanwhile.
+   */
+  prepareSpatial: (index: FacilityIndex) => SpatialHandle;
   /** Runs once an index serves (at start and after each reload): turns new releases into webhook events. */
   onIndexServed?: (index: FacilityIndex) => Promise<void>;
   /** Background work that uses the state store (webhook delivery): stopped before the store closes. */
@@ -41,6 +45,13 @@ function describe(index: FacilityIndex) {
  * - shutdown (SIGTERM/SIGINT): stop accepting, let in-flight requests finish (bounded by
  *   `shutdownTimeoutMs`), close the index and the state store, and report the exit code.
  */
+/**
+ * What Bun's HTTP server lets us set before our code runs (docs/api.md, "Answers from the HTTP
+ * layer"). No request body of ours is over 64 KiB (the portfolio's own cap answers 413 in the
+ * envelope), so anything over 1 MiB is refused by Bun (a bare 413) without being buffered.
+ */
+export const SERVER_LIMITS = { maxRequestBodySize: 1 << 20 } as const;
+
 export class ServiceProcess {
   private app: App;
   private index: FacilityIndex;
@@ -54,14 +65,13 @@ export class ServiceProcess {
     index: FacilityIndex,
   ) {
     this.index = index;
-    this.app = parts.makeApp(index);
+    this.app = parts.makeApp(index, parts.prepareSpatial(index));
   }
 
-  /** Listens on the configured host and port (0 = any free port). */
+  /** Listens on the configured host and port (0 = any free port) as soon as the index is open. */
   static async start(parts: ServiceParts, index: FacilityIndex): Promise<ServiceProcess> {
-    await parts.prepareIndex?.(index, false);
     const s = new ServiceProcess(parts, index);
-    s.app.listen({ port: parts.config.port, hostname: parts.config.host });
+    s.app.listen({ ...SERVER_LIMITS, port: parts.config.port, hostname: parts.config.host });
     parts.metrics.inFlight.collectWith(() => [{ labels: {}, value: s.app.server?.pendingRequests ?? 0 }]);
     await s.indexServed(index);
     return s;
@@ -86,11 +96,12 @@ export class ServiceProcess {
     const started = performance.now();
     let opened: FacilityIndex | undefined;
     try {
-      let prepared: Prepared | undefined;
+      let spatial: SpatialHandle;
       try {
         opened = await this.parts.openIndex();
-        // On a worker thread, so the old app keeps answering meanwhile (inline, with a pause, if that fails).
-        prepared = await this.parts.prepareIndex?.(opened, true);
+        // In place from the release's area file, else built on a worker thread while the old app answers.
+        spatial = this.parts.prepareSpatial(opened);
+        await spatial.ready;
       } catch (e) {
         opened?.close();
         metrics.indexReloads.inc({ result: 'failed' });
@@ -102,7 +113,7 @@ export class ServiceProcess {
         opened.close();
         return false;
       }
-      this.handingOver = this.handOver(opened);
+      this.handingOver = this.handOver(opened, spatial);
       try {
         await this.handingOver;
       } catch (e) {
@@ -118,8 +129,7 @@ export class ServiceProcess {
         msg: 'index reloaded',
         ...describe(opened),
         took_ms: Math.round(performance.now() - started),
-        ...(prepared ? { prepared_off_thread: prepared.offThread } : {}),
-        ...(prepared?.workerError ? { worker_error: prepared.workerError } : {}),
+        area_index: spatial.source,
       });
       return true;
     } finally {
@@ -142,11 +152,11 @@ export class ServiceProcess {
    * Binds a new app over `next` to the port, then stops the old server gracefully and closes its index.
    * The new app's ops routes point the index gauge of the shared metrics at `next` (src/ops/routes.ts).
    */
-  private async handOver(next: FacilityIndex): Promise<void> {
+  private async handOver(next: FacilityIndex, spatial: SpatialHandle): Promise<void> {
     const { metrics, config, log } = this.parts;
     const prev = { app: this.app, index: this.index };
-    const app = this.parts.makeApp(next);
-    app.listen({ port: this.port, hostname: config.host, reusePort: true });
+    const app = this.parts.makeApp(next, spatial);
+    app.listen({ ...SERVER_LIMITS, port: this.port, hostname: config.host, reusePort: true });
     this.app = app;
     this.index = next;
     metrics.indexReloads.inc({ result: 'ok' });

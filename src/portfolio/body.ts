@@ -47,12 +47,15 @@ export async function readJsonText(request: Request): Promise<string | AppError>
   }
 }
 
+export const MALFORMED_JSON = 'Malformed JSON: the body is not valid JSON (NaN, Infinity, comments, single quotes and trailing commas are not JSON)';
+
 /** Parses JSON text, or says why it is not JSON. */
 export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    return new AppError('INVALID_BODY', `Malformed JSON: ${(e as Error).message.slice(0, 120)}`);
+    // The parser's own text ("JSON Parse error: Unexpected identifier") names the engine: ours instead.
+    return new AppError('INVALID_BODY', MALFORMED_JSON);
   }
 }
 

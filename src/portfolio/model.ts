@@ -1,5 +1,7 @@
 import { t, type Static } from 'elysia';
 import { Envelope } from '../http/envelope';
+import { ScoreChange } from '../history/model';
+import { Peers } from '../index/peers';
 
 /**
  * Spec 4.2 request body, for OpenAPI. The route's parse hook only reads the body (it hands Elysia a
@@ -7,21 +9,24 @@ import { Envelope } from '../http/envelope';
  * after authentication; so the schema is `noValidate` and nothing is checked twice.
  */
 export const PortfolioBody = t.Object({
-  registry_ids: t.Array(t.String({ examples: ['990000000001'] }), {
+  registry_ids: t.Array(t.String({ examples: ['990000914553'] }), {
     description:
       'EPA Registry IDs, at most the plan\'s batch limit (Starter 10, Platform 60, Enterprise 500), counted as sent. ' +
       'Duplicates are answered once. Matched exactly (no trimming).',
-    examples: [['990000000001', '990000000002', '123']],
+    examples: [['990000914553', '990001127439']],
   }),
 }, { noValidate: true });
 export type PortfolioBody = Static<typeof PortfolioBody>;
 
 /** Spec 2.4. */
 export const PortfolioItem = t.Object({
-  registry_id: t.String({ examples: ['990000000001'] }),
-  fac_name: t.String({ examples: ['ACME CHEMICAL WORKS (FICTITIOUS)'] }),
+  registry_id: t.String({ examples: ['990000914553'] }),
+  fac_name: t.String({ examples: ['PLOMULON REFINING CO'] }),
   overall_score: t.Integer({ minimum: 0, maximum: 100 }),
   active_enforcement: t.Boolean(),
+  score_change: ScoreChange,
+  /** Issue 14: industry peers (portfolio is Starter+, so never redacted here); null without a NAICS code. */
+  peers: t.Union([Peers, t.Null()]),
 });
 export type PortfolioItem = Static<typeof PortfolioItem>;
 

@@ -2,6 +2,7 @@ import type { PDFPage } from 'pdf-lib';
 import { COLORS, CONTENT_WIDTH, FOOTER_BASELINE, Flow, PAGE } from './layout';
 import type { ReportView } from './model';
 import { printedTime } from './text';
+import { drawScoreTrend } from './score-chart';
 import { drawAbout, drawBreakdown, drawHistory, drawRecord, scoreColor } from './sections';
 
 
@@ -21,6 +22,7 @@ export async function renderReport(view: ReportView): Promise<Uint8Array> {
   drawEnforcement(flow, view);
   drawBreakdown(flow, view);
   drawHistory(flow, view);
+  drawScoreTrend(flow, view);
   drawRecord(flow, view);
   drawAbout(flow, view);
   setMetadata(flow, view);
@@ -55,6 +57,13 @@ function drawFictitiousBanner(f: Flow): void {
   f.y -= h + 14;
 }
 
+/** "Scores higher than 83% of 1,204 facilities in NAICS 332813", or why there is no comparison. */
+export function peersLine(v: ReportView): string {
+  const p = v.peers;
+  if (p === null) return v.fac_naics ? 'No peer group' : 'No NAICS code, no peer group';
+  return `Scores higher than ${p.percentile}% of ${p.peer_count.toLocaleString('en-US')} facilities, NAICS ${p.naics}`;
+}
+
 function drawIdentity(f: Flow, v: ReportView): void {
   const cardW = 156;
   const leftW = CONTENT_WIDTH - cardW - 24;
@@ -78,11 +87,12 @@ function drawIdentity(f: Flow, v: ReportView): void {
     ['Registry ID', v.registry_id],
     ['NAICS code', v.fac_naics || 'Not reported'],
     ['Coordinates', formatCoordinates(v.lat, v.lng)],
+    ['Industry peers', peersLine(v)],
   ];
   for (const [label, value] of facts) {
     y -= 10;
     f.text(label.toUpperCase(), PAGE.margin, y, { size: 7.5, bold: true, color: COLORS.faint });
-    f.text(value, PAGE.margin + 78, y, { size: 10 });
+    f.text(f.lines(value, { size: 10 }, leftW - 78, 1)[0] ?? '', PAGE.margin + 78, y, { size: 10 });
     y -= 6;
   }
   const cardH = 132;

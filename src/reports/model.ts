@@ -1,4 +1,5 @@
 import { t, type Static } from 'elysia';
+import { Peers } from '../index/peers';
 import { ScoreInputs } from '../scoring/model';
 
 /** One scored component as the dossier shows it: a bar of `score` out of `max_points` and why. */
@@ -27,11 +28,15 @@ export const ReportView = t.Object({
   /** The score model's one line on why the flag is set or not. */
   enforcement_reason: t.String(),
   inputs: ScoreInputs,
+  /** Issue 14: the facility's industry peers, null without a NAICS code. */
+  peers: t.Union([Peers, t.Null()]),
   dataset_name: t.String(),
   as_of: t.String(),
   fictitious: t.Boolean(),
   score_version: t.String(),
   sources: t.Array(t.Object({ name: t.String(), sha256: t.String() })),
+  /** The overall score in each release the index holds, oldest first (src/history/score-series.ts); null: not in that release. */
+  score_history: t.Array(t.Object({ as_of: t.String(), overall_score: t.Union([t.Integer(), t.Null()]) })),
   /** Epoch ms of this render (deps.clock). */
   generated_at: t.Integer(),
   request_id: t.String(),

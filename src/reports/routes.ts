@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps';
 import { RegistryIdParam } from '../facilities/model';
 import { findFacility, findFacilityRow } from '../facilities/service';
 import { apiKeyAuth, apiKeyErrors } from '../access/api-key-auth';
+import { scoreSeries } from '../history/score-series';
 import { exportReport } from './service';
 
 const ERRORS = apiKeyErrors('report', 'NOT_FOUND');
@@ -32,7 +33,9 @@ export function reportRoutes(deps: AppDeps) {
       // A cache hit needs only the slim row; the score inputs are read for a render.
       const facility = findFacility(deps.index, params.registry_id);
       const loadRow = () => findFacilityRow(deps.index, facility.registry_id);
-      const result = await exportReport({ facility, loadRow, info: deps.index.info, cache, now: deps.clock(), requestId: facts.id });
+      const loadScoreHistory = () => scoreSeries(deps.index.historyOf(facility.registry_id), deps.index.releases());
+      const releases = deps.index.releases().length;
+      const result = await exportReport({ facility, loadRow, loadScoreHistory, releases, info: deps.index.info, cache, now: deps.clock(), requestId: facts.id });
       set.headers['content-type'] = 'application/pdf';
       // The ID is digits only (RegistryIdParam), so it is safe inside the quoted filename.
       set.headers['content-disposition'] = `attachment; filename="service-report-${facility.registry_id}.pdf"`;

@@ -2,6 +2,7 @@ import type { RGB } from 'pdf-lib';
 import { MAX_POINTS } from '../scoring/model';
 import { COLORS, CONTENT_WIDTH, Flow, PAGE } from './layout';
 import type { ReportView } from './model';
+import { programRows, recordRows } from './record-rows';
 import { printedTime } from './text';
 
 /** Status colour of a fraction of the possible points. */
@@ -12,8 +13,6 @@ export function scoreColor(fraction: number): RGB {
 /** What the four components can add to the baseline together (85). */
 const COMPONENT_POINTS = Object.values(MAX_POINTS).reduce((sum, max) => sum + max, 0);
 
-const usd = (n: number) => `$${Math.round(n).toLocaleString('en-US')}`;
-const countAndLast = (n: number, last: string | null) => (n === 0 ? 'None on record' : `${n} (last: ${last ?? 'date not reported'})`);
 
 /** One row per component: name, points, a bar of score/max and the driver line under it. */
 export function drawBreakdown(f: Flow, v: ReportView): void {
@@ -57,38 +56,38 @@ const QUARTER_STYLE: Record<string, { fill: RGB; label: string }> = {
   U: { fill: COLORS.track, label: 'Undetermined' },
 };
 
-/** The ECHO fields the score reads, as a two-column table. */
+/** The ECHO fields the score reads, as a two-column table ("Not reported" where the source has no column). */
 export function drawRecord(f: Flow, v: ReportView): void {
-  const i = v.inputs;
-  const rows: [string, string][] = [
-    ['Compliance status', i.compliance_status || 'Not reported'],
-    ['Significant non-compliance', i.significant_violation ? 'Yes' : 'No'],
-    ['Quarters in violation', `${i.qtrs_with_nc} of the last 12`],
-    ['Inspections', countAndLast(i.inspection_count, i.date_last_inspection)],
-    ['Informal actions', countAndLast(i.informal_action_count, i.date_last_informal_action)],
-    ['Formal actions', countAndLast(i.formal_action_count, i.date_last_formal_action)],
-    ['Penalties', i.penalty_count === 0 ? 'None on record' : `${i.penalty_count}, totalling ${usd(i.total_penalties_usd)}`],
-    ['Last penalty', i.date_last_penalty ? `${usd(i.last_penalty_usd)} on ${i.date_last_penalty}` : 'None on record'],
-  ];
-  f.ensure(40 + rows.length * 16); // the table is never split across pages
-  f.heading('Compliance record (ECHO fields the score reads)');
-  for (const [k, [label, value]] of rows.entries()) {
+  drawTable(f, 'Compliance record (ECHO fields the score reads)', recordRows(v.inputs));
+  const programs = programRows(v.inputs);
+  if (programs.length > 0) drawTable(f, 'By program (each program\'s own ECHO record)', programs, 2);
+}
+
+function drawTable(f: Flow, title: string, rows: [string, string][], maxLines = 1): void {
+  const width = CONTENT_WIDTH - 170;
+  const wrapped = rows.map(([label, value]) => [label, f.lines(value, { size: 9.5 }, width, maxLines)] as const);
+  f.ensure(40 + wrapped.reduce((h, [, lines]) => h + 4 + lines.length * 12, 0)); // a table is never split across pages
+  f.heading(title);
+  for (const [k, [label, lines]] of wrapped.entries()) {
+    const h = 4 + lines.length * 12;
     f.y -= 16;
-    if (k % 2 === 0) f.rect(PAGE.margin, f.y - 5, CONTENT_WIDTH, 16, COLORS.panel);
+    if (k % 2 === 0) f.rect(PAGE.margin, f.y - 5 - (lines.length - 1) * 12, CONTENT_WIDTH, h + 0, COLORS.panel);
     f.text(label, PAGE.margin + 8, f.y, { size: 9, bold: true, color: COLORS.muted });
-    f.text(f.lines(value, { size: 9.5 }, CONTENT_WIDTH - 170, 1)[0] ?? '', PAGE.margin + 160, f.y, { size: 9.5 });
+    for (const [n, line] of lines.entries()) f.text(line, PAGE.margin + 160, f.y - n * 12, { size: 9.5 });
+    f.y -= (lines.length - 1) * 12;
   }
   f.y -= 8;
 }
 
 /** ECHO's 12-quarter compliance history as a strip of squares, oldest on the left. */
 export function drawHistory(f: Flow, v: ReportView): void {
-  const history = v.inputs.history.slice(-12); // ECHO's field is 12 quarters; never draw past the margin
+  const history = (v.inputs.history ?? '').slice(-12); // ECHO's field is 12 quarters; never draw past the margin
   f.ensure(90);
   f.heading('Compliance history, last 12 quarters');
   if (history === '') {
     f.y -= 14;
-    f.text('No quarterly history is published for this facility.', PAGE.margin, f.y, { size: 9 });
+    const why = v.inputs.history === null ? 'The source file has no quarterly history column (not reported).' : 'No quarterly history is published for this facility.';
+    f.text(why, PAGE.margin, f.y, { size: 9 });
     f.y -= 6;
     return;
   }

@@ -1,14 +1,16 @@
 import { join } from 'node:path';
 import type { Config } from '../config';
 import type { Log } from '../log';
+import type { ScorePoint } from '../history/score-series';
 import type { FacilityRow, FacilitySummary, IndexInfo } from '../index/model';
 import { REPORT_TTL_MS, ReportCache } from './cache';
 import { renderReport } from './document';
 import type { CacheOutcome } from './model';
 import { buildReportView } from './view';
+import type { Peers } from '../index/peers';
 
 /** Bumped when the dossier's layout or wording changes, so cached PDFs of the old look are not served. */
-export const REPORT_LAYOUT_VERSION = 'dossier-2';
+export const REPORT_LAYOUT_VERSION = 'dossier-3';
 
 /** The process's report cache, in the directory from config: explicit, `off` (no cache), or `<stateDir>/report-cache`. Creates nothing on disk until the first store. */
 export function openReportCache(config: Config, clock: () => number, log: Log): ReportCache | null {
@@ -19,13 +21,14 @@ export function openReportCache(config: Config, clock: () => number, log: Log): 
 /**
  * What a dossier depends on besides the generation stamp: the spec's (registry_id, score_hash),
  * plus everything else it prints (identity, dataset, layout version), so a renamed facility or a
- * new dataset never gets a stale document even when its score inputs are unchanged.
+ * new dataset never gets a stale document even when its score inputs are unchanged. `releases`: how
+ * many releases the index holds (the score chart), so a rebuilt index with more history is a new document.
  */
-export function reportKey(row: FacilitySummary, info: IndexInfo): string {
+export function reportKey(row: FacilitySummary, info: IndexInfo, releases = 1): string {
   const printed = [row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics];
   const scored = [row.overall_score, row.baseline, row.violation_frequency, row.penalty_severity, row.recency, row.repeat_offender, row.active_enforcement];
   const dataset = [info.dataset_name, info.as_of, info.fictitious, info.score_version, info.sources];
-  return ReportCache.keyOf([REPORT_LAYOUT_VERSION, row.registry_id, row.score_hash, JSON.stringify([printed, scored, dataset])]);
+  return ReportCache.keyOf([REPORT_LAYOUT_VERSION, row.registry_id, row.score_hash, JSON.stringify([printed, scored, dataset, releases])]);
 }
 
 /**
@@ -36,16 +39,20 @@ export function reportKey(row: FacilitySummary, info: IndexInfo): string {
 export async function exportReport(input: {
   facility: FacilitySummary;
   /** The full row, score inputs included: read (and its inputs parsed) only when rendering. */
-  loadRow: () => FacilityRow;
+  loadRow: () => FacilityRow & { peers?: Peers | null };
+  /** The score in each release held, for the chart: read only when rendering. */
+  loadScoreHistory: () => ScorePoint[];
+  /** How many releases the index holds (part of the cache key). */
+  releases: number;
   info: IndexInfo;
   cache: ReportCache | null;
   now: number;
   requestId: string;
 }): Promise<{ pdf: Uint8Array; cache: CacheOutcome }> {
-  const key = reportKey(input.facility, input.info);
+  const key = reportKey(input.facility, input.info, input.releases);
   const cached = input.cache ? await input.cache.get(key).catch(() => null) : null;
   if (cached) return { pdf: cached, cache: 'HIT' };
-  const pdf = await renderReport(buildReportView(input.loadRow(), input.info, { generatedAt: input.now, requestId: input.requestId }));
+  const pdf = await renderReport(buildReportView(input.loadRow(), input.info, { generatedAt: input.now, requestId: input.requestId }, input.loadScoreHistory()));
   const stored = input.cache ? await input.cache.put(key, pdf).catch(() => false) : false;
   return { pdf, cache: stored ? 'MISS' : 'BYPASS' };
 }

@@ -1,4 +1,6 @@
+import type { ScorePoint } from '../history/score-series';
 import type { FacilityRow, IndexInfo } from '../index/model';
+import type { Peers } from '../index/peers';
 import { explainComponents } from '../scoring/explain';
 import { MAX_POINTS, type ScoreExplanation } from '../scoring/model';
 import type { ReportView } from './model';
@@ -30,7 +32,12 @@ function explain(row: FacilityRow, asOf: string): ScoreExplanation {
  * What a dossier prints about `row`: its stored points (the index is the source of truth for
  * scores) with the score model's one-line explanations, and the dataset's provenance.
  */
-export function buildReportView(row: FacilityRow, info: IndexInfo, render: { generatedAt: number; requestId: string }): ReportView {
+export function buildReportView(
+  row: FacilityRow & { peers?: Peers | null },
+  info: IndexInfo,
+  render: { generatedAt: number; requestId: string },
+  scoreHistory: ScorePoint[] = [{ as_of: info.as_of, overall_score: row.overall_score }],
+): ReportView {
   const why = explain(row, info.as_of);
   const components = (Object.keys(LABELS) as (keyof typeof LABELS)[]).map((key) => ({
     key,
@@ -52,11 +59,13 @@ export function buildReportView(row: FacilityRow, info: IndexInfo, render: { gen
     active_enforcement: row.active_enforcement,
     enforcement_reason: why.active_enforcement,
     inputs: row.score_inputs,
+    peers: row.peers ?? null,
     dataset_name: info.dataset_name,
     as_of: info.as_of,
     fictitious: info.fictitious,
     score_version: info.score_version,
     sources: info.sources,
+    score_history: scoreHistory,
     generated_at: render.generatedAt,
     request_id: render.requestId,
   };

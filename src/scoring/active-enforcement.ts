@@ -17,14 +17,14 @@ export function isActiveEnforcement(f: ScoreFacts): boolean {
 /** The last formal action if it is dated and recent enough to be taken as open; the flag and its explanation share this rule. */
 function openFormalAction(f: ScoreFacts): EventAge | null {
   const formal = f.lastFormalAction;
-  return formal !== null && formal.date !== null && formal.monthsAgo <= OPEN_FORMAL_ACTION_MONTHS ? formal : null;
+  return formal !== null && formal.date !== null && formal.monthsAgo !== null && formal.monthsAgo <= OPEN_FORMAL_ACTION_MONTHS ? formal : null;
 }
 
 export function explainActiveEnforcement(f: ScoreFacts): string {
   if (f.currentStatus === 'significant') return 'Yes: currently in significant violation';
   const open = openFormalAction(f);
   if (open) {
-    const when = open.date! > f.asOf ? 'after the as-of date' : `${months(open.monthsAgo)} before ${f.asOf}`;
+    const when = open.date! > f.asOf ? 'after the as-of date' : `${months(open.monthsAgo!)} before ${f.asOf}`;
     return `Yes: formal enforcement action on ${open.date}, ${when}`;
   }
   if (f.lastFormalAction?.date === null) return 'No: a formal action is reported but not its date, so it cannot be shown to be open';

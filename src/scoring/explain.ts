@@ -1,6 +1,6 @@
 import { explainActiveEnforcement } from './active-enforcement';
 import { factsOf } from './facts';
-import type { ScoreExplanation, ScoreInputs } from './model';
+import { MAX_POINTS, type ExplanationLine, type ScoreExplanation, type ScoreInputs } from './model';
 import { explainPenaltySeverity } from './penalty-severity';
 import { explainRecency } from './recency';
 import { explainRepeatOffender } from './repeat-offender';
@@ -19,4 +19,19 @@ export function explainComponents(inputs: ScoreInputs, asOf: string): ScoreExpla
     repeat_offender: explainRepeatOffender(f),
     active_enforcement: explainActiveEnforcement(f),
   };
+}
+
+/** Points of each component, as stored in the index. */
+export type ComponentPoints = Record<keyof typeof MAX_POINTS, number>;
+
+/**
+ * The API's `explanation`: one line per component with the points it lost and the same sentence
+ * the PDF prints. Points come from the stored row (the index is the source of truth for scores).
+ */
+export function explanationLines(points: ComponentPoints, why: ScoreExplanation): ExplanationLine[] {
+  return (Object.keys(MAX_POINTS) as (keyof typeof MAX_POINTS)[]).map((component) => ({
+    component,
+    points_lost: Math.max(0, MAX_POINTS[component] - points[component]),
+    reason: why[component],
+  }));
 }

@@ -1,26 +1,72 @@
+import type { TSchema } from '@sinclair/typebox';
 import { t, type Static } from 'elysia';
 
+/** `null` in the inputs always means "the source file has no such column" (not reported), never "none". */
+const Reported = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);
+const Count = Reported(t.Integer({ minimum: 0 }));
+const Amount = Reported(t.Number({ minimum: 0 }));
+/** ISO `YYYY-MM-DD`; null when there is no date (no such event, or no such column: see `not_reported`). */
+const DateOrNull = t.Union([t.String(), t.Null()]);
+
+/**
+ * One ECHO program's own record (CAA_*, CWA_*, RCRA_*, SDWA_* columns). Every field is null when
+ * the source lacks its column (SDWA has no penalty columns; facility-search files only a status).
+ */
+export const ProgramInputs = t.Object({
+  /** <PGM>_COMPLIANCE_STATUS as published. */
+  status: Reported(t.String()),
+  /** CAA_HPV_FLAG / CWA_SNC_FLAG / RCRA_SNC_FLAG / SDWA_SNC_FLAG, or a status naming significant violation. */
+  significant: Reported(t.Boolean()),
+  qtrs_with_nc: Reported(t.Integer({ minimum: 0, maximum: 13 })),
+  formal_actions: Count,
+  informal_actions: Count,
+  penalties_usd: Amount,
+  last_penalty_usd: Amount,
+  last_penalty_date: DateOrNull,
+  last_formal_action_date: DateOrNull,
+});
+export type ProgramInputs = Static<typeof ProgramInputs>;
+
+export const PROGRAMS = ['caa', 'cwa', 'rcra', 'sdwa'] as const;
+export type Program = (typeof PROGRAMS)[number];
+
+/** A program the facility is not in (or the source says nothing about) is null. */
+export const ProgramsInputs = t.Object({
+  caa: Reported(ProgramInputs),
+  cwa: Reported(ProgramInputs),
+  rcra: Reported(ProgramInputs),
+  sdwa: Reported(ProgramInputs),
+});
+export type ProgramsInputs = Static<typeof ProgramsInputs>;
+
 /** What the score model reads of a facility: ECHO compliance fields, already parsed and
- * normalised by ingest. Dates are ISO `YYYY-MM-DD` or null when ECHO has none. */
+ * normalised by ingest. A field whose column the source lacks is null (and named in `not_reported`). */
 export const ScoreInputs = t.Object({
   /** Quarters of the last 12 with a violation (FAC_QTRS_WITH_NC). */
-  qtrs_with_nc: t.Integer({ minimum: 0, maximum: 12 }),
-  /** FAC_3YR_COMPLIANCE_HISTORY: 12 chars oldest first (`_` none, `V`, `S` significant, `U` undetermined); '' when absent. */
-  history: t.String({ maxLength: 12 }),
+  qtrs_with_nc: Reported(t.Integer({ minimum: 0, maximum: 12 })),
+  /** FAC_3YR_COMPLIANCE_HISTORY: 12 chars oldest first (`_` none, `V`, `S` significant, `U` undetermined). */
+  history: Reported(t.String({ maxLength: 12 })),
   /** FAC_COMPLIANCE_STATUS as published, e.g. 'Significant Violation'. */
-  compliance_status: t.String(),
+  compliance_status: Reported(t.String()),
   /** Currently in significant non-compliance (status, FAC_PROGRAMS_WITH_SNC or FAC_SNC_FLG). */
   significant_violation: t.Boolean(),
-  inspection_count: t.Integer({ minimum: 0 }),
-  informal_action_count: t.Integer({ minimum: 0 }),
-  formal_action_count: t.Integer({ minimum: 0 }),
-  penalty_count: t.Integer({ minimum: 0 }),
-  total_penalties_usd: t.Number({ minimum: 0 }),
-  last_penalty_usd: t.Number({ minimum: 0 }),
-  date_last_penalty: t.Union([t.String(), t.Null()]),
-  date_last_formal_action: t.Union([t.String(), t.Null()]),
-  date_last_informal_action: t.Union([t.String(), t.Null()]),
-  date_last_inspection: t.Union([t.String(), t.Null()]),
+  inspection_count: Count,
+  informal_action_count: Count,
+  formal_action_count: Count,
+  penalty_count: Count,
+  total_penalties_usd: Amount,
+  last_penalty_usd: Amount,
+  date_last_penalty: DateOrNull,
+  date_last_formal_action: DateOrNull,
+  date_last_informal_action: DateOrNull,
+  date_last_inspection: DateOrNull,
+  /** FEC_NUMBER_OF_CASES, FEC_TOTAL_PENALTIES, FEC_LAST_CASE_DATE: federal enforcement cases. */
+  federal_cases: Count,
+  federal_penalties_usd: Amount,
+  date_last_federal_case: DateOrNull,
+  programs: ProgramsInputs,
+  /** Input fields whose column the source file lacks (e.g. every date in facility-search downloads). */
+  not_reported: t.Array(t.String()),
 });
 export type ScoreInputs = Static<typeof ScoreInputs>;
 
@@ -38,7 +84,7 @@ export const ScoreResult = t.Object({
 });
 export type ScoreResult = Static<typeof ScoreResult>;
 
-/** One line per component (and the enforcement flag) saying which facts drove it, for the PDF report. */
+/** One line per component (and the enforcement flag) saying which facts drove it, for the PDF report and the API. */
 export const ScoreExplanation = t.Object({
   violation_frequency: t.String(),
   penalty_severity: t.String(),
@@ -56,3 +102,11 @@ export const MAX_POINTS = {
   repeat_offender: 15,
 } as const;
 export const BASELINE_POINTS = 15;
+
+/** One line of the API's `explanation`: the same sentence the PDF prints for a component. */
+export const ExplanationLine = t.Object({
+  component: t.Union([t.Literal('violation_frequency'), t.Literal('penalty_severity'), t.Literal('recency'), t.Literal('repeat_offender')]),
+  points_lost: t.Integer({ minimum: 0 }),
+  reason: t.String(),
+});
+export type ExplanationLine = Static<typeof ExplanationLine>;

@@ -22,7 +22,10 @@ export function penaltySeverityPoints(f: ScoreFacts): number {
 }
 
 export function explainPenaltySeverity(f: ScoreFacts): string {
-  if (f.penaltyCount === 0 && f.penaltyUsd === 0) return 'No penalties in the last 5 years';
+  if (f.penaltyCount === 0 && f.penaltyUsd === 0) {
+    const unreported = f.notReported.includes('total_penalties_usd') && f.notReported.includes('penalty_count');
+    return unreported ? 'Penalties not reported by the source; none shown' : 'No penalties in the last 5 years';
+  }
   const amount = f.penaltyUsd > 0 ? `${usd(f.penaltyUsd)} in penalties` : 'Penalties of unreported amount';
   return `${amount} in the last 5 years (${plural(f.penaltyCount, 'penalty', 'penalties')})`;
 }

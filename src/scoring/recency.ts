@@ -4,21 +4,22 @@ import { MAX_POINTS } from './model';
 import { HISTORY_QUARTERS, pointsLeft, RECENCY_EVENTS, type RecencyEventKind } from './rules';
 
 /** Where an event's age comes from; the explanation line names it. */
-export type AgeSource = 'dated' | 'undated' | 'status' | 'history' | 'estimate';
+export type AgeSource = 'dated' | 'status' | 'history' | 'estimate';
 
 /** One event that can take points off recency: what it was, when (ISO or null) and how long ago. */
 export type RecencyEvent = { kind: RecencyEventKind; date: string | null; monthsAgo: number; source: AgeSource };
 
+/** A dated event; an undated one costs no recency (rules.ts UNDATED_EVENT_RECENCY_POINTS), so it is not an event here. */
 function dated(kind: RecencyEventKind, e: EventAge | null): RecencyEvent[] {
-  if (!e) return [];
-  return [{ kind, date: e.date, monthsAgo: e.monthsAgo, source: e.date ? 'dated' : 'undated' }];
+  if (!e || e.date === null || e.monthsAgo === null) return [];
+  return [{ kind, date: e.date, monthsAgo: e.monthsAgo, source: 'dated' }];
 }
 
 /** Violations as events: the latest V and S quarter of a full history, else an estimate from the count. */
 function violationEvents(f: ScoreFacts): RecencyEvent[] {
   const out: RecencyEvent[] = [];
   if (f.currentStatus !== 'none') {
-    const kind = f.currentStatus === 'significant' ? 'significant_violation' : 'violation';
+    const kind = f.currentStatus === 'significant' ? 'current_significant_violation' : 'violation';
     out.push({ kind, date: f.asOf, monthsAgo: 0, source: 'status' });
   }
   if (f.historyUsable) {
@@ -29,8 +30,8 @@ function violationEvents(f: ScoreFacts): RecencyEvent[] {
     if (lastS >= 0) out.push({ kind: 'significant_violation', date: null, monthsAgo: 3 * (HISTORY_QUARTERS - 1 - lastS), source: 'history' });
   } else if (f.quartersInViolation > 0) {
     // without the quarterly history, n violation quarters out of 12 put the latest one at most
-    // 12 - n quarters back; take the middle of that range (more quarters, more recent)
-    const quartersBack = (HISTORY_QUARTERS - f.quartersInViolation) / 2;
+    // 12 - n quarters back: take that bound, the only age the data proves (more quarters, more recent)
+    const quartersBack = HISTORY_QUARTERS - f.quartersInViolation;
     out.push({ kind: 'violation', date: null, monthsAgo: 3 * quartersBack, source: 'estimate' });
   }
   return out;
@@ -64,9 +65,10 @@ export function heaviestEvent(f: ScoreFacts): RecencyEvent | null {
 }
 
 /**
- * 0-25: 25 minus the heaviest deduction among the facility's events. A formal action or penalty
- * takes all 25 at the as-of date and gives back 5 a year over the 5-year window; violations and
- * informal actions weigh less (20 significant, 15 otherwise) and fade over 3 years.
+ * 0-25: 25 minus the heaviest deduction among the facility's dated events. A formal action or
+ * penalty takes all 25 at the as-of date and gives back 5 a year over the 5-year window; so does
+ * SNC at the as-of date (fading over 3 years); past violations and informal actions weigh less
+ * (20 significant, 15 otherwise) and fade over 3 years. Undated events take nothing here.
  */
 export function recencyPoints(f: ScoreFacts): number {
   const e = heaviestEvent(f);
@@ -78,6 +80,7 @@ const LABEL: Record<RecencyEventKind, string> = {
   formal_action: 'formal enforcement action',
   penalty: 'penalty',
   significant_violation: 'significant violation',
+  current_significant_violation: 'significant non-compliance',
   violation: 'violation',
   informal_action: 'informal enforcement action',
 };
@@ -85,17 +88,28 @@ const LABEL: Record<RecencyEventKind, string> = {
 const HOW: Record<AgeSource, (e: RecencyEvent, asOf: string) => string> = {
   // ISO dates compare as strings; a future date is scored as at the as-of date, so say so
   dated: (e, asOf) => (e.date !== null && e.date > asOf ? `on ${e.date}, after the as-of date` : `on ${e.date}`),
-  undated: () => 'date not reported, assumed mid-window',
   status: () => 'current compliance status',
   history: () => 'quarterly history',
-  estimate: () => 'estimated from the quarter count (no quarterly history)',
+  estimate: () => 'the oldest the quarter count allows; no quarterly history',
 };
 
 /** One line naming the event that cost the most recency, when it was and where its age came from. */
 export function explainRecency(f: ScoreFacts): string {
   const e = heaviestEvent(f);
-  if (!e) return 'No enforcement action, penalty or violation in the scoring windows';
+  if (!e) return `No dated enforcement action, penalty or violation in the scoring windows${undatedNote(f)}`;
   const label = LABEL[e.kind].charAt(0).toUpperCase() + LABEL[e.kind].slice(1);
   const when = e.monthsAgo < 0.5 ? `at the as-of date ${f.asOf}` : `${months(e.monthsAgo)} before ${f.asOf}`;
-  return `${label} ${when} (${HOW[e.source](e, f.asOf)})`;
+  return `${label} ${when} (${HOW[e.source](e, f.asOf)})${undatedNote(f)}`;
+}
+
+/** Names events that exist but carry no date, which recency cannot place and so does not count. */
+function undatedNote(f: ScoreFacts): string {
+  const undated = [
+    f.lastFormalAction?.date === null ? 'formal action' : null,
+    f.lastPenalty?.date === null ? 'penalty' : null,
+    f.lastInformalAction?.date === null ? 'informal action' : null,
+  ].filter((x) => x !== null);
+  if (undated.length === 0) return '';
+  const what = undated.length === 1 ? `the ${undated[0]}` : `the ${undated.slice(0, -1).join(', ')} and ${undated.at(-1)}`;
+  return `; no date for ${what}, so not counted for recency`;
 }

@@ -1,5 +1,5 @@
 /**
- * Every tunable number of score method fcs-1.0, in one place so an analyst can read the whole
+ * Every tunable number of score method fcs-2.0, in one place so an analyst can read the whole
  * method here and in docs/scoring.md. Changing any value here changes scores: bump SCORE_VERSION.
  */
 
@@ -13,6 +13,14 @@ export const ENFORCEMENT_WINDOW_MONTHS = 60;
 /** violation_frequency: each quarter in violation costs this much; a significant one costs it twice. */
 export const POINTS_PER_VIOLATION_QUARTER = 1.25;
 export const EXTRA_POINTS_PER_SIGNIFICANT_QUARTER = 1.25;
+/**
+ * violation_frequency, fcs-2.0: being in significant non-compliance *now* costs this much more
+ * (the quarter EPA's SNC/HPV lists key on), so a current SNC costs 1.25 + 1.25 + 3.75 = 6.25.
+ */
+export const CURRENT_SIGNIFICANT_POINTS = 3.75;
+/** violation_frequency, fcs-2.0: each program beyond the first with a violation in 12 quarters, and each beyond the first in SNC now. */
+export const POINTS_PER_EXTRA_PROGRAM_IN_VIOLATION = 1.25;
+export const POINTS_PER_EXTRA_PROGRAM_IN_SNC = 2.5;
 
 /** penalty_severity: any penalty costs ANY_PENALTY; each tenfold above PENALTY_FLOOR_USD costs PER_TENFOLD more. */
 export const ANY_PENALTY_POINTS = 5;
@@ -28,19 +36,32 @@ export const RECENCY_EVENTS = {
   formal_action: { points: 25, fadeMonths: ENFORCEMENT_WINDOW_MONTHS },
   penalty: { points: 25, fadeMonths: ENFORCEMENT_WINDOW_MONTHS },
   significant_violation: { points: 20, fadeMonths: 36 },
+  /** fcs-2.0: SNC at the as-of date weighs like enforcement taken today, so addressing it can never look worse. */
+  current_significant_violation: { points: 25, fadeMonths: 36 },
   violation: { points: 15, fadeMonths: 36 },
   informal_action: { points: 15, fadeMonths: 36 },
 } as const;
 export type RecencyEventKind = keyof typeof RECENCY_EVENTS;
 
-/** An enforcement event known to exist (count > 0) but without a usable date is placed mid-window. */
-export const UNKNOWN_DATE_MONTHS = ENFORCEMENT_WINDOW_MONTHS / 2;
+/**
+ * fcs-2.0 neutral rule for undated events: an event known to exist (count or amount > 0) without a
+ * date costs no recency (fcs-1.0 placed it 30 months back, an invented date); it still costs
+ * penalty_severity and repeat_offender in full. Without a quarterly history, n violation quarters
+ * of 12 are placed as far back as the count allows (12 - n quarters), never at an invented midpoint.
+ */
+export const UNDATED_EVENT_RECENCY_POINTS = 0;
 
 /** repeat_offender: the first formal action (or penalty) costs FIRST, each further one EACH_FURTHER. */
 export const FIRST_FORMAL_ACTION_POINTS = 3;
 export const FURTHER_FORMAL_ACTION_POINTS = 4;
 export const POINTS_PER_INFORMAL_ACTION = 1;
 export const INFORMAL_ACTION_CAP_POINTS = 5;
+/**
+ * repeat_offender, fcs-2.0: in SNC now with no dated formal action in the last OPEN_FORMAL_ACTION_MONTHS
+ * ("SNC without timely and appropriate enforcement", EPA's worse case). It equals the largest cost
+ * one more formal action can add, so timely enforcement never lowers a score.
+ */
+export const UNADDRESSED_SNC_POINTS = 4;
 
 /** active_enforcement: a formal action this recent is taken to be still open. */
 export const OPEN_FORMAL_ACTION_MONTHS = 12;

@@ -69,12 +69,12 @@ export class FacilitySearch {
 
   /**
    * The search over `index`, or null when the index has no usable search tables: none (format 3,
-   * built before search existed) or the first layout (format 4: docids not in score order).
+   * built before search existed) or the first layout (formats 4 and 5: docids not in score order).
    */
   static open(index: FacilityIndex, rankedMatches = RANKED_MATCHES): FacilitySearch | null {
     const has = index.db.query("SELECT 1 AS ok FROM sqlite_master WHERE name = 'facility_search'").get();
     const format = index.db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'format'").get();
-    return has && format?.value !== '4' ? new FacilitySearch(index, rankedMatches) : null;
+    return has && format?.value !== '4' && format?.value !== '5' ? new FacilitySearch(index, rankedMatches) : null;
   }
 
   private constructor(

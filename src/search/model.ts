@@ -36,7 +36,7 @@ export const SearchQuery = t.Object(
 
 /** An area item (spec 2.5) without the distance, plus where the facility is. */
 export const SearchFacility = t.Object({
-  registry_id: t.String({ examples: ['990000000001'] }),
+  registry_id: t.String({ examples: ['990004433640'] }),
   fac_name: t.String({ examples: ['ACME PLATING INC (FICTITIOUS)'] }),
   overall_score: t.Integer({ minimum: 0, maximum: 100 }),
   active_enforcement: t.Boolean(),

@@ -1,4 +1,4 @@
-import type { Attempt, Delivery, WatchlistRecord } from '../watchlists/model';
+import type { Attempt, Delivery, WatchlistRecord } from './watch-model';
 import type { RedisConnection } from './redis/connection';
 import { WATCH_SCRIPTS } from './redis/watch-scripts';
 import type { AttemptOutcome, ClaimedEvent, OutboxEvent, WatchStore } from './watch-store';

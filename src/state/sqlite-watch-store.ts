@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite';
-import type { Attempt, Delivery, WatchlistRecord } from '../watchlists/model';
+import type { Attempt, Delivery, WatchlistRecord } from './watch-model';
 import type { AttemptOutcome, ClaimedEvent, OutboxEvent, WatchStore } from './watch-store';
 
 const DDL = `

@@ -1,4 +1,4 @@
-import type { Attempt, Delivery, EventType, WatchlistRecord } from '../watchlists/model';
+import type { Attempt, Delivery, EventType, WatchlistRecord } from './watch-model';
 
 /** An event waiting in (or done with) the outbox. `id` is the webhook-id, stable across retries. */
 export type OutboxEvent = {

@@ -3,6 +3,7 @@ import type { AppDeps } from '../deps';
 import { Envelope, errorResponses } from '../http/envelope';
 import { metaFor, requestContext } from '../http/request-context';
 import { IndexInfo } from '../index/model';
+import { Release } from '../history/model';
 import { VERSION } from '../version';
 
 const StatusData = t.Object({
@@ -10,6 +11,9 @@ const StatusData = t.Object({
   version: t.String(),
   dataset: IndexInfo,
   notice: t.String({ description: 'Plain-language statement of what the data is' }),
+  releases: t.Array(Release, {
+    description: 'Every weekly release this index carries history for, oldest first; the last is the data served (docs/ingest.md)',
+  }),
 });
 
 /** GET /api/v1/status (public): what data this instance serves, and whether it is real. */
@@ -26,6 +30,7 @@ export function statusRoutes(deps: AppDeps) {
           notice: info.fictitious
             ? 'FICTITIOUS SAMPLE: every facility, ID (all start with 99) and score in this dataset is invented. It is not EPA data.'
             : `EPA ECHO data as of ${info.as_of}; scores are computed by facility-score method ${info.score_version}.`,
+          releases: [...deps.index.releases()],
         },
         meta: metaFor(facts, deps.clock),
       };

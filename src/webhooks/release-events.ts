@@ -3,7 +3,7 @@ import type { FacilityIndex } from '../index/facility-index';
 import { sha256Hex } from '../hash';
 import type { Log } from '../log';
 import type { OutboxEvent, WatchStore } from '../state/watch-store';
-import type { WatchlistRecord } from '../watchlists/model';
+import type { WatchlistRecord } from '../state/watch-model';
 import { matchChange } from '../watchlists/rules';
 
 /**

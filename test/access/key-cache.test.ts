@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'bun:test';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { generateKey, hashKey } from '../../src/access/key-format';
 import { SqliteStateStore } from '../../src/state/sqlite-store';
 import { FIXED_NOW } from '../helpers';
+import { tempPath } from '../support/temp-dir';
 
 function twoConnections() {
-  const path = join(mkdtempSync(join(tmpdir(), 'fcs-keycache-')), 'state.sqlite');
+  const path = tempPath('key-cache', 'state.sqlite');
   return { server: new SqliteStateStore(path), admin: new SqliteStateStore(path) };
 }
 

@@ -1,13 +1,12 @@
-import { afterAll, describe, expect, it } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'bun:test';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeJwt } from 'jose';
 import { cli, startServer, tempIndex } from '../support/process';
 import { SECRET } from './support';
+import { tempDir } from '../support/temp-dir';
 
-const stateDir = mkdtempSync(join(tmpdir(), 'fcs-account-cli-'));
-afterAll(() => rmSync(stateDir, { recursive: true, force: true }));
+const stateDir = tempDir('account-cli');
 const s = ['--state-dir', stateDir];
 
 describe('keys CLI for accounts', () => {
@@ -18,8 +17,8 @@ describe('keys CLI for accounts', () => {
     const fresh = JSON.parse(r.stdout);
     expect(fresh.key).toMatch(/^fcs_live_[0-9A-Za-z]{32}$/);
     expect(fresh.key).not.toBe(created.key);
-    const row = (JSON.parse(cli(['keys', 'list', '--json', ...s]).stdout) as any[]).find((a) => a.id === created.account_id);
-    expect(row.key_prefix).toBe(fresh.prefix);
+    const row = (JSON.parse(cli(['keys', 'list', '--json', ...s]).stdout) as any[]).find((a) => a.account_id === created.account_id);
+    expect(row.key_prefix).toBe(fresh.key_prefix);
     expect(row.tier).toBe('starter');
   });
 
@@ -44,6 +43,8 @@ describe('keys CLI for accounts', () => {
     ['a ttl that is not a number of seconds', ['--subject', 'x', '--ttl', '1h'], { FCS_JWT_SECRET: SECRET }, /--ttl/],
     // The verifier's own checks: a token serve would refuse (or could not check) is never minted.
     ['a secret shorter than serve accepts', ['--subject', 'x'], { FCS_JWT_SECRET: 'short-secret' }, /FCS_JWT_SECRET must be at least 32 bytes/],
+    ['a ttl past the maximum token lifetime serve accepts (24 h by default)', ['--subject', 'x', '--ttl', '90000'], { FCS_JWT_SECRET: SECRET }, /between 1 and 86400/],
+    ['a ttl past a configured maximum lifetime', ['--subject', 'x', '--ttl', '7200'], { FCS_JWT_SECRET: SECRET, FCS_JWT_MAX_LIFETIME_SEC: '3600' }, /between 1 and 3600/],
     ['a public-key algorithm with a shared secret', ['--subject', 'x'], { FCS_JWT_SECRET: SECRET, FCS_JWT_ALGORITHMS: 'RS256' }, /cannot be used with a shared secret/],
   ])('token with %s fails with a one-line reason', (_name, args, env, message) => {
     const r = cli(['keys', 'token', ...args], env as Record<string, string>);

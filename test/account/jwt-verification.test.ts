@@ -201,6 +201,19 @@ describe('identity provider unreachable', () => {
   });
 });
 
+/** Claims as JSON text with `exp` written verbatim: JSON.stringify cannot write 1e309 or keep a string. */
+function rawClaims(exp: string): string {
+  return `{"sub":"user-1","iat":${NOW_SEC},"exp":${exp}}`;
+}
+
+/** HS256 over payload text exactly as given. */
+async function signRawHs(payload: string, secret: string): Promise<string> {
+  const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64url');
+  const input = `${b64(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64(payload)}`;
+  const mac = new Bun.CryptoHasher('sha256', secret).update(input).digest();
+  return `${input}.${b64(mac)}`;
+}
+
 describe('HS256 shared-secret mode (no identity provider)', () => {
   const w = makeWorld({ config: { jwt: { secret: 'hs-secret-for-tests-0123456789abcdef' } } });
   const secret = 'hs-secret-for-tests-0123456789abcdef';
@@ -219,9 +232,23 @@ describe('HS256 shared-secret mode (no identity provider)', () => {
     ['RS256 from a key pair', async () => signWith(await signingKey('RS256', 'k'))],
     ['alg none', async () => unsigned()],
     ['expired', () => signHs(claims({ exp: NOW_SEC - 3600 }), secret)],
+    ['exp 1e309 (Infinity once parsed: would never expire)', async () => signRawHs(rawClaims('1e309'), secret)],
+    ['exp as a fraction', async () => signRawHs(rawClaims(`${NOW_SEC + 600}.5`), secret)],
+    ['exp as a string', async () => signRawHs(rawClaims(`"${NOW_SEC + 600}"`), secret)],
+    ['exp 25 hours out (past the default 24 h maximum lifetime)', () => signHs(claims({ exp: NOW_SEC + 25 * 3600 }), secret)],
+    ['exp in the year 275760', () => signHs(claims({ exp: 8.64e12 }), secret)],
+    ['iat not finite', async () => signRawHs(rawClaims(String(NOW_SEC + 600)).replace(`"iat":${NOW_SEC}`, '"iat":-1e309'), secret)],
   ])('%s is refused with 401', async (_name, make) => {
     const res = await getAccount(w, await make());
     expect(res.status).toBe(401);
     expect((await json(res)).error.message).toBe(INVALID);
+  });
+
+  it('a token that lives 23 hours passes; the maximum lifetime is configurable', async () => {
+    expect((await getAccount(w, await signHs(claims({ exp: NOW_SEC + 23 * 3600 }), secret))).status).toBe(200);
+    const short = makeWorld({ config: { jwt: { secret, maxLifetimeSec: 3600 } } });
+    await short.store.createAccount({ name: '', subject: 'user-1', tier: 'free', monthlyLimit: null, now: short.clock() });
+    expect((await getAccount(short, await signHs(claims({ exp: NOW_SEC + 1800 }), secret))).status).toBe(200);
+    expect((await getAccount(short, await signHs(claims({ exp: NOW_SEC + 2 * 3600 }), secret))).status).toBe(401);
   });
 });

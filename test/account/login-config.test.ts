@@ -1,6 +1,5 @@
-import { afterAll, describe, expect, it } from 'bun:test';
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'bun:test';
+import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createJwtVerifier, jwtModeOf } from '../../src/account/jwt';
 import type { JwtConfig } from '../../src/jwt-config';
@@ -8,9 +7,9 @@ import { jwtConfigFrom } from '../../src/account/jwt-options';
 import { configFrom } from '../../src/cli/options';
 import { json, makeWorld, type TestWorld } from '../helpers';
 import { bearer, claims, SECRET, signHs, signingKey, signWith } from './support';
+import { tempDir } from '../support/temp-dir';
 
-const tmp = mkdtempSync(join(tmpdir(), 'fcs-jwks-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const tmp = tempDir('jwks');
 const noLog = () => {};
 
 describe('account login not configured', () => {

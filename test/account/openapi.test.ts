@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { json, makeWorld } from '../helpers';
+import { deref } from '../support/openapi';
 
 const doc = await json(await makeWorld().call('/swagger/json'));
 
@@ -22,7 +23,7 @@ describe('account endpoints in the OpenAPI document', () => {
 
   it('the issued key schema says the key is shown once', () => {
     const op = doc.paths['/api/v1/account/key'].post;
-    const text = JSON.stringify(op.responses['201']);
+    const text = JSON.stringify(deref(doc, op.responses['201'].content['application/json'].schema));
     expect(text).toContain('Shown only in this response');
   });
 });

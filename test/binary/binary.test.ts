@@ -3,11 +3,12 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { SCORE_VERSION } from '../../src/scoring/score';
-import { binary, cleanTempDirs, ROOT, run, sampleFacts, startServe, tempDir, TEST_COMMIT, usageOf } from './support';
+import { binary, ROOT, run, sampleFacts, startServe, TEST_COMMIT, usageOf } from './support';
+import { removeTempDirs, tempDir } from '../support/temp-dir';
 
 // One build for the whole run; the first call pays for it (about 10 s, more on a loaded machine).
 beforeAll(() => void binary(), 120_000);
-afterAll(cleanTempDirs);
+afterAll(removeTempDirs);
 
 const JWT_SECRET = 'binary-test-hs256-secret-0123456789abcdef';
 
@@ -23,7 +24,7 @@ describe('the compiled binary (dist/facility-score)', () => {
 
   it('serves the embedded sample from a directory holding nothing but its state, its worker threads included', async () => {
     const { info } = sampleFacts();
-    const server = await startServe(['--state-dir', tempDir()]);
+    const server = await startServe(['--state-dir', tempDir('bin-run')]);
     try {
       // The state file's checkpoint worker is bundled as an extra entry point; without it serve warns.
       expect(server.lines.filter((l) => l.level === 'warn')).toEqual([]);
@@ -35,7 +36,7 @@ describe('the compiled binary (dist/facility-score)', () => {
   });
 
   it('answers every documented endpoint over real HTTP, exits 0 on SIGTERM, and the counted calls survive a restart', async () => {
-    const stateDir = tempDir();
+    const stateDir = tempDir('bin-run');
     const env = { FCS_JWT_SECRET: JWT_SECRET, FCS_WEBHOOK_ALLOW: '127.0.0.1/32' };
     const created = run(['keys', 'create', '--tier', 'enterprise', '--json', '--state-dir', stateDir]);
     expect(created.code).toBe(0);
@@ -53,6 +54,9 @@ describe('the compiled binary (dist/facility-score)', () => {
       fetch(`${server.base}${path}`, { method: 'POST', headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
     const send = (method: string, path: string, body?: unknown) =>
       fetch(`${server.base}${path}`, { method, headers: { ...withKey, 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+    // The embedded sample's area index is built on a worker after listening (lookups answer at
+    // once): wait for /readyz, as a load balancer would, before calling every endpoint.
+    for (let i = 0; i < 600 && (await get('/readyz')).status !== 200; i++) await Bun.sleep(100);
     // The watchlist made first is used by the watchlist calls after it, and deleted last.
     let wl = '';
     const watchlist = () => `/api/v1/watchlists/${wl}`;
@@ -63,6 +67,7 @@ describe('the compiled binary (dist/facility-score)', () => {
       'get /metrics': () => get('/metrics'),
       'get /api/v1/status': () => get('/api/v1/status'),
       'get /api/v1/facility/{registry_id}': () => get(`/api/v1/facility/${id}`, withKey),
+      'get /api/v1/facility/{registry_id}/history': () => get(`/api/v1/facility/${id}/history`, withKey),
       'get /api/v1/area': () => get(`/api/v1/area?lat=${row.lat}&lng=${row.lng}&radius_miles=5`, withKey),
       'get /api/v1/search': () => get(`/api/v1/search?q=${encodeURIComponent(row.fac_city)}&format=csv`, withKey),
       'post /api/v1/portfolio': () => post('/api/v1/portfolio', withKey, { registry_ids: [id, '990000000000'] }),
@@ -127,7 +132,7 @@ describe('the compiled binary (dist/facility-score)', () => {
   });
 
   it('runs `ingest` too: an index built by the binary is served by the binary', async () => {
-    const dir = tempDir();
+    const dir = tempDir('bin-run');
     const csv = join(dir, 'ECHO_EXPORTER.csv');
     const lines = new TextDecoder().decode(Bun.gunzipSync(readFileSync(join(ROOT, 'data', 'sample-echo-exporter.csv.gz')))).split('\n');
     writeFileSync(csv, `${lines.slice(0, 201).join('\n')}\n`);
@@ -136,7 +141,7 @@ describe('the compiled binary (dist/facility-score)', () => {
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
     // --threads 2 forces the parse/score worker: an extra entry point of the build, without which ingest falls back to one thread.
     expect(r.stdout).toContain('2 threads');
-    const server = await startServe(['--index', out, '--state-dir', tempDir()]);
+    const server = await startServe(['--index', out, '--state-dir', tempDir('bin-run')]);
     try {
       const status = (await (await fetch(`${server.base}/api/v1/status`)).json()) as any;
       expect(status.data.dataset).toMatchObject({ dataset_name: 'binary ingest test', as_of: '2026-09-30', fictitious: true });
@@ -148,7 +153,7 @@ describe('the compiled binary (dist/facility-score)', () => {
   });
 
   it('kill -9 right after a 200 loses no counted call', async () => {
-    const stateDir = tempDir();
+    const stateDir = tempDir('bin-run');
     const { key, account_id } = JSON.parse(run(['keys', 'create', '--tier', 'starter', '--json', '--state-dir', stateDir]).stdout);
     const { row } = sampleFacts();
     const server = await startServe(['--state-dir', stateDir]);
@@ -162,7 +167,7 @@ describe('the compiled binary (dist/facility-score)', () => {
 });
 
 describe('serve --index PATH refuses a bad index at start, in one line', () => {
-  const dir = tempDir('fcs-bad-index-');
+  const dir = tempDir('bad-index');
   const text = join(dir, 'notes.txt');
   writeFileSync(text, 'this is not an index\n'.repeat(200));
   const truncated = join(dir, 'truncated.sqlite');
@@ -178,7 +183,7 @@ describe('serve --index PATH refuses a bad index at start, in one line', () => {
     ['an empty file', empty, 'not a facility index'],
   ])('%s: exit 1, one line on stderr, nothing served', (_what, path, message) => {
     const started = performance.now();
-    const r = run(['serve', '--index', path, '--port', '0', '--host', '127.0.0.1', '--state-dir', tempDir()]);
+    const r = run(['serve', '--index', path, '--port', '0', '--host', '127.0.0.1', '--state-dir', tempDir('bin-run')]);
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -188,9 +193,11 @@ describe('serve --index PATH refuses a bad index at start, in one line', () => {
   });
 
   it('a good external index is served instead of the embedded one', async () => {
-    const copy = join(tempDir(), 'national-copy.sqlite');
+    const copy = join(tempDir('bin-run'), 'national-copy.sqlite');
     copyFileSync(join(ROOT, 'data', 'sample.sqlite'), copy);
-    const server = await startServe(['--index', copy, '--state-dir', tempDir()]);
+    // The release is the index and its area index beside it: with both, /readyz is 200 at once.
+    copyFileSync(join(ROOT, 'data', 'sample.sqlite.area'), `${copy}.area`);
+    const server = await startServe(['--index', copy, '--state-dir', tempDir('bin-run')]);
     try {
       expect(server.lines.find((l) => String(l.msg).startsWith('listening'))).toMatchObject({ index: copy });
       expect((await fetch(`${server.base}/readyz`)).status).toBe(200);

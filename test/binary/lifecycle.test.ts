@@ -4,10 +4,11 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { IndexWriter } from '../../src/index/index-writer';
 import { DEFAULT_ROWS, FIXED_NOW } from '../helpers';
-import { binary, cleanTempDirs, run, sampleFacts, startServe, tempDir } from './support';
+import { binary, run, sampleFacts, startServe } from './support';
+import { removeTempDirs, tempDir } from '../support/temp-dir';
 
 beforeAll(() => void binary(), 120_000);
-afterAll(cleanTempDirs);
+afterAll(removeTempDirs);
 
 /** A small index file whose dataset name says which generation it is. */
 function indexFile(dir: string, name: string): string {
@@ -31,9 +32,9 @@ function isRunning(proc: { exitCode: number | null }) {
 
 describe('graceful shutdown (SIGTERM)', () => {
   it('stops accepting at once, finishes the request in flight, then exits 0', async () => {
-    const stateDir = tempDir();
+    const stateDir = tempDir('bin-run');
     const { key } = JSON.parse(run(['keys', 'create', '--tier', 'enterprise', '--json', '--state-dir', stateDir]).stdout);
-    const server = await startServe(['--index', indexFile(tempDir(), 'drain'), '--state-dir', stateDir]);
+    const server = await startServe(['--index', indexFile(tempDir('bin-run'), 'drain'), '--state-dir', stateDir]);
     const body = JSON.stringify({ registry_ids: ['990000000001', '990000000002'] });
     const half = Math.floor(body.length / 2);
 
@@ -62,7 +63,7 @@ describe('graceful shutdown (SIGTERM)', () => {
     expect(server.lines.find((l) => l.msg === 'stopped')).toMatchObject({ clean: true });
   });
   it('a request still running after FCS_SHUTDOWN_TIMEOUT_MS is cut off and the exit code is 1', async () => {
-    const server = await startServe(['--index', indexFile(tempDir(), 'stuck'), '--state-dir', tempDir()], { FCS_SHUTDOWN_TIMEOUT_MS: '500' });
+    const server = await startServe(['--index', indexFile(tempDir('bin-run'), 'stuck'), '--state-dir', tempDir('bin-run')], { FCS_SHUTDOWN_TIMEOUT_MS: '500' });
     const socket = net.connect(server.port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     socket.on('error', () => undefined);
@@ -79,7 +80,7 @@ describe('graceful shutdown (SIGTERM)', () => {
   });
 
   it('a second SIGTERM while draining exits at once with code 1', async () => {
-    const server = await startServe(['--index', indexFile(tempDir(), 'impatient'), '--state-dir', tempDir()]);
+    const server = await startServe(['--index', indexFile(tempDir('bin-run'), 'impatient'), '--state-dir', tempDir('bin-run')]);
     const socket = net.connect(server.port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     socket.on('error', () => undefined);
@@ -98,7 +99,7 @@ describe('graceful shutdown (SIGTERM)', () => {
 
 describe('index rotation without downtime (SIGHUP)', () => {
   it('SIGHUP on the embedded sample (no --index) reloads it and keeps serving: the old copy closed is not the new one', async () => {
-    const stateDir = tempDir();
+    const stateDir = tempDir('bin-run');
     const created = run(['keys', 'create', '--tier', 'starter', '--json', '--state-dir', stateDir]);
     const { key } = JSON.parse(created.stdout);
     const server = await startServe(['--state-dir', stateDir]);
@@ -115,14 +116,14 @@ describe('index rotation without downtime (SIGHUP)', () => {
   });
 
   it('repointing the index path and sending SIGHUP switches datasets with no failed request; a bad file is refused', async () => {
-    const dir = tempDir('fcs-rotate-');
+    const dir = tempDir('rotate');
     const a = indexFile(dir, 'generation-A');
     const b = indexFile(dir, 'generation-B');
     const bad = join(dir, 'broken.sqlite');
     writeFileSync(bad, 'not an index');
     const current = join(dir, 'current.sqlite');
     symlinkSync(a, current);
-    const server = await startServe(['--index', current, '--state-dir', tempDir()]);
+    const server = await startServe(['--index', current, '--state-dir', tempDir('bin-run')]);
 
     const seen: string[] = [];
     const failures: string[] = [];
@@ -144,8 +145,8 @@ describe('index rotation without downtime (SIGHUP)', () => {
       repoint(current, b);
       server.proc.kill('SIGHUP');
       const reloaded = await server.waitForLine((l) => l.msg === 'index reloaded' && l.dataset === 'generation-B');
-      // Prepared on a worker thread (an extra entry point of the binary), so the old index kept serving meanwhile.
-      expect(reloaded).toMatchObject({ prepared_off_thread: true });
+      // These files carry no area index: built on a worker thread (an extra entry point of the binary), so the old index kept serving meanwhile.
+      expect(reloaded).toMatchObject({ area_index: 'worker' });
       await Bun.sleep(300);
       stop = true;
       await Promise.all(workers);

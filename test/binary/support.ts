@@ -1,9 +1,10 @@
 import { Database } from 'bun:sqlite';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildBinary } from '../../scripts/build';
 import { ROOT, spawnService, type Service } from '../support/process';
+import { tempDir } from '../support/temp-dir';
 
 export { ROOT };
 
@@ -11,13 +12,6 @@ export { ROOT };
 export const TEST_COMMIT = 'testbuild0001';
 
 let built: { outfile: string; bytes: number } | null = null;
-
-/** Temp dirs of the current test file; each file removes its own in afterAll (cleanTempDirs). */
-const made: string[] = [];
-
-export function cleanTempDirs(): void {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-}
 
 function alive(pid: number): boolean {
   try {
@@ -54,14 +48,8 @@ export function sampleFacts(): { info: { dataset_name: string; as_of: string; fa
   return { info, row };
 }
 
-export function tempDir(prefix = 'fcs-bin-run-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-
 /** Runs the binary to completion (from a directory holding nothing, so nothing but the binary is used). */
-export function run(args: string[], env: Record<string, string> = {}, cwd = tempDir()) {
+export function run(args: string[], env: Record<string, string> = {}, cwd = tempDir('bin-run')) {
   const p = Bun.spawnSync([binary(), ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, cwd });
   return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
 }
@@ -72,7 +60,7 @@ export type Server = Service;
 export function startServe(args: string[], env: Record<string, string> = {}): Promise<Server> {
   return spawnService([binary(), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
-    cwd: tempDir(),
+    cwd: tempDir('bin-run'),
     startMs: 20_000,
   });
 }
@@ -81,7 +69,7 @@ export function startServe(args: string[], env: Record<string, string> = {}): Pr
 export function usageOf(stateDir: string, accountId: string): number {
   const r = run(['keys', 'list', '--json', '--state-dir', stateDir]);
   if (r.code !== 0) throw new Error(`keys list failed: ${r.stderr}`);
-  const row = (JSON.parse(r.stdout) as { id: string; calls_this_month: number }[]).find((a) => a.id === accountId);
+  const row = (JSON.parse(r.stdout) as { account_id: string; calls_this_month: number }[]).find((a) => a.account_id === accountId);
   if (!row) throw new Error(`no account ${accountId} in keys list`);
   return row.calls_this_month;
 }

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'bun:test';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { cli } from '../support/process';
+import { tempDir } from '../support/temp-dir';
 
-const stateDir = mkdtempSync(join(tmpdir(), 'fcs-keys-'));
+const stateDir = tempDir('keys');
 const s = ['--state-dir', stateDir];
 
 describe('keys CLI', () => {
@@ -14,16 +12,30 @@ describe('keys CLI', () => {
     const out = JSON.parse(r.stdout.trim());
     expect(out.key).toMatch(/^fcs_live_[0-9A-Za-z]{32}$/);
     expect(out.tier).toBe('platform');
-    expect(out.key.startsWith(out.prefix)).toBe(true);
-    expect(out.prefix.length).toBeLessThan(out.key.length - 20);
+    expect(out.key.startsWith(out.key_prefix)).toBe(true);
+    expect(out.key_prefix.length).toBeLessThan(out.key.length - 20);
   });
 
   it('keys list shows the prefix, never the key, and the usage', () => {
     const created = JSON.parse(cli(['keys', 'create', '--tier', 'free', '--json', ...s]).stdout);
     const listed = JSON.parse(cli(['keys', 'list', '--json', ...s]).stdout) as any[];
-    const row = listed.find((a) => a.id === created.account_id);
-    expect(row).toMatchObject({ tier: 'free', key_prefix: created.prefix, calls_this_month: 0, effective_limit: 10 });
+    const row = listed.find((a) => a.account_id === created.account_id);
+    expect(row).toMatchObject({ tier: 'free', key_prefix: created.key_prefix, calls_this_month: 0, effective_limit: 10 });
     expect(JSON.stringify(listed)).not.toContain(created.key);
+  });
+
+  it('keys create --print-key prints the key alone on one line, for KEY=$(...) in scripts', () => {
+    const r = cli(['keys', 'create', '--tier', 'starter', '--print-key', ...s]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^fcs_live_[0-9A-Za-z]{32}\n$/);
+  });
+
+  it('keys create --json and keys list --json name every shared field the same way', () => {
+    const created = JSON.parse(cli(['keys', 'create', '--tier', 'starter', '--name', 'Same Names', '--json', ...s]).stdout);
+    const row = (JSON.parse(cli(['keys', 'list', '--json', ...s]).stdout) as any[]).find((a) => a.account_id === created.account_id);
+    const { key, ...withoutKey } = created;
+    expect(Object.keys(withoutKey).every((k) => k in row)).toBe(true);
+    expect(row).toMatchObject(withoutKey);
   });
 
   it('set-tier, set-limit and revoke change the account', () => {
@@ -31,7 +43,7 @@ describe('keys CLI', () => {
     expect(cli(['keys', 'set-tier', account_id, 'enterprise', ...s]).code).toBe(0);
     expect(cli(['keys', 'set-limit', account_id, '1234', ...s]).code).toBe(0);
     expect(cli(['keys', 'revoke', account_id, ...s]).code).toBe(0);
-    const row = (JSON.parse(cli(['keys', 'list', '--json', ...s]).stdout) as any[]).find((a) => a.id === account_id);
+    const row = (JSON.parse(cli(['keys', 'list', '--json', ...s]).stdout) as any[]).find((a) => a.account_id === account_id);
     expect(row).toMatchObject({ tier: 'enterprise', monthly_limit: 1234, key_prefix: null });
     expect(cli(['keys', 'set-limit', account_id, 'default', ...s]).code).toBe(0);
   });

@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import { FacilityIndex } from '../../src/index/facility-index';
 import { scoreChangeOf } from '../../src/history/score-change';
 import type { HistoryEntry } from '../../src/history/model';
-import { buildThreeReleases, facilityTuples, historyRowsOf, quietIngest, type ScoreTuple, type ThreeReleases } from './releases';
+import { threeReleases, facilityTuples, historyRowsOf, quietIngest, type ScoreTuple, type ThreeReleases } from './releases';
 
 let r: ThreeReleases;
 let ix: FacilityIndex;
 let tuples: Map<string, ScoreTuple>[];
 // the generator's place table takes seconds to build on a loaded machine
 beforeAll(async () => {
-  r = await buildThreeReleases();
+  r = await threeReleases();
   ix = FacilityIndex.open(r.chained[2]);
   tuples = r.plain.map(facilityTuples);
 }, 120_000);

@@ -4,12 +4,12 @@ import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FacilityIndex } from '../../src/index/facility-index';
 import { ReleaseOrderError } from '../../src/index/ingest/ingest';
-import { buildThreeReleases, directDiff, facilityTuples, historyRowsOf, quietIngest, type ThreeReleases } from './releases';
+import { threeReleases, directDiff, facilityTuples, historyRowsOf, quietIngest, type ThreeReleases } from './releases';
 
 let r: ThreeReleases;
 // the generator's place table takes seconds to build on a loaded machine
 beforeAll(async () => {
-  r = await buildThreeReleases();
+  r = await threeReleases();
 }, 120_000);
 
 describe('ingest --previous carries the release list and history forward', () => {

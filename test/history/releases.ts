@@ -1,6 +1,5 @@
 import { Database } from 'bun:sqlite';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeKind } from '../../src/history/schema';
 import { csvBatches } from '../../src/index/ingest/csv-records';
@@ -8,6 +7,7 @@ import { ingest, type IngestOptions, type IngestSummary } from '../../src/index/
 import { openSource } from '../../src/index/ingest/source';
 import { evolveLines, type EvolveManifest } from '../../scripts/synth/evolve';
 import { exporterLines } from '../../scripts/synth/generator';
+import { tempDir } from '../support/temp-dir';
 
 /** Three weekly releases of a small fictitious file, built the way an operator would (ingest --previous). */
 export type ThreeReleases = {
@@ -39,8 +39,19 @@ export async function evolveFile(previous: string, out: string, seed: string, ch
   return manifest;
 }
 
+let shared: Promise<ThreeReleases> | null = null;
+
+/**
+ * The three releases every history test reads (built once per test process: they take seconds).
+ * Tests only read them, and write their own files under `dir` with names of their own.
+ */
+export function threeReleases(): Promise<ThreeReleases> {
+  shared ??= buildThreeReleases();
+  return shared;
+}
+
 export async function buildThreeReleases(rows = 2000, changeShare = 0.05): Promise<ThreeReleases> {
-  const dir = mkdtempSync(join(tmpdir(), 'fcs-history-'));
+  const dir = tempDir('history');
   const files = AS_OF.map((_, i) => join(dir, `release-${i + 1}.csv`)) as ThreeReleases['files'];
   writeFileSync(files[0], [...exporterLines({ seed: 'history-test', rows, asOf: AS_OF[0] })].join('\r\n') + '\r\n');
   const manifests = [

@@ -1,17 +1,14 @@
-import { afterAll, describe, expect, it } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from 'bun:test';
 import { makeWorld } from '../helpers';
 import { observed } from './observed';
+import { tempDir } from '../support/temp-dir';
 
 
 function accessLines(logs: Record<string, unknown>[]) {
   return logs.filter((l) => l.msg === 'request');
 }
 
-const cacheDir = mkdtempSync(join(tmpdir(), 'fcs-ops-cache-'));
-afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
+const cacheDir = tempDir('ops-cache');
 
 describe('structured JSON access log', () => {
   it('one line per request: request_id (= X-Request-Id), method, route pattern, status, duration, tier and account', async () => {

@@ -14,11 +14,11 @@ describe('/healthz and /readyz (public, outside /api/v1)', () => {
     expect(res.headers.get('x-request-id')).toBe(body.meta.request_id);
   });
 
-  it('/readyz answers 200 with both checks ok when the index reads and the state store writes', async () => {
+  it('/readyz answers 200 with every check ok when the index reads, the area index is loaded and the state store writes', async () => {
     const w = makeWorld();
     const res = await w.call('/readyz');
     expect(res.status).toBe(200);
-    expect((await json(res)).data).toEqual({ status: 'ready', checks: { index: 'ok', state_store: 'ok' } });
+    expect((await json(res)).data).toEqual({ status: 'ready', checks: { index: 'ok', area_index: 'ok', state_store: 'ok' } });
   });
 
   it('/readyz is 503 SERVICE_UNAVAILABLE naming the state store once the store is closed', async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { createApp } from '../../src/app';
+import { SpatialHandle } from '../../src/area/spatial-handle';
+import { buildSpatialIndex } from '../../src/area/spatial-index';
 import { makeConfig } from '../../src/config';
 import { processParts } from '../../src/deps';
 import type { FacilityIndex } from '../../src/index/facility-index';
@@ -22,10 +24,11 @@ describe('SIGHUP reload when the new app cannot be built or bound', () => {
     const service = await ServiceProcess.start(
       {
         config, store, log, metrics, lifecycle,
-        makeApp: (index) => {
+        makeApp: (index, spatial) => {
           if (apps++ > 0) throw new Error('cannot bind');
-          return createApp({ ...processParts(config, Date.now, log), config, index, store, clock: Date.now, log, metrics, lifecycle });
+          return createApp({ ...processParts(config, Date.now, log), config, index, spatial, store, clock: Date.now, log, metrics, lifecycle });
         },
+        prepareSpatial: (index) => SpatialHandle.of(buildSpatialIndex(index)),
         openIndex: async () => {
           const ix = memoryIndex(DEFAULT_ROWS, { dataset_name: 'generation-B' });
           opened.push(ix);

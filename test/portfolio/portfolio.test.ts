@@ -64,12 +64,16 @@ describe('POST /api/v1/portfolio: batch limits by tier (spec 4.2, 5.8, 8)', () =
 });
 
 describe('POST /api/v1/portfolio: results', () => {
-  it('found IDs in request order with the four spec 2.4 fields; unknown ones in not_found', async () => {
+  // every row of this world has NAICS 325110 (over 30 of them: the 6-digit group); percentile = share strictly lower, rounded down
+  const scores = ROWS.map((r) => r.overall_score).sort((a, b) => a - b);
+  const PEERS = { naics: '325110', naics_digits: 6, peer_count: scores.length, median_score: scores[Math.ceil(scores.length / 2) - 1]! };
+  const below = (s: number) => Math.floor((100 * scores.filter((x) => x < s).length) / scores.length);
+  it('found IDs in request order with the four spec 2.4 fields plus peers and score_change; unknown ones in not_found', async () => {
     const body = await json(await postIds(['990000000002', '123', '990000000001', 'nope']));
     expect(body.data).toEqual({
       results: [
-        { registry_id: '990000000002', fac_name: 'TEST FACILITY 990000000002', overall_score: 41, active_enforcement: true },
-        { registry_id: '990000000001', fac_name: 'TEST FACILITY 990000000001', overall_score: 87, active_enforcement: false },
+        { registry_id: '990000000002', fac_name: 'TEST FACILITY 990000000002', overall_score: 41, active_enforcement: true, peers: { ...PEERS, percentile: below(41) }, score_change: null },
+        { registry_id: '990000000001', fac_name: 'TEST FACILITY 990000000001', overall_score: 87, active_enforcement: false, peers: { ...PEERS, percentile: below(87) }, score_change: null },
       ],
       total: 2,
       not_found: ['123', 'nope'],
@@ -107,7 +111,7 @@ describe('POST /api/v1/portfolio: results', () => {
     expect(body.data.not_found).toEqual([' 990000000001', '990000000001 ', '😀', '']);
   });
 
-  it('answers 500 IDs with one SQL statement, not one per ID', async () => {
+  it('answers 500 IDs of a first release (no history rows) with one SQL statement, not one per ID', async () => {
     // Every statement the index prepares (all at construction) counts its runs.
     const db = memoryIndex(ROWS).db;
     const prepare = db.prepare.bind(db);

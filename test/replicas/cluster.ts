@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { MAIN, ROOT, cli, spawnService, type Service } from '../support/process';
 
 export type Replica = Service;
@@ -13,11 +14,21 @@ export async function startReplicas(count: number, o: ReplicaOptions): Promise<R
   return Promise.all(Array.from({ length: count }, (_, i) => startReplica(i, o)));
 }
 
-/** `wrap(i)`: a command prefix for replica i (e.g. `faketime -f +40d`). */
-type ReplicaOptions = { redisUrl: string; indexPath: string; stateDir: string; env?: Record<string, string>; wrap?: (i: number) => string[] };
+type ReplicaOptions = { redisUrl: string; indexPath: string; stateDir: string; env?: Record<string, string> };
+
+/**
+ * Env that runs a replica's clock `offset` ahead (libfaketime, e.g. '+40d'). Preloaded into the
+ * serve process itself rather than through the `faketime` wrapper: the wrapper forks, so killing
+ * it left the real server running after the suite.
+ */
+export function fakeTimeEnv(offset: string): Record<string, string> {
+  const lib = ['faketime', ...readdirSync('/usr/lib').map((d) => `${d}/faketime`)].map((d) => `/usr/lib/${d}/libfaketime.so.1`).find((f) => existsSync(f));
+  if (!lib) throw new Error('libfaketime not found (apt-get install faketime; scripts/setup-test.sh does)');
+  return { LD_PRELOAD: lib, FAKETIME: offset };
+}
 
 function startReplica(i: number, o: ReplicaOptions): Promise<Replica> {
-  const cmd = [...(o.wrap?.(i) ?? []), process.execPath, MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--index', o.indexPath, '--redis-url', o.redisUrl, '--state-dir', `${o.stateDir}/r${i}`, '--trusted-proxies', '127.0.0.1/32'];
+  const cmd = [process.execPath, MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--index', o.indexPath, '--redis-url', o.redisUrl, '--state-dir', `${o.stateDir}/r${i}`, '--trusted-proxies', '127.0.0.1/32'];
   return spawnService(cmd, { cwd: ROOT, env: { ...process.env, FCS_LOG_REQUESTS: '0', FCS_JWT_SECRET: JWT_SECRET, ...o.env } });
 }
 

@@ -4,7 +4,7 @@ import { generateKey } from '../../src/access/key-format';
 import { RedisStateStore } from '../../src/state/redis-store';
 import { cli, tempIndex } from '../support/process';
 import { RedisServer } from '../support/redis-server';
-import { JWT_SECRET, burst, cliKey, startReplicas, tally, type Replica } from './cluster';
+import { JWT_SECRET, burst, cliKey, fakeTimeEnv, startReplicas, tally, type Replica } from './cluster';
 
 // Issue 9: three real `serve` processes on loopback ports sharing one real redis-server.
 const LOOKUP = '/api/v1/facility/990000000001';
@@ -98,7 +98,7 @@ describe('replicas whose clocks disagree', () => {
   });
 
   it('a replica running 40 days ahead (another calendar month) still shares the one monthly count: exactly 10 succeed', async () => {
-    skewed = await startReplicas(1, { redisUrl: redis.url, indexPath: index.indexPath, stateDir: `${index.dir}/skewed`, wrap: () => ['faketime', '-f', '+40d'] });
+    skewed = await startReplicas(1, { redisUrl: redis.url, indexPath: index.indexPath, stateDir: `${index.dir}/skewed`, env: fakeTimeEnv('+40d') });
     const mixed = [replicas[0]!, skewed[0]!];
     const k = await freeKey();
     const statuses = await burst(mixed, 300, () => LOOKUP, () => ({ 'x-api-key': k.key }));

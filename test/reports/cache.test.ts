@@ -1,35 +1,20 @@
-import { afterAll, describe, expect, it } from 'bun:test';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'bun:test';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FacilityRow } from '../../src/index/model';
 import { REPORT_TTL_MS, ReportCache } from '../../src/reports/cache';
-import { reportKey } from '../../src/reports/service';
-import { FIXED_NOW, facility, fixedClock, makeWorld } from '../helpers';
+import { FIXED_NOW, facility, fixedClock } from '../helpers';
 import { observed } from '../ops/observed';
 import { pdfText, qpdfCheck } from './pdf-tools';
+import { reportWorld as reportWorldOf } from './report-world';
+import { tempDir } from '../support/temp-dir';
 
-const dirs: string[] = [];
-const freshDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'fcs-report-cache-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const freshDir = () => tempDir('report-cache');
 
 const ROW = facility({ registry_id: '990000000001', fac_name: 'CACHE TEST WORKS (FICTITIOUS)' });
 
-/** A world over `rows` whose report cache lives in `dir`, plus a Platform key and an export helper. */
-async function reportWorld(dir: string, rows: FacilityRow[] = [ROW]) {
-  const world = makeWorld({ rows, config: { reportCacheDir: dir } });
-  const { key } = await world.keyFor('platform');
-  const exportOf = async (id = ROW.registry_id) => {
-    const res = await world.call(`/api/v1/facility/${id}/report`, { method: 'POST', key });
-    return { res, cache: res.headers.get('x-cache'), pdf: new Uint8Array(await res.arrayBuffer()), requestId: res.headers.get('x-request-id')! };
-  };
-  const entryPath = (row = rows[0]!) => join(dir, `${reportKey(row, world.deps.index.info)}.pdf`);
-  return { world, exportOf, entryPath };
-}
+/** A report world over the one test row unless told otherwise. */
+const reportWorld = (dir: string, rows: FacilityRow[] = [ROW]) => reportWorldOf(dir, rows);
 
 const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
 

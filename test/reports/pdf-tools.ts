@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../support/temp-dir';
 
 /** Runs a poppler/qpdf tool on `pdf` written to a temp file; returns exit code and output. */
 function runOn(pdf: Uint8Array, cmd: (path: string) => string[]): { code: number; stdout: string; stderr: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'fcs-pdf-'));
+  const dir = tempDir('pdf');
   try {
     const path = join(dir, 'doc.pdf');
     writeFileSync(path, pdf);

@@ -1,13 +1,11 @@
-import { afterAll, describe, expect, it } from 'bun:test';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { describe, expect, it } from 'bun:test';
+import { readdirSync } from 'node:fs';
 import { TIERS } from '../../src/tiers';
 import { DEFAULT_ROWS, json, makeWorld } from '../helpers';
 import { pdfText, qpdfCheck } from './pdf-tools';
+import { tempDir } from '../support/temp-dir';
 
-const cacheDir = mkdtempSync(join(tmpdir(), 'fcs-report-routes-'));
-afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
+const cacheDir = tempDir('report-routes');
 
 const world = makeWorld({ config: { reportCacheDir: cacheDir } });
 const accounts = Object.fromEntries(await Promise.all(TIERS.map(async (t) => [t, await world.keyFor(t)] as const)));

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ScoreInputs } from '../../src/scoring/model';
+import type { ProgramInputs, ProgramsInputs, ScoreInputs } from '../../src/scoring/model';
 
 const DAY_MS = 86_400_000;
 
@@ -31,13 +31,36 @@ function dateArb(asOf: string) {
   return fc.option(fc.integer({ min: -365, max: 8 * 365 }).map((o) => daysBefore(asOf, o)), { nil: null });
 }
 
+/** Either a value or null (the source has no such column). */
+const reported = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null, freq: 5 });
+
+/** One program's record as ingest reads it from the exporter (or, with nulls, from a facility-search file). */
+export function programArb(asOf: string): fc.Arbitrary<ProgramInputs> {
+  return fc.record({
+    status: reported(statusArb),
+    significant: reported(fc.boolean()),
+    qtrs_with_nc: reported(fc.integer({ min: 0, max: 13 })),
+    formal_actions: reported(fc.nat(6)),
+    informal_actions: reported(fc.nat(10)),
+    penalties_usd: reported(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 500_000_000 }))),
+    last_penalty_usd: reported(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 50_000_000 }))),
+    last_penalty_date: dateArb(asOf),
+    last_formal_action_date: dateArb(asOf),
+  });
+}
+
+export function programsArb(asOf: string): fc.Arbitrary<ProgramsInputs> {
+  const one = fc.option(programArb(asOf), { nil: null, freq: 2 });
+  return fc.record({ caa: one, cwa: one, rcra: one, sdwa: one });
+}
+
 /** Well-formed inputs (as ingest produces them) paired with an as-of date they are measured against. */
 export const scenarioArb = asOfArb.chain((asOf) =>
   fc.record({
     asOf: fc.constant(asOf),
     inputs: fc.record({
       qtrs_with_nc: fc.integer({ min: 0, max: 12 }),
-      history: fc.oneof({ weight: 4, arbitrary: historyArb }, { weight: 1, arbitrary: fc.constant('') }),
+      history: fc.oneof({ weight: 4, arbitrary: historyArb }, { weight: 1, arbitrary: fc.constantFrom('', null) }),
       compliance_status: statusArb,
       significant_violation: fc.boolean(),
       inspection_count: fc.nat(40),
@@ -50,9 +73,27 @@ export const scenarioArb = asOfArb.chain((asOf) =>
       date_last_formal_action: dateArb(asOf),
       date_last_informal_action: dateArb(asOf),
       date_last_inspection: dateArb(asOf),
+      federal_cases: reported(fc.nat(3)),
+      federal_penalties_usd: reported(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 100_000_000 }))),
+      date_last_federal_case: dateArb(asOf),
+      programs: programsArb(asOf),
+      not_reported: fc.constant([]),
     }) as fc.Arbitrary<ScoreInputs>,
   }),
 );
+
+/** Scenarios as a facility-search download gives them: no dates, no history, no counts but formal actions. */
+export const facilitySearchArb = scenarioArb.map(({ inputs, asOf }) => ({
+  asOf,
+  inputs: {
+    ...inputs,
+    history: null, informal_action_count: null, penalty_count: null, last_penalty_usd: null,
+    date_last_penalty: null, date_last_formal_action: null, date_last_informal_action: null, date_last_inspection: null,
+    federal_cases: null, federal_penalties_usd: null, date_last_federal_case: null,
+    programs: { caa: null, cwa: null, rcra: null, sdwa: null },
+    not_reported: ['history', 'informal_action_count', 'penalty_count', 'last_penalty_usd', 'date_last_penalty', 'date_last_formal_action', 'date_last_informal_action', 'date_last_inspection'],
+  } as ScoreInputs,
+}));
 
 const oddNumber = fc.oneof(
   fc.double(),
@@ -82,6 +123,11 @@ export const oddScenarioArb = fc.record({
     date_last_formal_action: oddDate,
     date_last_informal_action: oddDate,
     date_last_inspection: oddDate,
+    federal_cases: oddNumber,
+    federal_penalties_usd: oddNumber,
+    date_last_federal_case: oddDate,
+    programs: fc.oneof(fc.constant(null), fc.string(), fc.record({ caa: fc.anything(), cwa: fc.record({ status: fc.anything(), qtrs_with_nc: oddNumber, penalties_usd: oddNumber, last_penalty_date: oddDate, significant: fc.anything() }) })),
+    not_reported: fc.oneof(fc.constant(null), fc.array(fc.anything(), { maxLength: 3 })),
   }) as unknown as fc.Arbitrary<ScoreInputs>,
 });
 

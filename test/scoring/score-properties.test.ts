@@ -1,10 +1,36 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
-import { BASELINE_POINTS, MAX_POINTS, type ScoreInputs, type ScoreResult } from '../../src/scoring/model';
+import { factsOf } from '../../src/scoring/facts';
+import { BASELINE_POINTS, MAX_POINTS, PROGRAMS, type ProgramsInputs, type ScoreInputs, type ScoreResult } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
-import { COMPONENTS, daysBefore, oddScenarioArb, scenarioArb } from './arbitraries';
+import { COMPONENTS, daysBefore, facilitySearchArb, oddScenarioArb, programArb, scenarioArb } from './arbitraries';
 
 const RUNS = { numRuns: 400 };
+
+/** True when the inputs do not put the facility in significant non-compliance now. */
+function notInSnc(inputs: ScoreInputs, asOf: string): boolean {
+  return factsOf(inputs, asOf).currentStatus !== 'significant';
+}
+
+/** Programs with every formal action older than 12 months (or undated). */
+function withoutRecentFormal(programs: ProgramsInputs, asOf: string): ProgramsInputs {
+  const out = { ...programs };
+  for (const k of PROGRAMS) {
+    const p = out[k];
+    if (p && p.last_formal_action_date && p.last_formal_action_date > daysBefore(asOf, 366)) out[k] = { ...p, last_formal_action_date: daysBefore(asOf, 400) };
+  }
+  return out;
+}
+
+/** The same programs with nothing against them (status clean, zero counts and amounts, no dates). */
+function cleanPrograms(programs: ProgramsInputs): ProgramsInputs {
+  const out = { ...programs };
+  for (const k of PROGRAMS) {
+    const p = out[k];
+    if (p) out[k] = { ...p, status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0, penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null };
+  }
+  return out;
+}
 
 /** Every component (and the overall) of `after` is at most that of `before`. */
 function neverRaised(before: ScoreResult, after: ScoreResult): boolean {
@@ -50,7 +76,7 @@ describe('monotonicity: more trouble never raises a component', () => {
   it('more quarters counted in violation never raise a component', () => {
     fc.assert(
       fc.property(scenarioArb, fc.integer({ min: 1, max: 12 }), ({ inputs, asOf }, k) => {
-        const more = { ...inputs, qtrs_with_nc: Math.min(12, inputs.qtrs_with_nc + k) };
+        const more = { ...inputs, qtrs_with_nc: Math.min(12, (inputs.qtrs_with_nc ?? 0) + k) };
         return neverRaised(scoreFacility(inputs, asOf), scoreFacility(more, asOf));
       }),
       RUNS,
@@ -60,7 +86,7 @@ describe('monotonicity: more trouble never raises a component', () => {
   it('turning a history quarter from clean to violation, or violation to significant, never raises a component', () => {
     fc.assert(
       fc.property(scenarioArb, fc.nat(11), ({ inputs, asOf }, i) => {
-        const h = inputs.history.padEnd(12, '_');
+        const h = (inputs.history ?? '').padEnd(12, '_');
         const worse = { ...inputs, history: h.slice(0, i) + (upgrade[h[i]!] ?? 'V') + h.slice(i + 1) };
         return neverRaised(scoreFacility({ ...inputs, history: h }, asOf), scoreFacility(worse, asOf));
       }),
@@ -83,9 +109,9 @@ describe('monotonicity: more trouble never raises a component', () => {
       fc.property(scenarioArb, fc.integer({ min: 1, max: 1e9 }), fc.nat(5), ({ inputs, asOf }, extra, n) => {
         const more: ScoreInputs = {
           ...inputs,
-          total_penalties_usd: inputs.total_penalties_usd + extra,
-          last_penalty_usd: inputs.last_penalty_usd + extra / 2,
-          penalty_count: inputs.penalty_count + n,
+          total_penalties_usd: (inputs.total_penalties_usd ?? 0) + extra,
+          last_penalty_usd: (inputs.last_penalty_usd ?? 0) + extra / 2,
+          penalty_count: (inputs.penalty_count ?? 0) + n,
         };
         return neverRaised(scoreFacility(inputs, asOf), scoreFacility(more, asOf));
       }),
@@ -98,8 +124,8 @@ describe('monotonicity: more trouble never raises a component', () => {
       fc.property(scenarioArb, fc.nat(6), fc.nat(6), ({ inputs, asOf }, formal, informal) => {
         const more = {
           ...inputs,
-          formal_action_count: inputs.formal_action_count + formal,
-          informal_action_count: inputs.informal_action_count + informal,
+          formal_action_count: (inputs.formal_action_count ?? 0) + formal,
+          informal_action_count: (inputs.informal_action_count ?? 0) + informal,
         };
         return neverRaised(scoreFacility(inputs, asOf), scoreFacility(more, asOf));
       }),
@@ -107,11 +133,26 @@ describe('monotonicity: more trouble never raises a component', () => {
     );
   });
 
+  it('for a facility not in SNC, one more formal action dated at or before the as-of date never raises the score', () => {
+    fc.assert(
+      fc.property(scenarioArb, fc.integer({ min: 0, max: 1800 }), ({ inputs, asOf }, age) => {
+        fc.pre(notInSnc(inputs, asOf));
+        const date = daysBefore(asOf, age);
+        const prev = inputs.date_last_formal_action;
+        const more = { ...inputs, formal_action_count: (inputs.formal_action_count ?? 0) + 1, date_last_formal_action: prev && prev > date ? prev : date };
+        return neverRaised(scoreFacility(inputs, asOf), scoreFacility(more, asOf));
+      }),
+      RUNS,
+    );
+  });
+
+  // a more recent formal action can address an SNC (repeat_offender UNADDRESSED_SNC_POINTS): that case has its own property below
   it.each(['date_last_penalty', 'date_last_formal_action', 'date_last_informal_action'] as const)(
-    'a more recent %s never raises a component',
+    'a more recent %s never raises a component (formal actions: for a facility not in SNC)',
     (field) => {
       fc.assert(
         fc.property(scenarioArb, fc.integer({ min: -400, max: 4000 }), fc.integer({ min: 1, max: 3000 }), ({ inputs, asOf }, older, step) => {
+          if (field === 'date_last_formal_action') fc.pre(notInSnc(inputs, asOf));
           const earlier = { ...inputs, [field]: daysBefore(asOf, older) };
           const later = { ...inputs, [field]: daysBefore(asOf, older - step) };
           return neverRaised(scoreFacility(earlier, asOf), scoreFacility(later, asOf));
@@ -121,9 +162,11 @@ describe('monotonicity: more trouble never raises a component', () => {
     },
   );
 
-  it('the same data scored at a later as-of date never loses points (events only age)', () => {
+  it('the same data scored at a later as-of date never loses points when not in SNC (events only age)', () => {
     fc.assert(
       fc.property(scenarioArb, fc.integer({ min: 1, max: 2000 }), ({ inputs, asOf }, days) => {
+        // an SNC whose formal action ages past 12 months becomes unaddressed, which rightly costs more
+        fc.pre(notInSnc(inputs, asOf));
         const later = daysBefore(asOf, -days);
         const now = scoreFacility(inputs, asOf);
         const then = scoreFacility(inputs, later);
@@ -134,6 +177,83 @@ describe('monotonicity: more trouble never raises a component', () => {
   });
 });
 
+describe('fcs-2.0: programs, SNC and enforcement', () => {
+  const programArbs = (asOf: string) => programArb(asOf);
+
+  it('a program record becoming significant (flag or status) never raises a component', () => {
+    fc.assert(
+      fc.property(scenarioArb.chain((s) => fc.tuple(fc.constant(s), programArbs(s.asOf), fc.constantFrom(...PROGRAMS))), ([{ inputs, asOf }, p, name]) => {
+        const before = { ...inputs, programs: { ...inputs.programs, [name]: { ...p, significant: false, status: 'Violation Identified' } } };
+        const after = { ...inputs, programs: { ...inputs.programs, [name]: { ...p, significant: true, status: 'Significant Violation' } } };
+        return neverRaised(scoreFacility(before, asOf), scoreFacility(after, asOf));
+      }),
+      RUNS,
+    );
+  });
+
+  it('significance in one more program never raises a component', () => {
+    fc.assert(
+      fc.property(scenarioArb.chain((s) => fc.tuple(fc.constant(s), programArbs(s.asOf), fc.constantFrom(...PROGRAMS))), ([{ inputs, asOf }, p, name]) => {
+        fc.pre(inputs.programs[name] === null);
+        const inSnc = { ...inputs, programs: { ...inputs.programs, [name]: { ...p, significant: true } } };
+        const notIn = { ...inputs, programs: { ...inputs.programs, [name]: { ...p, significant: false, status: 'No Violation Identified', qtrs_with_nc: 0 } } };
+        return neverRaised(scoreFacility(notIn, asOf), scoreFacility(inSnc, asOf));
+      }),
+      RUNS,
+    );
+  });
+
+  it('a larger or more recent program penalty never raises a component', () => {
+    fc.assert(
+      fc.property(
+        scenarioArb.chain((s) => fc.tuple(fc.constant(s), programArbs(s.asOf), fc.constantFrom(...PROGRAMS))),
+        fc.integer({ min: 1, max: 1e8 }),
+        fc.integer({ min: 0, max: 1500 }),
+        ([{ inputs, asOf }, p, name], extra, days) => {
+          const base = { ...inputs, programs: { ...inputs.programs, [name]: p } };
+          const prev = p.last_penalty_date;
+          const recent = daysBefore(asOf, days);
+          const worse = { ...p, penalties_usd: (p.penalties_usd ?? 0) + extra, last_penalty_date: prev && prev > recent ? prev : recent };
+          return neverRaised(scoreFacility(base, asOf), scoreFacility({ ...inputs, programs: { ...inputs.programs, [name]: worse } }, asOf));
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('an SNC with no formal action in the last 12 months never scores above the same SNC addressed by one (no penalty)', () => {
+    fc.assert(
+      fc.property(scenarioArb, fc.integer({ min: 0, max: 365 }), ({ inputs, asOf }, age) => {
+        const snc: ScoreInputs = { ...inputs, significant_violation: true };
+        // unaddressed: whatever formal action there was is older than 12 months (or undated)
+        const old = snc.date_last_formal_action;
+        const unaddressed = { ...snc, date_last_formal_action: old && old > daysBefore(asOf, 366) ? daysBefore(asOf, 400) : old, programs: withoutRecentFormal(snc.programs, asOf), date_last_federal_case: null };
+        const addressed = { ...unaddressed, formal_action_count: (unaddressed.formal_action_count ?? 0) + 1, date_last_formal_action: daysBefore(asOf, age) };
+        return scoreFacility(unaddressed, asOf).overall <= scoreFacility(addressed, asOf).overall;
+      }),
+      RUNS,
+    );
+  });
+
+  it('a facility whose only evidence is an undated penalty (any amount) never scores below one in SNC today', () => {
+    fc.assert(
+      fc.property(scenarioArb, facilitySearchArb, fc.integer({ min: 1, max: 2e9 }), ({ inputs, asOf }, fs, amount) => {
+        const snc = scoreFacility({ ...inputs, significant_violation: true }, asOf);
+        const undatedOnly = scoreFacility({ ...fs.inputs, qtrs_with_nc: 0, compliance_status: 'No Violation Identified', significant_violation: false, formal_action_count: 0, total_penalties_usd: amount }, asOf);
+        return undatedOnly.overall > snc.overall;
+      }),
+      RUNS,
+    );
+  });
+
+  it('facility-search scenarios (nulls for absent columns) stay in bounds and deterministic', () => {
+    fc.assert(fc.property(facilitySearchArb, ({ inputs, asOf }) => {
+      checkBounds(scoreFacility(inputs, asOf));
+      expect(scoreFacility(structuredClone(inputs), asOf)).toEqual(scoreFacility(inputs, asOf));
+    }), RUNS);
+  });
+});
+
 describe('clean record', () => {
   it('any facility with no violation, penalty or action in the windows scores 100 whatever else it reports', () => {
     fc.assert(
@@ -141,7 +261,7 @@ describe('clean record', () => {
         const clean: ScoreInputs = {
           ...inputs,
           qtrs_with_nc: 0,
-          history: inputs.history.replace(/[VS]/g, '_'),
+          history: inputs.history === null ? null : inputs.history.replace(/[VS]/g, '_'),
           compliance_status: 'No Violation Identified',
           significant_violation: false,
           informal_action_count: 0,
@@ -152,6 +272,10 @@ describe('clean record', () => {
           date_last_penalty: null,
           date_last_formal_action: null,
           date_last_informal_action: null,
+          federal_cases: 0,
+          federal_penalties_usd: 0,
+          date_last_federal_case: null,
+          programs: cleanPrograms(inputs.programs),
         };
         const r = scoreFacility(clean, asOf);
         return r.overall === 100 && r.active_enforcement === false;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
-import type { ScoreInputs } from '../../src/scoring/model';
+import type { ProgramInputs, ScoreInputs } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
-import { CLEAN_INPUTS } from '../helpers';
+import { CLEAN_INPUTS, inputsWith } from '../helpers';
 
 // Expected points are worked out by hand from the formulas in docs/scoring.md (arithmetic in each
 // row's name), never copied from the code's output.
@@ -14,6 +14,13 @@ const NOTHING: ScoreInputs = {
   date_last_inspection: null,
 };
 const at = (o: Partial<ScoreInputs>): ScoreInputs => ({ ...CLEAN_INPUTS, ...o });
+const NO_PROGRAMS = CLEAN_INPUTS.programs;
+/** A program record with nothing against it; override any field. */
+const program = (o: Partial<ProgramInputs>): ProgramInputs => ({
+  status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0,
+  penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null, ...o,
+});
+const SNC_NOW = at({ qtrs_with_nc: 1, history: '___________S', compliance_status: 'Significant Violation', significant_violation: true });
 
 type Row = [string, ScoreInputs, [number, number, number, number], number, boolean];
 
@@ -22,77 +29,98 @@ const rows: Row[] = [
   ['a facility with no data at all (facility-search row, nothing reported) scores 100', NOTHING, [15, 30, 25, 15], 100, false],
   [
     'one violation in the current quarter: frequency 15 - 1.25 = 13.75 -> 14, recency 25 - 15 = 10',
-    at({ qtrs_with_nc: 1, history: '___________V', compliance_status: 'Violation Identified' }),
+    inputsWith({ qtrs_with_nc: 1, history: '___________V', compliance_status: 'Violation Identified' }),
     [14, 30, 10, 15],
     84,
     false,
   ],
   [
     'violation in all 12 quarters: frequency 15 - 12 x 1.25 = 0, recency 25 - 15 = 10',
-    at({ qtrs_with_nc: 12, history: 'VVVVVVVVVVVV', compliance_status: 'Violation Identified' }),
+    inputsWith({ qtrs_with_nc: 12, history: 'VVVVVVVVVVVV', compliance_status: 'Violation Identified' }),
     [0, 30, 10, 15],
     70,
     false,
   ],
   [
     'six significant quarters 18 months back: frequency 15 - 6 x 2.5 = 0, recency 25 - 20 x (1 - 18/36) = 15',
-    at({ qtrs_with_nc: 6, history: 'SSSSSS______' }),
+    inputsWith({ qtrs_with_nc: 6, history: 'SSSSSS______' }),
     [0, 30, 15, 15],
     75,
     false,
   ],
   [
-    'current significant violation: frequency 15 - 2.5 = 12.5 -> 13, recency 25 - 20 = 5, enforcement active',
-    at({ qtrs_with_nc: 1, history: '___________S', compliance_status: 'Significant Violation', significant_violation: true }),
-    [13, 30, 5, 15],
-    78,
+    'current significant violation, no formal action: frequency 15 - 1.25 - 1.25 - 3.75 = 8.75 -> 9, recency 25 - 25 = 0, repeat 15 - 4 (unaddressed SNC) = 11',
+    SNC_NOW,
+    [9, 30, 0, 11],
+    65,
     true,
   ],
   [
+    'the same SNC addressed by a formal action 3 months back (no penalty): recency still 0, repeat 15 - 3 = 12, so 66 > 65',
+    { ...SNC_NOW, formal_action_count: 1, date_last_formal_action: '2025-03-31' },
+    [9, 30, 0, 12],
+    66,
+    true,
+  ],
+  [
+    'SNC under two programs: frequency 15 - 6.25 - 1.25 (second program in violation) - 2.5 (second program in SNC) = 5',
+    { ...SNC_NOW, programs: { ...NO_PROGRAMS, caa: program({ status: 'High Priority Violation', significant: true }), cwa: program({ status: 'Significant Violation', significant: true }) } },
+    [5, 30, 0, 11],
+    61,
+    true,
+  ],
+  [
+    'a $10,000 CWA penalty on the as-of date, only in the program columns: penalty 30 - 5 - 5 = 20, recency 0, repeat 12',
+    at({ programs: { ...NO_PROGRAMS, cwa: program({ penalties_usd: 10_000, last_penalty_usd: 10_000, last_penalty_date: AS_OF }) } }),
+    [15, 20, 0, 12],
+    62,
+    false,
+  ],
+  [
     'a $1,000 penalty by formal action on the as-of date: penalty 30 - 5 = 25, recency 0, repeat 15 - 3 = 12',
-    at({ formal_action_count: 1, penalty_count: 1, total_penalties_usd: 1000, last_penalty_usd: 1000, date_last_penalty: AS_OF, date_last_formal_action: AS_OF }),
+    inputsWith({ formal_action_count: 1, penalty_count: 1, total_penalties_usd: 1000, last_penalty_usd: 1000, date_last_penalty: AS_OF, date_last_formal_action: AS_OF }),
     [15, 25, 0, 12],
     67,
     true,
   ],
   [
-    'a $100,000 penalty of unknown date: penalty 30 - 5 - 2 x 5 = 15, recency 25 - 25 x (1 - 30/60) = 12.5 -> 13, repeat 12',
+    'a $100,000 penalty of unknown date: penalty 30 - 5 - 2 x 5 = 15, recency 25 (an undated event is not placed in time), repeat 12',
     at({ total_penalties_usd: 100_000 }),
-    [15, 15, 13, 12],
-    70,
+    [15, 15, 25, 12],
+    82,
     false,
   ],
   [
     'a $5,000 penalty: 30 - 5 - 5 x log10(5) = 21.5 -> 22',
-    at({ penalty_count: 1, total_penalties_usd: 5000, date_last_penalty: '2020-06-30' }),
+    inputsWith({ penalty_count: 1, total_penalties_usd: 5000, date_last_penalty: '2020-06-30' }),
     [15, 22, 25, 12],
     89,
     false,
   ],
   [
     'a billion dollars in penalties leaves 0 penalty points (floor of the log scale)',
-    at({ penalty_count: 1, total_penalties_usd: 1e9, date_last_penalty: '2020-01-01' }),
+    inputsWith({ penalty_count: 1, total_penalties_usd: 1e9, date_last_penalty: '2020-01-01' }),
     [15, 0, 25, 12],
     67,
     false,
   ],
   [
     'a penalty count with no amount is still a penalty: 30 - 5 = 25',
-    at({ penalty_count: 1, date_last_penalty: '2019-01-01' }),
+    inputsWith({ penalty_count: 1, date_last_penalty: '2019-01-01' }),
     [15, 25, 25, 12],
     92,
     false,
   ],
   [
     'a formal action two years back: recency 25 - 25 x (1 - 23.98/60) = 9.99 -> 10, not open after 12 months',
-    at({ formal_action_count: 1, date_last_formal_action: '2023-06-30' }),
+    inputsWith({ formal_action_count: 1, date_last_formal_action: '2023-06-30' }),
     [15, 30, 10, 12],
     82,
     false,
   ],
   [
     'a formal action 11 months back is taken as open enforcement',
-    at({ formal_action_count: 1, date_last_formal_action: '2024-07-30' }),
+    inputsWith({ formal_action_count: 1, date_last_formal_action: '2024-07-30' }),
     // 335 days = 11.01 months: recency 25 - 25 x (1 - 11.01/60) = 4.59 -> 5
     [15, 30, 5, 12],
     77,
@@ -100,58 +128,58 @@ const rows: Row[] = [
   ],
   [
     'a formal action dated after the as-of date counts as happening at it: recency 0, enforcement active',
-    at({ formal_action_count: 1, date_last_formal_action: '2026-01-01' }),
+    inputsWith({ formal_action_count: 1, date_last_formal_action: '2026-01-01' }),
     [15, 30, 0, 12],
     72,
     true,
   ],
   [
     'two formal actions: repeat 15 - 3 - 4 = 8',
-    at({ formal_action_count: 2, date_last_formal_action: '2019-01-01' }),
+    inputsWith({ formal_action_count: 2, date_last_formal_action: '2019-01-01' }),
     [15, 30, 25, 8],
     93,
     false,
   ],
-  ['four formal actions: repeat 15 - 3 - 3 x 4 < 0 -> 0', at({ formal_action_count: 4, date_last_formal_action: '2019-01-01' }), [15, 30, 25, 0], 85, false],
+  ['four formal actions: repeat 15 - 3 - 3 x 4 < 0 -> 0', inputsWith({ formal_action_count: 4, date_last_formal_action: '2019-01-01' }), [15, 30, 25, 0], 85, false],
   [
     'three penalties but one formal action count as three cases: repeat 15 - 3 - 8 = 4',
-    at({ formal_action_count: 1, penalty_count: 3, total_penalties_usd: 1000, date_last_penalty: '2019-01-01', date_last_formal_action: '2019-01-01' }),
+    inputsWith({ formal_action_count: 1, penalty_count: 3, total_penalties_usd: 1000, date_last_penalty: '2019-01-01', date_last_formal_action: '2019-01-01' }),
     [15, 25, 25, 4],
     84,
     false,
   ],
   [
     'an informal action 3 months back: recency 25 - 15 x (1 - 2.99/36) = 11.2 -> 11, repeat 15 - 1 = 14',
-    at({ informal_action_count: 1, date_last_informal_action: '2025-03-31' }),
+    inputsWith({ informal_action_count: 1, date_last_informal_action: '2025-03-31' }),
     [15, 30, 11, 14],
     85,
     false,
   ],
-  ['nine informal actions cost at most 5: repeat 10', at({ informal_action_count: 9, date_last_informal_action: '2019-01-01' }), [15, 30, 25, 10], 95, false],
+  ['nine informal actions cost at most 5: repeat 10', inputsWith({ informal_action_count: 9, date_last_informal_action: '2019-01-01' }), [15, 30, 25, 10], 95, false],
   [
-    'facility-search row, 5 quarters and no history: frequency 15 - 6.25 = 8.75 -> 9, latest violation assumed 3.5 quarters back: recency 25 - 15 x (1 - 10.5/36) = 14.4 -> 14',
-    at({ qtrs_with_nc: 5, history: '' }),
-    [9, 30, 14, 15],
-    83,
+    'facility-search row, 5 quarters and no history: frequency 15 - 6.25 = 8.75 -> 9, latest violation at most 7 quarters back: recency 25 - 15 x (1 - 21/36) = 18.75 -> 19',
+    at({ qtrs_with_nc: 5, history: null }),
+    [9, 30, 19, 15],
+    88,
     false,
   ],
   [
-    'a formal action count without a date is placed mid-window: recency 12.5 -> 13, not shown as open',
+    'a formal action count without a date costs repeat 3 but no recency, and is not shown as open',
     at({ formal_action_count: 1 }),
-    [15, 30, 13, 12],
-    85,
+    [15, 30, 25, 12],
+    97,
     false,
   ],
   [
     'a significant violation only in FAC_COMPLIANCE_STATUS (SNC flag N) still counts as significant',
     at({ qtrs_with_nc: 1, history: '', compliance_status: 'Significant Violation', significant_violation: false }),
-    [13, 30, 5, 15],
-    78,
+    [9, 30, 0, 11],
+    65,
     true,
   ],
   [
     "a program status like 'Failure to Report DMR - Not Received' is a current violation",
-    at({ qtrs_with_nc: 0, history: '', compliance_status: 'Failure to Report DMR - Not Received' }),
+    inputsWith({ qtrs_with_nc: 0, history: '', compliance_status: 'Failure to Report DMR - Not Received' }),
     [14, 30, 10, 15],
     84,
     false,
@@ -174,12 +202,12 @@ describe('odd values', () => {
     ['more than 12 quarters is clamped to 12', { qtrs_with_nc: 40 }, { violation_frequency: 0 }],
     ['lower-case history letters are read like upper-case', { history: '___________v' }, { violation_frequency: 14, recency: 10 }],
     ['unknown history letters are not violations', { history: 'XYZ?--**..##' }, { violation_frequency: 15, recency: 25 }],
-    ['an impossible date (Feb 30) with a count is an event of unknown date', { formal_action_count: 1, date_last_formal_action: '2025-02-30' }, { recency: 13 }],
-    ['a junk date text alone still says an action happened', { date_last_formal_action: 'sometime' }, { recency: 13, repeat_offender: 12 }],
+    ['an impossible date (Feb 30) with a count is an event of unknown date: no recency cost', { formal_action_count: 1, date_last_formal_action: '2025-02-30' }, { recency: 25, repeat_offender: 12 }],
+    ['a junk date text alone still says an action happened', { date_last_formal_action: 'sometime' }, { recency: 25, repeat_offender: 12 }],
     ["ECHO's MM/DD/YYYY dates are read too", { formal_action_count: 1, date_last_formal_action: '06/30/2025' }, { recency: 0 }],
   ];
   it.each(odd)('%s', (_name, over, expected) => {
-    const r = scoreFacility(at(over), AS_OF);
+    const r = scoreFacility(inputsWith(over), AS_OF);
     for (const [k, v] of Object.entries(expected)) expect(r[k as keyof typeof expected]).toBe(v);
   });
 

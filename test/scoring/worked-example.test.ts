@@ -8,7 +8,8 @@ import { mapRow, type MappedRow } from '../../src/index/ingest/row-mapper';
 import { explainComponents } from '../../src/scoring/explain';
 import type { ScoreInputs } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
-import { FIXTURES, runIngest, tempDir } from '../ingest/support';
+import { FIXTURES, runIngest } from '../index/ingest/support';
+import { tempDir } from '../support/temp-dir';
 
 // The real EPA ECHO facility-search download (a byte-for-byte copy of /work/shared/data/echo_facility_search_sample.csv),
 // line 26: the worked example of docs/scoring.md. It goes through the project's own CSV reader, header
@@ -28,40 +29,52 @@ const fields = records.find((f) => f.some((v) => v.endsWith(`fid=${ID}`)))!;
 const row = Object.fromEntries(records[0]!.map((k, i) => [k, fields[i] ?? '']));
 
 /** The facility-search mapping docs/scoring.md describes (absent columns become '', 0 or null), by the real mapper. */
-const mapped = mapRow(fields, header.columns) as MappedRow;
+const mapped = mapRow(fields, header) as MappedRow;
 const inputs: ScoreInputs = mapped.inputs;
 
 describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport NH (110000313964)', () => {
   const r = scoreFacility(inputs, '2024-06-30');
 
-  it('reads the real row as 11 quarters, significant violation, 1 formal action, $4,255', () => {
+  it('reads the real row as 11 quarters, significant violation, 1 formal action, $4,255, and nulls for the absent columns', () => {
     expect(row['DFR URL']).toEndWith('fid=110000313964');
     expect(header.format).toBe('echo-facility-search');
     expect(row.RegistryID).toBe('1.1E+11'); // spreadsheet-mangled: the mapper takes the ID from the DFR URL
     expect(mapped.registry_id).toBe(ID);
     expect([inputs.qtrs_with_nc, inputs.significant_violation, inputs.formal_action_count, inputs.total_penalties_usd]).toEqual([11, true, 1, 4255]);
-    // Everything the score reads. penalty_count is 1, not 0: a facility-search file has a penalty total but no
-    // count, and the mapper counts a total above 0 as at least one penalty (it changes no points here).
+    // Everything the score reads. Columns a facility-search file does not have are null (not reported) and
+    // named in not_reported: no count, amount or date is made up for them.
+    const program = (status: string) => ({
+      status, significant: false, qtrs_with_nc: null, formal_actions: null, informal_actions: null,
+      penalties_usd: null, last_penalty_usd: null, last_penalty_date: null, last_formal_action_date: null,
+    });
     expect(inputs).toEqual({
       qtrs_with_nc: 11,
-      history: '',
+      history: null,
       compliance_status: 'Significant Violation',
       significant_violation: true,
       inspection_count: 4,
-      informal_action_count: 0,
+      informal_action_count: null,
       formal_action_count: 1,
-      penalty_count: 1,
+      penalty_count: null,
       total_penalties_usd: 4255,
-      last_penalty_usd: 0,
+      last_penalty_usd: null,
       date_last_penalty: null,
       date_last_formal_action: null,
       date_last_informal_action: null,
       date_last_inspection: null,
+      federal_cases: null,
+      federal_penalties_usd: null,
+      date_last_federal_case: null,
+      programs: { caa: program('No Violation Identified'), cwa: program('Failure to Report DMR - Not Received'), rcra: program('No Violation Identified'), sdwa: null },
+      not_reported: [
+        'history', 'informal_action_count', 'penalty_count', 'last_penalty_usd', 'date_last_penalty', 'date_last_formal_action',
+        'date_last_informal_action', 'date_last_inspection', 'federal_cases', 'federal_penalties_usd', 'date_last_federal_case',
+      ],
     });
   });
 
   it('the real ingest of the whole file indexes the same inputs and the same score', async () => {
-    const dir = tempDir();
+    const dir = tempDir('ingest');
     await runIngest([SAMPLE], join(dir, 'fs.sqlite'), { asOf: '2024-06-30' });
     const index = FacilityIndex.open(join(dir, 'fs.sqlite'));
     try {
@@ -69,11 +82,11 @@ describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport N
       expect(indexed.score_inputs).toEqual(inputs);
       expect(indexed).toMatchObject({
         fac_name: 'STURM RUGER FIREARMS MANUFACTURING FACILITY',
-        overall_score: 54,
+        overall_score: 45,
         violation_frequency: 0,
         penalty_severity: 22,
-        recency: 5,
-        repeat_offender: 12,
+        recency: 0,
+        repeat_offender: 8,
         baseline: 15,
         active_enforcement: true,
       });
@@ -84,21 +97,21 @@ describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport N
   });
 
   it('matches the hand arithmetic of docs/scoring.md', () => {
-    // 15 - (11 x 1.25 + 1 x 1.25) = 0
+    // 15 - (11 x 1.25 + 1 x 1.25 + 3.75 now) < 0 -> 0
     expect(r.violation_frequency).toBe(0);
     // 30 - (5 + 5 x log10(4255 / 1000)) = 30 - 8.14 = 21.86 -> 22
     expect(r.penalty_severity).toBe(22);
-    // heaviest event: current significant violation, 20 at age 0 -> 25 - 20 = 5
-    expect(r.recency).toBe(5);
-    // one formal case: 15 - 3 = 12
-    expect(r.repeat_offender).toBe(12);
-    expect(r.overall).toBe(54);
+    // heaviest event: significant non-compliance at the as-of date, 25 at age 0 -> 25 - 25 = 0 (the undated formal action and penalty cost no recency)
+    expect(r.recency).toBe(0);
+    // one formal case, and SNC with no formal action dated in the last 12 months: 15 - 3 - 4 = 8
+    expect(r.repeat_offender).toBe(8);
+    expect(r.overall).toBe(45);
     expect(r.active_enforcement).toBe(true);
   });
 
   it('is stated in docs/scoring.md with these numbers and explanation lines', () => {
     const doc = readFileSync(join(import.meta.dir, '../../docs/scoring.md'), 'utf8');
-    expect(doc).toContain('overall = 15 + 0 + 22 + 5 + 12 = **54**');
+    expect(doc).toContain('overall = 15 + 0 + 22 + 0 + 8 = **45**');
     for (const line of Object.values(explainComponents(inputs, '2024-06-30'))) expect(doc).toContain(line);
   });
 });

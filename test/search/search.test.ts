@@ -184,10 +184,10 @@ describe('an index built before search existed (format 3, no search tables)', ()
   });
 });
 
-describe('an index with the first search layout (format 4: docids in registry-ID order)', () => {
-  it('answers a search with 503 SERVICE_UNAVAILABLE saying to rebuild, since its docids are not in score order', async () => {
+describe('an index with the first search layout (formats 4 and 5: docids in registry-ID order)', () => {
+  it.each(['4', '5'])('format %s answers a search with 503 SERVICE_UNAVAILABLE saying to rebuild, since its docids are not in score order', async (format) => {
     const index = memoryIndex(SEARCH_ROWS);
-    index.db.exec("UPDATE index_meta SET value = '4' WHERE key = 'format'");
+    index.db.query("UPDATE index_meta SET value = ? WHERE key = 'format'").run(format);
     const old = makeWorld({ deps: { index } });
     const { key: own } = await old.keyFor('starter');
     const res = await old.call('/api/v1/search?q=acme', { key: own });

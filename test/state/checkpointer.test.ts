@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'bun:test';
 import { Database } from 'bun:sqlite';
-import { mkdtempSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BackgroundCheckpointer } from '../../src/state/checkpointer';
 import { SqliteStateStore } from '../../src/state/sqlite-store';
 import { startServer } from '../support/process';
+import { tempDir, tempPath } from '../support/temp-dir';
 
-const fresh = () => join(mkdtempSync(join(tmpdir(), 'fcs-ckpt-')), 'state.sqlite');
+const fresh = () => tempPath('checkpoint', 'state.sqlite');
 
 /** Main-file size after `n` committed account inserts and a pause longer than the worker's interval. */
 async function mainFileGrowth(store: SqliteStateStore, path: string, n: number): Promise<number> {
@@ -39,7 +40,7 @@ describe('WAL checkpoints of the serving state store', () => {
   });
 
   it('`serve` starts the worker (no fallback warning) and a SIGTERM right after its "listening" line is a graceful stop (exit 0)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fcs-ckpt-serve-'));
+    const dir = tempDir('checkpoint-serve');
     const server = await startServer(['--state-dir', dir]);
     expect(server.lines.filter((l) => l.level === 'warn')).toEqual([]);
     expect(await server.stop('SIGTERM')).toBe(0);

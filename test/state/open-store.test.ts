@@ -1,21 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeConfig } from '../../src/config';
 import { openStateStore } from '../../src/state/open-store';
 import { RedisStateStore } from '../../src/state/redis-store';
 import { RedisServer } from '../support/redis-server';
+import { tempDir } from '../support/temp-dir';
 
 let redis: RedisServer;
 let dir: string;
 beforeAll(async () => {
   redis = await RedisServer.start();
-  dir = mkdtempSync(join(tmpdir(), 'fcs-open-store-'));
+  dir = tempDir('open-store');
 }, 20_000);
 afterAll(async () => {
   await redis.dispose();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('openStateStore', () => {

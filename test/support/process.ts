@@ -1,15 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexWriter } from '../../src/index/index-writer';
 import { DEFAULT_ROWS, FIXED_NOW } from '../helpers';
+import { tempDir } from './temp-dir';
 
 export const ROOT = join(import.meta.dir, '..', '..');
 export const MAIN = join(ROOT, 'src', 'main.ts');
 
 /** A temp dir holding a small index file built from the default test rows. */
 export function tempIndex(): { dir: string; indexPath: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'fcs-proc-'));
+  const dir = tempDir('proc');
   const indexPath = join(dir, 'index.sqlite');
   const w = new IndexWriter(indexPath);
   for (const r of DEFAULT_ROWS) w.add(r);

@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Subprocess } from 'bun';
+import { tempDir } from './temp-dir';
 
 /** A free TCP port on loopback (bound then released; good enough for tests). */
 export async function freePort(): Promise<number> {
@@ -37,7 +36,7 @@ export class RedisServer {
 
   /** `durable`: append-only file fsynced before every reply, so a restart (even after SIGKILL) keeps all answered writes. */
   static async start(opts: { durable?: boolean } = {}): Promise<RedisServer> {
-    const server = new RedisServer(await freePort(), mkdtempSync(join(tmpdir(), 'fcs-redis-')), opts.durable ?? false);
+    const server = new RedisServer(await freePort(), tempDir('redis'), opts.durable ?? false);
     await server.launch();
     return server;
   }

@@ -1,6 +1,5 @@
 import { afterAll, expect, it } from 'bun:test';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { SqliteStateStore } from '../../src/state/sqlite-store';
@@ -8,9 +7,10 @@ import { historyIndexFile } from '../support/history-index';
 import { QUICK_WEBHOOK_ENV, manyChanges } from '../support/many-changes';
 import { MAIN, ROOT, spawnService, type Service } from '../support/process';
 import { startReceiver } from '../support/webhook-receiver';
+import { tempDir } from '../support/temp-dir';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const dir = mkdtempSync(join(tmpdir(), 'fcs-webhook-crash-'));
+const dir = tempDir('webhook-crash');
 const services: Service[] = [];
 afterAll(async () => {
   await Promise.all(services.map((s) => s.stop()));

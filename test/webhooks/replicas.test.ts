@@ -1,6 +1,5 @@
 import { afterAll, expect, it } from 'bun:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { cliKey, startReplicas, type Replica } from '../replicas/cluster';
@@ -8,8 +7,9 @@ import { historyIndexFile } from '../support/history-index';
 import { QUICK_WEBHOOK_ENV, manyChanges } from '../support/many-changes';
 import { RedisServer } from '../support/redis-server';
 import { startReceiver } from '../support/webhook-receiver';
+import { tempDir } from '../support/temp-dir';
 
-const dir = mkdtempSync(join(tmpdir(), 'fcs-webhook-replicas-'));
+const dir = tempDir('webhook-replicas');
 let redis: RedisServer | undefined;
 let replicas: Replica[] = [];
 afterAll(async () => {

@@ -1,4 +1,6 @@
+import type { Program } from '../../scoring/model';
 import { UnusableInputError } from './errors';
+import { readFecColumns, readProgramColumns, type FecColumnMap, type ProgramColumnMap } from './program-columns';
 
 /**
  * Header -> column positions, by name. Both ECHO layouts name the same things (`FAC_QTRS_WITH_NC` in the
@@ -52,7 +54,28 @@ export const SCORE_FIELDS: readonly Field[] = [
 
 export const normalizeName = (h: string) => h.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-export type HeaderInfo = { format: SourceFormat; columns: ColumnMap; width: number; missing: Field[] };
+export type HeaderInfo = {
+  format: SourceFormat; columns: ColumnMap; width: number; missing: Field[];
+  /** Per-program and federal-case columns (fcs-2.0), and the score input fields the file has no column for. */
+  programs: Record<Program, ProgramColumnMap | null>; fec: FecColumnMap; notReported: string[];
+};
+
+/** Score input field (scoring/model.ts) each facility-level column feeds: absent column, `null` input. */
+const INPUT_OF: Partial<Record<Field, string>> = {
+  qtrs_with_nc: 'qtrs_with_nc', history: 'history', compliance_status: 'compliance_status', inspection_count: 'inspection_count',
+  informal_count: 'informal_action_count', formal_count: 'formal_action_count', penalty_count: 'penalty_count',
+  total_penalties: 'total_penalties_usd', last_penalty: 'last_penalty_usd', date_last_penalty: 'date_last_penalty',
+  date_last_formal: 'date_last_formal_action', date_last_informal: 'date_last_informal_action', date_last_inspection: 'date_last_inspection',
+};
+
+/** Input fields with no column in this file, facility-level and federal cases, in a fixed order. */
+function notReportedOf(columns: ColumnMap, fec: FecColumnMap): string[] {
+  const out = (Object.entries(INPUT_OF) as [Field, string][]).filter(([f]) => columns[f] < 0).map(([, input]) => input);
+  if (fec.cases < 0) out.push('federal_cases');
+  if (fec.penalties < 0) out.push('federal_penalties_usd');
+  if (fec.last_date < 0) out.push('date_last_federal_case');
+  return out;
+}
 
 /** Reads the header; throws a one-line explanation when the file is not an ECHO facility file. */
 export function readHeader(header: string[]): HeaderInfo {
@@ -73,5 +96,9 @@ export function readHeader(header: string[]): HeaderInfo {
   }
   // the exporter spells columns in UPPER_SNAKE; facility-search downloads in CamelCase
   const format: SourceFormat = header.includes('REGISTRY_ID') || header.includes('FAC_LAT') ? 'echo-exporter' : 'echo-facility-search';
-  return { format, columns, width: header.length, missing: SCORE_FIELDS.filter((f) => columns[f] < 0) };
+  const fec = readFecColumns(position);
+  return {
+    format, columns, width: header.length, missing: SCORE_FIELDS.filter((f) => columns[f] < 0),
+    programs: readProgramColumns(position), fec, notReported: notReportedOf(columns, fec),
+  };
 }

@@ -8,14 +8,14 @@ import type { AsOfSource } from './as-of';
 import type { SourceFormat } from './columns';
 import { TruncatedFileError, UnusableInputError } from './errors';
 import type { FromWorker, ToWorker } from './ingest-worker';
-import { produce, type ProducerSink, type Reject } from './producer';
+import { produce, type EncodedRow, type ProducerSink, type Reject } from './producer';
 import { checkMovesForward, readPrevious, ReleaseOrderError } from './previous';
 import { Progress, type ProgressOptions } from './progress';
 import { RejectsWriter } from './rejects';
 import { REJECT_REASONS, type RejectReason } from './row-mapper';
 
 /** Bumped when ingest's reading of the files changes (so `scripts/sample.ts ensure` rebuilds). */
-export const INGEST_VERSION = '1';
+export const INGEST_VERSION = '2'; // 2: per-program and FEC columns, null for absent columns (issue 14)
 
 export { ReleaseOrderError, UnusableInputError };
 
@@ -40,6 +40,19 @@ export type IngestOptions = {
    * releases of different method versions can be built with one model.
    */
   scoreVersion?: string;
+  /** Files made from the indexed rows and written beside the index once it is in place (the release's area index: src/cli/ingest.ts). */
+  companions?: IngestCompanion[];
+};
+
+/**
+ * Something a release carries beside its index, made from the rows indexed (each registry ID once,
+ * in file order) without reading the table again: e.g. the area search's spatial index
+ * (src/area/spatial-collector.ts). A companion that cannot be written only costs a warning: the
+ * index is complete without it (serve then builds what it needs).
+ */
+export type IngestCompanion = {
+  add(row: EncodedRow): void;
+  writeBeside(indexPath: string, info: IndexInfo): { path: string; ms: number };
 };
 
 export type IngestSummary = {
@@ -53,6 +66,8 @@ export type IngestSummary = {
   threads: 1 | 2;
   /** The release written: its seq in the index's history and the facilities changed since the previous one. */
   release: RecordedRelease;
+  /** Files the companions wrote beside the index, with the milliseconds each took. */
+  companionFiles: { path: string; ms: number }[];
 };
 
 const WORKER_URL = workerUrl('./index/ingest/ingest-worker.ts');
@@ -81,6 +96,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   let asOfSource: AsOfSource = 'flag';
   let allFictitious = true;
   let shown = 0;
+  const companions = opts.companions ?? [];
 
   const reject = (r: Reject) => {
     counts.rejected++;
@@ -88,7 +104,10 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     rejects.add(r.file, r.line, r.reason, r.detail, r.registry_id, r.fields);
     if (shown < (opts.showRejects ?? 10)) {
       shown++;
-      opts.log(`  rejected ${r.file}:${r.line} ${r.reason}: ${r.detail}`);
+      const line = `  rejected ${r.file}:${r.line} ${r.reason}: ${r.detail}`;
+      // Off the bar's line: on a terminal the bar is redrawn below the reject, not appended to it.
+      if (progress) progress.printLine(line, opts.log);
+      else opts.log(line);
     }
   };
   const sink: ProducerSink = {
@@ -102,6 +121,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
         // writer would be a bug there, not a row to reject without a source.
         if (!writer.addEncodedIfNew(v)) throw new Error(`registry ID ${v[0]} reached the index twice: the producer's duplicate check missed it`);
         counts.accepted++;
+        for (const c of companions) c.add(v);
         if (allFictitious && !v[0].startsWith('99')) allFictitious = false;
       }
       progress?.update(read, bytes);
@@ -136,13 +156,26 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
       row_counts,
     });
     await rejects.finish();
-    return { info, out: opts.out, rejectsPath: rejects.path, formats, asOfSource, missingColumns, seconds: (performance.now() - started) / 1000, threads, release: writer.release! };
+    const companionFiles = writeCompanions(companions, opts, info);
+    return { info, out: opts.out, rejectsPath: rejects.path, formats, asOfSource, missingColumns, seconds: (performance.now() - started) / 1000, threads, release: writer.release!, companionFiles };
   } catch (e) {
     progress?.done();
     writer.abort();
     await rejects.abort();
     throw e;
   }
+}
+
+function writeCompanions(companions: IngestCompanion[], opts: IngestOptions, info: IndexInfo): { path: string; ms: number }[] {
+  const written: { path: string; ms: number }[] = [];
+  for (const c of companions) {
+    try {
+      written.push(c.writeBeside(opts.out, info));
+    } catch (e) {
+      opts.log(`  warning: a file beside the index could not be written (${(e as Error).message}); the index is complete without it`);
+    }
+  }
+  return written;
 }
 
 async function runInline(opts: IngestOptions, sink: ProducerSink): Promise<1> {

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { scoreFacility } from '../../scoring/score';
+import { storedInputs } from '../program-codec';
 import { AS_OF_BUFFER_ROWS, AsOfVoter, type AsOfSource } from './as-of';
 import { readHeader, type Field, type HeaderInfo, type SourceFormat } from './columns';
 import { csvBatches } from './csv-records';
@@ -12,6 +13,8 @@ export type EncodedRow = [
   registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string,
   lat: number, lng: number, fac_naics: string, overall_score: number, active_enforcement: 0 | 1, baseline: number,
   violation_frequency: number, penalty_severity: number, recency: number, repeat_offender: number, score_hash: string, score_inputs_json: string,
+  /** Issue 14: the per-program records (program-codec.ts), '' when the facility is in none. */
+  programs: string,
 ];
 export type Reject = { file: string; line: number; reason: RejectReason; detail: string; registry_id: string; fields: string[] };
 
@@ -70,7 +73,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     batch.push([
       m.registry_id, m.fac_name, m.fac_street, m.fac_city, m.fac_state, m.fac_zip, m.lat, m.lng, m.fac_naics,
       s.overall, s.active_enforcement ? 1 : 0, s.baseline, s.violation_frequency, s.penalty_severity, s.recency, s.repeat_offender,
-      s.score_hash, JSON.stringify(m.inputs),
+      s.score_hash, ...storedInputs(m.inputs),
     ]);
     if (batch.length >= BATCH) await flushBatch();
   };
@@ -106,7 +109,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
           sink.reject({ file: src.name, line: rec.line, reason: 'wrong_field_count', detail: `${f.length} fields, header has ${header.width}`, registry_id: id, fields: f });
           continue;
         }
-        const m = mapRow(f, header.columns);
+        const m = mapRow(f, header);
         if ('reason' in m) sink.reject({ file: src.name, line: rec.line, reason: m.reason, detail: m.detail, registry_id: m.registry_id, fields: f });
         else if (asOf !== null) await accept(m, src.name, rec.line, f);
         else {

@@ -16,6 +16,7 @@ export class Progress {
   private readonly now: () => number;
   private readonly interval: number;
   private drawn = false;
+  private lastBar = '';
 
   constructor(private readonly totalBytes: number, private readonly opts: ProgressOptions) {
     this.now = opts.now ?? (() => performance.now());
@@ -42,7 +43,16 @@ export class Progress {
     this.drawn = true;
     const width = 30;
     const filled = Math.round(frac * width);
-    return `\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${stats}`;
+    this.lastBar = `\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${stats}`;
+    return this.lastBar;
+  }
+
+  /** Prints a whole line (a reject, a warning) above the bar: the bar is cleared, the line written, the bar redrawn. */
+  printLine(line: string, print: (line: string) => void): void {
+    if (!this.drawn) return print(line);
+    this.opts.write('\r\x1b[K');
+    print(line);
+    this.opts.write(this.lastBar);
   }
 
   /** Ends the bar's line so the summary starts on a fresh one. */

@@ -10,7 +10,7 @@ export type Source = {
   name: string;
   size: number;
   chunks: AsyncIterable<Uint8Array>;
-  /** Bytes of the file (compressed, if gzip) read so far: drives progress and ETA. */
+  /** Bytes of the file (compressed, if gzip) consumed so far: drives progress and ETA. */
   bytesRead(): number;
   /** SHA-256 of the file as it is on disk; valid once `chunks` is exhausted. */
   sha256(): string;
@@ -28,8 +28,12 @@ export function openSource(path: string): Source {
   const hash = createHash('sha256');
   let read = 0;
   let digest = '';
+  // A gzip file is read in small pieces and measured by what the decompressor has consumed, not by
+  // what was read from disk: 1 MiB reads put a 2 MB sample at 50% before its first row, and the
+  // read-ahead kept progress at 100% long before the end.
+  const gunzip = gzip ? createGunzip({ chunkSize: 1 << 18 }) : null;
   async function* raw(): AsyncGenerator<Uint8Array> {
-    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    for await (const chunk of createReadStream(path, { highWaterMark: gzip ? 1 << 16 : 1 << 20 })) {
       hash.update(chunk as Buffer);
       read += (chunk as Buffer).length;
       yield chunk as Buffer;
@@ -37,10 +41,10 @@ export function openSource(path: string): Source {
     digest = hash.digest('hex');
   }
   async function* chunks(): AsyncGenerator<Uint8Array> {
-    if (!gzip) return yield* raw();
-    const gunzip = pipeline(Readable.from(raw()), createGunzip({ chunkSize: 1 << 18 }), () => {});
+    if (!gunzip) return yield* raw();
+    const inflated = pipeline(Readable.from(raw()), gunzip, () => {});
     try {
-      for await (const chunk of gunzip) yield chunk as Buffer;
+      for await (const chunk of inflated) yield chunk as Buffer;
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       if (err.code === 'Z_BUF_ERROR' || /unexpected end/i.test(err.message)) throw new TruncatedFileError('gzip data ends early (truncated file)');
@@ -51,7 +55,7 @@ export function openSource(path: string): Source {
     name: basename(path),
     size: st.size,
     chunks: chunks(),
-    bytesRead: () => read,
+    bytesRead: () => (gunzip ? gunzip.bytesWritten : read),
     sha256: () => digest,
   };
 }

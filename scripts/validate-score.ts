@@ -1,0 +1,108 @@
+#!/usr/bin/env bun
+/**
+ * How the score separates what ECHO itself says (issue 14):
+ *   bun run scripts/validate-score.ts FILE [--as-of YYYY-MM-DD]
+ * FILE is an ECHO CSV (exporter or facility-search; ingested into a temporary index first) or an
+ * index file (.sqlite). Prints the overall score by ECHO status class (count, quartiles, median),
+ * the pairwise concordance of "Significant Violation" vs "No Violation Identified" (the share of
+ * (SNC, clean-status) pairs where the SNC facility scores lower; ties count half), and the peer
+ * groups by NAICS depth.
+ */
+import { Database } from 'bun:sqlite';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ingest } from '../src/index/ingest/ingest';
+
+const { values, positionals } = parseArgs({ args: Bun.argv.slice(2), options: { 'as-of': { type: 'string' } }, allowPositionals: true });
+if (positionals.length !== 1) {
+  console.error('usage: bun run scripts/validate-score.ts FILE [--as-of YYYY-MM-DD]');
+  process.exit(2);
+}
+const file = resolve(positionals[0]!);
+let work: string | null = null;
+let indexPath = file;
+if (!file.endsWith('.sqlite')) {
+  work = mkdtempSync(join(tmpdir(), 'validate-score-'));
+  indexPath = join(work, 'index.sqlite');
+  await ingest({ files: [file], out: indexPath, asOf: values['as-of'], log: () => {} });
+}
+
+const CLASSES = ['Significant Violation', 'Violation Identified', 'No Violation Identified', 'other or blank'] as const;
+type Class = (typeof CLASSES)[number];
+const classOf = (status: string | null): Class => (CLASSES.includes(status as Class) ? (status as Class) : 'other or blank');
+
+try {
+  const db = new Database(indexPath, { readonly: true });
+  const info = JSON.parse((db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string }).value);
+  console.log(`file          ${file}`);
+  console.log(`index         ${info.facility_count.toLocaleString('en-US')} facilities, as of ${info.as_of}, method ${info.score_version}${info.fictitious ? ', FICTITIOUS data' : ''}`);
+
+  // a histogram of overall scores per class: quartiles and concordance from 101 bins, whatever the row count
+  const hist = new Map<Class, number[]>(CLASSES.map((c) => [c, Array<number>(101).fill(0)]));
+  const rows = db.query(
+    `SELECT json_extract(i.score_inputs, '$.compliance_status') AS status, f.overall_score AS score, count(*) AS n
+     FROM facility f JOIN facility_inputs i ON i.registry_id = f.registry_id GROUP BY 1, 2`,
+  ).all() as { status: string | null; score: number; n: number }[];
+  for (const r of rows) hist.get(classOf(r.status))![r.score]! += r.n;
+
+  const quantile = (h: number[], q: number) => {
+    const total = h.reduce((a, b) => a + b, 0);
+    const rank = Math.max(1, Math.ceil(q * total));
+    let seen = 0;
+    for (let s = 0; s <= 100; s++) if ((seen += h[s]!) >= rank) return s;
+    return NaN;
+  };
+  console.log('\nOverall score by ECHO status (FAC_COMPLIANCE_STATUS)');
+  console.log('class                       count       min  q1  median  q3  max');
+  for (const c of CLASSES) {
+    const h = hist.get(c)!;
+    const n = h.reduce((a, b) => a + b, 0);
+    if (n === 0) {
+      console.log(`${c.padEnd(26)} ${'0'.padStart(6)}`);
+      continue;
+    }
+    const [min, q1, med, q3, max] = [quantile(h, 0), quantile(h, 0.25), quantile(h, 0.5), quantile(h, 0.75), quantile(h, 1)];
+    console.log(`${c.padEnd(26)} ${n.toLocaleString('en-US').padStart(9)}   ${[min, q1, med, q3, max].map((x) => String(x).padStart(3)).join('  ')}`);
+  }
+
+  const snc = hist.get('Significant Violation')!;
+  const clean = hist.get('No Violation Identified')!;
+  let lower = 0, ties = 0, pairs = 0, cleanBelow = 0;
+  for (let s = 0; s <= 100; s++) {
+    if (snc[s] === 0) continue;
+    for (let c = 0; c <= 100; c++) {
+      const n = snc[s]! * clean[c]!;
+      pairs += n;
+      if (s < c) lower += n;
+      else if (s === c) ties += n;
+    }
+  }
+  for (let c = 0; c <= 100; c++) cleanBelow += clean[c]!;
+  console.log('\nConcordance, Significant Violation vs No Violation Identified');
+  if (pairs === 0) console.log('  no pairs (one of the classes is empty)');
+  else {
+    console.log(`  pairs ${pairs.toLocaleString('en-US')}: SNC scores lower in ${((100 * lower) / pairs).toFixed(2)}%, ties ${((100 * ties) / pairs).toFixed(2)}%`);
+    console.log(`  concordance (ties half) ${((lower + ties / 2) / pairs).toFixed(4)}`);
+  }
+
+  console.log('\nPeer groups by NAICS depth (groups widen from 6 digits to 4, 3, 2 until they hold 30)');
+  const peers = db.query(
+    `SELECT p.naics_digits AS digits, count(DISTINCT p.peer_naics) AS groups, sum(c.n) AS facilities, min(p.peer_count) AS smallest, max(p.peer_count) AS largest
+     FROM (SELECT fac_naics, count(*) AS n FROM facility GROUP BY fac_naics) c
+     JOIN (SELECT DISTINCT naics, naics_digits, peer_naics, peer_count FROM peer_rank) p ON p.naics = c.fac_naics
+     GROUP BY p.naics_digits ORDER BY p.naics_digits DESC`,
+  ).all() as { digits: number; groups: number; facilities: number; smallest: number; largest: number }[];
+  console.log('digits   groups   facilities   smallest group   largest group');
+  for (const p of peers) {
+    console.log(`${String(p.digits).padStart(6)}   ${String(p.groups).padStart(6)}   ${p.facilities.toLocaleString('en-US').padStart(10)}   ${String(p.smallest).padStart(14)}   ${String(p.largest).padStart(13)}`);
+  }
+  const noNaics = (db.query("SELECT count(*) AS n FROM facility WHERE length(fac_naics) < 2").get() as { n: number }).n;
+  console.log(`no NAICS code (peers null): ${noNaics.toLocaleString('en-US')} facilities`);
+  const small = peers.filter((p) => p.smallest < 30).map((p) => `${p.digits}-digit`);
+  if (small.length) console.log(`groups under 30 even at 2 digits exist (${small.join(', ')}): peer_count shows their size`);
+  db.close();
+} finally {
+  if (work) rmSync(work, { recursive: true, force: true });
+}

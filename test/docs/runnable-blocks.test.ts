@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, startServer, type Service } from '../support/process';
+
+/**
+ * Every shell block marked ```sh runnable in the README and the docs runs, as written, against a
+ * real server on loopback: the docs cannot rot silently. The only rewrite is the address
+ * (localhost:8080 -> this test's port); the blocks share the server's state dir through the env,
+ * as a user's second shell shares ./var with `npm start`.
+ */
+const DOCS = ['README.md', 'data/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+export function runnableBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```sh runnable\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
+const blocks = DOCS.flatMap((file) => runnableBlocks(readFileSync(join(ROOT, file), 'utf8')).map((code, i) => [`${file} block ${i + 1}`, code] as const));
+
+let server: Service;
+const stateDir = mkdtempSync(join(tmpdir(), 'fcs-docs-'));
+
+beforeAll(async () => {
+  // The README's examples use the bundled sample's IDs: serve exactly that index, as `npm start` does.
+  const ensure = Bun.spawnSync([process.execPath, 'run', 'scripts/sample.ts', 'ensure'], { cwd: ROOT });
+  if (ensure.exitCode !== 0) throw new Error(`sample build failed: ${ensure.stderr}`);
+  server = await startServer([], { FCS_STATE_DIR: stateDir });
+}, 120_000);
+afterAll(async () => {
+  await server?.stop('SIGTERM');
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe('runnable shell blocks in the docs', () => {
+  it('the README has its Try-it block marked runnable', () => {
+    expect(blocks.some(([name, code]) => name.startsWith('README.md') && code.includes('--print-key'))).toBe(true);
+  });
+
+  it.each(blocks)('%s runs with exit 0', async (_name, code) => {
+    const script = code.replaceAll('localhost:8080', `127.0.0.1:${server.port}`);
+    const proc = Bun.spawn(['bash', '-euo', 'pipefail', '-c', script], {
+      cwd: ROOT,
+      env: { ...process.env, FCS_STATE_DIR: stateDir },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 50_000);
+    const [out, err, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    clearTimeout(timer);
+    if (exit !== 0) throw new Error(`exit ${exit}\n--- stdout\n${out}\n--- stderr\n${err}`);
+    expect(exit).toBe(0);
+  }, 60_000);
+});

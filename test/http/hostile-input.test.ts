@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'bun:test';
+import { json, makeWorld } from '../helpers';
+
+// Our own message table: every error message a hostile request can draw is one of these forms.
+// A message outside it (a parser's, the validator's, the runtime's) fails the test.
+const MESSAGE_TABLE: RegExp[] = [
+  /^Malformed JSON: the body is not valid JSON \(NaN, Infinity, comments, single quotes and trailing commas are not JSON\)$/,
+  /^The body must be JSON sent with Content-Type: application\/json$/,
+  /^The body is empty; send \{"registry_ids": \[\.\.\.\]\}$/,
+  /^The body is not valid UTF-8$/,
+  /^The body must be a JSON object like \{"registry_ids": \["\d+"\]\}, got (null|an array|a \w+)$/,
+  /^registry_ids is required: an array of registry ID strings$/,
+  /^registry_ids must be an array of strings, got (null|an object|a \w+)$/,
+  /^registry_ids\[\d+\] must be a string, got (null|an array|an object|a \w+)$/,
+  /^The request body is over \d+ bytes \(64 KiB\); a portfolio of 500 IDs needs under 8 KiB$/,
+  /^[a-z_]+(\[\d+\])? is required(: .+)?$/,
+  /^[a-z_]+(\[\d+\])? must be [^\n]+, got [^\n]+$/,
+  /^address: must not be empty$/,
+  /^The address could not be geocoded: .+$/,
+  /^No such resource: the path parameter is not a well-formed identifier$/,
+  /^No such endpoint: [A-Z]+ \/\S*$/,
+  /^[A-Z]+ is not allowed on \/\S*; use [A-Z]+( or [A-Z]+)*$/,
+  /^No facility with registry ID \d+ is in the index$/,
+  /^Missing API key: send it in the X-API-Key header$/,
+  /^Invalid API key$/,
+  /^Data endpoints take an API key in the X-API-Key header; Bearer authorization is not accepted$/,
+  /^Account endpoints need a JWT from your identity provider: send Authorization: Bearer <token>$/,
+  /^Account login is not configured on this server; .+$/,
+  /^The area endpoint requires a Starter plan or above$/,
+  /^Portfolio lookups require a Starter plan or above$|^.+ requires? a (Starter|Platform) plan or above$/,
+  /^\d+ registry IDs sent; the .+ plan allows at most \d+ per call$|^.+ at most \d+ .+$/,
+];
+
+// Wording that belongs to the runtime, the framework or the validator, never to us.
+const FOREIGN = /JSON Parse|Unexpected (identifier|token|end)|Expected (string|number|integer|boolean|object|array|union)|SyntaxError|TypeError|undefined|Elysia|TypeBox|\bBun\b|property '|at <anonymous>|[\u0000-\u001f]/;
+
+const world = makeWorld();
+const { key } = await world.keyFor('enterprise');
+const json_ = { 'content-type': 'application/json' };
+
+type Case = [name: string, path: string, init: RequestInit & { key?: string }];
+
+const portfolioBodies = ['{"registry_ids": NaN}', '{"registry_ids": Infinity}', '{"registry_ids": [1e309]}', "{'registry_ids': []}", '{"registry_ids": ["1",]}',
+  '{"registry_ids": ["1"]} // c', '{"registry_ids": [', '', 'null', '[]', '"x"', '42', 'true', '{}', '{"registry_ids": null}', '{"registry_ids": "990000000001"}',
+  '{"registry_ids": [1]}', '{"registry_ids": [null]}', '{"registry_ids": [[]]}', '{"registry_ids": [{}]}', '{"registry_ids": [true]}', '\u0000\u0001{', '{"registry_ids": ["\u0007"]}',
+  `{"registry_ids": [${Array(600).fill('"990000000001"').join(',')}]}`, '\ufeff{"registry_ids": []}'];
+
+const CASES: Case[] = [
+  ...portfolioBodies.map((b): Case => [`portfolio body ${JSON.stringify(b.slice(0, 40))}`, '/api/v1/portfolio', { method: 'POST', key, body: b, headers: json_ }]),
+  ['portfolio as a form', '/api/v1/portfolio', { method: 'POST', key, body: 'registry_ids=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+  ['portfolio as multipart', '/api/v1/portfolio', { method: 'POST', key, body: '--b\r\n\r\n--b--', headers: { 'content-type': 'multipart/form-data; boundary=b' } }],
+  ['portfolio as text', '/api/v1/portfolio', { method: 'POST', key, body: 'x', headers: { 'content-type': 'text/plain' } }],
+  ['portfolio not UTF-8', '/api/v1/portfolio', { method: 'POST', key, body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), headers: json_ }],
+  ['portfolio over 64 KiB', '/api/v1/portfolio', { method: 'POST', key, body: `{"registry_ids": ["${'9'.repeat(70_000)}"]}`, headers: json_ }],
+  ...['address[]=1', 'address[a]=1', '', 'address=', `address=${'x'.repeat(201)}`, 'address=%00%01%1b', 'address=1&address=2', 'address=NaN', 'address=%7B%7D']
+    .map((q): Case => [`demo ?${q.slice(0, 30)}`, `/api/v1/demo/facility?${q}`, {}]),
+  ...['lat=NaN&lng=1&radius_miles=1', 'lat=Infinity&lng=1&radius_miles=1', 'lat=1e309&lng=1&radius_miles=1', 'lat=1&lng=1&radius_miles=-1', 'lat=1&lng=1&radius_miles=26',
+    'lat=1&lng=1&radius_miles=1&limit=0', 'lat=1&lng=1&radius_miles=1&limit=1.5', 'lat=1&lng=1&radius_miles=1&limit=501', 'lat=1&lng=1&radius_miles=1&sort=%00',
+    'lat=1&lng=1&radius_miles=1&state=XX', 'lat=1&lng=1&radius_miles=1&active_enforcement=2', 'lng=1&radius_miles=1', 'lat[]=1&lng=1&radius_miles=1', 'lat=0x10&lng=1&radius_miles=1',
+    'lat=%20&lng=1&radius_miles=1', 'lat=1&lng=1&radius_miles=1&extra=1']
+    .map((q): Case => [`area ?${q.slice(0, 40)}`, `/api/v1/area?${q}`, { key }]),
+  ...['abc', '%00', '99%0A00', '9'.repeat(300), '%E2%80%AE123', '..%2F..%2Fetc', 'NaN', '-1']
+    .map((id): Case => [`facility id ${id.slice(0, 20)}`, `/api/v1/facility/${id}`, { key }]),
+  ['report with a body', '/api/v1/facility/990000000001/report', { method: 'POST', key, body: '{"x": NaN}', headers: json_ }],
+  ['unknown path with control bytes', '/api/v1/%00%1b[31m', { key }],
+  ['wrong method', '/api/v1/status', { method: 'DELETE' }],
+  ['bearer on a data endpoint', '/api/v1/facility/990000000001', { headers: { authorization: 'Bearer x' } }],
+  ['a 200-character key', '/api/v1/facility/990000000001', { key: 'k'.repeat(200) }],
+  ['account without a token', '/api/v1/account', {}],
+  ['account regenerate with a NaN body', '/api/v1/account/key/regenerate', { method: 'POST', body: '{"a": NaN}', headers: { ...json_, authorization: 'Bearer a.b.c' } }],
+];
+
+describe('hostile input: every message is ours', () => {
+  it.each(CASES)('%s', async (_name, path, init) => {
+    const res = await world.call(path, init);
+    expect(res.status).toBeLessThan(500);
+    if (res.status < 400) return;
+    const body = await json(res);
+    const message: string = body.error.message;
+    expect(message).not.toMatch(FOREIGN);
+    if (!MESSAGE_TABLE.some((re) => re.test(message))) throw new Error(`message not in our table: ${JSON.stringify(message)}`);
+  });
+});

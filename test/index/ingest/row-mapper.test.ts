@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'bun:test';
+import { readHeader } from '../../../src/index/ingest/columns';
+import { EXPORTER_COLUMNS_2025 } from '../../../src/index/ingest/exporter-columns';
+import { mapRow, type MappedRow, type Rejection } from '../../../src/index/ingest/row-mapper';
+import { exporterRow } from './support';
+
+const header = readHeader([...EXPORTER_COLUMNS_2025]);
+const fields = (overrides: Parameters<typeof exporterRow>[0]) => {
+  const row = exporterRow(overrides) as Record<string, string | undefined>;
+  return EXPORTER_COLUMNS_2025.map((c) => row[c] ?? '');
+};
+const map = (overrides: Parameters<typeof exporterRow>[0]) => mapRow(fields(overrides), header);
+const mapped = (overrides: Parameters<typeof exporterRow>[0]) => map(overrides) as MappedRow;
+
+describe('mapping an exporter row', () => {
+  it.each([
+    ['missing_id', { REGISTRY_ID: '' }],
+    ['non_numeric_id', { REGISTRY_ID: '1.10001E+11' }],
+    ['missing_coordinates', { FAC_LAT: '' }],
+    ['missing_coordinates', { FAC_LONG: 'NA' }],
+    ['coordinates_out_of_range', { FAC_LAT: '91.5' }],
+    ['coordinates_out_of_range', { FAC_LONG: '-181' }],
+    ['coordinates_out_of_range', { FAC_LAT: 'north' }],
+    ['zero_coordinates', { FAC_LAT: '0', FAC_LONG: '0.0' }],
+    ['bad_date', { FAC_DATE_LAST_PENALTY: '13/01/2025' }],
+    ['bad_date', { FAC_DATE_LAST_FORMAL_ACTION: '02/30/2025' }],
+    ['bad_date', { FAC_DATE_LAST_INSPECTION: 'last spring' }],
+    ['bad_number', { FAC_INSPECTION_COUNT: 'several' }],
+    ['bad_number', { FAC_QTRS_WITH_NC: '13' }],
+    ['bad_number', { FAC_TOTAL_PENALTIES: '-5' }],
+    ['bad_history', { FAC_3YR_COMPLIANCE_HISTORY: '___X________' }],
+  ] as const)('rejects as %s: %o', (reason, overrides) => {
+    expect((map(overrides) as Rejection).reason).toBe(reason);
+  });
+
+  it('keeps the raw ID of a rejected row so the rejects file can name it', () => {
+    expect((map({ FAC_LAT: '' }) as Rejection).registry_id).toBe('990000000001');
+  });
+
+  it('recovers a spreadsheet-mangled ID from the DFR URL fid=', () => {
+    const m = mapped({ REGISTRY_ID: '9.9E+11', DFR_URL: 'https://echo.epa.gov/detailed-facility-report?fid=990000000777' });
+    expect(m.registry_id).toBe('990000000777');
+  });
+
+  it.each(['', 'NA', 'N/A', ' '])('reads a blank numeric (%p) as zero', (blank) => {
+    const m = mapped({ FAC_INSPECTION_COUNT: blank, FAC_TOTAL_PENALTIES: blank, FAC_QTRS_WITH_NC: blank });
+    expect([m.inputs.inspection_count, m.inputs.total_penalties_usd, m.inputs.qtrs_with_nc]).toEqual([0, 0, 0]);
+  });
+
+  it('reads dollar amounts with $ and thousands separators', () => {
+    expect(mapped({ FAC_TOTAL_PENALTIES: '$1,234,567.50' }).inputs.total_penalties_usd).toBe(1234567.5);
+  });
+
+  it('turns MM/DD/YYYY dates (with or without leading zeros) into ISO dates, and blanks into null', () => {
+    const m = mapped({ FAC_DATE_LAST_PENALTY: '3/7/2024', FAC_DATE_LAST_FORMAL_ACTION: '12/31/2023', FAC_DATE_LAST_INFORMAL_ACTION: '' });
+    expect([m.inputs.date_last_penalty, m.inputs.date_last_formal_action, m.inputs.date_last_informal_action]).toEqual(['2024-03-07', '2023-12-31', null]);
+  });
+
+  it.each([
+    [{ FAC_COMPLIANCE_STATUS: 'Significant Violation' }, true],
+    [{ FAC_PROGRAMS_WITH_SNC: 'CWA' }, true],
+    [{ FAC_SNC_FLG: 'Y' }, true],
+    [{ FAC_COMPLIANCE_STATUS: 'Violation Identified', FAC_SNC_FLG: 'N' }, false],
+  ] as const)('derives significant violation from status, SNC programs or flag: %o -> %p', (overrides, expected) => {
+    expect(mapped(overrides).inputs.significant_violation).toBe(expected);
+  });
+
+  it('takes the first NAICS code of the list and upper-cases the state', () => {
+    const m = mapped({ FAC_NAICS_CODES: '325110 424690', FAC_STATE: 'tx' });
+    expect([m.fac_naics, m.fac_state]).toEqual(['325110', 'TX']);
+  });
+});
+
+describe('reading a header', () => {
+  it('finds the same fields in exporter (UPPER_SNAKE) and facility-search (CamelCase) spellings', () => {
+    const a = readHeader(['REGISTRY_ID', 'FAC_LAT', 'FAC_LONG', 'FAC_QTRS_WITH_NC']);
+    const b = readHeader(['RegistryID', 'FacLat', 'FacLong', 'FacQtrsWithNC']);
+    expect([a.format, b.format]).toEqual(['echo-exporter', 'echo-facility-search']);
+    expect(a.columns.qtrs_with_nc).toBe(3);
+    expect(b.columns.qtrs_with_nc).toBe(3);
+  });
+
+  it('refuses a file with no ID or coordinates column, naming what is missing', () => {
+    expect(() => readHeader(['name', 'address', 'city'])).toThrow(/not an ECHO facility file: no registryid or dfrurl/);
+  });
+
+  it('lists the score columns a layout lacks', () => {
+    expect(readHeader(['REGISTRY_ID', 'FAC_LAT', 'FAC_LONG', 'FAC_QTRS_WITH_NC']).missing).toContain('total_penalties');
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'bun:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { circlesOf, readGraph, summary, upwardImports } from '../../scripts/import-graph';
+import { tempDir } from '../support/temp-dir';
+
+const SRC = join(import.meta.dir, '..', '..', 'src');
+const MAX_UPWARD = 3;
+
+describe('the import structure of src/ (scripts/import-graph.ts)', () => {
+  const s = summary(readGraph(SRC));
+
+  it('has no circle', () => {
+    expect(s.circles).toEqual([]);
+  });
+
+  it(`has at most ${MAX_UPWARD} imports from a lower layer to a higher one`, () => {
+    expect(s.upward.length).toBeLessThanOrEqual(MAX_UPWARD);
+  });
+
+  it('puts every file in a declared layer (a new folder is added to LAYERS in scripts/import-graph.ts)', () => {
+    expect(s.unlayered).toEqual([]);
+  });
+});
+
+describe('the graph reader finds what it must fail on', () => {
+  /** A tiny src/ tree: `files` maps a path to the paths it imports. */
+  function tree(files: Record<string, string[]>): string {
+    const dir = tempDir('import-graph');
+    for (const [path, imports] of Object.entries(files)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      const depth = path.split('/').length - 1;
+      const up = depth === 0 ? './' : '../'.repeat(depth);
+      writeFileSync(join(dir, path), imports.map((to, i) => `import type { X${i} } from '${up}${to.replace(/\.ts$/, '')}';\n`).join('') + 'export type X = 1;\n');
+    }
+    return dir;
+  }
+
+  it('a circle through three files, type imports included', () => {
+    const g = readGraph(tree({ 'deps.ts': ['ops/metrics.ts'], 'ops/metrics.ts': ['reports/cache.ts'], 'reports/cache.ts': ['deps.ts'] }));
+    expect(circlesOf(g)).toEqual([['deps.ts', 'ops/metrics.ts', 'reports/cache.ts']]);
+  });
+
+  it('an import from the shared vocabulary up into a feature route', () => {
+    const g = readGraph(tree({ 'errors.ts': ['facilities/routes.ts'], 'facilities/routes.ts': [] }));
+    expect(upwardImports(g).map((u) => `${u.from} -> ${u.to}`)).toEqual(['errors.ts -> facilities/routes.ts']);
+  });
+
+  it('imports downward or within a layer are not upward', () => {
+    const g = readGraph(tree({ 'app.ts': ['facilities/routes.ts'], 'facilities/routes.ts': ['facilities/service.ts', 'errors.ts'], 'facilities/service.ts': ['scoring/score.ts'], 'scoring/score.ts': [] }));
+    expect(upwardImports(g)).toEqual([]);
+    expect(circlesOf(g)).toEqual([]);
+  });
+});

@@ -11,3 +11,9 @@ declare module '*.sqlite' {
   const db: import('bun:sqlite').Database;
   export default db;
 }
+
+/** `with { type: 'file' }` of the bundled sample's area file: its path inside the binary. */
+declare module '*.sqlite.area' {
+  const path: string;
+  export default path;
+}

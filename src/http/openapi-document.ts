@@ -101,12 +101,17 @@ function refAll(node: Json, target: Json, ref: string): Json {
 
 const pascal = (s: string) => s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase());
 
-/** One media type per body: JSON when the body is JSON, text/plain when it is text. */
+/**
+ * One media type per body: JSON when the body is JSON, text/plain when it is text. The plugin adds
+ * form and text copies of every JSON body; a response's own further forms (the CSV and GeoJSON
+ * exports) are kept.
+ */
 function oneMediaType(content: Record<string, Json>, request: boolean): Record<string, Json> {
   if (content['application/json']) {
     const schema = content['application/json'].schema;
     if (!request && schema?.type === 'string' && content['text/plain']) return { 'text/plain': content['text/plain'] };
-    return { 'application/json': content['application/json'] };
+    const { 'application/json': json, 'multipart/form-data': _m, 'text/plain': _t, ...own } = content;
+    return request ? { 'application/json': json } : { 'application/json': json, ...own };
   }
   const { 'multipart/form-data': _m, ...rest } = content;
   return rest;

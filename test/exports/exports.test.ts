@@ -20,6 +20,8 @@ const portfolio = (accept: string | null, query = '') =>
     headers: { 'content-type': 'application/json', ...(accept ? { accept } : {}) },
     body: JSON.stringify({ registry_ids: ['990000000106', '990000000101', '990000000999'] }),
   });
+// Portfolio items carry industry peers (issue 14) and score_change (issue 15: null on a one-release index, one empty cell).
+const PORTFOLIO_COLUMNS = ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'peers.naics', 'peers.naics_digits', 'peers.peer_count', 'peers.percentile', 'peers.median_score', 'score_change', 'location.lat', 'location.lng'];
 const get = (path: string, accept: string | null = null) => world.call(path, { key, headers: accept ? { accept } : {} });
 
 function csvRecords(text: string): Record<string, string>[] {
@@ -30,7 +32,7 @@ describe('CSV form', () => {
   it.each([
     ['area', () => get(AREA, 'text/csv'), ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'distance_miles', 'location.lat', 'location.lng']],
     ['search', () => get(SEARCH, 'text/csv'), ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'fac_city', 'fac_state', 'location.lat', 'location.lng']],
-    ['portfolio', () => portfolio('text/csv'), ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'location.lat', 'location.lng']],
+    ['portfolio', () => portfolio('text/csv'), PORTFOLIO_COLUMNS],
   ])('%s: parsed back by csv-parse, a name with a comma, quotes and a line break survives, columns are the item fields + location', async (_name, call, columns) => {
     const res = await call();
     expect(res.status).toBe(200);

@@ -13,10 +13,10 @@
  *    on the same server in the same run: p50 (target <= 2 ms).
  */
 import { Database } from 'bun:sqlite';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchKey, fmt, median, requireWrk, runWrk, startChild } from './bench/wrk';
+import { benchKey, fmt, lookupLua, median, requireWrk, runWrk, startChild } from './bench/wrk';
 
 const { values } = parseArgs({
   options: {
@@ -92,19 +92,7 @@ const stateDir = join(work, 'state');
 const key = benchKey(['--state-dir', stateDir]);
 const server = await startChild([bun, MAIN, 'serve', '--index', release2, '--port', '0', '--state-dir', stateDir], /listening on http:\/\/[^:]+:(\d+)/, { FCS_LOG_REQUESTS: '0' });
 const port = Number(/listening on http:\/\/[^:]+:(\d+)/.exec(server.output)![1]);
-const lua = (path: string, ids: string[], suffix: string) => {
-  writeFileSync(
-    path,
-    `local ids = {${ids.map((i) => `"${i}"`).join(',')}}
-math.randomseed(42)
-wrk.headers["X-API-Key"] = "${key}"
-request = function()
-  return wrk.format("GET", "/api/v1/facility/" .. ids[math.random(#ids)] .. "${suffix}")
-end
-`,
-  );
-  return path;
-};
+const lua = (path: string, ids: string[], suffix: string) => lookupLua(path, ids, key, suffix);
 const ids = [...changedIds, ...anyIds];
 const wrkOpts = { connections: 8, seconds: Number(values.seconds) };
 const url = `http://127.0.0.1:${port}`;

@@ -7,8 +7,8 @@
  *   npm run build -- --outfile PATH                 (single target) write here instead
  *   npm run build -- --runtime PATH                 Bun executable of the target platform (offline cross build)
  *   npm run build -- --no-bytecode                  skip ahead-of-time bytecode (smaller, slower start)
- * Embedded: the code, the bundled sample index (data/sample.sqlite, rebuilt first when stale) and
- * the docs page assets. FCS_GIT_COMMIT is defined at build time from git (or the env variable).
+ * Embedded: the code, the bundled sample index (data/sample.sqlite, rebuilt first when stale), the
+ * web page (dist/web, bundled first by scripts/build-web.ts when stale) and the docs page assets. FCS_GIT_COMMIT is defined at build time from git (or the env variable).
  * A cross build needs the Bun runtime of the target platform: `--runtime`, or Bun's own cache
  * (~/.bun/install/cache/bun-<os>-<arch>-v<version>), else Bun downloads it from the npm registry.
  */
@@ -70,6 +70,8 @@ export function buildBinary(opts: BuildOptions = {}): { outfile: string; bytes: 
   mkdirSync(join(outfile, '..'), { recursive: true });
   // The sample must exist before bundling: the binary embeds it (src/index/bundled.ts).
   run([process.execPath, 'run', 'scripts/sample.ts', 'ensure'], 'building the bundled sample index');
+  // So are the web page's files (src/web/assets.ts imports dist/web/bundle.json).
+  run([process.execPath, 'run', 'scripts/build-web.ts', 'ensure'], 'bundling the web page');
   const commit = opts.commit ?? gitCommit();
   const cmd = [
     // Worker modules are extra entry points: Workers load them from inside the binary

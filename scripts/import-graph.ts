@@ -18,6 +18,7 @@ export type Layer = { name: string; what: string; files: RegExp[] };
 
 /** Top-down. The first matching layer wins, so narrower patterns come before their folder's. */
 export const LAYERS: Layer[] = [
+  { name: 'browser', what: "the web page's browser code (a separate program bundled by scripts/build-web.ts; imports only itself and npm)", files: [/^web\/client\//] },
   { name: 'cli', what: 'entry point, commands, the serving process (listen, reload, drain)', files: [/^main\.ts$/, /^cli\//, /^ops\/service-process\.ts$/] },
   { name: 'app', what: 'createApp: composes the plugins and feature routes', files: [/^app\.ts$/] },
   {
@@ -25,7 +26,7 @@ export const LAYERS: Layer[] = [
     what: 'feature routes and the HTTP plugins they use (request context, error handler, access log, OpenAPI, the API-key and JWT macros)',
     files: [/^[\w-]+\/routes\.ts$/, /^http\/(error-handler|openapi|openapi-document|request-context|cors|home|validation-message)\.ts$/, /^exports\/exportable\.ts$/, /^ops\/access-log\.ts$/, /^access\/api-key-auth\.ts$/, /^account\/auth\.ts$/],
   },
-  { name: 'services', what: 'what the routes call, and the deps they are given (deps.ts)', files: [/^deps\.ts$/, /^(facilities|area|portfolio|reports|demo|account|ops|status|watchlists|webhooks|search|exports)\//] },
+  { name: 'services', what: 'what the routes call, and the deps they are given (deps.ts)', files: [/^deps\.ts$/, /^(facilities|area|portfolio|reports|demo|account|ops|status|watchlists|webhooks|search|exports|web)\//] },
   { name: 'access/state/index', what: 'API-key access rules, the state store, the facility index, its release history and ingest, address normalisation', files: [/^(access|state|index|history|address)\//] },
   {
     name: 'vocabulary',

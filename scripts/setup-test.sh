@@ -21,3 +21,5 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 # The bundled sample index (gitignored, rebuilt from data/ when missing or stale).
 if [ -f scripts/sample.ts ]; then bun run scripts/sample.ts ensure; fi
+# The web page's bundle (gitignored dist/web, rebuilt when its sources change): test/web serves it.
+if [ -f scripts/build-web.ts ]; then bun run scripts/build-web.ts ensure; fi

@@ -8,7 +8,6 @@ import { historyRoutes } from './history/routes';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import { cors } from './http/cors';
-import { home } from './http/home';
 import { openApiDocs } from './http/openapi';
 import { portfolioRoutes } from './portfolio/routes';
 import { accessLog } from './ops/access-log';
@@ -17,6 +16,7 @@ import { reportRoutes } from './reports/routes';
 import { searchRoutes } from './search/routes';
 import { statusRoutes } from './status/routes';
 import { watchlistRoutes } from './watchlists/routes';
+import { webRoutes } from './web/routes';
 
 /**
  * Composes the service from its parts, all passed in through `deps` (src/deps.ts): the index, the
@@ -33,7 +33,6 @@ export function createApp(deps: AppDeps) {
     .use(errorHandler(deps, routes))
     .use(accessLog(deps))
     .use(openApiDocs(() => app))
-    .use(home(deps))
     .use(opsRoutes(deps))
     .use(statusRoutes(deps))
     .use(facilityRoutes(deps))
@@ -44,7 +43,8 @@ export function createApp(deps: AppDeps) {
     .use(reportRoutes(deps))
     .use(watchlistRoutes(deps))
     .use(accountRoutes(deps))
-    .use(demoRoutes(deps));
+    .use(demoRoutes(deps))
+    .use(webRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -10,6 +10,7 @@ import type { Log } from './log';
 import { createJwtVerifier, type JwtVerifier } from './account/jwt';
 import type { ReportCache } from './reports/cache';
 import { openReportCache } from './reports/service';
+import type { WebAssets } from './web/assets';
 
 /** The parts built once per process and shared by every app a reload builds (see `processParts`). */
 export type ProcessParts = {
@@ -41,6 +42,8 @@ export type AppDeps = ProcessParts & {
   peerAddress?: PeerAddress;
   /** Demo: external geocoder; default: built from `config.geocoderUrl` (none when null). */
   geocoder?: Geocoder;
+  /** The web page's files (src/web/assets.ts); default none: `/` then says how to build them. */
+  web?: WebAssets | null;
 };
 
 /**

@@ -17,3 +17,9 @@ declare module '*.sqlite.area' {
   const path: string;
   export default path;
 }
+
+/** The web page's bundle (scripts/build-web.ts): typed here so a checkout that has not built it still typechecks. */
+declare module '*/dist/web/bundle.json' {
+  const bundle: { source_hash: string; files: { path: string; type: string; body: string }[] };
+  export default bundle;
+}

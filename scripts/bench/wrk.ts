@@ -104,15 +104,15 @@ export function benchKey(stateArgs: string[], main = MAIN): string {
   return key;
 }
 
-/** A wrk script that looks up a random one of `ids` per request with `key`; returns its path. */
-export function lookupLua(path: string, ids: readonly string[], key: string): string {
+/** A wrk script that looks up a random one of `ids` per request with `key` (`suffix` after the ID, e.g. `/history`); returns its path. */
+export function lookupLua(path: string, ids: readonly string[], key: string, suffix = ''): string {
   writeFileSync(
     path,
     `local ids = {${ids.map((i) => `"${i}"`).join(',')}}
 math.randomseed(42)
 wrk.headers["X-API-Key"] = "${key}"
 request = function()
-  return wrk.format("GET", "/api/v1/facility/" .. ids[math.random(#ids)])
+  return wrk.format("GET", "/api/v1/facility/" .. ids[math.random(#ids)] .. "${suffix}")
 end
 `,
   );

@@ -8,6 +8,7 @@ import { newLifecycle } from '../ops/lifecycle';
 import { ServiceProcess } from '../ops/service-process';
 import { lineLog } from '../ops/log-sink';
 import { openStateStore } from '../state/open-store';
+import { loadWebAssets } from '../web/assets';
 import { WebhookDispatcher } from '../webhooks/dispatcher';
 import { emitReleaseEvents } from '../webhooks/release-events';
 import { configFrom, parse } from './options';
@@ -41,8 +42,10 @@ export async function serveCommand(args: string[], env: Record<string, string | 
   const store = await openStateStore(config, { serving: true, log });
   // Built before anything listens, so a bad --webhook-allow entry stops the start with its message.
   const dispatcher = new WebhookDispatcher({ watch: store.watch, settings: config, log, clock: Date.now });
-  // Built once: every app a reload builds shares them (counters, JWKS cache, report cache).
+  // Built once: every app a reload builds shares them (counters, JWKS cache, report cache, the
+  // web page's files, read and gzipped here).
   const parts = processParts(config, Date.now, log);
+  const web = await loadWebAssets();
   const lifecycle = newLifecycle();
   const service = await ServiceProcess.start(
     {
@@ -51,7 +54,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
       log,
       metrics: parts.metrics,
       lifecycle,
-      makeApp: (ix, spatial) => createApp({ ...parts, config, index: ix, spatial, store, clock: Date.now, log, lifecycle }),
+      makeApp: (ix, spatial) => createApp({ ...parts, config, index: ix, spatial, store, clock: Date.now, log, lifecycle, web }),
       openIndex: () => openIndex(config.indexPath),
       // The release's area file, used in place; or built on a worker while everything else serves.
       prepareSpatial: (ix) => prepareSpatial(ix, log),

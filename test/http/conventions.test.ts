@@ -114,8 +114,8 @@ describe('CORS', () => {
 });
 
 describe('entry points', () => {
-  it('GET / points to the docs, the OpenAPI document and the status', async () => {
-    const res = await world.call('/');
+  it('GET / asked for JSON points to the docs, the OpenAPI document and the status (browsers get the web page)', async () => {
+    const res = await world.call('/', { headers: { accept: 'application/json' } });
     expect(res.status).toBe(200);
     expect((await json(res)).data).toMatchObject({ docs: '/swagger', openapi: '/swagger/json', status: '/api/v1/status' });
   });

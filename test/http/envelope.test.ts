@@ -46,6 +46,7 @@ describe('response envelope (spec 2.1, 2.7, 7)', () => {
 
   it.each([
     ['an unknown route', 'GET', '/api/v1/nothing-here', 'NOT_FOUND', 404],
+    ['a path outside the API and the page (/ is the web page)', 'GET', '/favicon.ico', 'NOT_FOUND', 404],
     ['a version that does not exist', 'GET', '/api/v2/facility/990000000001', 'NOT_FOUND', 404],
     ['a wrong method on a known path', 'DELETE', '/api/v1/status', 'METHOD_NOT_ALLOWED', 405],
     ['POST on the lookup path', 'POST', '/api/v1/facility/990000000001', 'METHOD_NOT_ALLOWED', 405],

@@ -1,0 +1,142 @@
+import { getFile, getJson, query, saveBlob } from '../api';
+import { field, h, notice, put } from '../dom';
+import { usMap, type MapDot } from '../map/us-map';
+import { routeHref, type Route } from '../router';
+import { BANDS, bandRange } from '../score-band';
+import { enforcementText, failureNotice, loading, needKey, scoreBadge, viewHeading } from './common';
+import { sortableTable } from './sortable-table';
+
+type Item = { registry_id: string; fac_name: string; overall_score: number; active_enforcement: boolean; distance_miles: number; lat?: number; lng?: number };
+type Feature = { geometry?: { type: string; coordinates: [number, number] } | null; properties: Item };
+type FeatureCollection = { type: 'FeatureCollection'; features: Feature[] };
+type Envelope = { data?: { facilities?: Item[] } };
+
+const LIMIT = 500;
+const MAX_RADIUS = 25;
+
+/** The facilities of an area answer, with coordinates when it came as GeoJSON. */
+function itemsOf(body: FeatureCollection | Envelope): { items: Item[]; located: boolean } {
+  if ((body as FeatureCollection).type === 'FeatureCollection') {
+    const items = (body as FeatureCollection).features.map((f) => ({ ...f.properties, lng: f.geometry?.coordinates[0], lat: f.geometry?.coordinates[1] }));
+    return { items, located: true };
+  }
+  return { items: (body as Envelope).data?.facilities ?? [], located: false };
+}
+
+function legend(): HTMLElement {
+  return h('ul', { class: 'legend', 'aria-label': 'Dot colours' }, ...BANDS.map((b, i) => h('li', {}, h('span', { class: `swatch band-${b.band.cls}`, 'aria-hidden': 'true' }), `${b.band.label} (${bandRange(i)})`)));
+}
+
+/** Centre from a typed address: the best search match's coordinates (one search call, GeoJSON form). */
+async function locate(place: string, out: HTMLElement): Promise<{ lat: number; lng: number; label: string } | null> {
+  put(out, loading(`"${place}"`));
+  const r = await getJson<FeatureCollection>(`/api/v1/search${query({ q: place, limit: 1, format: 'geojson' })}`, { accept: 'application/geo+json', envelope: false });
+  if (!r.ok) {
+    put(out, failureNotice(r, 'finding a place by address (use coordinates instead)'));
+    return null;
+  }
+  const f = r.data.features?.[0];
+  if (!f?.geometry) {
+    put(out, notice(`No facility matches "${place}". Try the street and city only, a ZIP code, or coordinates.`, 'warn'));
+    return null;
+  }
+  return { lng: f.geometry.coordinates[0], lat: f.geometry.coordinates[1], label: `${f.properties.fac_name}` };
+}
+
+function downloads(params: Record<string, string>): HTMLElement {
+  const out = h('div', { 'aria-live': 'polite' });
+  const button = (format: 'csv' | 'geojson', label: string) => {
+    const b = h('button', { type: 'button', class: 'secondary' }, label);
+    b.addEventListener('click', async () => {
+      b.disabled = true;
+      const r = await getFile(`/api/v1/area${query({ ...params, format })}`, { accept: format === 'csv' ? 'text/csv' : 'application/geo+json' });
+      b.disabled = false;
+      if (!r.ok) return put(out, failureNotice(r, `${label} downloads`));
+      saveBlob(r.data.blob, r.data.filename === 'download' ? `area.${format}` : r.data.filename);
+      put(out, notice(`Saved ${r.data.filename}.`));
+    });
+    return b;
+  };
+  return h('div', { class: 'downloads' }, button('csv', 'Download CSV'), button('geojson', 'Download GeoJSON'), out);
+}
+
+/** Facilities within a radius: map (dots by score band, zoomed to the circle), sortable table, downloads. */
+export async function areaView(main: HTMLElement, route: Route): Promise<void> {
+  const p = route.params;
+  const inputs = {
+    place: h('input', { type: 'text', name: 'place', autocomplete: 'off', value: p.get('place') ?? '', placeholder: 'street and city, or ZIP' }),
+    lat: h('input', { type: 'number', name: 'lat', step: 'any', min: -90, max: 90, value: p.get('lat') ?? '' }),
+    lng: h('input', { type: 'number', name: 'lng', step: 'any', min: -180, max: 180, value: p.get('lng') ?? '' }),
+    r: h('input', { type: 'number', name: 'radius', step: 'any', min: 0.1, max: MAX_RADIUS, required: true, value: p.get('r') ?? '5' }),
+  };
+  const status = h('div', { 'aria-live': 'polite' });
+  const form = h(
+    'form',
+    { class: 'stack', 'aria-label': 'Area search' },
+    h('fieldset', {}, h('legend', {}, 'Centre: an address or coordinates'), field('Address, city or ZIP', inputs.place, 'Centred on the facility that best matches it.'), h('div', { class: 'row' }, field('Latitude', inputs.lat), field('Longitude', inputs.lng))),
+    field(`Radius in miles (up to ${MAX_RADIUS})`, inputs.r),
+    h('button', { type: 'submit' }, 'Show facilities'),
+  );
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const place = inputs.place.value.trim();
+    const next = { r: inputs.r.value, lat: inputs.lat.value, lng: inputs.lng.value, place: '' as string, near: '' };
+    if (place && (!next.lat || !next.lng || place !== (p.get('place') ?? ''))) {
+      const at = await locate(place, status);
+      if (!at) return;
+      Object.assign(next, { lat: at.lat.toFixed(5), lng: at.lng.toFixed(5), place, near: at.label });
+    }
+    if (!next.lat || !next.lng) return put(status, notice('Enter an address, or both latitude and longitude.', 'warn'));
+    location.hash = routeHref('area', next);
+  });
+  const results = h('div', { class: 'results' });
+  put(main, viewHeading('Facilities in an area'), needKey('The area map') ?? form, status, results);
+  const lat = Number(p.get('lat'));
+  const lng = Number(p.get('lng'));
+  const radius = Number(p.get('r') ?? 5);
+  if (!p.get('lat') || !p.get('lng') || needKey('The area map')) return;
+
+  put(results, loading('facilities'));
+  const params = { lat: String(lat), lng: String(lng), radius_miles: String(radius), sort: 'distance', limit: String(LIMIT) };
+  let r = await getJson<FeatureCollection | Envelope>(`/api/v1/area${query({ ...params, format: 'geojson' })}`, { accept: 'application/geo+json', envelope: false });
+  // A server without the GeoJSON form refuses `format` (not counted): ask for the plain list.
+  if (!r.ok && (r.status === 422 || r.status === 406)) r = await getJson<Envelope>(`/api/v1/area${query(params)}`, { envelope: false });
+  if (!r.ok) return put(results, failureNotice(r, 'area searches'));
+  const { items, located } = itemsOf(r.data);
+  const near = p.get('near');
+  const where = `${radius} miles of ${near ? `${near} (${lat}, ${lng})` : `${lat}, ${lng}`}`;
+  const dots: MapDot[] = items.filter((i) => typeof i.lat === 'number' && typeof i.lng === 'number').map((i) => ({ id: i.registry_id, name: i.fac_name, score: i.overall_score, lat: i.lat!, lng: i.lng! }));
+  const map = usMap({ center: { lat, lng }, radiusMiles: radius, dots, label: `Map: ${items.length} facilities within ${where}, coloured by score` });
+  const offMap = dots.length - map.drawn;
+  const zoom = h('button', { type: 'button', class: 'secondary', 'aria-pressed': 'false' }, 'Show the whole country');
+  zoom.addEventListener('click', () => {
+    const whole = zoom.getAttribute('aria-pressed') !== 'true';
+    zoom.setAttribute('aria-pressed', String(whole));
+    map.showWhole(whole);
+  });
+  put(
+    results,
+    h('p', { role: 'status', class: 'area-summary' }, `${items.length} ${items.length === 1 ? 'facility' : 'facilities'} within ${where}${items.length >= LIMIT ? ` (the ${LIMIT} nearest)` : ''}.`),
+    h('figure', { class: 'map-figure' }, map.svg, h('figcaption', {}, legend(), zoom)),
+    located ? null : notice('This server does not offer the GeoJSON form of the area search yet, so facilities cannot be placed on the map; the table lists them.', 'info'),
+    offMap > 0 ? notice(`${offMap} ${offMap === 1 ? 'facility lies' : 'facilities lie'} outside the map's US insets; the table lists them.`, 'info') : null,
+    downloads(params),
+    items.length
+      ? h(
+          'div',
+          { class: 'table-wrap' },
+          sortableTable(
+            `Facilities within ${radius} miles`,
+            [
+              { label: 'Facility', value: (i) => i.fac_name, cell: (i) => h('a', { href: routeHref('facility', {}, i.registry_id) }, i.fac_name) },
+              { label: 'Score', value: (i) => i.overall_score, cell: (i) => scoreBadge(i.overall_score), numeric: true },
+              { label: 'Distance (miles)', value: (i) => i.distance_miles, cell: (i) => i.distance_miles.toFixed(2), numeric: true },
+              { label: 'Enforcement', value: (i) => (i.active_enforcement ? 0 : 1), cell: (i) => enforcementText(i.active_enforcement) },
+            ],
+            items,
+            2,
+          ),
+        )
+      : null,
+  );
+}

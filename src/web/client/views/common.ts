@@ -1,0 +1,42 @@
+import type { ApiResult } from '../api';
+import { h, notice } from '../dom';
+import { readKey } from '../key';
+import { bandOf } from '../score-band';
+
+/** The sentence for a failed call: the API's own message, or a plain one for a route this server lacks. */
+export function failureNotice(r: Extract<ApiResult<unknown>, { ok: false }>, what: string): HTMLParagraphElement {
+  if (r.missingRoute) return notice(`This server does not offer ${what} yet.`, 'info');
+  return notice(r.message, r.status >= 500 || r.status === 0 ? 'error' : 'warn');
+}
+
+/** For a view that needs a key: null when there is one, else the sentence asking for it. */
+export function needKey(what: string): HTMLElement | null {
+  if (readKey()) return null;
+  return h(
+    'div',
+    { class: 'needs-key' },
+    notice(`${what} needs an API key. Enter yours above; it is kept in this browser tab only.`, 'info'),
+    h('p', {}, 'No key? The ', h('a', { href: '#/lookup' }, 'address lookup'), ' works without one.'),
+  );
+}
+
+/** Score with its band word and colour swatch: "72 Poor". */
+export function scoreBadge(score: number): HTMLSpanElement {
+  const band = bandOf(score);
+  return h('span', { class: `score-badge band-${band.cls}` }, h('strong', {}, String(score)), ' ', band.label);
+}
+
+/** The enforcement flag in words. */
+export function enforcementText(active: boolean): HTMLSpanElement {
+  return active ? h('span', { class: 'flag flag-on' }, 'Open enforcement action') : h('span', { class: 'flag' }, 'No open enforcement');
+}
+
+/** A view's heading, focusable so a route change can move focus to it. */
+export function viewHeading(text: string): HTMLHeadingElement {
+  return h('h2', { tabindex: -1, class: 'view-heading' }, text);
+}
+
+/** Busy text while a call runs. */
+export function loading(what: string): HTMLParagraphElement {
+  return h('p', { class: 'loading', role: 'status' }, `Loading ${what}…`);
+}

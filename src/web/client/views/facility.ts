@@ -1,0 +1,108 @@
+import { getFile, getJson, saveBlob } from '../api';
+import { componentBar, gauge } from '../charts';
+import { h, notice, put } from '../dom';
+import { routeHref, type Route } from '../router';
+import { enforcementText, failureNotice, loading, needKey, viewHeading } from './common';
+import { explanationSection, historySection, peersSection, programsSection } from './facility-sections';
+
+type Component = { score: number; max_points: number };
+type Components = {
+  baseline?: number;
+  violation_frequency?: Component;
+  penalty_severity?: Component;
+  recency?: Component;
+  repeat_offender?: Component;
+  redacted?: boolean;
+  message?: string;
+};
+type FacilityRecord = {
+  registry_id: string;
+  fac_name: string;
+  fac_street: string;
+  fac_city: string;
+  fac_state: string;
+  fac_zip: string;
+  fac_naics?: string | null;
+  location?: { lat: number; lng: number };
+  overall_score: number;
+  active_enforcement: boolean;
+  score_components: Components;
+  programs?: unknown;
+  peers?: unknown;
+  explanation?: unknown;
+  score_change?: { previous_score: number; previous_as_of: string } | null;
+};
+
+const COMPONENTS: [keyof Components, string][] = [
+  ['violation_frequency', 'Violation frequency'],
+  ['penalty_severity', 'Penalty severity'],
+  ['recency', 'Recency'],
+  ['repeat_offender', 'Repeat offender'],
+];
+
+function componentsSection(c: Components): HTMLElement {
+  const body: Node[] = [];
+  if (c.redacted) body.push(h('p', { class: 'notice notice-info redaction', role: 'status' }, c.message ?? 'Score components are not shown on this plan.'));
+  else {
+    if (typeof c.baseline === 'number') body.push(h('p', {}, `Every facility starts from ${c.baseline} base points; the four parts below add up to the rest.`));
+    for (const [key, label] of COMPONENTS) {
+      const v = c[key] as Component | undefined;
+      if (v && typeof v.score === 'number') body.push(componentBar(label, v.score, v.max_points));
+    }
+  }
+  return h('section', { class: 'panel', 'aria-labelledby': 'components-h' }, h('h3', { id: 'components-h' }, 'Score breakdown'), ...body);
+}
+
+function changeLine(c: FacilityRecord['score_change']): HTMLElement | null {
+  if (c === undefined) return null;
+  if (c === null) return h('p', { class: 'muted' }, 'No score change on record.');
+  return h('p', {}, `Was ${c.previous_score} as of ${c.previous_as_of}.`);
+}
+
+function reportButton(id: string): HTMLElement {
+  const out = h('div', { 'aria-live': 'polite' });
+  const button = h('button', { type: 'button', class: 'secondary' }, 'Download PDF report');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    put(out, loading('the PDF report'));
+    const r = await getFile(`/api/v1/facility/${encodeURIComponent(id)}/report`, { method: 'POST', accept: 'application/pdf' });
+    button.disabled = false;
+    if (!r.ok) return put(out, failureNotice(r, 'PDF reports'));
+    saveBlob(r.data.blob, r.data.filename);
+    put(out, notice(`Saved ${r.data.filename}.`));
+  });
+  return h('div', { class: 'report' }, button, h('small', { class: 'hint' }, 'Platform plan and above.'), out);
+}
+
+/** One facility: gauge, breakdown, why, peers, programs, history, PDF. */
+export async function facilityView(main: HTMLElement, route: Route): Promise<void> {
+  const id = route.id ?? '';
+  const gate = needKey('A facility record');
+  if (gate) return put(main, viewHeading('Facility'), gate);
+  put(main, viewHeading('Facility'), loading(`facility ${id}`));
+  const r = await getJson<FacilityRecord>(`/api/v1/facility/${encodeURIComponent(id)}`);
+  if (!r.ok) return put(main, viewHeading('Facility'), failureNotice(r, 'facility lookups'));
+  const f = r.data;
+  // A plan that redacts the breakdown redacts what explains it too: say so, not "no data".
+  const hidden = f.score_components.redacted ? { redacted: true, message: f.score_components.message } : null;
+  const orHidden = (v: unknown) => (hidden && (v === null || v === undefined) ? hidden : v);
+  const heading = viewHeading(f.fac_name);
+  put(
+    main,
+    heading,
+    h('p', { class: 'address' }, `${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`),
+    h('p', { class: 'muted' }, `EPA Registry ID ${f.registry_id}${f.fac_naics ? ` · NAICS ${f.fac_naics}` : ''}`),
+    f.location ? h('p', {}, h('a', { href: routeHref('area', { lat: f.location.lat, lng: f.location.lng, r: 5, near: f.fac_name }) }, 'Facilities within 5 miles on the map')) : null,
+    h(
+      'div',
+      { class: 'summary' },
+      h('div', { class: 'gauge-wrap' }, gauge(f.overall_score)),
+      h('div', {}, h('p', { class: 'score-line' }, `Compliance score ${f.overall_score} of 100 (higher is better).`), changeLine(f.score_change), h('p', {}, enforcementText(f.active_enforcement)), reportButton(f.registry_id)),
+    ),
+    componentsSection(f.score_components),
+    explanationSection(orHidden(f.explanation)),
+    peersSection(orHidden(f.peers)),
+    programsSection(orHidden(f.programs)),
+    historySection(f.registry_id),
+  );
+}

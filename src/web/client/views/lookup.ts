@@ -1,0 +1,94 @@
+import { getJson, query } from '../api';
+import { field, h, put } from '../dom';
+import { readKey } from '../key';
+import { routeHref, type Route } from '../router';
+import { enforcementText, failureNotice, loading, scoreBadge, viewHeading } from './common';
+
+type Preview = {
+  fac_name: string;
+  fac_city: string;
+  fac_state: string;
+  overall_score: number;
+  active_enforcement: boolean;
+  score_components?: { redacted?: boolean; message?: string };
+};
+
+const DEMO_PER_HOUR = 5;
+
+/** What each plan adds, in plain words (docs/web.md keeps the same list). */
+function unlocks(): HTMLElement {
+  return h(
+    'section',
+    { class: 'unlocks', 'aria-labelledby': 'unlocks-h' },
+    h('h3', { id: 'unlocks-h' }, 'What an API key unlocks'),
+    h(
+      'ul',
+      {},
+      h('li', {}, h('strong', {}, 'Free: '), 'any facility by its EPA Registry ID: score and enforcement flag (10 lookups a month).'),
+      h('li', {}, h('strong', {}, 'Starter: '), 'search by name, the score breakdown and why points were lost, industry peers, programs, score history, the area map with CSV and GeoJSON downloads, watchlists.'),
+      h('li', {}, h('strong', {}, 'Platform and above: '), 'everything in Starter plus the PDF dossier of a facility.'),
+    ),
+  );
+}
+
+let demoLeft: number | null = null;
+// Answers already shown, by address: going back, or entering a key, redraws them without spending
+// another of the 5 hourly demo lookups.
+const shown = new Map<string, Awaited<ReturnType<typeof getJson<Preview>>>>();
+
+function demoLeftText(): string {
+  return demoLeft === null
+    ? `The demo allows ${DEMO_PER_HOUR} lookups an hour from one network address.`
+    : `${demoLeft} of ${DEMO_PER_HOUR} demo lookups left this hour.`;
+}
+
+/** The public demo: a street address in, the redacted preview out, no key needed. */
+export async function lookupView(main: HTMLElement, route: Route): Promise<void> {
+  const address = route.params.get('address') ?? '';
+  const input = h('input', { type: 'text', name: 'address', autocomplete: 'street-address', required: true, maxlength: 200, value: address, placeholder: '100 Main St, Springfield, IL 62701' });
+  const left = h('p', { class: 'demo-left', 'aria-live': 'polite' }, demoLeftText());
+  const result = h('div', { class: 'result', 'aria-live': 'polite' });
+  const form = h(
+    'form',
+    { class: 'stack', role: 'search', 'aria-label': 'Address lookup' },
+    field('Street address', input, 'Street, city, state and ZIP of a US facility.'),
+    h('button', { type: 'submit' }, 'Look up'),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    location.hash = routeHref('lookup', { address: input.value.trim() });
+  });
+  put(
+    main,
+    viewHeading('Look up a facility by street address'),
+    h('p', {}, 'Free demo, no key needed: the facility registered at an address, its compliance score (0–100, higher is better) and whether an enforcement action is open.'),
+    form,
+    left,
+    result,
+    readKey() ? h('p', {}, 'You have a key: ', h('a', { href: '#/search' }, 'search facilities by name'), '.') : unlocks(),
+  );
+  if (!address) return;
+
+  put(result, loading('the facility'));
+  const r = shown.get(address) ?? (await getJson<Preview>(`/api/v1/demo/facility${query({ address })}`, { keyed: false }));
+  const remaining = Number(r.headers.get('x-ratelimit-remaining'));
+  if (!shown.has(address) && r.headers.has('x-ratelimit-remaining') && Number.isFinite(remaining)) {
+    demoLeft = remaining;
+    left.textContent = demoLeftText();
+  }
+  if (r.ok || r.status === 404) shown.set(address, r);
+  if (!r.ok) return put(result, failureNotice(r, 'the address lookup'));
+  const f = r.data;
+  put(
+    result,
+    h(
+      'article',
+      { class: 'card', 'aria-labelledby': 'demo-name' },
+      h('h3', { id: 'demo-name' }, f.fac_name),
+      h('p', {}, `${f.fac_city}, ${f.fac_state}`),
+      h('p', { class: 'score-line' }, 'Compliance score: ', scoreBadge(f.overall_score)),
+      h('p', {}, enforcementText(f.active_enforcement)),
+      f.score_components?.redacted ? h('p', { class: 'notice notice-info redaction' }, f.score_components.message ?? 'Score components are not shown in the demo.') : null,
+    ),
+  );
+}

@@ -1,0 +1,338 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { removeTempDirs, tempDir } from '../support/temp-dir';
+import { ARTIFACTS, mainText, renders, sampleFacility, settled, startWebWorld, useKey, type WebWorld } from './support';
+
+// Callbacks passed to page.evaluate/$eval/waitForFunction run inside Chromium; this project is typed
+// without the DOM library, so the browser globals they use are declared here, for this file only.
+declare const document: any;
+declare const location: any;
+declare const localStorage: any;
+declare const sessionStorage: any;
+type HTMLElement = any;
+type SVGPathElement = any;
+type Document = any;
+
+// One serve and one Chromium for the file (each start costs seconds on a loaded machine).
+let w: WebWorld;
+beforeAll(async () => {
+  w = await startWebWorld();
+}, 90_000);
+afterAll(async () => {
+  // Chromium is always closed: no process of its profile may be left (close kills and reports any).
+  if (w) expect(await w.close()).toEqual([]);
+  removeTempDirs();
+});
+
+const pages: Page[] = [];
+async function tab(width = 1280): Promise<Page> {
+  const page = await w.tab(width);
+  pages.push(page);
+  return page;
+}
+
+// Every test: nothing left loopback, nothing went wrong in the console (CSP violations included).
+afterEach(async () => {
+  for (const p of pages.splice(0)) await p.close();
+  expect(w.watch.offsite).toEqual([]);
+  expect(w.watch.errors).toEqual([]);
+});
+
+/** Opens a route; after the first load this is a same-document (hash) navigation, as a click would be. */
+async function goto(page: Page, hash = '#/lookup'): Promise<void> {
+  const before = page.url().startsWith(w.base) ? await renders(page) : 0;
+  await page.goto(`${w.base}/${hash}`);
+  await settled(page, hash.replace(/^#\//, '').split(/[/?]/)[0]!, before);
+}
+
+describe('the page at / without a key', () => {
+  it('the address lookup finds a sample facility, shows its redacted preview and how many demo lookups remain', async () => {
+    const f = sampleFacility();
+    const page = await tab();
+    await goto(page);
+    expect(await mainText(page)).toContain('What an API key unlocks');
+    const before = await renders(page);
+    await page.type('input[name=address]', `${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`);
+    await page.keyboard.press('Enter');
+    await settled(page, 'lookup', before);
+    const text = await mainText(page);
+    expect(text).toContain(f.fac_name);
+    expect(text).toContain(`${f.fac_city}, ${f.fac_state}`);
+    expect(text).toContain('Score components are available on the Starter plan or above');
+    expect(text).toMatch(/[0-4] of 5 demo lookups left this hour/);
+    // The badge carries the band in words, not colour alone.
+    expect(await page.$eval('.score-badge', (b) => b.textContent!.replace(/\s+/g, ' ').trim())).toMatch(/^\d+ (Good|Fair|Poor|Very poor)$/);
+  }, 30_000);
+
+  it('an unknown address gets the API\'s own sentence, not a broken page', async () => {
+    const page = await tab();
+    await goto(page, '#/lookup?address=1%20Nowhere%20Lane%2C%20Atlantis%2C%20ZZ%2000000');
+    expect(await page.$eval('.result .notice', (n) => (n as HTMLElement).innerText)).toMatch(/\S.*\.$/);
+  }, 30_000);
+
+  it('views that need a key say so and point to the free lookup', async () => {
+    const page = await tab();
+    for (const view of ['search', 'area', 'watchlists']) {
+      await goto(page, `#/${view}`);
+      expect(await mainText(page)).toContain('needs an API key');
+    }
+  }, 30_000);
+});
+
+describe('the page with a Free key', () => {
+  it('a facility page shows the score and the redaction sentence where the breakdown would be, and the 403 sentence for the map', async () => {
+    const f = sampleFacility();
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.free);
+    await goto(page, `#/facility/${f.registry_id}`);
+    const text = await mainText(page);
+    expect(text).toContain(f.fac_name);
+    expect(await page.$$eval('.gauge', (g) => g.length)).toBe(1);
+    expect(await page.$eval('.redaction', (n) => (n as HTMLElement).innerText)).toBe('Score components are available on the Starter plan or above');
+    expect(await page.$$('meter')).toHaveLength(0);
+    // Programs, peers and explanation come redacted too: the API's own sentence, in each of their sections.
+    const rec = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}`, { headers: { 'x-api-key': w.keys.free } })).json()) as { data: any }).data;
+    for (const part of ['programs', 'peers', 'explanation']) expect(rec[part].redacted).toBe(true);
+    expect(text.split(rec.programs.message).length - 1).toBe(3);
+    // The score history is Starter+: the API's 403 sentence.
+    expect(text).toMatch(/history .*requires a Starter plan or above/i);
+    await goto(page, '#/area?lat=41.81&lng=-89.04&r=5');
+    expect(await mainText(page)).toContain('requires a Starter plan or above');
+    await goto(page, '#/watchlists');
+    expect(await mainText(page)).toContain('requires a Starter plan or above');
+    // The key stays in this tab's sessionStorage: never in the URL, a cookie or localStorage.
+    const where = await page.evaluate(() => ({ url: location.href, cookie: document.cookie, local: localStorage.length, session: Object.keys(sessionStorage) }));
+    expect(where.url).not.toContain(w.keys.free);
+    expect(where.cookie).toBe('');
+    expect(where.local).toBe(0);
+    expect(where.session).toEqual(['facility-score.api-key']);
+  }, 30_000);
+});
+
+describe('the page with a Starter key', () => {
+  it('finds a facility by name and opens its page: gauge, the four components against their maxima, enforcement flag, explanation, peers, programs, score over time', async () => {
+    const f = sampleFacility();
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, '#/search');
+    const before = await renders(page);
+    await page.type('input[name=q]', f.fac_name.split(' ').slice(0, 2).join(' ').toLowerCase());
+    await page.click('form[role=search] button[type=submit]');
+    await settled(page, 'search', before);
+    const link = await page.waitForSelector(`a[href="#/facility/${f.registry_id}"]`, { timeout: 10_000 });
+    await link!.click();
+    await settled(page, 'facility');
+    expect(await page.$eval('h2', (h) => (h as HTMLElement).innerText)).toBe(f.fac_name);
+    const meters = await page.$$eval('meter', (ms) => ms.map((m) => [m.id, Number(m.getAttribute('max'))]));
+    expect(meters).toEqual([
+      ['meter-violation-frequency', 15],
+      ['meter-penalty-severity', 30],
+      ['meter-recency', 25],
+      ['meter-repeat-offender', 15],
+    ]);
+    expect(await mainText(page)).toMatch(/Open enforcement action|No open enforcement/);
+    // What the record says (read straight from the API) is what the page shows.
+    const api = await fetch(`${w.base}/api/v1/facility/${f.registry_id}`, { headers: { 'x-api-key': w.keys.starter } });
+    const rec = ((await api.json()) as { data: any }).data;
+    expect(await page.$$eval('ul.explanation li', (li) => li.map((l) => l.textContent))).toEqual(
+      rec.explanation.map((e: { reason: string; points_lost: number }) => (e.points_lost > 0 ? `${e.reason} (−${e.points_lost} points)` : e.reason)),
+    );
+    expect(await page.$eval('p.peers', (p) => p.textContent)).toContain(`Scores higher than ${rec.peers.percentile}% of ${rec.peers.peer_count.toLocaleString('en-US')} facilities in NAICS ${rec.peers.naics}`);
+    const programRows = await page.$$eval('table.programs tbody tr', (rows) => rows.map((r) => r.textContent));
+    expect(programRows).toHaveLength(4);
+    for (const [i, key] of ['caa', 'cwa', 'rcra', 'sdwa'].entries()) {
+      if (rec.programs[key] === null) expect(programRows[i]).toContain('No record under this program');
+      else expect(programRows[i]).toContain(rec.programs[key].status ?? 'not reported');
+    }
+    // Score over time from /history: one point per entry.
+    const history = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}/history`, { headers: { 'x-api-key': w.keys.starter } })).json()) as { data: { entries: unknown[] } }).data;
+    expect(await page.$$eval('svg.history-chart circle', (c) => c.length)).toBe(history.entries.length);
+    // Platform+ only: the PDF button answers with the API's 403 sentence for Starter.
+    await page.click('.report button');
+    await page.waitForFunction(() => /Platform plan or above/.test(document.querySelector('.report')?.textContent ?? ''));
+  }, 40_000);
+});
+
+/** Axe-core run inside the page (DevTools evaluation, which the page's CSP does not govern). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  })) as { id: string; impact: string; nodes: { target: string[] }[] }[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+const AXE_SOURCE = await Bun.file(join(import.meta.dir, '..', '..', 'node_modules', 'axe-core', 'axe.min.js')).text();
+
+describe('the area map', () => {
+  it('draws the map zoomed to the circle with one dot per facility the area endpoint returns; the table sorts; CSV downloads', async () => {
+    const f = sampleFacility();
+    // What the API itself answers for the same query (the page asks for its GeoJSON form).
+    const api = await fetch(`${w.base}/api/v1/area?lat=${f.lat}&lng=${f.lng}&radius_miles=10&limit=500`, { headers: { 'x-api-key': w.keys.starter } });
+    const expected = ((await api.json()) as { data: { facilities: { registry_id: string; overall_score: number }[] } }).data.facilities;
+    expect(expected.length).toBeGreaterThan(1);
+    const page = await tab();
+    const dir = await downloadsTo(page);
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, `#/area?lat=${f.lat}&lng=${f.lng}&r=10`);
+    const dots = await page.$$eval('svg.us-map circle.dot', (cs) => cs.map((c) => c.getAttribute('data-registry-id')!));
+    expect(dots.sort()).toEqual(expected.map((x) => x.registry_id).sort());
+    expect(await page.$$eval('table.sortable tbody tr', (rows) => rows.length)).toBe(expected.length);
+    expect(await page.$$('path.land')).toHaveLength(1);
+    // Sorting by score puts the lowest first; again, the highest.
+    const scoreHeader = await page.$('table.sortable th:nth-child(2) button');
+    await scoreHeader!.click();
+    const firstScore = () => page.$eval('table.sortable tbody tr td:nth-child(2)', (td) => Number(td.textContent!.match(/\d+/)![0]));
+    expect(await firstScore()).toBe(Math.min(...expected.map((x) => x.overall_score)));
+    expect(await page.$eval('table.sortable th:nth-child(2)', (th) => th.getAttribute('aria-sort'))).toBe('ascending');
+    await scoreHeader!.click();
+    expect(await firstScore()).toBe(Math.max(...expected.map((x) => x.overall_score)));
+    const [csvButton] = await page.$$('xpath/.//button[normalize-space()="Download CSV"]');
+    await csvButton!.click();
+    const csv = readFileSync(await downloaded(dir, /\.csv$/), 'utf8');
+    expect(csv.trim().split('\n').length).toBeGreaterThan(expected.length); // header + one row per facility (names may hold newlines)
+    // A city: many dots of several bands (the README's picture, docs/web-page.png).
+    await goto(page, '#/area?lat=29.76&lng=-95.37&r=5');
+    const bands = await page.$$eval('svg.us-map circle.dot', (cs) => cs.map((c) => c.getAttribute('class')));
+    expect(bands.length).toBeGreaterThan(20);
+    expect(new Set(bands).size).toBeGreaterThan(1);
+    await page.$eval('.area-summary', (el) => el.scrollIntoView());
+    await page.screenshot({ path: join(ARTIFACTS, 'area-city-1280.png') });
+  }, 50_000);
+
+  it('centres on the facility matching a typed address (search, GeoJSON form)', async () => {
+    const f = sampleFacility();
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, '#/area');
+    const before = await renders(page);
+    await page.type('input[name=place]', `${f.fac_street} ${f.fac_city}`);
+    await page.click('form[aria-label="Area search"] button[type=submit]');
+    await settled(page, 'area', before);
+    expect(await page.$eval('.area-summary', (p) => p.textContent)).toContain(f.fac_name);
+    expect(await page.$$(`circle.dot[data-registry-id="${f.registry_id}"]`)).toHaveLength(1);
+  }, 30_000);
+
+  it('draws the geodesic circle across the antimeridian (Aleutians) as one closed shape in the Alaska inset', async () => {
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, '#/area?lat=51.9&lng=179.95&r=25');
+    const circle = await page.$eval('.radius-circle', (p) => {
+      const box = (p as SVGPathElement).getBBox();
+      return { d: p.getAttribute('d')!, w: box.width, h: box.height };
+    });
+    expect(circle.d.match(/M/g)).toHaveLength(1); // one ring: not cut at 180°
+    expect(circle.w / circle.h).toBeGreaterThan(0.85); // round, not a band across the map
+    expect(circle.w / circle.h).toBeLessThan(1.15);
+    // Zoomed to the circle: the frame is a little larger than it.
+    const frame = await page.$eval('svg.us-map', (s) => s.getAttribute('viewBox')!.split(' ').map(Number));
+    expect(frame[3]! / circle.h).toBeGreaterThan(1.1);
+    expect(frame[3]! / circle.h).toBeLessThan(1.6);
+  }, 30_000);
+});
+
+/** Lets the tab save downloads into a fresh temp dir; returns it. */
+async function downloadsTo(page: Page): Promise<string> {
+  const dir = tempDir('web-dl');
+  const cdp = await page.createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir });
+  return dir;
+}
+
+async function downloaded(dir: string, name: RegExp): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const hit = readdirSync(dir).find((f) => name.test(f));
+    if (hit) return join(dir, hit);
+    await Bun.sleep(100);
+  }
+  throw new Error(`no download matching ${name} in ${dir}: ${readdirSync(dir).join(', ')}`);
+}
+
+describe('watchlists', () => {
+  it("a Starter key sees the account's watchlists with their rule and the newest release's changes", async () => {
+    const f = sampleFacility();
+    const made = await fetch(`${w.base}/api/v1/watchlists`, {
+      method: 'POST',
+      headers: { 'x-api-key': w.keys.starter, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Plating suppliers', registry_ids: [f.registry_id], rule: { type: 'score_dropped', min_points: 5 } }),
+    });
+    expect(made.status).toBe(201);
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, '#/watchlists');
+    const text = await mainText(page);
+    expect(text).toContain('Plating suppliers');
+    expect(text).toContain('1 facility · alerts on score dropped by 5 points or more');
+    expect(text).toMatch(/No changes for this list in the release of \d{4}-\d{2}-\d{2}\./);
+  }, 30_000);
+});
+
+describe('with a Platform key', () => {
+  it('the facility page downloads the PDF dossier', async () => {
+    const f = sampleFacility();
+    const page = await tab();
+    const dir = await downloadsTo(page);
+    await goto(page);
+    await useKey(page, w.keys.platform);
+    await goto(page, `#/facility/${f.registry_id}`);
+    await page.click('.report button');
+    const file = await downloaded(dir, new RegExp(`^service-report-${f.registry_id}\\.pdf$`));
+    expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+    await page.waitForFunction(() => /Saved service-report-/.test(document.querySelector('.report')?.textContent ?? ''));
+  }, 30_000);
+});
+
+describe('accessibility and small screens', () => {
+  it('axe-core finds no serious or critical violation on the lookup, facility and area views (1280 px) and the area view (375 px); screenshots at both widths', async () => {
+    const f = sampleFacility();
+    for (const width of [1280, 375]) {
+      const page = await tab(width);
+      // Every view at 1280 px; at 375 px the area view, whose map, form and table reflow the most.
+      const audit = async () => void (width === 1280 && expect(await axeViolations(page)).toEqual([]));
+      await goto(page, `#/lookup?address=${encodeURIComponent(`${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`)}`);
+      await audit();
+      await page.screenshot({ path: join(ARTIFACTS, `lookup-${width}.png`), fullPage: true });
+      await useKey(page, w.keys.starter);
+      await goto(page, `#/facility/${f.registry_id}`);
+      await audit();
+      await page.screenshot({ path: join(ARTIFACTS, `facility-${width}.png`), fullPage: true });
+      await goto(page, `#/area?lat=${f.lat}&lng=${f.lng}&r=10`);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `area-${width}.png`), fullPage: true });
+      // Usable at 375 px: nothing wider than the screen but the tables' own scroll boxes.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+  }, 60_000);
+
+  it('the keyboard alone reaches the key field, the navigation and the address form, and Enter looks up', async () => {
+    const f = sampleFacility();
+    const page = await tab();
+    await goto(page);
+    const reached: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      const el = await page.evaluate(() => {
+        const a = document.activeElement as HTMLElement;
+        return a.getAttribute('name') || a.id || a.textContent?.trim() || a.tagName;
+      });
+      reached.push(el);
+      if (el === 'address') break;
+    }
+    expect(reached.slice(0, 3)).toEqual(['Skip to content', 'api-key', 'Use key']);
+    expect(reached).toContain('Search');
+    expect(reached[reached.length - 1]).toBe('address');
+    const before = await renders(page);
+    await page.keyboard.type(`${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`);
+    await page.keyboard.press('Enter');
+    await settled(page, 'lookup', before);
+    expect(await mainText(page)).toContain(f.fac_name);
+  }, 30_000);
+});

@@ -7,7 +7,7 @@
  *   npm run build -- --outfile PATH                 (single target) write here instead
  *   npm run build -- --runtime PATH                 Bun executable of the target platform (offline cross build)
  *   npm run build -- --no-bytecode                  skip ahead-of-time bytecode (smaller, slower start)
- * Embedded: the code, the bundled sample index (data/sample.sqlite, rebuilt first when stale), the
+ * Embedded: the code, the bundled sample index and its area file (data/sample.sqlite{,.area}, rebuilt first when stale), the
  * web page (dist/web, bundled first by scripts/build-web.ts when stale) and the docs page assets. FCS_GIT_COMMIT is defined at build time from git (or the env variable).
  * A cross build needs the Bun runtime of the target platform: `--runtime`, or Bun's own cache
  * (~/.bun/install/cache/bun-<os>-<arch>-v<version>), else Bun downloads it from the npm registry.

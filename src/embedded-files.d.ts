@@ -12,6 +12,12 @@ declare module '*.sqlite' {
   export default db;
 }
 
+/** `with { type: 'file' }` of the bundled sample's area file: its path inside the binary. */
+declare module '*.sqlite.area' {
+  const path: string;
+  export default path;
+}
+
 /** The web page's bundle (scripts/build-web.ts): typed here so a checkout that has not built it still typechecks. */
 declare module '*/dist/web/bundle.json' {
   const bundle: { source_hash: string; files: { path: string; type: string; body: string }[] };

@@ -119,6 +119,17 @@ export function loadSpatialFile(path: string, identity: string, res: number): Lo
   } catch (e) {
     return { ok: false, reason: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no area file' : `unreadable (${(e as Error).message})` };
   }
+  return loadSpatialBytes(bytes, identity, res, started);
+}
+
+/**
+ * The spatial index held in `bytes` (an area file's whole content, 8-byte aligned: e.g. the one
+ * embedded in the binary beside its sample), checked like a file and used in place: every array a
+ * view over `bytes`.
+ */
+export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: number, started = performance.now()): LoadOutcome {
+  if (!LITTLE_ENDIAN) return { ok: false, reason: 'this machine is big-endian' };
+  if (bytes.byteOffset % 8 !== 0) bytes = new Uint8Array(bytes);
   if (bytes.length < 12 || new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC) return { ok: false, reason: 'not an area file' };
   const headerLength = new DataView(bytes.buffer, bytes.byteOffset, 12).getUint32(8, true);
   let h: Header;

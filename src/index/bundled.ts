@@ -9,16 +9,21 @@ export const BUNDLED_INDEX_PATH = join(import.meta.dir, '..', '..', 'data', 'sam
 
 
 /**
- * The sample embedded in the binary: `bun build --compile` stores data/sample.sqlite inside the
- * executable and this import deserialises it into memory (a few MB), so the binary needs no data
- * file next to it. The import is dynamic so a source checkout without the file still starts
+ * The sample embedded in the binary: `bun build --compile` stores data/sample.sqlite and its area
+ * file inside the executable and this import deserialises it into memory (a few MB), so the binary
+ * needs no data file next to it. The import is dynamic so a source checkout without the file still starts
  * every other command. The module (and its Database) is cached, so every open gets its own copy:
  * a SIGHUP reload closes the index it replaces, which must not be the one it switches to.
  */
 async function openEmbeddedSample(): Promise<FacilityIndex> {
   const mod = (await import('../../data/sample.sqlite', { with: { type: 'sqlite', embed: 'true' } })) as { default: Database };
   const db = Database.deserialize(mod.default.serialize(), true);
-  return new FacilityIndex(db);
+  const index = new FacilityIndex(db);
+  // The sample's area file (written beside it by ingest) is embedded too: the area search is ready
+  // at start, checked against the index as a file beside an index is (src/ops/index-preparer.ts).
+  const area = (await import('../../data/sample.sqlite.area', { with: { type: 'file' } })) as { default: string };
+  index.areaFile = await Bun.file(area.default).bytes();
+  return index;
 }
 
 /**

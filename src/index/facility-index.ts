@@ -80,6 +80,11 @@ export class FacilityIndex {
   private readonly briefsWithPeers;
   private readonly locationsByIds;
   private readonly history: HistoryReader;
+  /**
+   * The content of the release's area file (`<index>.area`) when the index is not a file it can lie
+   * beside: the binary's embedded sample (./bundled.ts). Null otherwise: serve looks beside the file.
+   */
+  areaFile: Uint8Array | null = null;
 
   constructor(readonly db: Database) {
     try {

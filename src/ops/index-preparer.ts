@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { spatialFilePath, spatialIdentity, loadSpatialFile } from '../area/spatial-file';
+import { loadSpatialBytes, loadSpatialFile, spatialFilePath, spatialIdentity } from '../area/spatial-file';
 import { SpatialHandle } from '../area/spatial-handle';
 import { AREA_H3_RES, buildSpatialIndex, type SpatialIndex } from '../area/spatial-index';
 import type { Log } from '../log';
@@ -32,8 +32,9 @@ function buildOnWorker(request: PrepareRequest, log: Log): Promise<SpatialIndex>
 /**
  * The area search's spatial index of `index`, as a handle the app is built with:
  * - ready at once when the release carries it (`<index>.area`, written by ingest and checked
- *   against the index's metadata): memory-mapped and used in place, milliseconds;
- * - otherwise (an index built before releases carried it, or the embedded sample) ready later:
+ *   against the index's metadata): memory-mapped and used in place, milliseconds; the binary's
+ *   embedded sample carries its area file embedded too (`index.areaFile`), used the same way;
+ * - otherwise (an index built before releases carried it) ready later:
  *   built on a worker thread while lookups, portfolios and reports are already answered, and, for
  *   an index file in a writable directory, saved beside it so the next start uses it in place.
  *   Only if no worker can run is it built on this thread, after the current requests.
@@ -44,7 +45,14 @@ export function prepareSpatial(index: FacilityIndex, log: Log): SpatialHandle {
   const onDisk = file !== '' && file !== ':memory:' && existsSync(file);
   const ready = (s: SpatialIndex, from: string) =>
     log({ level: 'info', msg: `area spatial index ready: ${s.count} facilities, ${s.cellLat.length} H3 cells (res ${s.res}) from ${from} in ${Math.round(s.buildMs)} ms` });
-  if (onDisk) {
+  if (index.areaFile) {
+    const loaded = loadSpatialBytes(index.areaFile, spatialIdentity(index.info), AREA_H3_RES);
+    if (loaded.ok) {
+      ready(loaded.spatial, 'the area file embedded with the index');
+      return SpatialHandle.of(loaded.spatial, 'file');
+    }
+    log({ level: 'warn', msg: `area spatial index: the embedded area file not used (${loaded.reason}); building it on a worker thread, the area search answers 503 until then` });
+  } else if (onDisk) {
     const path = spatialFilePath(file);
     const loaded = loadSpatialFile(path, spatialIdentity(index.info), AREA_H3_RES);
     if (loaded.ok) {

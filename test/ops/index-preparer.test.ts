@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'bun:test';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
@@ -65,11 +65,32 @@ describe('prepareSpatial: the spatial index serve passes into the app', () => {
     index.close();
   });
 
-  it('for an in-memory index (the embedded sample): built on a worker from a copy of its bytes', async () => {
+  it('for an in-memory index carrying no area file: built on a worker from a copy of its bytes', async () => {
     const handle = prepareSpatial(memoryIndex(ROWS), () => {});
     expect(handle.state).toBe('loading');
     expect(answer(await handle.ready)).toEqual(expected);
     expect(handle.source).toBe('worker');
+  });
+
+  it("an in-memory index carrying its area file (the binary's embedded sample) is ready at once; one of another build is refused", async () => {
+    const index = memoryIndex(ROWS);
+    const areaPath = join(dir, 'embedded.area');
+    writeSpatialFile(areaPath, buildSpatialIndex(index), spatialIdentity(index.info));
+    index.areaFile = new Uint8Array(readFileSync(areaPath));
+    const handle = prepareSpatial(index, () => {});
+    expect(handle.state).toBe('ready');
+    expect(handle.source).toBe('file');
+    expect(answer(handle.current!)).toEqual(expected);
+
+    const other = memoryIndex(ROWS);
+    writeSpatialFile(areaPath, buildSpatialIndex(other), spatialIdentity({ ...other.info, built_at: '2000-01-01T00:00:00.000Z' }));
+    other.areaFile = new Uint8Array(readFileSync(areaPath));
+    const { lines, log } = logger();
+    const rebuilt = prepareSpatial(other, log);
+    expect(rebuilt.state).toBe('loading');
+    expect(lines.some((l) => l.level === 'warn' && String(l.msg).includes('another build of the index'))).toBe(true);
+    expect(answer(await rebuilt.ready)).toEqual(expected);
+    expect(rebuilt.source).toBe('worker');
   });
 
   it('a directory where the file cannot be written costs a warning, not the area search', async () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Search and export figures on a national-scale index (issue 16):
- *   npx bun scripts/bench-search.ts [--index /work/bench-data/i16/national-search.sqlite] [--queries 2000]
+ *   npx bun scripts/bench-search.ts [--index /work/bench-data/i16/national-search.sqlite] [--queries 2000] [--no-http] [--ranked 1000]
  * Prints p50/p99 in-process of `FacilitySearch.page` (limit 20) for 1-, 2- and 3-word prefix queries
  * built from random facilities (a 3-5 letter prefix of a word of the name, then of the city, then of
  * another name word), both sorts; then, over HTTP on loopback, a 500-facility portfolio as CSV and,
@@ -18,11 +18,11 @@ import { parseAddressQuery } from '../src/demo/address-query';
 import { findFacilityBySearch } from '../src/demo/search-fallback';
 import { FacilityIndex } from '../src/index/facility-index';
 import { FacilitySearch } from '../src/search/facility-search';
-import { queryWords } from '../src/search/match';
+import { matchExpression, queryWords } from '../src/search/match';
 import type { SearchRequest } from '../src/search/query';
 import { SqliteStateStore } from '../src/state/sqlite-store';
 
-const { values } = parseArgs({ options: { index: { type: 'string' }, queries: { type: 'string' }, seed: { type: 'string' } } });
+const { values } = parseArgs({ options: { index: { type: 'string' }, queries: { type: 'string' }, seed: { type: 'string' }, 'no-http': { type: 'boolean' }, ranked: { type: 'string' } } });
 const indexPath = values.index ?? '/work/bench-data/i16/national-search.sqlite';
 const n = Number(values.queries ?? 2000);
 if (!existsSync(indexPath)) {
@@ -37,18 +37,21 @@ let state = 0x9e3779b9;
 const random = () => ((state = (Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
 
 const index = FacilityIndex.open(indexPath);
-const search = FacilitySearch.open(index)!;
+// --ranked N: the broad-query bound to time (default RANKED_MATCHES, src/search/facility-search.ts).
+const search = (values.ranked ? FacilitySearch.open(index, Number(values.ranked)) : FacilitySearch.open(index))!;
 console.log(`index ${indexPath}: ${index.info.facility_count.toLocaleString('en-US')} facilities`);
 
 type Row = { fac_name: string; fac_city: string; registry_id: string };
-const maxDoc = (index.db.query('SELECT max(docid) AS m FROM search_doc').get() as { m: number }).m;
-const pick = index.db.prepare<Row, [number]>('SELECT f.registry_id, f.fac_name, f.fac_city FROM search_doc d JOIN facility f ON f.registry_id = d.registry_id WHERE d.docid = ?');
+// Facilities are picked by registry ID (not by search docid), so indexes of other builds time the same queries.
+const span = index.db.query('SELECT min(registry_id) AS lo, max(registry_id) AS hi FROM facility').get() as { lo: string; hi: string };
+const pick = index.db.prepare<Row, [string]>('SELECT registry_id, fac_name, fac_city FROM facility WHERE registry_id >= ? ORDER BY registry_id LIMIT 1');
+const randomId = () => String(Number(span.lo) + Math.floor(random() * (Number(span.hi) - Number(span.lo)))).padStart(span.lo.length, '0');
 const prefix = (w: string) => w.slice(0, 3 + Math.floor(random() * 3));
 
 /** `words` words typed from a random facility: a name word, its city, another name word (prefixes of 3-5 letters). */
 function typedQuery(words: number): { words: string[]; id: string } {
   for (;;) {
-    const row = pick.get(1 + Math.floor(random() * maxDoc))!;
+    const row = pick.get(randomId())!;
     const name = queryWords(row.fac_name).filter((w) => w.length >= 3);
     const city = queryWords(row.fac_city).filter((w) => w.length >= 3);
     if (name.length === 0 || city.length === 0 || (words === 3 && name.length < 2)) continue;
@@ -66,8 +69,11 @@ for (const sort of ['relevance', 'score'] as const) {
     const times: number[] = [];
     let matchedOwn = 0;
     let results = 0;
+    let broad = 0;
     for (let i = 0; i < n; i++) {
       const q = typedQuery(words);
+      // Not timed: how many of these queries fall under the broad-query rule (src/search/facility-search.ts).
+      if (sort === 'relevance' && 'isBroad' in search && search.isBroad(matchExpression(q.words))) broad++;
       const t0 = performance.now();
       const { hits } = search.page(request(q.words, sort));
       times.push(performance.now() - t0);
@@ -76,7 +82,8 @@ for (const sort of ['relevance', 'score'] as const) {
     }
     console.log(
       `search ${sort.padEnd(9)} ${words} word${words > 1 ? 's' : ' '}: p50 ${ms(pct(times, 50))}  p99 ${ms(pct(times, 99))}  max ${ms(Math.max(...times))}` +
-        `  (${n} queries, ${(results / n).toFixed(1)} results/page, own facility on page 1: ${((matchedOwn / n) * 100).toFixed(0)}%)`,
+        `  (${n} queries, ${(results / n).toFixed(1)} results/page, own facility on page 1: ${((matchedOwn / n) * 100).toFixed(0)}%` +
+        `${sort === 'relevance' ? `, broad (score order): ${((broad / n) * 100).toFixed(0)}%` : ''})`,
     );
   }
 }
@@ -105,6 +112,11 @@ for (const sort of ['relevance', 'score'] as const) {
     `demo search fallback (street type and ZIP left out): p50 ${ms(pct(times, 50))}  p99 ${ms(pct(times, 99))}  ` +
       `(${times.length} addresses: ${same} the facility itself, ${none} no answer (ambiguous or not found), ${times.length - same - none} another facility)`,
   );
+}
+
+if (values['no-http']) {
+  index.close();
+  process.exit(0);
 }
 
 // Over HTTP: a 500-ID portfolio (Enterprise), CSV versus JSON, alternated request by request.

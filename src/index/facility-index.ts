@@ -109,8 +109,8 @@ export class FacilityIndex {
     this.inputsById = db.prepare<{ score_inputs: string }, [string]>('SELECT score_inputs FROM facility_inputs WHERE registry_id = ?');
     this.programsById = db.prepare<{ programs: string }, [string]>(sql('SELECT programs FROM facility_programs g WHERE g.registry_id = ?'));
     this.peersOfScore = db.prepare<RawPeers, [string, number]>(sql(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`));
-    this.briefsWithPeers = db.prepare<{ registry_id: string; fac_name: string; overall_score: number; active_enforcement: number } & RawPeers, [string]>(
-      sql(`SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`),
+    this.briefsWithPeers = db.prepare<{ registry_id: string; fac_name: string; overall_score: number; active_enforcement: number; lat: number; lng: number } & RawPeers, [string]>(
+      sql(`SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, lat, lng, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`),
     );
     this.locationsByIds = db.prepare<{ registry_id: string; lat: number; lng: number }, [string]>(
       'SELECT registry_id, lat, lng FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
@@ -170,11 +170,15 @@ export class FacilityIndex {
     return Object.assign(summary, { score_inputs: inputs, peers: peers ? peersOf(peers) : null });
   }
 
-  /** getBriefs plus each facility's industry peers (portfolio items). */
-  getBriefsWithPeers(ids: readonly string[]): Map<string, BriefWithPeers> {
+  /**
+   * getBriefs plus each facility's industry peers (portfolio items). `locations`, when given,
+   * receives their locations from the same read (the export forms).
+   */
+  getBriefsWithPeers(ids: readonly string[], locations?: Map<string, { lat: number; lng: number }>): Map<string, BriefWithPeers> {
     const out = new Map<string, BriefWithPeers>();
     if (ids.length === 0) return out;
     for (const r of this.briefsWithPeers.all(JSON.stringify(ids))) {
+      locations?.set(r.registry_id, { lat: r.lat, lng: r.lng });
       out.set(r.registry_id, { registry_id: r.registry_id, fac_name: r.fac_name, overall_score: r.overall_score, active_enforcement: r.active_enforcement === 1, peers: peersOf(r) });
     }
     return out;

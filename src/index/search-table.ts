@@ -11,8 +11,12 @@ import type { Database } from 'bun:sqlite';
  *   them, non-ASCII bytes are word characters. It is the cheapest tokenizer, and the query side
  *   (src/search/match.ts) splits words by exactly the same rule, so a query word is always one
  *   index word and no input can form FTS syntax.
+ * - `prefix='3 4'`: 3- and 4-letter prefix queries read one term of a prefix index, lazily, instead
+ *   of merging the doclists of every word so starting (docs/search.md, "Figures").
  * - `search_doc` maps the FTS rowid to the registry ID and carries the filter and sort columns, so
  *   a search filters and orders its matches by integer-keyed reads without touching `facility`.
+ *   Docids are numbered in (overall_score, registry_id) order: FTS5 yields matches in rowid order,
+ *   so the score order is read a page at a time, never sorted (src/search/facility-search.ts).
  */
 export const SEARCH_DDL = `
 CREATE TABLE search_doc (
@@ -23,7 +27,7 @@ CREATE TABLE search_doc (
   overall_score INTEGER NOT NULL,
   active_enforcement INTEGER NOT NULL
 );
-CREATE VIRTUAL TABLE facility_search USING fts5(name, street, city, zip, content='', tokenize='ascii');
+CREATE VIRTUAL TABLE facility_search USING fts5(name, street, city, zip, content='', tokenize='ascii', prefix='3 4');
 `;
 
 /**
@@ -35,7 +39,7 @@ export function fillSearchTables(db: Database): void {
   db.exec(`INSERT INTO facility_search(facility_search, rank) VALUES ('automerge', 0)`);
   db.exec(`INSERT INTO facility_search(facility_search, rank) VALUES ('hashsize', 67108864)`);
   db.exec(`INSERT INTO search_doc (registry_id, fac_state, fac_naics, overall_score, active_enforcement)
-    SELECT registry_id, fac_state, fac_naics, overall_score, active_enforcement FROM facility ORDER BY registry_id`);
+    SELECT registry_id, fac_state, fac_naics, overall_score, active_enforcement FROM facility ORDER BY overall_score, registry_id`);
   db.exec(`INSERT INTO facility_search (rowid, name, street, city, zip)
     SELECT d.docid, f.fac_name, f.fac_street, f.fac_city, f.fac_zip FROM search_doc d JOIN facility f ON f.registry_id = d.registry_id`);
   db.exec(`INSERT INTO facility_search(facility_search) VALUES ('optimize')`);

@@ -24,15 +24,17 @@ export function portfolioRoutes(deps: AppDeps) {
       '/api/v1/portfolio',
       ({ input, facts }) => {
         const { value: ids, format } = PORTFOLIO_BODY.from(input);
-        const data = lookupPortfolio(deps.index, ids);
-        if (format === 'json') return { data, meta: metaFor(facts, deps.clock) };
+        if (format === 'json') return { data: lookupPortfolio(deps.index, ids), meta: metaFor(facts, deps.clock) };
+        // The export forms need locations: read with the briefs, in the same statement.
+        const locations = new Map<string, { lat: number; lng: number }>();
+        const data = lookupPortfolio(deps.index, ids, locations);
         // A file has no room for `not_found`: its size is a header, the IDs are in the JSON form.
         return exportResponse(
           format,
           {
             name: `portfolio-${data.total}-facilities`,
             items: data.results,
-            locations: deps.index.getLocations(data.results.map((r) => r.registry_id)),
+            locations,
             columns: Object.keys(PortfolioItem.properties),
           },
           { 'x-not-found-count': String(data.not_found.length) },

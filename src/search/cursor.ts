@@ -1,8 +1,7 @@
 import { sha256Hex } from '../hash';
-import type { SearchRequest } from './query';
+import type { CursorKey, SearchRequest } from './request';
 
-/** The sort key of the last facility of a page: the next page starts strictly after it. */
-export type CursorKey = { value: number; registryId: string };
+export type { CursorKey } from './request';
 
 /** What a cursor belongs to: the words, filters and sort (not the limit: the page size may change between pages). */
 function identity(r: SearchRequest): string {

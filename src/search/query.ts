@@ -1,26 +1,13 @@
 import { US_STATE_CODES } from '../area/states';
 import { AppError } from '../errors';
-import { decodeCursor, type CursorKey } from './cursor';
+import { decodeCursor } from './cursor';
+import type { SearchRequest } from './request';
 import { MAX_QUERY_CHARS, MAX_QUERY_WORDS, queryWords } from './match';
 
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
 
-/** A search as plain values, already validated. */
-export type SearchRequest = {
-  /** The query's words (src/search/match.ts), at least one. */
-  words: string[];
-  state: string | null;
-  /** NAICS prefix, 2 to 6 digits. */
-  naics: string | null;
-  minScore: number | null;
-  maxScore: number | null;
-  activeEnforcement: boolean | null;
-  sort: 'relevance' | 'score';
-  limit: number;
-  /** Where the previous page ended; null for the first page. */
-  after: CursorKey | null;
-};
+export type { SearchRequest } from './request';
 
 const WHOLE = /^\d+$/;
 

@@ -17,7 +17,7 @@ export function searchRoutes(deps: AppDeps) {
   // The query is read strictly (422 naming each bad parameter; a cursor is checked against this
   // index) by the pipeline's input step: after authentication, before counting.
   const SEARCH_QUERY = exportableInput(['VALIDATION_ERROR'], ({ request }) => {
-    if (!search) throw new AppError('SERVICE_UNAVAILABLE', 'Search is not available on this index: it was built before search existed; rebuild it with `ingest`');
+    if (!search) throw new AppError('SERVICE_UNAVAILABLE', 'Search is not available on this index: it was built before this version of search; rebuild it with `ingest`');
     return parseSearchQuery(new URL(request.url).searchParams, search.fingerprint);
   });
   const SEARCH: ApiKeyRoute = { endpoint: 'search', input: SEARCH_QUERY };

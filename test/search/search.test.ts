@@ -183,3 +183,16 @@ describe('an index built before search existed (format 3, no search tables)', ()
     expect((await old.call('/api/v1/demo/facility?address=100%20Main%2C%20Springfield%20IL')).status).toBe(404);
   });
 });
+
+describe('an index with the first search layout (formats 4 and 5: docids in registry-ID order)', () => {
+  it.each(['4', '5'])('format %s answers a search with 503 SERVICE_UNAVAILABLE saying to rebuild, since its docids are not in score order', async (format) => {
+    const index = memoryIndex(SEARCH_ROWS);
+    index.db.query("UPDATE index_meta SET value = ? WHERE key = 'format'").run(format);
+    const old = makeWorld({ deps: { index } });
+    const { key: own } = await old.keyFor('starter');
+    const res = await old.call('/api/v1/search?q=acme', { key: own });
+    expect(res.status).toBe(503);
+    expect((await json(res)).error.message).toContain('rebuild it with `ingest`');
+    expect((await old.call('/api/v1/facility/990000000101', { key: own })).status).toBe(200);
+  });
+});

@@ -2,7 +2,7 @@
 /**
  * The part of `ingest --previous` that plain ingest does not do, alone, at national scale, and /history
  * over HTTP on the result (used when two national ingests cannot finish on a busy shared machine):
- *   bun run scripts/bench-history-carry.ts [--previous /work/bench-data/national-base.sqlite] [--work DIR] [--share 0.02]
+ *   bun run scripts/bench-history-carry.ts [--previous var/bench/national.sqlite] [--work DIR] [--share 0.02]
  * Copies the previous index, changes the scores of `--share` of its facilities in the copy (a stand-in for
  * next week's facility table: the diff scans every row whatever changed), then times recordRelease
  * (src/history/carry-forward.ts) against the previous index: wall and CPU time, rows written, growth.
@@ -20,8 +20,8 @@ import { benchKey, fmt, median, requireWrk, runWrk, startChild } from './bench/w
 
 const { values } = parseArgs({
   options: {
-    previous: { type: 'string', default: '/work/bench-data/national-base.sqlite' },
-    work: { type: 'string', default: '/work/bench-data/i15a' },
+    previous: { type: 'string', default: 'var/bench/national.sqlite' },
+    work: { type: 'string', default: 'var/bench/history' },
     share: { type: 'string', default: '0.02' },
     seconds: { type: 'string', default: '8' },
     /** Keep the copy of an earlier run (its changed scores), dropping only its release and history rows. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Weekly-release figures (docs/operations.md, "Weekly releases: figures"):
- *   bun run scripts/bench-history.ts [--file /work/bench-data/national.csv.gz] [--work DIR] [--rounds 1] [--threads 1] [--seconds 8]
+ *   bun run scripts/bench-history.ts [--file var/bench/national.csv.gz] [--work DIR] [--rounds 1] [--threads 1] [--seconds 8]
  * 1. release 1: FILE ingested alone (built once, kept in --work);
  * 2. release 2: FILE evolved with 2% of facilities changed (generate-sample --evolve, kept in --work);
  * 3. ingest of release 2 alone and with --previous release 1, side by side (both at once, so a busy spell of
@@ -20,8 +20,8 @@ import { benchKey, fmt, lookupLua, median, requireWrk, runWrk, startChild } from
 
 const { values } = parseArgs({
   options: {
-    file: { type: 'string', default: '/work/bench-data/national.csv.gz' },
-    work: { type: 'string', default: '/work/bench-data/i15a' },
+    file: { type: 'string', default: 'var/bench/national.csv.gz' },
+    work: { type: 'string', default: 'var/bench/history' },
     rounds: { type: 'string', default: '1' },
     threads: { type: 'string', default: '1' },
     seconds: { type: 'string', default: '8' },

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 const ROOT = join(import.meta.dir, '..');
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
-  options: { base: { type: 'string' }, file: { type: 'string', default: '/work/bench-data/national.csv.gz' }, out: { type: 'string', default: '/work/bench-data/i16' }, rounds: { type: 'string', default: '1' }, threads: { type: 'string', default: '1' } },
+  options: { base: { type: 'string' }, file: { type: 'string', default: 'var/bench/national.csv.gz' }, out: { type: 'string', default: 'var/bench/search-ingest' }, rounds: { type: 'string', default: '1' }, threads: { type: 'string', default: '1' } },
 });
 if (!values.base) {
   console.error('bench-search-ingest: --base DIR (a checkout without the search table) is required');

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Search and export figures on a national-scale index (issue 16):
- *   npx bun scripts/bench-search.ts [--index /work/bench-data/i16/national-search.sqlite] [--queries 2000] [--no-http] [--ranked 1000]
+ *   npx bun scripts/bench-search.ts [--index var/bench/national.sqlite] [--queries 2000] [--no-http] [--ranked 1000]
  * Prints p50/p99 in-process of `FacilitySearch.page` (limit 20) for 1-, 2- and 3-word prefix queries
  * built from random facilities (a 3-5 letter prefix of a word of the name, then of the city, then of
  * another name word), both sorts; then, over HTTP on loopback, a 500-facility portfolio as CSV and,
@@ -23,7 +23,7 @@ import type { SearchRequest } from '../src/search/query';
 import { SqliteStateStore } from '../src/state/sqlite-store';
 
 const { values } = parseArgs({ options: { index: { type: 'string' }, queries: { type: 'string' }, seed: { type: 'string' }, 'no-http': { type: 'boolean' }, ranked: { type: 'string' } } });
-const indexPath = values.index ?? '/work/bench-data/i16/national-search.sqlite';
+const indexPath = values.index ?? 'var/bench/national.sqlite';
 const n = Number(values.queries ?? 2000);
 if (!existsSync(indexPath)) {
   console.error(`no index at ${indexPath}: build one with \`ingest\` (docs/ingest.md), or pass --index`);

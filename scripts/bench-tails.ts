@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Where the p99 of large responses comes from (issue 19), printed, never asserted:
- *   bun run scripts/bench-tails.ts --index /work/bench-data/i19/national.sqlite [--n 2000]
+ *   bun run scripts/bench-tails.ts --index var/bench/national.sqlite [--n 2000]
  *       [--http-before /path/to/old/checkout --index-before PATH]
  * 1. In-process, one request at a time through `app.handle` (no sockets): area (25 mi, limit 500,
  *    nearest first, at the densest spots) and portfolio (500 IDs). Each request is timed, and the JS
@@ -32,7 +32,7 @@ import { benchKey, fmt, randomIds, startChild } from './bench/wrk';
 const { values } = parseArgs({
   options: { index: { type: 'string' }, n: { type: 'string' }, 'http-before': { type: 'string' }, 'index-before': { type: 'string' }, 'no-http': { type: 'boolean' } },
 });
-const indexPath = values.index ?? '/work/bench-data/i19/national.sqlite';
+const indexPath = values.index ?? 'var/bench/national.sqlite';
 const N = Number(values.n ?? 2000);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const line = (label: string, xs: number[]) => `${label}: p50 ${fmt(pct(xs, 50))} ms, p90 ${fmt(pct(xs, 90))}, p99 ${fmt(pct(xs, 99))}, max ${fmt(Math.max(...xs))} (${xs.length})`;

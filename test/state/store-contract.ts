@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'bun:test';
+import { describe, expect, it } from 'bun:test';
 import { generateKey } from '../../src/access/key-format';
 import type { StateStore } from '../../src/state/store';
+import { freshStores } from './fresh-stores';
 
 /** 2026-11-15T12:00:00Z, and the next month's first instant. */
 const NOW = Date.UTC(2026, 10, 15, 12);
@@ -13,15 +14,7 @@ const HOUR = 3_600_000;
  */
 export function storeContract(name: string, open: () => Promise<StateStore>) {
   describe(`${name} store contract`, () => {
-    const opened: StateStore[] = [];
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((s) => s.close()));
-    });
-    async function fresh() {
-      const s = await open();
-      opened.push(s);
-      return s;
-    }
+    const fresh = freshStores(open);
     async function withKey(s: StateStore, tier: 'free' | 'starter' = 'free', subject = '') {
       const a = await s.createAccount({ name: 'n', subject, tier, monthlyLimit: null, now: NOW });
       const k = generateKey();

@@ -1,5 +1,6 @@
-import { describe, expect, it, afterEach } from 'bun:test';
+import { describe, expect, it } from 'bun:test';
 import type { StateStore } from '../../src/state/store';
+import { freshStores } from './fresh-stores';
 import type { OutboxEvent } from '../../src/state/watch-store';
 import type { Attempt, WatchlistRecord } from '../../src/watchlists/model';
 
@@ -18,15 +19,8 @@ const attempt = (status: number | null): Attempt => ({ at: new Date(NOW).toISOSt
 /** Watchlists and the outbox, the same in every StateStore (SQLite, Redis). `open` gives a fresh, empty store. */
 export function watchStoreContract(name: string, open: () => Promise<StateStore>) {
   describe(`${name} watch store contract`, () => {
-    const opened: StateStore[] = [];
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((s) => s.close()));
-    });
-    async function fresh() {
-      const s = await open();
-      opened.push(s);
-      return s.watch;
-    }
+    const freshStore = freshStores(open);
+    const fresh = async () => (await freshStore()).watch;
 
     it('a created list reads back whole, only for its own account', async () => {
       const w = await fresh();

@@ -39,6 +39,10 @@ export function toCsv(items: readonly Record<string, unknown>[], emptyColumns: r
   const columns: string[] = [];
   const seen = new Set<string>();
   for (const r of rows) for (const c of Object.keys(r)) if (!seen.has(c)) (seen.add(c), columns.push(c));
+  // A field null in one item and an object in another (score_change, peers) keeps only the dotted
+  // columns: the null item's cells there are empty, and no lone `score_change` column appears.
+  const nested = new Set(columns.flatMap((c) => c.split('.').slice(1).map((_, i, rest) => c.split('.').slice(0, i + 1).join('.'))));
+  for (let i = columns.length - 1; i >= 0; i--) if (nested.has(columns[i]!)) columns.splice(i, 1);
   if (columns.length === 0) columns.push(...emptyColumns);
   const lines = [columns.map((c) => cell(c)).join(',')];
   for (const r of rows) lines.push(columns.map((c) => cell(r[c] ?? null)).join(','));

@@ -19,6 +19,11 @@ describe('CSV columns come from the items themselves', () => {
     expect(text).toBe('registry_id,overall_score,score_change.delta\r\n1,50,\r\n2,60,-5\r\n');
   });
 
+  it('a field null in one item and an object in another gives only the dotted columns, empty for the null item', () => {
+    const csv = toCsv([{ id: '1', score_change: null }, { id: '2', score_change: { previous_score: 70, previous_as_of: '2026-10-31' } }]);
+    expect(csv).toBe('id,score_change.previous_score,score_change.previous_as_of\r\n1,,\r\n2,70,2026-10-31\r\n');
+  });
+
   it('quotes commas, quotes and line breaks (RFC 4180) so csv-parse reads every value back', () => {
     const names = ['A, B', 'SAY "HI"', 'LINE\nBREAK', 'CR\r\nLF', 'PLAIN', 'ÉTÉ ÜNICODE 東京'];
     const text = toCsv(names.map((fac_name, i) => ({ registry_id: String(i), fac_name })));

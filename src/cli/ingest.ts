@@ -6,8 +6,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { ingest, ReleaseOrderError, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
-import { SpatialCollector } from '../area/spatial-collector';
-import { spatialFilePath } from '../area/spatial-file';
+import { SpatialCollector, spatialTempPaths } from '../area/spatial-collector';
 import { parse } from './options';
 
 const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious]
@@ -101,7 +100,8 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
   }
   // an interrupted build leaves only temp files behind (the old index is untouched): remove them too
   const cleanup = () => {
-    for (const p of [buildTempPath(out), buildTempPath(rejectsPathOf(out)), buildTempPath(spatialFilePath(out))]) rmSync(p, { force: true });
+    const area = spatialTempPaths(out);
+    for (const p of [buildTempPath(out), buildTempPath(rejectsPathOf(out)), area.area, area.columns]) rmSync(p, { force: true });
     console.error('\ningest: interrupted; the previous index (if any) is unchanged');
     process.exit(130);
   };
@@ -118,7 +118,8 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
       inline: values.threads === 'auto' ? !secondCoreIdle() : values.threads === '1',
       log: (line) => console.error(printable(line)),
       progress: { tty: process.stderr.isTTY === true, write: (s) => process.stderr.write(s) },
-      // The release carries the area search's spatial index (`<out>.area`), used in place by serve.
+      // The release carries the area search's spatial index (`<out>.area`), used in place by serve;
+      // laid out in a child process, so the load's heap and the layout's never share one process.
       companions: [new SpatialCollector()],
     });
     console.log(printable(summaryText(summary)));

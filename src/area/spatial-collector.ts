@@ -89,7 +89,7 @@ export class SpatialCollector {
    * the temp and final paths and the milliseconds taken; throws (one line) when the layout fails,
    * leaving no file behind.
    */
-  async prepareBeside(indexPath: string, info: IndexInfo, log: (line: string) => void = () => {}): Promise<{ tmpPath: string; path: string; ms: number }> {
+  async prepareBeside(indexPath: string, info: IndexInfo): Promise<{ tmpPath: string; path: string; ms: number }> {
     const started = performance.now();
     const tmp = spatialTempPaths(indexPath);
     const identity = spatialIdentity(info);
@@ -103,7 +103,6 @@ export class SpatialCollector {
         Bun.gc(true);
         writeSpatialFileAt(tmp.area, layoutSpatialIndex(cols, AREA_H3_RES), identity);
       } else {
-        log(`  area index: laying out ${cols.count.toLocaleString('en-US')} facilities in a child process`);
         writeColumnsFile(tmp.columns, cols);
         cols = null;
         await layoutInChildProcess({ columnsPath: tmp.columns, outPath: tmp.area, identity }, this.where.command);

@@ -53,7 +53,7 @@ export type IngestOptions = {
  */
 export type IngestCompanion = {
   add(row: EncodedRow): void;
-  prepareBeside(indexPath: string, info: IndexInfo, log: (line: string) => void): Promise<{ tmpPath: string; path: string; ms: number }>;
+  prepareBeside(indexPath: string, info: IndexInfo): Promise<{ tmpPath: string; path: string; ms: number }>;
 };
 
 export type IngestSummary = {
@@ -159,7 +159,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     });
     for (const c of companions) {
       try {
-        prepared.push(await c.prepareBeside(opts.out, info, opts.log));
+        prepared.push(await c.prepareBeside(opts.out, info));
       } catch (e) {
         throw new Error(`${(e as Error).message}; nothing was put in place (the previous index at ${opts.out}, if any, is unchanged)`);
       }

@@ -102,7 +102,11 @@ if (values.variant) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const median = (xs: number[]) => {
+    const v = [...xs].sort((a, b) => a - b), m = v.length >> 1;
+    return v.length % 2 ? v[m]! : (v[m - 1]! + v[m]!) / 2;
+  };
   const [a, b] = [results['in-process']!, results.child!];
   console.log(`median step: in-process ${(median(a.ms) / 1000).toFixed(2)} s, child ${(median(b.ms) / 1000).toFixed(2)} s (child/in-process ${(median(b.ms) / median(a.ms)).toFixed(2)})`);
+  console.log(`median peak RSS of the laying-out process: in-process ${median(a.peak)} MB, child ${median(b.peak)} MB`);
 }

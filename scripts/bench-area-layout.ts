@@ -92,7 +92,7 @@ if (values.variant) {
         results[variant]!.ms.push(out.ms);
         results[variant]!.peak.push(variant === 'child' ? peak : out.selfPeakMb);
         files[variant] = out.file;
-        console.log(`run ${r + 1} ${variant.padEnd(10)} step ${(out.ms / 1000).toFixed(2)} s  RSS before the step ${out.rssBeforeMb} MB  peak of the laying-out process ${variant === 'child' ? `${peak} MB (child; this process ${out.selfPeakMb} MB)` : `${out.selfPeakMb} MB`}`);
+        console.log(`run ${r + 1} ${variant.padEnd(10)} step ${(out.ms / 1000).toFixed(2)} s  RSS before the step ${out.rssBeforeMb} MiB  peak of the laying-out process ${variant === 'child' ? `${peak} MiB (child; this process ${out.selfPeakMb} MiB)` : `${out.selfPeakMb} MiB`}`);
       }
       const same = readFileSync(files['child']!).equals(readFileSync(files['in-process']!));
       console.log(`run ${r + 1} area files byte for byte the same: ${same}`);
@@ -108,5 +108,5 @@ if (values.variant) {
   };
   const [a, b] = [results['in-process']!, results.child!];
   console.log(`median step: in-process ${(median(a.ms) / 1000).toFixed(2)} s, child ${(median(b.ms) / 1000).toFixed(2)} s (child/in-process ${(median(b.ms) / median(a.ms)).toFixed(2)})`);
-  console.log(`median peak RSS of the laying-out process: in-process ${median(a.peak)} MB, child ${median(b.peak)} MB`);
+  console.log(`median peak RSS of the laying-out process: in-process ${median(a.peak)} MiB, child ${median(b.peak)} MiB`);
 }

@@ -11,8 +11,9 @@ import { parse } from './options';
 
 const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious]
   Builds a facility index from ECHO exporter files (ECHO_EXPORTER.csv, any layout year) and/or
-  ECHO facility-search CSV downloads; plain or gzip. The index at PATH is replaced only when the build
-  succeeds; rows that cannot be indexed go to PATH.rejects.csv with the reason. See docs/ingest.md.
+  ECHO facility-search CSV downloads; plain or gzip. The index at PATH and its area index PATH.area
+  (laid out in a child process) are replaced only when the build succeeds; rows that cannot be
+  indexed go to PATH.rejects.csv with the reason. See docs/ingest.md.
   --previous INDEX  the index this release follows (e.g. the one being served): its release list and
                   score history are carried into PATH, with one history entry per facility whose score,
                   components, enforcement flag or presence changed. Refused (exit 1) unless the new as-of

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'bun:test';
+import { afterAll, describe, expect, it } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,10 @@ import { FacilityIndex } from '../../src/index/facility-index';
 import type { IngestCompanion } from '../../src/index/ingest/ingest';
 import type { IndexInfo } from '../../src/index/model';
 import { csvText, exporterRow, runIngest, writeFile } from '../index/ingest/support';
-import { tempDir } from '../support/temp-dir';
+import { removeTempDirs, tempDir } from '../support/temp-dir';
+
+// Releases of thousands of rows: removed when the file is done, not left for the next run.
+afterAll(removeTempDirs);
 
 /** The first 11 facility columns, as ingest hands rows to its companions (EncodedRow order). */
 const COMPANION_COLUMNS = 'registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score, active_enforcement';

@@ -88,6 +88,16 @@ export class IndexWriter {
 
   /** Writes metadata, the release list and history (src/history/), and atomically replaces `path`. */
   finish(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
+    const full = this.seal(info);
+    this.commit();
+    return full;
+  }
+
+  /**
+   * All of finish() but the rename: the file is complete and closed under its temp name, so what
+   * a release carries beside it can be written before the two are put in place (ingest's companions).
+   */
+  seal(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
     const full: IndexInfo = { ...info, facility_count: this.count };
     this.release = recordRelease(this.db, { as_of: full.as_of, score_version: full.score_version, dataset_name: full.dataset_name, facility_count: full.facility_count }, this.previous);
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
@@ -98,10 +108,13 @@ export class IndexWriter {
     this.db.exec('COMMIT');
     if (this.previous) this.db.exec(`DETACH DATABASE ${PREVIOUS_SCHEMA}`);
     this.db.exec('ANALYZE main; PRAGMA journal_mode = DELETE;');
-    if (this.tmpPath === ':memory:') return full;
-    this.db.close();
-    renameSync(this.tmpPath, this.path);
+    if (this.tmpPath !== ':memory:') this.db.close();
     return full;
+  }
+
+  /** Puts the sealed file in place (atomically replacing `path`). */
+  commit(): void {
+    if (this.tmpPath !== ':memory:') renameSync(this.tmpPath, this.path);
   }
 
   private writePeers(): void {

@@ -1,17 +1,16 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
 import { apiKeyAuth, apiKeyErrors } from '../access/api-key-auth';
+import { jsonResponse } from '../http/json-response';
 import { metaFor } from '../http/request-context';
 import { FacilityResponse, RegistryIdParam } from './model';
-import { lookupFacility } from './service';
+import { lookupFacilityJson } from './service';
 
 export function facilityRoutes(deps: AppDeps) {
   return new Elysia({ name: 'facility-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/facility/:registry_id',
-    ({ params, caller, facts }) => ({
-      data: lookupFacility(deps.index, params.registry_id, caller.tier),
-      meta: metaFor(facts, deps.clock),
-    }),
+    // written as JSON text and returned as a Response: out of Elysia's per-response normaliser (record-json.ts)
+    ({ params, caller, facts }) => jsonResponse(lookupFacilityJson(deps.index, params.registry_id, caller.tier, () => metaFor(facts, deps.clock))),
     {
       apiKey: 'facility',
       params: RegistryIdParam,

@@ -5,8 +5,12 @@ import type { FacilitySummary } from '../index/model';
 import { MAX_POINTS } from '../scoring/model';
 import type { ScoreChange } from '../history/model';
 import type { FacilityDetail } from '../index/facility-index';
+import { EXPLANATION_AT, parseDetail } from '../index/facility-detail';
+import { programsJson } from '../index/program-codec';
+import type { Meta } from '../http/envelope';
 import { explainComponents, explanationLines } from '../scoring/explain';
 import type { FacilityRecord, RedactedComponents, RedactedDetail, Score2Fields, ScoreComponents } from './model';
+import { componentsJson, facilityBodyJson, peersJson, pointsLost, type Score2Json } from './record-json';
 
 export const REDACTED_MESSAGE = 'Score components are available on the Starter plan or above';
 
@@ -84,6 +88,34 @@ export function lookupFacility(index: FacilityIndex, registryId: string, tier: T
   const row = index.getDetail(registryId);
   if (!row) throw notInIndex(registryId);
   return toFacilityRecord(row, tier, index.scoreChangeOf(registryId), score2Of(row, index.info.as_of));
+}
+
+const REDACTED_COMPONENTS_JSON = JSON.stringify(redactedComponents());
+const REDACTED_SCORE2_JSON: Score2Json = { programs: JSON.stringify(redactedDetail()), peers: JSON.stringify(redactedDetail()), explanation: JSON.stringify(redactedDetail()) };
+
+/**
+ * The lookup's 200 body as JSON text (record-json.ts), the same bytes as `{data: lookupFacility(...), meta}`,
+ * or 404 NOT_FOUND. Free reads the slim row; Starter+ on an index of format 7 reads the row with its stored
+ * programs, explanation and peers in one statement and only fills in the explanation's templates; older
+ * formats explain per request (lookupFacility). `meta` is called last, so its time covers the lookup.
+ */
+export function lookupFacilityJson(index: FacilityIndex, registryId: string, tier: Tier, meta: () => Meta): string {
+  if (!TIER_RULES[tier].fullComponents) {
+    const row = findFacility(index, registryId);
+    return facilityBodyJson(row, REDACTED_COMPONENTS_JSON, index.scoreChangeOf(registryId), REDACTED_SCORE2_JSON, meta());
+  }
+  const stored = index.reasons === null ? null : index.getLookupRow(registryId);
+  if (stored?.detail) {
+    const detail = parseDetail(stored.detail);
+    const score2 = { programs: programsJson(detail[0]), peers: peersJson(stored), explanation: index.reasons!.explanationJson(detail, EXPLANATION_AT, pointsLost(stored)) };
+    return facilityBodyJson(stored, componentsJson(stored), index.scoreChangeOf(registryId), score2, meta());
+  }
+  if (index.reasons !== null && stored === null) throw notInIndex(registryId);
+  // formats 2-6 (and a row without its detail): explained per request, as before format 7
+  const row = findFacilityRow(index, registryId);
+  const s = score2Of(row, index.info.as_of);
+  const score2 = { programs: JSON.stringify(s.programs), peers: JSON.stringify(s.peers), explanation: JSON.stringify(s.explanation) };
+  return facilityBodyJson(row, componentsJson(row), index.scoreChangeOf(registryId), score2, meta());
 }
 
 /** The full row, score inputs and industry peers included (reports explain each component from them), or the same 404. */

@@ -1,7 +1,7 @@
 import { HISTORY_DDL } from '../history/schema';
 
 /** DDL of the facility index file (the search tables: ./search-table.ts). Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
-export const INDEX_FORMAT = '6';
+export const INDEX_FORMAT = '7';
 /**
  * Format 2 is format 3 without the release and history tables: it reads as one release (src/history/).
  * Format 3 is format 4 without the search tables: it serves everything but search (503, src/search/).
@@ -9,8 +9,10 @@ export const INDEX_FORMAT = '6';
  * and peers null (facility-index.ts).
  * Formats 4 and 5 have the first search layout (docids in registry-ID order, no prefix index),
  * which format 6's score order cannot walk: they serve everything but search (503, src/search/).
+ * Formats 5 and 6 keep the programs in facility_programs and have no facility_detail: a lookup
+ * explains them per request (facility-index.ts, src/facilities/service.ts), as before format 7.
  */
-export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', INDEX_FORMAT];
+export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', INDEX_FORMAT];
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small
@@ -47,13 +49,11 @@ ${HISTORY_DDL}
 `;
 
 /**
- * Issue 14 (format 5): per-program records beside facility_inputs (whose JSON then has no `programs`),
- * and industry peers, filled at the end of ingest (src/index/peers.ts): one row per
- * primary NAICS code and overall score present, so a lookup reads its peers with one key.
+ * Issue 14: industry peers, filled at the end of ingest (src/index/peers.ts): one row per primary
+ * NAICS code and overall score present, so a lookup reads its peers with one key.
+ * (Formats 5 and 6 also had `facility_programs (registry_id, programs)`: the programs now live in facility_detail.)
  */
 export const PEER_DDL = `
--- each program's own record (src/index/program-codec.ts), only for facilities in at least one program
-CREATE TABLE facility_programs (registry_id TEXT PRIMARY KEY NOT NULL, programs TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE peer_rank (
   naics TEXT NOT NULL,
   overall_score INTEGER NOT NULL,
@@ -64,4 +64,14 @@ CREATE TABLE peer_rank (
   median_score INTEGER NOT NULL,
   PRIMARY KEY (naics, overall_score)
 ) WITHOUT ROWID;
+`;
+
+/**
+ * Format 7: what a Starter+ lookup shows beyond the slim row, computed at ingest so a lookup reads it
+ * with the row in one statement and explains nothing: per facility its programs (program-codec.ts)
+ * and its explanation as sentence templates and their values (explanation-codec.ts, facility-detail.ts).
+ */
+export const DETAIL_DDL = `
+CREATE TABLE facility_detail (registry_id TEXT PRIMARY KEY NOT NULL, detail TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE reason_template (id INTEGER PRIMARY KEY NOT NULL, pieces TEXT NOT NULL);
 `;

@@ -1,0 +1,96 @@
+import { MAX_POINTS, type ScoreExplanation } from '../scoring/model';
+
+/**
+ * Compact storage of the explanation's sentences (index format 7, table facility_detail): each
+ * sentence is a template (table reason_template: its text cut at every number, date or dollar
+ * amount) and the values that fill it. A national file has a few thousand templates, so a
+ * facility stores its four sentences in ~30 bytes instead of ~440. Lossless for any text: a value
+ * is the exact substring it replaced.
+ */
+
+/** A run of digits, with inner separators: 12, 94,770, 2025-03-14, 1.5. */
+const HOLE = /\d+(?:[.,-]\d+)*/g;
+/** Values stored as JSON numbers (shorter): plain integers that print back to the same text. */
+const PLAIN_INT = /^(?:0|[1-9]\d{0,14})$/;
+const MARK = '\u0000';
+
+/** The components the API's `explanation` lists, in its order (MAX_POINTS order). */
+export const EXPLAINED = Object.keys(MAX_POINTS) as (keyof typeof MAX_POINTS)[];
+
+/** One stored template: its id and its text pieces (JSON), the values go between the pieces. */
+export type TemplateRow = [id: number, pieces: string];
+
+/**
+ * Assigns template ids during a build (ids are per index file). Not shared between threads: the
+ * ingest producer owns one and hands the new templates to the writer with each batch (`drain`).
+ */
+export class ReasonTemplates {
+  private readonly ids = new Map<string, number>();
+  private fresh: TemplateRow[] = [];
+
+  /** Appends the id of `reason`'s template and then its values to `out`. */
+  encode(reason: string, out: (string | number)[]): void {
+    const at = out.length;
+    out.push(0);
+    // runs 4 times a row at ingest: one regex pass, the key is the text with each value cut out
+    const key = reason.replace(HOLE, (value) => {
+      out.push(PLAIN_INT.test(value) ? Number(value) : value);
+      return MARK;
+    });
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      if (reason.includes(MARK)) throw new Error('an explanation sentence holds a NUL character');
+      id = this.ids.size;
+      this.ids.set(key, id);
+      this.fresh.push([id, JSON.stringify(key.split(MARK))]);
+    }
+    out[at] = id;
+  }
+
+  /** The explanation of a facility as stored: its four sentences' templates and values, flat. */
+  encodeExplanation(why: ScoreExplanation, out: (string | number)[]): void {
+    for (const c of EXPLAINED) this.encode(why[c], out);
+  }
+
+  /** Templates first seen since the last call, to be written with the rows that use them. */
+  drain(): TemplateRow[] {
+    const out = this.fresh;
+    this.fresh = [];
+    return out;
+  }
+}
+
+/** Reads stored explanations back: the index's templates, held in memory with their pieces JSON-escaped. */
+export class ReasonDecoder {
+  /** Per template id: the text pieces, each already escaped for a JSON string. */
+  private readonly pieces: string[][] = [];
+
+  constructor(rows: Iterable<TemplateRow>) {
+    for (const [id, text] of rows) this.pieces[id] = (JSON.parse(text) as string[]).map((p) => JSON.stringify(p).slice(1, -1));
+  }
+
+  /**
+   * The explanation's JSON text (`[{component, points_lost, reason}, ...]`, schema order) from the
+   * stored values starting at `stored[from]`; `lost` are the points each component lost, in EXPLAINED order.
+   * Values are digits and separators only, so they go into the JSON string unescaped.
+   */
+  explanationJson(stored: readonly unknown[], from: number, lost: readonly number[]): string {
+    let json = '[';
+    let at = from;
+    for (let c = 0; c < EXPLAINED.length; c++) {
+      const pieces = this.pieces[stored[at++] as number];
+      if (pieces === undefined) throw new Error(`explanation template ${String(stored[at - 1])} is not in the index`);
+      let reason = pieces[0]!;
+      for (let i = 1; i < pieces.length; i++) reason += String(stored[at++]) + pieces[i]!;
+      json += `${c === 0 ? '' : ','}${LINE_HEAD[c]}${lost[c]},"reason":"${reason}"}`;
+    }
+    return json + ']';
+  }
+
+  /** The sentences themselves (tests, and readers that want text). */
+  reasons(stored: readonly unknown[], from: number): string[] {
+    return (JSON.parse(this.explanationJson(stored, from, [0, 0, 0, 0])) as { reason: string }[]).map((l) => l.reason);
+  }
+}
+
+const LINE_HEAD = EXPLAINED.map((c) => `{"component":${JSON.stringify(c)},"points_lost":`);

@@ -62,7 +62,11 @@ function load(s: { lua: string; url: string }, sec: number): Promise<{ rps: numb
 }
 
 const a = await serverOf(positionals[0]!, envOf(values['env-a']));
-const b = await serverOf(positionals[1]!, envOf(values['env-b']), values['index-b'] ?? indexPath);
+// a B that fails to start must not leave A serving (and holding this run's output pipe)
+const b = await serverOf(positionals[1]!, envOf(values['env-b']), values['index-b'] ?? indexPath).catch((e) => {
+  a.child.stop();
+  throw e;
+});
 await Promise.all([load(a, 3), load(b, 3)]); // warm-up
 const envText = (kvs?: string[]) => (kvs ? ` (${kvs.join(' ')})` : '');
 console.log(`A ${positionals[0]}${envText(values['env-a'])}  B ${positionals[1]}${envText(values['env-b'])}; ${values.tier ?? 'enterprise'} key; ${rounds} x ${seconds}s`);

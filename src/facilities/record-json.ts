@@ -1,6 +1,5 @@
 import type { ScoreChange } from '../history/model';
 import type { Meta } from '../http/envelope';
-import type { RawPeers } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
 import { MAX_POINTS } from '../scoring/model';
 
@@ -36,12 +35,6 @@ export function pointsLost(row: FacilitySummary): number[] {
     Math.max(0, MAX_POINTS.recency - row.recency),
     Math.max(0, MAX_POINTS.repeat_offender - row.repeat_offender),
   ];
-}
-
-/** `peers` (schema Peers, or null without a group) from peer_rank's columns, as JSON text. */
-export function peersJson(p: RawPeers): string {
-  if (p.peer_naics === null) return 'null';
-  return `{"naics":${str(p.peer_naics)},"naics_digits":${num(p.naics_digits!)},"peer_count":${num(p.peer_count!)},"percentile":${num(p.percentile!)},"median_score":${num(p.median_score!)}}`;
 }
 
 /** `{data: FacilityRecord, meta}` as JSON text; `components` and `score2` are already JSON (full or redacted). */

@@ -10,7 +10,7 @@ export function facilityRoutes(deps: AppDeps) {
   return new Elysia({ name: 'facility-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/facility/:registry_id',
     // written as JSON text and returned as a Response: out of Elysia's per-response normaliser (record-json.ts)
-    ({ params, caller, facts }) => jsonResponse(lookupFacilityJson(deps.index, params.registry_id, caller.tier, () => metaFor(facts, deps.clock))),
+    ({ params, caller, facts, set }) => jsonResponse(lookupFacilityJson(deps.index, params.registry_id, caller.tier, () => metaFor(facts, deps.clock)), set),
     {
       apiKey: 'facility',
       params: RegistryIdParam,

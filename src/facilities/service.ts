@@ -10,7 +10,7 @@ import { programsJson } from '../index/program-codec';
 import type { Meta } from '../http/envelope';
 import { explainComponents, explanationLines } from '../scoring/explain';
 import type { FacilityRecord, RedactedComponents, RedactedDetail, Score2Fields, ScoreComponents } from './model';
-import { componentsJson, facilityBodyJson, peersJson, pointsLost, type Score2Json } from './record-json';
+import { componentsJson, facilityBodyJson, pointsLost, type Score2Json } from './record-json';
 
 export const REDACTED_MESSAGE = 'Score components are available on the Starter plan or above';
 
@@ -104,18 +104,23 @@ export function lookupFacilityJson(index: FacilityIndex, registryId: string, tie
     const row = findFacility(index, registryId);
     return facilityBodyJson(row, REDACTED_COMPONENTS_JSON, index.scoreChangeOf(registryId), REDACTED_SCORE2_JSON, meta());
   }
-  const stored = index.reasons === null ? null : index.getLookupRow(registryId);
-  if (stored?.detail) {
-    const detail = parseDetail(stored.detail);
-    const score2 = { programs: programsJson(detail[0]), peers: peersJson(stored), explanation: index.reasons!.explanationJson(detail, EXPLANATION_AT, pointsLost(stored)) };
-    return facilityBodyJson(stored, componentsJson(stored), index.scoreChangeOf(registryId), score2, meta());
+  const stored = index.stored;
+  const row = stored?.get(registryId) ?? null;
+  if (stored && row?.detail) {
+    const detail = parseDetail(row.detail);
+    const score2 = {
+      programs: programsJson(detail[0]),
+      peers: stored.peersJson(row.fac_naics, row.overall_score),
+      explanation: stored.reasons.explanationJson(detail, EXPLANATION_AT, pointsLost(row)),
+    };
+    return facilityBodyJson(row, componentsJson(row), index.scoreChangeOf(registryId), score2, meta());
   }
-  if (index.reasons !== null && stored === null) throw notInIndex(registryId);
+  if (stored && row === null) throw notInIndex(registryId);
   // formats 2-6 (and a row without its detail): explained per request, as before format 7
-  const row = findFacilityRow(index, registryId);
-  const s = score2Of(row, index.info.as_of);
+  const full = findFacilityRow(index, registryId);
+  const s = score2Of(full, index.info.as_of);
   const score2 = { programs: JSON.stringify(s.programs), peers: JSON.stringify(s.peers), explanation: JSON.stringify(s.explanation) };
-  return facilityBodyJson(row, componentsJson(row), index.scoreChangeOf(registryId), score2, meta());
+  return facilityBodyJson(full, componentsJson(full), index.scoreChangeOf(registryId), score2, meta());
 }
 
 /** The full row, score inputs and industry peers included (reports explain each component from them), or the same 404. */

@@ -5,16 +5,16 @@ import type { HistoryEntry, Release, ScoreChange } from '../history/model';
 import { scoreChangeOf } from '../history/score-change';
 import type { ScoreInputs } from '../scoring/model';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
-import { ReasonDecoder, type TemplateRow } from './explanation-codec';
 import { programsOfDetail } from './facility-detail';
 import type { Peers } from './peers';
 import { decodePrograms } from './program-codec';
 import { INDEX_FORMAT, READABLE_FORMATS } from './schema';
+import { StoredLookup } from './stored-lookup';
 
 type RawRow = Omit<FacilityRow, 'active_enforcement' | 'score_inputs'> & {
   active_enforcement: number;
   score_inputs: string;
-  /** Format 7: facility_detail.detail; formats 5-6: facility_programs.programs (program-codec.ts); null when the facility has none. */
+  /** Format 7: facility.detail; formats 5-6: facility_programs.programs (program-codec.ts); null when the facility has none. */
   programs: string | null;
 };
 
@@ -51,14 +51,15 @@ export function peersOf(r: RawPeers): Peers | null {
 const hasTable = (db: Database, name: string) => db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== null;
 
 /**
- * Where the programs are: format 7 keeps them in facility_detail (read as the `programs` column),
- * formats 5-6 in facility_programs; formats 2-4 (before issue 14) have neither, nor peer_rank: those
- * read as empty tables, so an older index still serves (programs all null, peers null) until it is rebuilt.
+ * Where the programs are: format 7 keeps them in facility.detail (read as the `programs` column of
+ * a one-row subquery), formats 5-6 in facility_programs; formats 2-4 (before issue 14) have neither,
+ * nor peer_rank: those read as empty tables, so an older index still serves (programs all null,
+ * peers null) until it is rebuilt.
  */
 function issue14Tables(db: Database): { sql: (sql: string) => string; decode: (programs: string | null) => ScoreInputs['programs'] } {
-  if (hasTable(db, 'facility_detail')) {
+  if (hasTable(db, 'reason_template')) {
     return {
-      sql: (sql) => sql.replace(/\bfacility_programs\b/g, '(SELECT registry_id, detail AS programs FROM facility_detail)'),
+      sql: (sql) => sql.replace(/\bfacility_programs\b/g, '(SELECT registry_id, detail AS programs FROM facility)'),
       decode: (detail) => (detail === null ? decodePrograms(null) : programsOfDetail(detail)),
     };
   }
@@ -71,12 +72,6 @@ function issue14Tables(db: Database): { sql: (sql: string) => string; decode: (p
     decode: decodePrograms,
   };
 }
-
-/**
- * A Starter+ lookup's row (format 7): the slim row, its stored detail (facility-detail.ts) and its
- * peers' columns, read in one statement. `detail` is null only for a row without one (not written by ingest).
- */
-export type LookupRow = FacilitySummary & RawPeers & { detail: string | null };
 
 /** A full row with its industry peers (null: no NAICS code). */
 export type FacilityDetail = FacilityRow & { peers: Peers | null };
@@ -100,12 +95,11 @@ export class FacilityIndex {
   private readonly locationsByIds;
   private readonly history: HistoryReader;
   private readonly decodeProgramsOf: (programs: string | null) => ScoreInputs['programs'];
-  private readonly lookupById;
   /**
-   * Format 7: the index's explanation templates (explanation-codec.ts), read once at open. Null for
-   * formats 2-6, which have no stored explanation: their lookups explain per request.
+   * Format 7: the stored programs, explanation and peers of a Starter+ lookup (./stored-lookup.ts).
+   * Null for formats 2-6, which have none: their lookups explain per request.
    */
-  readonly reasons: ReasonDecoder | null;
+  readonly stored: StoredLookup | null;
   /**
    * The content of the release's area file (`<index>.area`) when the index is not a file it can lie
    * beside: the binary's embedded sample (./bundled.ts). Null otherwise: serve looks beside the file.
@@ -126,14 +120,7 @@ export class FacilityIndex {
     }
     const { sql, decode } = issue14Tables(db);
     this.decodeProgramsOf = decode;
-    const stored = hasTable(db, 'facility_detail');
-    this.reasons = stored ? new ReasonDecoder(db.query<{ id: number; pieces: string }, []>('SELECT id, pieces FROM reason_template').all().map((r): TemplateRow => [r.id, r.pieces])) : null;
-    // one statement, three primary-key reads: the slim row, its detail, its peers
-    this.lookupById = stored
-      ? db.prepare<RawSummary & RawPeers & { detail: string | null }, [string]>(
-          `SELECT ${SUMMARY_COLUMNS}, d.detail, ${PEER_COLUMNS} FROM facility f LEFT JOIN facility_detail d ON d.registry_id = f.registry_id ${PEER_JOIN} WHERE f.registry_id = ?`,
-        )
-      : null;
+    this.stored = StoredLookup.of(db, SUMMARY_COLUMNS);
     this.byId = db.prepare<RawRow, [string]>(sql(`${FULL_ROWS} WHERE f.registry_id = ?`));
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
     // The IDs go in as one JSON array through json_each, never spliced into SQL.
@@ -173,12 +160,6 @@ export class FacilityIndex {
   get(registryId: string): FacilityRow | null {
     const r = this.byId.get(registryId);
     return r ? toRow(r, this.decodeProgramsOf) : null;
-  }
-
-  /** Format 7 only (`reasons` not null): what a Starter+ lookup shows, in one statement; null when not in the index. */
-  getLookupRow(registryId: string): LookupRow | null {
-    const r = this.lookupById?.get(registryId);
-    return r ? (toSummary(r) as LookupRow) : null;
   }
 
   /** The row without its score inputs: what a lookup returns, without parsing JSON it will not use. */

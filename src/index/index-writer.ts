@@ -7,7 +7,7 @@ import type { ScoreInputs } from '../scoring/model';
 import { ReasonTemplates, type TemplateRow } from './explanation-codec';
 import { encodeDetail } from './facility-detail';
 import type { FacilityRow, IndexInfo } from './model';
-import { PeerTally } from './peers';
+import { PeerTally, peersJson } from './peers';
 import { storedInputsJson } from './program-codec';
 import { DETAIL_DDL, INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
 import { fillSearchTables, SEARCH_DDL } from './search-table';
@@ -27,7 +27,7 @@ export class IndexWriter {
   private readonly insert;
   private readonly insertInputs;
   private readonly insertAddress;
-  private readonly insertDetail;
+  private readonly setDetail;
   private readonly insertTemplate;
   /** Rows added with add() (tests): their facility_detail is written by finish(), once the as-of date is known. */
   private readonly unexplained: { id: string; inputs: ScoreInputs }[] = [];
@@ -58,11 +58,11 @@ export class IndexWriter {
     }
     this.db.exec('BEGIN');
     this.insert = this.db.prepare(
-      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17) ON CONFLICT(registry_id) DO NOTHING`,
+      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18) ON CONFLICT(registry_id) DO NOTHING`,
     );
     this.insertInputs = this.db.prepare('INSERT INTO facility_inputs VALUES (?1, ?2)');
     this.insertAddress = this.db.prepare('INSERT OR IGNORE INTO facility_address VALUES (?1, ?2)');
-    this.insertDetail = this.db.prepare('INSERT INTO facility_detail VALUES (?1, ?2)');
+    this.setDetail = this.db.prepare('UPDATE facility SET detail = ?2 WHERE registry_id = ?1');
     this.insertTemplate = this.db.prepare('INSERT INTO reason_template VALUES (?1, ?2)');
   }
 
@@ -84,11 +84,10 @@ export class IndexWriter {
    * its facility_detail included; the templates it uses come first through addTemplates.
    */
   addEncodedIfNew(v: readonly (string | number)[]): boolean {
-    if (this.insert.run(...v.slice(0, 17)).changes !== 1) return false;
+    if (this.insert.run(...v.slice(0, 17), v[18] || null).changes !== 1) return false;
     const id = v[0] as string;
     this.insertInputs.run(id, v[17] as string);
     this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
-    if (v[18]) this.insertDetail.run(id, v[18] as string);
     this.count++;
     this.peers.add(v[8] as string, v[9] as number);
     return true;
@@ -129,13 +128,13 @@ export class IndexWriter {
   }
 
   private explainAdded(asOf: string): void {
-    for (const { id, inputs } of this.unexplained) this.insertDetail.run(id, encodeDetail(inputs.programs, explainComponents(inputs, asOf), this.templates));
+    for (const { id, inputs } of this.unexplained) this.setDetail.run(id, encodeDetail(inputs.programs, explainComponents(inputs, asOf), this.templates));
     this.addTemplates(this.templates.drain());
   }
 
   private writePeers(): void {
-    const insert = this.db.prepare('INSERT INTO peer_rank VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)');
-    for (const row of this.peers.rows()) insert.run(...row);
+    const insert = this.db.prepare('INSERT INTO peer_rank VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)');
+    for (const row of this.peers.rows()) insert.run(...row, peersJson(row));
   }
 
   /** Abandons the build; the previous index (if any) stays in place. */

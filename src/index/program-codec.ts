@@ -38,14 +38,32 @@ export function programsOfArray(rows: readonly (unknown[] | null)[] | null | 0):
   return out;
 }
 
-const FIELD_HEADS = FIELDS.map((f, i) => `${i === 0 ? '{' : ','}${JSON.stringify(f)}:`);
 const ALL_NULL = '{"caa":null,"cwa":null,"rcra":null,"sdwa":null}';
+
+// A national file holds a few dozen distinct status texts: each is escaped once (bounded, so junk cannot grow it).
+const STATUS_JSON = new Map<string, string>();
+
+/** One stored value as JSON, without a JSON.stringify call for the common kinds (this runs 36 times a lookup). */
+function valueJson(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'number') return Number.isFinite(v) ? `${v}` : 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v !== 'string') return JSON.stringify(v);
+  let json = STATUS_JSON.get(v);
+  if (json === undefined) {
+    json = JSON.stringify(v);
+    if (STATUS_JSON.size < 1000) STATUS_JSON.set(v, json);
+  }
+  return json;
+}
 
 function programJson(r: unknown[] | null | undefined): string {
   if (!r) return 'null';
-  let json = '';
-  for (let j = 0; j < FIELDS.length; j++) json += FIELD_HEADS[j]! + JSON.stringify(r[j] ?? null);
-  return json + '}';
+  return (
+    `{"status":${valueJson(r[0])},"significant":${valueJson(r[1])},"qtrs_with_nc":${valueJson(r[2])},"formal_actions":${valueJson(r[3])}` +
+    `,"informal_actions":${valueJson(r[4])},"penalties_usd":${valueJson(r[5])},"last_penalty_usd":${valueJson(r[6])}` +
+    `,"last_penalty_date":${valueJson(r[7])},"last_formal_action_date":${valueJson(r[8])}}`
+  );
 }
 
 /**

@@ -16,7 +16,7 @@ export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', IND
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small
- * (about 200 bytes): a national table of 3.2M rows is then ~0.55 GB instead of ~2 GB, and a random
+ * (about 200 bytes; format 7 adds a lookup's stored detail, ~117 bytes on the sample): a national table of 3.2M rows is then ~0.55 GB instead of ~2 GB, and a random
  * lookup or a 500-ID portfolio touches far fewer pages. What only reports and the demo need lives
  * beside it, keyed the same way.
  */
@@ -38,7 +38,9 @@ CREATE TABLE facility (
   penalty_severity INTEGER NOT NULL,
   recency INTEGER NOT NULL,
   repeat_offender INTEGER NOT NULL,
-  score_hash TEXT NOT NULL
+  score_hash TEXT NOT NULL,
+  -- format 7: the programs and explanation a Starter+ lookup shows (./facility-detail.ts; ~117 bytes)
+  detail TEXT
 ) WITHOUT ROWID;
 -- the score model's inputs (JSON), for reports that explain each component
 CREATE TABLE facility_inputs (registry_id TEXT PRIMARY KEY NOT NULL, score_inputs TEXT NOT NULL) WITHOUT ROWID;
@@ -62,16 +64,18 @@ CREATE TABLE peer_rank (
   peer_count INTEGER NOT NULL,
   percentile INTEGER NOT NULL,
   median_score INTEGER NOT NULL,
+  -- format 7: the API's peers object as JSON text, so a lookup copies it instead of writing it
+  peers TEXT NOT NULL,
   PRIMARY KEY (naics, overall_score)
 ) WITHOUT ROWID;
 `;
 
 /**
- * Format 7: what a Starter+ lookup shows beyond the slim row, computed at ingest so a lookup reads it
- * with the row in one statement and explains nothing: per facility its programs (program-codec.ts)
- * and its explanation as sentence templates and their values (explanation-codec.ts, facility-detail.ts).
+ * Format 7: what a Starter+ lookup shows beyond the slim row is computed at ingest, so a lookup reads
+ * it with the row and explains nothing: `facility.detail` holds the programs (program-codec.ts) and the
+ * explanation as sentence templates and their values (explanation-codec.ts, facility-detail.ts);
+ * the templates are here, peer_rank.peers holds the peers as JSON.
  */
 export const DETAIL_DDL = `
-CREATE TABLE facility_detail (registry_id TEXT PRIMARY KEY NOT NULL, detail TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE reason_template (id INTEGER PRIMARY KEY NOT NULL, pieces TEXT NOT NULL);
 `;

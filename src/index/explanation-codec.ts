@@ -13,6 +13,8 @@ const HOLE = /\d+(?:[.,-]\d+)*/g;
 /** Values stored as JSON numbers (shorter): plain integers that print back to the same text. */
 const PLAIN_INT = /^(?:0|[1-9]\d{0,14})$/;
 const MARK = '\u0000';
+/** Distinct sentences remembered whole (ReasonTemplates.seen): ~100 bytes each. */
+const SEEN_LIMIT = 100_000;
 
 /** The components the API's `explanation` lists, in its order (MAX_POINTS order). */
 export const EXPLAINED = Object.keys(MAX_POINTS) as (keyof typeof MAX_POINTS)[];
@@ -27,9 +29,19 @@ export type TemplateRow = [id: number, pieces: string];
 export class ReasonTemplates {
   private readonly ids = new Map<string, number>();
   private fresh: TemplateRow[] = [];
+  /**
+   * Whole sentences already encoded: most facilities share theirs ("No penalties in the last 5
+   * years"), and a map hit is cheaper than cutting the sentence again. Bounded, so memory is too.
+   */
+  private readonly seen = new Map<string, (string | number)[]>();
 
   /** Appends the id of `reason`'s template and then its values to `out`. */
   encode(reason: string, out: (string | number)[]): void {
+    const known = this.seen.get(reason);
+    if (known !== undefined) {
+      for (let i = 0; i < known.length; i++) out.push(known[i]!);
+      return;
+    }
     const at = out.length;
     out.push(0);
     // runs 4 times a row at ingest: one regex pass, the key is the text with each value cut out
@@ -45,6 +57,7 @@ export class ReasonTemplates {
       this.fresh.push([id, JSON.stringify(key.split(MARK))]);
     }
     out[at] = id;
+    if (this.seen.size < SEEN_LIMIT) this.seen.set(reason, out.slice(at));
   }
 
   /** The explanation of a facility as stored: its four sentences' templates and values, flat. */

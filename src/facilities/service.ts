@@ -95,7 +95,7 @@ const REDACTED_SCORE2_JSON: Score2Json = { programs: JSON.stringify(redactedDeta
 
 /**
  * The lookup's 200 body as JSON text (record-json.ts), the same bytes as `{data: lookupFacility(...), meta}`,
- * or 404 NOT_FOUND. Free reads the slim row; Starter+ on an index of format 7 reads the row with its stored
+ * or 404 NOT_FOUND. (The route serves Free as the object, which is cheaper there; tests compare both.) Free reads the slim row; Starter+ on an index of format 7 reads the row with its stored
  * programs, explanation and peers in one statement and only fills in the explanation's templates; older
  * formats explain per request (lookupFacility). `meta` is called last, so its time covers the lookup.
  */

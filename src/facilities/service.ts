@@ -6,11 +6,10 @@ import { MAX_POINTS } from '../scoring/model';
 import type { ScoreChange } from '../history/model';
 import type { FacilityDetail } from '../index/facility-index';
 import { EXPLANATION_AT, parseDetail } from '../index/facility-detail';
-import { programsJson } from '../index/program-codec';
-import type { Meta } from '../http/envelope';
+import { programsOfArray } from '../index/program-codec';
+import type { LookupRow, StoredLookup } from '../index/stored-lookup';
 import { explainComponents, explanationLines } from '../scoring/explain';
 import type { FacilityRecord, RedactedComponents, RedactedDetail, Score2Fields, ScoreComponents } from './model';
-import { componentsJson, facilityBodyJson, pointsLost, type Score2Json } from './record-json';
 
 export const REDACTED_MESSAGE = 'Score components are available on the Starter plan or above';
 
@@ -27,6 +26,25 @@ export function redactedDetail(): RedactedDetail {
 /** Free tier's programs / peers / explanation: each the same redacted object. */
 export function redactedScore2(): Score2Fields {
   return { programs: redactedDetail(), peers: redactedDetail(), explanation: redactedDetail() };
+}
+
+/**
+ * Programs, peers and explanation as index format 7 stores them (src/index/stored-lookup.ts): the
+ * same values score2Of derives per request, read from the row's detail and its templates.
+ */
+export function storedScore2(stored: StoredLookup, row: LookupRow & { detail: string }): Score2Fields {
+  const detail = parseDetail(row.detail);
+  const lost = [
+    Math.max(0, MAX_POINTS.violation_frequency - row.violation_frequency),
+    Math.max(0, MAX_POINTS.penalty_severity - row.penalty_severity),
+    Math.max(0, MAX_POINTS.recency - row.recency),
+    Math.max(0, MAX_POINTS.repeat_offender - row.repeat_offender),
+  ];
+  return {
+    programs: programsOfArray(detail[0]),
+    peers: stored.peersOf(row.fac_naics, row.overall_score),
+    explanation: stored.reasons.explanationLines(detail, EXPLANATION_AT, lost),
+  };
 }
 
 /** Programs, peers and explanation of a full row; the explanation's points are the stored ones. */
@@ -80,47 +98,21 @@ export function findFacility(index: FacilityIndex, registryId: string): Facility
 }
 
 /**
- * What a lookup returns for `tier`: Free reads only the slim row (nothing to show beyond it); Starter+
- * reads the row with its inputs and peers in one statement and explains it against the index's as-of.
+ * What a lookup returns for `tier`: Free reads only the slim row (nothing to show beyond it). Starter+
+ * on an index of format 7 reads the row with its stored programs and explanation in one statement
+ * and fills in the explanation's templates; older formats read the inputs and peers and explain per request.
  */
 export function lookupFacility(index: FacilityIndex, registryId: string, tier: Tier): FacilityRecord {
   if (!TIER_RULES[tier].fullComponents) return toFacilityRecord(findFacility(index, registryId), tier, index.scoreChangeOf(registryId));
+  const stored = index.stored;
+  if (stored) {
+    const row = stored.get(registryId);
+    if (!row) throw notInIndex(registryId);
+    if (row.detail !== null) return toFacilityRecord(row, tier, index.scoreChangeOf(registryId), storedScore2(stored, row as LookupRow & { detail: string }));
+  }
   const row = index.getDetail(registryId);
   if (!row) throw notInIndex(registryId);
   return toFacilityRecord(row, tier, index.scoreChangeOf(registryId), score2Of(row, index.info.as_of));
-}
-
-const REDACTED_COMPONENTS_JSON = JSON.stringify(redactedComponents());
-const REDACTED_SCORE2_JSON: Score2Json = { programs: JSON.stringify(redactedDetail()), peers: JSON.stringify(redactedDetail()), explanation: JSON.stringify(redactedDetail()) };
-
-/**
- * The lookup's 200 body as JSON text (record-json.ts), the same bytes as `{data: lookupFacility(...), meta}`,
- * or 404 NOT_FOUND. (The route serves Free as the object, which is cheaper there; tests compare both.) Free reads the slim row; Starter+ on an index of format 7 reads the row with its stored
- * programs, explanation and peers in one statement and only fills in the explanation's templates; older
- * formats explain per request (lookupFacility). `meta` is called last, so its time covers the lookup.
- */
-export function lookupFacilityJson(index: FacilityIndex, registryId: string, tier: Tier, meta: () => Meta): string {
-  if (!TIER_RULES[tier].fullComponents) {
-    const row = findFacility(index, registryId);
-    return facilityBodyJson(row, REDACTED_COMPONENTS_JSON, index.scoreChangeOf(registryId), REDACTED_SCORE2_JSON, meta());
-  }
-  const stored = index.stored;
-  const row = stored?.get(registryId) ?? null;
-  if (stored && row?.detail) {
-    const detail = parseDetail(row.detail);
-    const score2 = {
-      programs: programsJson(detail[0]),
-      peers: stored.peersJson(row.fac_naics, row.overall_score),
-      explanation: stored.reasons.explanationJson(detail, EXPLANATION_AT, pointsLost(row)),
-    };
-    return facilityBodyJson(row, componentsJson(row), index.scoreChangeOf(registryId), score2, meta());
-  }
-  if (stored && row === null) throw notInIndex(registryId);
-  // formats 2-6 (and a row without its detail): explained per request, as before format 7
-  const full = findFacilityRow(index, registryId);
-  const s = score2Of(full, index.info.as_of);
-  const score2 = { programs: JSON.stringify(s.programs), peers: JSON.stringify(s.peers), explanation: JSON.stringify(s.explanation) };
-  return facilityBodyJson(full, componentsJson(full), index.scoreChangeOf(registryId), score2, meta());
 }
 
 /** The full row, score inputs and industry peers included (reports explain each component from them), or the same 404. */

@@ -1,4 +1,4 @@
-import { MAX_POINTS, type ScoreExplanation } from '../scoring/model';
+import { MAX_POINTS, type ExplanationLine, type ScoreExplanation } from '../scoring/model';
 
 /**
  * Compact storage of the explanation's sentences (index format 7, table facility_detail): each
@@ -73,37 +73,34 @@ export class ReasonTemplates {
   }
 }
 
-/** Reads stored explanations back: the index's templates, held in memory with their pieces JSON-escaped. */
+/** Reads stored explanations back: the index's templates, held in memory. */
 export class ReasonDecoder {
-  /** Per template id: the text pieces, each already escaped for a JSON string. */
+  /** Per template id: the text pieces the values go between. */
   private readonly pieces: string[][] = [];
 
   constructor(rows: Iterable<TemplateRow>) {
-    for (const [id, text] of rows) this.pieces[id] = (JSON.parse(text) as string[]).map((p) => JSON.stringify(p).slice(1, -1));
+    for (const [id, text] of rows) this.pieces[id] = JSON.parse(text) as string[];
   }
 
   /**
-   * The explanation's JSON text (`[{component, points_lost, reason}, ...]`, schema order) from the
-   * stored values starting at `stored[from]`; `lost` are the points each component lost, in EXPLAINED order.
-   * Values are digits and separators only, so they go into the JSON string unescaped.
+   * The API's explanation lines from the stored values starting at `stored[from]`; `lost` are the
+   * points each component lost, in EXPLAINED order (from the stored row, as explanationLines does).
    */
-  explanationJson(stored: readonly unknown[], from: number, lost: readonly number[]): string {
-    let json = '[';
+  explanationLines(stored: readonly unknown[], from: number, lost: readonly number[]): ExplanationLine[] {
+    const lines: ExplanationLine[] = [];
     let at = from;
     for (let c = 0; c < EXPLAINED.length; c++) {
       const pieces = this.pieces[stored[at++] as number];
       if (pieces === undefined) throw new Error(`explanation template ${String(stored[at - 1])} is not in the index`);
       let reason = pieces[0]!;
       for (let i = 1; i < pieces.length; i++) reason += String(stored[at++]) + pieces[i]!;
-      json += `${c === 0 ? '' : ','}${LINE_HEAD[c]}${lost[c]},"reason":"${reason}"}`;
+      lines.push({ component: EXPLAINED[c]!, points_lost: lost[c]!, reason });
     }
-    return json + ']';
+    return lines;
   }
 
-  /** The sentences themselves (tests, and readers that want text). */
+  /** The sentences themselves. */
   reasons(stored: readonly unknown[], from: number): string[] {
-    return (JSON.parse(this.explanationJson(stored, from, [0, 0, 0, 0])) as { reason: string }[]).map((l) => l.reason);
+    return this.explanationLines(stored, from, [0, 0, 0, 0]).map((l) => l.reason);
   }
 }
-
-const LINE_HEAD = EXPLAINED.map((c) => `{"component":${JSON.stringify(c)},"points_lost":`);

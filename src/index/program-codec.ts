@@ -1,4 +1,4 @@
-import { PROGRAMS, type ProgramInputs, type ProgramsInputs, type ScoreInputs } from '../scoring/model';
+import { type ProgramInputs, type ProgramsInputs, type ScoreInputs } from '../scoring/model';
 
 /**
  * Compact storage of the per-program records (format 7: facility_detail; formats 5-6: table facility_programs): one JSON array of four
@@ -6,7 +6,6 @@ import { PROGRAMS, type ProgramInputs, type ProgramsInputs, type ScoreInputs } f
  * doubled the size of the inputs (374 -> 828 bytes a row) and spilled rows to overflow pages: the
  * index file grew 2.3x on a 100k-row national slice.
  */
-const FIELDS = ['status', 'significant', 'qtrs_with_nc', 'formal_actions', 'informal_actions', 'penalties_usd', 'last_penalty_usd', 'last_penalty_date', 'last_formal_action_date'] as const;
 
 /** The stored array (four entries, each null or the nine fields), or null when the facility is in no program the source reports. */
 export function programsArray(p: ProgramsInputs): (unknown[] | null)[] | null {
@@ -29,50 +28,24 @@ export function decodePrograms(text: string | null): ProgramsInputs {
 
 /** The records of a stored array (null or 0: in no program). */
 export function programsOfArray(rows: readonly (unknown[] | null)[] | null | 0): ProgramsInputs {
-  const out: ProgramsInputs = { caa: null, cwa: null, rcra: null, sdwa: null };
-  if (!rows) return out;
-  PROGRAMS.forEach((k, i) => {
-    const r = rows[i];
-    if (r) out[k] = Object.fromEntries(FIELDS.map((f, j) => [f, r[j] ?? null])) as ProgramInputs;
-  });
-  return out;
+  if (!rows) return { caa: null, cwa: null, rcra: null, sdwa: null };
+  return { caa: programOf(rows[0]), cwa: programOf(rows[1]), rcra: programOf(rows[2]), sdwa: programOf(rows[3]) };
 }
 
-const ALL_NULL = '{"caa":null,"cwa":null,"rcra":null,"sdwa":null}';
-
-// A national file holds a few dozen distinct status texts: each is escaped once (bounded, so junk cannot grow it).
-const STATUS_JSON = new Map<string, string>();
-
-/** One stored value as JSON, without a JSON.stringify call for the common kinds (this runs 36 times a lookup). */
-function valueJson(v: unknown): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'number') return Number.isFinite(v) ? `${v}` : 'null';
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (typeof v !== 'string') return JSON.stringify(v);
-  let json = STATUS_JSON.get(v);
-  if (json === undefined) {
-    json = JSON.stringify(v);
-    if (STATUS_JSON.size < 1000) STATUS_JSON.set(v, json);
-  }
-  return json;
-}
-
-function programJson(r: unknown[] | null | undefined): string {
-  if (!r) return 'null';
-  return (
-    `{"status":${valueJson(r[0])},"significant":${valueJson(r[1])},"qtrs_with_nc":${valueJson(r[2])},"formal_actions":${valueJson(r[3])}` +
-    `,"informal_actions":${valueJson(r[4])},"penalties_usd":${valueJson(r[5])},"last_penalty_usd":${valueJson(r[6])}` +
-    `,"last_penalty_date":${valueJson(r[7])},"last_formal_action_date":${valueJson(r[8])}}`
-  );
-}
-
-/**
- * The API's `programs` as JSON text straight from the stored array: the same text as JSON.stringify
- * of programsOfArray (keys in ProgramInputs order), without building the objects per lookup.
- */
-export function programsJson(rows: readonly (unknown[] | null)[] | null | 0): string {
-  if (!rows) return ALL_NULL;
-  return `{"caa":${programJson(rows[0])},"cwa":${programJson(rows[1])},"rcra":${programJson(rows[2])},"sdwa":${programJson(rows[3])}}`;
+// runs four times a Starter+ lookup: a literal object in ProgramInputs order, no per-field lookups
+function programOf(r: unknown[] | null | undefined): ProgramInputs | null {
+  if (!r) return null;
+  return {
+    status: (r[0] ?? null) as ProgramInputs['status'],
+    significant: (r[1] ?? null) as ProgramInputs['significant'],
+    qtrs_with_nc: (r[2] ?? null) as ProgramInputs['qtrs_with_nc'],
+    formal_actions: (r[3] ?? null) as ProgramInputs['formal_actions'],
+    informal_actions: (r[4] ?? null) as ProgramInputs['informal_actions'],
+    penalties_usd: (r[5] ?? null) as ProgramInputs['penalties_usd'],
+    last_penalty_usd: (r[6] ?? null) as ProgramInputs['last_penalty_usd'],
+    last_penalty_date: (r[7] ?? null) as ProgramInputs['last_penalty_date'],
+    last_formal_action_date: (r[8] ?? null) as ProgramInputs['last_formal_action_date'],
+  };
 }
 
 /** facility_inputs.score_inputs: the inputs' JSON without `programs` (format 7 keeps them in facility_detail). */

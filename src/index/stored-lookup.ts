@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import { ReasonDecoder, type TemplateRow } from './explanation-codec';
 import type { FacilitySummary } from './model';
+import type { Peers } from './peers';
 
 /** A Starter+ lookup's row: the slim row with its stored detail (facility-detail.ts; null only for a row ingest wrote none for). */
 export type LookupRow = FacilitySummary & { detail: string | null };
@@ -9,14 +10,14 @@ export type LookupRow = FacilitySummary & { detail: string | null };
  * What index format 7 stores for a Starter+ lookup, and how it is read: the row and its detail in
  * one statement (the detail is a column of `facility`: as a side table read by key, in a join or a
  * subquery, it cost 0.8-1 µs more a lookup on the sample), the explanation templates read once at
- * open, and the peers' JSON (table peer_rank, a few thousand rows) kept in memory once read.
+ * open, and the peers (table peer_rank, a few thousand rows) kept in memory once read.
  */
 export class StoredLookup {
   readonly reasons: ReasonDecoder;
   private readonly byId;
   private readonly peersByKey;
-  /** peer_rank.peers by NAICS code and score, filled as lookups need them (bounded by peer_rank's rows). */
-  private readonly peers = new Map<string, (string | null)[]>();
+  /** peer_rank.peers by NAICS code and score, parsed once, filled as lookups need them (bounded by peer_rank's rows). */
+  private readonly peers = new Map<string, (Peers | null)[]>();
 
   constructor(db: Database, summaryColumns: string) {
     this.reasons = new ReasonDecoder(db.query<{ id: number; pieces: string }, []>('SELECT id, pieces FROM reason_template').all().map((r): TemplateRow => [r.id, r.pieces]));
@@ -38,12 +39,15 @@ export class StoredLookup {
     return row;
   }
 
-  /** The facility's `peers` as JSON text: 'null' without a group (no NAICS code). */
-  peersJson(naics: string, score: number): string {
+  /** The facility's `peers`, null without a group (no NAICS code). Shared between lookups: read-only. */
+  peersOf(naics: string, score: number): Peers | null {
     let byScore = this.peers.get(naics);
     if (!byScore) this.peers.set(naics, (byScore = []));
-    let json = byScore[score];
-    if (json === undefined) byScore[score] = json = this.peersByKey.get(naics, score)?.peers ?? null;
-    return json ?? 'null';
+    let peers = byScore[score];
+    if (peers === undefined) {
+      const json = this.peersByKey.get(naics, score)?.peers;
+      byScore[score] = peers = json === undefined ? null : (Object.freeze(JSON.parse(json)) as Peers);
+    }
+    return peers;
   }
 }

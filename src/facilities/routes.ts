@@ -4,19 +4,15 @@ import { apiKeyAuth, apiKeyErrors } from '../access/api-key-auth';
 import { jsonResponse } from '../http/json-response';
 import { metaFor } from '../http/request-context';
 import { FacilityResponse, RegistryIdParam } from './model';
-import { TIER_RULES } from '../tiers';
 import { lookupFacility } from './service';
 
 export function facilityRoutes(deps: AppDeps) {
   return new Elysia({ name: 'facility-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/facility/:registry_id',
-    // Starter+: returned as a ready Response, out of Elysia's per-response normaliser (its union
-    // checks of programs, peers and explanation cost ~0.1 of a lookup); test/facilities/stored-lookup.test.ts
-    // checks every body against the schema instead. Free's small redacted record is cheaper normalised.
-    ({ params, caller, facts, set }) => {
-      const body = { data: lookupFacility(deps.index, params.registry_id, caller.tier), meta: metaFor(facts, deps.clock) };
-      return TIER_RULES[caller.tier].fullComponents ? jsonResponse(body, set) : body;
-    },
+    // Returned as a ready Response, out of Elysia's per-response normaliser (its union checks of
+    // programs, peers and explanation cost ~0.1 of a lookup); test/facilities/stored-lookup.test.ts
+    // checks every body of the sample against the schema instead, for every tier.
+    ({ params, caller, facts, set }) => jsonResponse({ data: lookupFacility(deps.index, params.registry_id, caller.tier), meta: metaFor(facts, deps.clock) }, set),
     {
       apiKey: 'facility',
       params: RegistryIdParam,

@@ -1,11 +1,11 @@
 import { MAX_POINTS, type ExplanationLine, type ScoreExplanation } from '../scoring/model';
 
 /**
- * Compact storage of the explanation's sentences (index format 7, table facility_detail): each
+ * Compact storage of the explanation's sentences (index format 7, column facility.detail): each
  * sentence is a template (table reason_template: its text cut at every number, date or dollar
- * amount) and the values that fill it. A national file has a few thousand templates, so a
- * facility stores its four sentences in ~30 bytes instead of ~440. Lossless for any text: a value
- * is the exact substring it replaced.
+ * amount) and the values that fill it. The sentences' shapes are few (32 templates in 200,000
+ * national rows), so a facility stores its four sentences in ~23 bytes instead of ~440. Lossless for
+ * any text: a value is the exact substring it replaced.
  */
 
 /** A run of digits, with inner separators: 12, 94,770, 2025-03-14, 1.5. */

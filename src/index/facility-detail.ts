@@ -3,10 +3,10 @@ import type { ReasonTemplates } from './explanation-codec';
 import { programsArray, programsOfArray } from './program-codec';
 
 /**
- * facility_detail.detail (index format 7): one JSON array, `[programs, ...explanation]`: the
- * programs as program-codec.ts stores them (0 when the facility is in none), then for each
- * explained component its sentence's template id and values (explanation-codec.ts). A lookup parses
- * it once and writes the API's `programs` and `explanation` from it as text.
+ * facility.detail (index format 7): one JSON array, `[programs, ...explanation]`: the programs as
+ * program-codec.ts stores them (0 when the facility is in none), then for each explained component
+ * its sentence's template id and values (explanation-codec.ts). A lookup parses it once and builds
+ * the API's `programs` and `explanation` from it.
  */
 export type StoredDetail = [programs: (unknown[] | null)[] | 0, ...explanation: (string | number)[]];
 

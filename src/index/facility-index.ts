@@ -41,9 +41,9 @@ function toRow({ programs, ...r }: RawRow, decode: (programs: string | null) => 
 /** Peers columns of peer_rank (schema.ts PEER_DDL), as read beside a facility; all null without a group. */
 const PEER_COLUMNS = 'p.peer_naics, p.naics_digits, p.peer_count, p.percentile, p.median_score';
 const PEER_JOIN = 'LEFT JOIN peer_rank p ON p.naics = f.fac_naics AND p.overall_score = f.overall_score';
-export type RawPeers = { peer_naics: string | null; naics_digits: number | null; peer_count: number | null; percentile: number | null; median_score: number | null };
+type RawPeers = { peer_naics: string | null; naics_digits: number | null; peer_count: number | null; percentile: number | null; median_score: number | null };
 
-export function peersOf(r: RawPeers): Peers | null {
+function peersOf(r: RawPeers): Peers | null {
   if (r.peer_naics === null) return null;
   return { naics: r.peer_naics, naics_digits: r.naics_digits!, peer_count: r.peer_count!, percentile: r.percentile!, median_score: r.median_score! };
 }

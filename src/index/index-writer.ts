@@ -29,7 +29,7 @@ export class IndexWriter {
   private readonly insertAddress;
   private readonly setDetail;
   private readonly insertTemplate;
-  /** Rows added with add() (tests): their facility_detail is written by finish(), once the as-of date is known. */
+  /** Rows added with add() (tests): their facility.detail is written by finish(), once the as-of date is known. */
   private readonly unexplained: { id: string; inputs: ScoreInputs }[] = [];
   /** The templates of those rows' explanations (ingest's rows come with theirs: addTemplates). */
   private readonly templates = new ReasonTemplates();
@@ -81,7 +81,7 @@ export class IndexWriter {
 
   /**
    * The ingest's fast path: a row already in column order (src/index/ingest/producer.ts EncodedRow),
-   * its facility_detail included; the templates it uses come first through addTemplates.
+   * its facility.detail included; the templates it uses come first through addTemplates.
    */
   addEncodedIfNew(v: readonly (string | number)[]): boolean {
     if (this.insert.run(...v.slice(0, 17), v[18] || null).changes !== 1) return false;

@@ -1,7 +1,7 @@
 import { type ProgramInputs, type ProgramsInputs, type ScoreInputs } from '../scoring/model';
 
 /**
- * Compact storage of the per-program records (format 7: facility_detail; formats 5-6: table facility_programs): one JSON array of four
+ * Compact storage of the per-program records (format 7: facility.detail; formats 5-6: table facility_programs): one JSON array of four
  * entries (caa, cwa, rcra, sdwa), each null or the nine fields in ProgramInputs order. Keyed JSON
  * doubled the size of the inputs (374 -> 828 bytes a row) and spilled rows to overflow pages: the
  * index file grew 2.3x on a 100k-row national slice.
@@ -48,7 +48,7 @@ function programOf(r: unknown[] | null | undefined): ProgramInputs | null {
   };
 }
 
-/** facility_inputs.score_inputs: the inputs' JSON without `programs` (format 7 keeps them in facility_detail). */
+/** facility_inputs.score_inputs: the inputs' JSON without `programs` (format 7 keeps them in facility.detail). */
 export function storedInputsJson(inputs: ScoreInputs): string {
   const programs = inputs.programs;
   // JSON leaves out undefined properties: cheaper than copying the object without the key (~3x at ingest)

@@ -9,7 +9,7 @@ export const INDEX_FORMAT = '7';
  * and peers null (facility-index.ts).
  * Formats 4 and 5 have the first search layout (docids in registry-ID order, no prefix index),
  * which format 6's score order cannot walk: they serve everything but search (503, src/search/).
- * Formats 5 and 6 keep the programs in facility_programs and have no facility_detail: a lookup
+ * Formats 5 and 6 keep the programs in facility_programs and have no facility.detail: a lookup
  * explains them per request (facility-index.ts, src/facilities/service.ts), as before format 7.
  */
 export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', INDEX_FORMAT];
@@ -53,7 +53,7 @@ ${HISTORY_DDL}
 /**
  * Issue 14: industry peers, filled at the end of ingest (src/index/peers.ts): one row per primary
  * NAICS code and overall score present, so a lookup reads its peers with one key.
- * (Formats 5 and 6 also had `facility_programs (registry_id, programs)`: the programs now live in facility_detail.)
+ * (Formats 5 and 6 also had `facility_programs (registry_id, programs)`: the programs now live in facility.detail.)
  */
 export const PEER_DDL = `
 CREATE TABLE peer_rank (

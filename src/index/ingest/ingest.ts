@@ -117,7 +117,8 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
       formats.push(format);
       if (missing.length) missingColumns[file] = missing;
     },
-    rows: (rows, bytes, read) => {
+    rows: (rows, bytes, read, templates) => {
+      writer.addTemplates(templates);
       for (const v of rows) {
         // The producer rejects duplicates with their file and line (producer.ts); one reaching the
         // writer would be a bug there, not a row to reject without a source.
@@ -209,7 +210,7 @@ async function runInWorker(opts: IngestOptions, sink: ProducerSink): Promise<1 |
           case 'header':
             return sink.header(m.file, m.format, m.missing);
           case 'rows':
-            sink.rows(m.rows, m.bytes, m.read);
+            sink.rows(m.rows, m.bytes, m.read, m.templates);
             return send({ kind: 'ack' });
           case 'rejects':
             return m.rejects.forEach(sink.reject);

@@ -44,30 +44,66 @@ export function streetParts(street: string): StreetParts {
   }
   // "4500-4536 MAIN" is a range: the first number names the building. "123-45" (Queens style,
   // second number smaller) is one number written with a hyphen.
-  s = s.replace(/^\s*(\d+)\s*-\s*(\d+)\b/, (_, a: string, b: string) => (Number(b) >= Number(a) ? a : a + b));
-  let words = s.replace(/[^A-Z0-9]+/g, ' ').trim().split(' ').filter(Boolean);
+  if (s.includes('-')) s = s.replace(/^\s*(\d+)\s*-\s*(\d+)\b/, (_, a: string, b: string) => (Number(b) >= Number(a) ? a : a + b));
+  let words = alnumWords(s);
   if (words.length === 0) return { house: '', words: [], unit: cleanUnit(unit) };
   words[0] = NUMBER_WORDS.get(words[0]!) ?? words[0]!;
   // A designator right after the house number is a street name ("100 Suite Rd" is improbable, "100 Unit Rd" exists).
-  const u = words.findIndex((w, i) => i >= 2 && UNIT_WORDS.has(w));
+  let u = -1;
+  for (let i = 2; i < words.length; i++) {
+    if (UNIT_WORDS.has(words[i]!)) {
+      u = i;
+      break;
+    }
+  }
   if (u >= 0) {
     unit = words.slice(u + 1).join(' ') + (unit ? ` ${unit}` : '');
     words = words.slice(0, u);
   }
-  const house = /^\d/.test(words[0]!) ? words[0]!.replace(/^0+(?=\d)/, '') : '';
-  return { house, words: (house ? words.slice(1) : words).map(canonicalWord), unit: cleanUnit(unit) };
+  const first = words[0]!;
+  const c0 = first.charCodeAt(0);
+  const house = c0 >= 48 && c0 <= 57 ? (c0 === 48 ? first.replace(/^0+(?=\d)/, '') : first) : '';
+  const rest: string[] = [];
+  for (let i = house ? 1 : 0; i < words.length; i++) rest.push(canonicalWord(words[i]!));
+  return { house, words: rest, unit: cleanUnit(unit) };
+}
+
+/**
+ * The runs of A-Z and 0-9 of an upper-cased line, in order: what `replace(/[^A-Z0-9]+/g, ' ').trim().split(' ')`
+ * gives without its empty strings, in one pass and without the intermediate strings.
+ */
+function alnumWords(s: string): string[] {
+  const out: string[] = [];
+  let start = -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const alnum = (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+    if (alnum) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      out.push(s.slice(start, i));
+      start = -1;
+    }
+  }
+  if (start >= 0) out.push(start === 0 ? s : s.slice(start));
+  return out;
 }
 
 /** One street word in canonical form; ordinals lose their suffix ("97TH" and "97" alike, "FIRST" -> "1"). */
 function canonicalWord(w: string): string {
   const named = NAME_WORDS.get(w) ?? w;
-  const ordinal = /^(\d+)(?:ST|ND|RD|TH)$/.exec(named);
-  if (ordinal) return ordinal[1]!;
+  const c = named.charCodeAt(0);
+  if (c >= 48 && c <= 57) {
+    // only a word starting with a digit can be an ordinal
+    const ordinal = /^(\d+)(?:ST|ND|RD|TH)$/.exec(named);
+    if (ordinal) return ordinal[1]!;
+  }
   return STREET_TYPES.get(named) ?? named;
 }
 
 /** A unit designator's value in comparable form ("# 05" -> "5"). */
 export function cleanUnit(unit: string): string {
+  if (unit === '') return '';
   return unit.toUpperCase().replace(/[^A-Z0-9]+/g, '').replace(/^0+(?=.)/, '');
 }
 
@@ -83,8 +119,12 @@ export function normalizeAddressKey(street: string, state: string): string {
 
 /** The `address_key` of an already normalised street key (the demo's parsed query) and a state. */
 export function addressKey(streetKey: string, state: string): string {
-  return `${streetKey}|${state.trim().toUpperCase()}`;
+  // ingest passes the state already trimmed and upper-cased (two letters): no need to redo it
+  const plain = state.length === 2 && isUpperAscii(state.charCodeAt(0)) && isUpperAscii(state.charCodeAt(1));
+  return `${streetKey}|${plain ? state : state.trim().toUpperCase()}`;
 }
+
+const isUpperAscii = (c: number) => c >= 65 && c <= 90;
 
 /** City for comparison: upper case, no punctuation or spaces, Saint/Fort/Mount abbreviated. */
 export function normalizeCity(city: string): string {

@@ -74,13 +74,38 @@ function classifyStatus(status: string): CurrentStatus {
   return 'none';
 }
 
+/**
+ * parseDataDate, once per distinct text: an index build scores millions of rows whose dates are a few
+ * thousand distinct texts. Bounded, so junk dates cannot grow it; the DataDate objects are never mutated.
+ */
+function memoDate(text: string): DataDate | null {
+  let parsed = DATE_MEMO.get(text);
+  if (parsed === undefined) {
+    parsed = parseDataDate(text);
+    if (DATE_MEMO.size < 100_000) DATE_MEMO.set(text, parsed);
+  }
+  return parsed;
+}
+const DATE_MEMO = new Map<string, DataDate | null>();
+
+/** asOfDay of the last as-of seen: a build scores every row at the same as-of. Only valid dates are kept (asOfDay throws otherwise). */
+let lastAsOf: string | null = null;
+let lastAsOfDay = 0;
+function asOfDayOf(asOf: string): number {
+  if (asOf !== lastAsOf) {
+    lastAsOfDay = asOfDay(asOf);
+    lastAsOf = asOf;
+  }
+  return lastAsOfDay;
+}
+
 /** Tracks the latest dated event among several date texts, and whether any undated text was seen. */
 class LatestDate {
   best: DataDate | null = null;
   undatedText = false;
   add(d: unknown): void {
     if (typeof d !== 'string') return;
-    const parsed = parseDataDate(d);
+    const parsed = memoDate(d);
     if (parsed) {
       if (this.best === null || parsed.day > this.best.day) this.best = parsed;
     } else if (d.trim() !== '') this.undatedText = true; // a non-empty but unparseable date still says an event happened
@@ -118,7 +143,7 @@ function programFacts(programs: unknown): ProgramFacts[] {
 
 /** Sanitise the inputs and measure every date against `asOf` (YYYY-MM-DD; throws RangeError if invalid). */
 export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
-  const asOfDayNumber = asOfDay(asOf);
+  const asOfDayNumber = asOfDayOf(asOf);
   const raw = typeof inputs.history === 'string' ? inputs.history.toUpperCase() : '';
   const history = raw.slice(-HISTORY_QUARTERS);
   let inHistory = 0;

@@ -154,3 +154,16 @@ describe('the real addresses of the EPA FRS extract (shared/data/frs_naics_32591
     expect(checked).toBeGreaterThan(900);
   });
 });
+
+describe('street key fast paths (one-pass word split, state already upper-case)', () => {
+  it.each([
+    ['  0045-0012 north  first street, ste. 200 ', 'TX', '450012 N1ST|TX'], // Queens style (second number smaller): one number, leading zeros dropped,
+    ['4500-4536 Main St', ' tx ', '4500 MAINST|TX'],
+    ['12 café  ROAD #5', 'Ca', '12 CAFRD|CA'],
+    ['..//--', 'AR', '|AR'],
+    ['PO BOX 12', 'NY', 'POBOX12|NY'],
+    ['100 UNIT RD', 'OH', '100 UNITRD|OH'],
+  ])('%p in %p keys as %p', (street, state, key) => {
+    expect(normalizeAddressKey(street, state)).toBe(key);
+  });
+});

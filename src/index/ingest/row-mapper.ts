@@ -28,18 +28,18 @@ const HISTORY = /^[_VSU]{0,12}$/;
  */
 export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
   const c = header.columns;
-  // positions read as static properties at each call site (c.lat, ...): a keyed lookup per field was 13% of ingest's CPU
-  const at = (i: number) => (i < 0 ? '' : (f[i] ?? '').trim());
-  const rawId = at(c.registry_id);
-  const fid = FID.exec(at(c.dfr_url))?.[1];
+  // positions read as static properties at each call site (c.lat, ...): a keyed lookup per field was 13% of ingest's CPU;
+  // cells are read with module-level helpers taking `f`, not per-row closures (a closure per row and field cost ~5%)
+  const rawId = cell(f, c.registry_id);
   let registry_id = rawId;
   if (!DIGITS.test(rawId)) {
+    const fid = FID.exec(cell(f, c.dfr_url))?.[1];
     if (fid) registry_id = fid;
     else if (rawId === '') return { reason: 'missing_id', detail: 'no registry ID (and no DFR URL fid=)', registry_id: '' };
     else return { reason: 'non_numeric_id', detail: `registry ID "${rawId}" is not a number and there is no DFR URL fid=`, registry_id: rawId };
   }
 
-  const rawLat = at(c.lat), rawLng = at(c.lng);
+  const rawLat = cell(f, c.lat), rawLng = cell(f, c.lng);
   if (isBlank(rawLat) || isBlank(rawLng)) return { reason: 'missing_coordinates', detail: `lat "${rawLat}", long "${rawLng}"`, registry_id };
   const lat = Number(rawLat), lng = Number(rawLng);
   if (!Number.isFinite(lat) || !Number.isFinite(lng) || lat < -90 || lat > 90 || lng < -180 || lng > 180) {
@@ -47,72 +47,124 @@ export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
   }
   if (lat === 0 && lng === 0) return { reason: 'zero_coordinates', detail: 'lat 0, long 0 (a placeholder, not a place)', registry_id };
 
-  const bad = (b: Bad, reason: RejectReason): Rejection => ({ reason, detail: b.detail, registry_id });
-  // an absent column is null (not reported); a blank cell of a present column is 0, as ECHO leaves zero counts blank
-  const count = (i: number, column: string, max?: number) => (i < 0 ? null : parseCount(at(i), column, max));
-  const amount = (i: number, column: string) => (i < 0 ? null : parseAmount(at(i), column));
-  const qtrs = count(c.qtrs_with_nc, 'qtrs_with_nc', 12);
-  const inspections = count(c.inspection_count, 'inspection_count');
-  const informal = count(c.informal_count, 'informal_count');
-  const formal = count(c.formal_count, 'formal_action_count');
-  const penaltyCount = count(c.penalty_count, 'penalty_count');
-  const total = amount(c.total_penalties, 'total_penalties');
-  const last = amount(c.last_penalty, 'last_penalty_amt');
-  const days = count(c.days_last_inspection, 'days_last_inspection');
-  const fecCases = count(header.fec.cases, 'fec_number_of_cases');
-  const fecPenalties = amount(header.fec.penalties, 'fec_total_penalties');
-  for (const v of [qtrs, inspections, informal, formal, penaltyCount, total, last, days, fecCases, fecPenalties]) if (v instanceof Bad) return bad(v, 'bad_number');
+  // an absent column is null (not reported); a blank cell of a present column is 0, as ECHO leaves zero counts blank.
+  // Each value is checked as it is parsed, in the order the rejection reports them (the first Bad wins).
+  const qtrs = count(f, c.qtrs_with_nc, 'qtrs_with_nc', 12);
+  if (qtrs instanceof Bad) return bad(qtrs, 'bad_number', registry_id);
+  const inspections = count(f, c.inspection_count, 'inspection_count');
+  if (inspections instanceof Bad) return bad(inspections, 'bad_number', registry_id);
+  const informal = count(f, c.informal_count, 'informal_count');
+  if (informal instanceof Bad) return bad(informal, 'bad_number', registry_id);
+  const formal = count(f, c.formal_count, 'formal_action_count');
+  if (formal instanceof Bad) return bad(formal, 'bad_number', registry_id);
+  const penaltyCount = count(f, c.penalty_count, 'penalty_count');
+  if (penaltyCount instanceof Bad) return bad(penaltyCount, 'bad_number', registry_id);
+  const total = amount(f, c.total_penalties, 'total_penalties');
+  if (total instanceof Bad) return bad(total, 'bad_number', registry_id);
+  const last = amount(f, c.last_penalty, 'last_penalty_amt');
+  if (last instanceof Bad) return bad(last, 'bad_number', registry_id);
+  const rawDays = cell(f, c.days_last_inspection);
+  const days = c.days_last_inspection < 0 ? null : parseCount(rawDays, 'days_last_inspection');
+  if (days instanceof Bad) return bad(days, 'bad_number', registry_id);
+  const fecCases = count(f, header.fec.cases, 'fec_number_of_cases');
+  if (fecCases instanceof Bad) return bad(fecCases, 'bad_number', registry_id);
+  const fecPenalties = amount(f, header.fec.penalties, 'fec_total_penalties');
+  if (fecPenalties instanceof Bad) return bad(fecPenalties, 'bad_number', registry_id);
 
-  const dLastPenalty = parseDate(at(c.date_last_penalty), 'date_last_penalty');
-  const dLastFormal = parseDate(at(c.date_last_formal), 'date_last_formal_action');
-  const dLastInformal = parseDate(at(c.date_last_informal), 'date_last_informal_action');
-  const dLastInspection = parseDate(at(c.date_last_inspection), 'date_last_inspection');
-  const dLastFec = parseDate(at(header.fec.last_date), 'fec_last_case_date');
-  for (const v of [dLastPenalty, dLastFormal, dLastInformal, dLastInspection, dLastFec]) if (v instanceof Bad) return bad(v, 'bad_date');
+  const dLastPenalty = parseDate(cell(f, c.date_last_penalty), 'date_last_penalty');
+  if (dLastPenalty instanceof Bad) return bad(dLastPenalty, 'bad_date', registry_id);
+  const dLastFormal = parseDate(cell(f, c.date_last_formal), 'date_last_formal_action');
+  if (dLastFormal instanceof Bad) return bad(dLastFormal, 'bad_date', registry_id);
+  const dLastInformal = parseDate(cell(f, c.date_last_informal), 'date_last_informal_action');
+  if (dLastInformal instanceof Bad) return bad(dLastInformal, 'bad_date', registry_id);
+  const dLastInspection = parseDate(cell(f, c.date_last_inspection), 'date_last_inspection');
+  if (dLastInspection instanceof Bad) return bad(dLastInspection, 'bad_date', registry_id);
+  const dLastFec = parseDate(cell(f, header.fec.last_date), 'fec_last_case_date');
+  if (dLastFec instanceof Bad) return bad(dLastFec, 'bad_date', registry_id);
 
-  const history = at(c.history).toUpperCase();
+  const history = upper(cell(f, c.history));
   if (!HISTORY.test(history)) return { reason: 'bad_history', detail: `compliance history "${history}" is not up to 12 of _ V S U`, registry_id };
-  const programs = programsOf(at, header.programs);
-  if (programs instanceof Bad) return bad(programs, programs.detail.includes('date') ? 'bad_date' : 'bad_number');
+  const programs = programsOf(f, header.programs);
+  if (programs instanceof Bad) return bad(programs, programs.detail.includes('date') ? 'bad_date' : 'bad_number', registry_id);
 
-  const status = at(c.compliance_status);
+  const status = cell(f, c.compliance_status);
   const inputs: ScoreInputs = {
-    qtrs_with_nc: qtrs as number | null,
+    qtrs_with_nc: qtrs,
     history: c.history < 0 ? null : history,
     compliance_status: c.compliance_status < 0 ? null : status,
     // FAC_SNC_FLG alone is unreliable (N on every row of recent national files): status and programs count too
-    significant_violation: /significant/i.test(status) || at(c.programs_with_snc) !== '' || at(c.snc_flag).toUpperCase() === 'Y',
-    inspection_count: inspections as number | null,
-    informal_action_count: informal as number | null,
-    formal_action_count: formal as number | null,
+    significant_violation: /significant/i.test(status) || cell(f, c.programs_with_snc) !== '' || upper(cell(f, c.snc_flag)) === 'Y',
+    inspection_count: inspections,
+    informal_action_count: informal,
+    formal_action_count: formal,
     // facility-search downloads have total penalties but no count: null here, the score counts a total above 0 as one
-    penalty_count: penaltyCount as number | null,
-    total_penalties_usd: total as number | null,
-    last_penalty_usd: last as number | null,
-    date_last_penalty: dLastPenalty as string | null,
-    date_last_formal_action: dLastFormal as string | null,
-    date_last_informal_action: dLastInformal as string | null,
-    date_last_inspection: dLastInspection as string | null,
-    federal_cases: fecCases as number | null,
-    federal_penalties_usd: fecPenalties as number | null,
-    date_last_federal_case: dLastFec as string | null,
+    penalty_count: penaltyCount,
+    total_penalties_usd: total,
+    last_penalty_usd: last,
+    date_last_penalty: dLastPenalty,
+    date_last_formal_action: dLastFormal,
+    date_last_informal_action: dLastInformal,
+    date_last_inspection: dLastInspection,
+    federal_cases: fecCases,
+    federal_penalties_usd: fecPenalties,
+    date_last_federal_case: dLastFec,
     programs,
     not_reported: header.notReported,
   };
   return {
     registry_id,
-    fac_name: at(c.name),
-    fac_street: at(c.street),
-    fac_city: at(c.city),
-    fac_state: at(c.state).toUpperCase(),
-    fac_zip: at(c.zip),
+    fac_name: cell(f, c.name),
+    fac_street: cell(f, c.street),
+    fac_city: cell(f, c.city),
+    fac_state: upper(cell(f, c.state)),
+    fac_zip: cell(f, c.zip),
     lat,
     lng,
-    fac_naics: /^\d+/.exec(at(c.naics))?.[0] ?? '',
+    fac_naics: naicsOf(cell(f, c.naics)),
     inputs,
     // blank or NA-like ('NA', 'N/A', '-'): no day count, so no vote for the as-of date (parseCount reads those as 0)
-    days_last_inspection: isBlank(at(c.days_last_inspection)) ? null : (days as number),
+    days_last_inspection: isBlank(rawDays) ? null : days,
   };
+}
+
+/**
+ * Cell `i` of a record, trimmed; '' for an absent column (-1) or a short record. Most cells start and end
+ * with a printable ASCII character and are returned as they are, without calling trim.
+ */
+function cell(f: string[], i: number): string {
+  if (i < 0) return '';
+  const v = f[i];
+  if (v === undefined) return '';
+  const n = v.length;
+  if (n === 0) return v;
+  const a = v.charCodeAt(0), z = v.charCodeAt(n - 1);
+  return a > 32 && a < 127 && z > 32 && z < 127 ? v : v.trim();
+}
+
+/** Upper case, skipping the call for the usual one-letter flags and already upper-case values of the fast path. */
+function upper(v: string): string {
+  if (v.length === 0 || v === 'Y' || v === 'N') return v;
+  return v.toUpperCase();
+}
+
+function naicsOf(v: string): string {
+  const c = v.charCodeAt(0);
+  if (!(c >= 48 && c <= 57)) return ''; // also '' (NaN)
+  let j = 1;
+  while (j < v.length && v.charCodeAt(j) >= 48 && v.charCodeAt(j) <= 57) j++;
+  return j === v.length ? v : v.slice(0, j);
+}
+
+function count(f: string[], i: number, column: string, max?: number): number | null | Bad {
+  return i < 0 ? null : parseCount(cell(f, i), column, max);
+}
+
+function amount(f: string[], i: number, column: string): number | null | Bad {
+  return i < 0 ? null : parseAmount(cell(f, i), column);
+}
+
+function bad(b: Bad, reason: RejectReason, registry_id: string): Rejection {
+  return { reason, detail: b.detail, registry_id };
 }
 
 /** What mapRow needs of a header (columns.ts readHeader). */
@@ -125,40 +177,43 @@ const NOT_IN_PROGRAM = /^not applicable/i;
  * One program's record, or null when the facility is not in it: the program flag (AIR_FLAG, ...) says
  * so when the file has it; without it (facility-search), a status other than blank / 'Not Applicable'.
  */
-function programOf(at: (i: number) => string, c: ProgramColumnMap): ProgramInputs | null | Bad {
-  const status = at(c.status);
-  if (c.flag >= 0 ? at(c.flag).toUpperCase() !== 'Y' : status === '' || NOT_IN_PROGRAM.test(status)) return null;
-  const n = (i: number, column: string, max?: number) => (i < 0 ? null : parseCount(at(i), column, max));
-  const usd = (i: number, column: string) => (i < 0 ? null : parseAmount(at(i), column));
-  const qtrs = n(c.qtrs_with_nc, 'program qtrs_with_nc', 13);
-  const formal = n(c.formal_actions, 'program formal_action_count');
-  const informal = n(c.informal_actions, 'program informal_count');
-  const penalties = usd(c.penalties_usd, 'program penalties');
-  const lastUsd = usd(c.last_penalty_usd, 'program last_penalty_amt');
-  for (const v of [qtrs, formal, informal, penalties, lastUsd]) if (v instanceof Bad) return v;
-  const lastPenalty = parseDate(at(c.last_penalty_date), 'program last_penalty_date');
-  const lastFormal = parseDate(at(c.last_formal_action_date), 'program date_last_formal_action');
-  for (const v of [lastPenalty, lastFormal]) if (v instanceof Bad) return v;
-  const flag = at(c.significant).toUpperCase();
+function programOf(f: string[], c: ProgramColumnMap): ProgramInputs | null | Bad {
+  const status = cell(f, c.status);
+  if (c.flag >= 0 ? upper(cell(f, c.flag)) !== 'Y' : status === '' || NOT_IN_PROGRAM.test(status)) return null;
+  const qtrs = count(f, c.qtrs_with_nc, 'program qtrs_with_nc', 13);
+  if (qtrs instanceof Bad) return qtrs;
+  const formal = count(f, c.formal_actions, 'program formal_action_count');
+  if (formal instanceof Bad) return formal;
+  const informal = count(f, c.informal_actions, 'program informal_count');
+  if (informal instanceof Bad) return informal;
+  const penalties = amount(f, c.penalties_usd, 'program penalties');
+  if (penalties instanceof Bad) return penalties;
+  const lastUsd = amount(f, c.last_penalty_usd, 'program last_penalty_amt');
+  if (lastUsd instanceof Bad) return lastUsd;
+  const lastPenalty = parseDate(cell(f, c.last_penalty_date), 'program last_penalty_date');
+  if (lastPenalty instanceof Bad) return lastPenalty;
+  const lastFormal = parseDate(cell(f, c.last_formal_action_date), 'program date_last_formal_action');
+  if (lastFormal instanceof Bad) return lastFormal;
+  const flag = upper(cell(f, c.significant));
   return {
     status: c.status < 0 || status === '' ? null : status,
     significant: c.significant < 0 && c.status < 0 ? null : flag === 'Y' || SIGNIFICANT_STATUS.test(status),
-    qtrs_with_nc: qtrs as number | null,
-    formal_actions: formal as number | null,
-    informal_actions: informal as number | null,
-    penalties_usd: penalties as number | null,
-    last_penalty_usd: lastUsd as number | null,
-    last_penalty_date: lastPenalty as string | null,
-    last_formal_action_date: lastFormal as string | null,
+    qtrs_with_nc: qtrs,
+    formal_actions: formal,
+    informal_actions: informal,
+    penalties_usd: penalties,
+    last_penalty_usd: lastUsd,
+    last_penalty_date: lastPenalty,
+    last_formal_action_date: lastFormal,
   };
 }
 
-function programsOf(at: (i: number) => string, columns: RowHeader['programs']): ProgramsInputs | Bad {
+function programsOf(f: string[], columns: RowHeader['programs']): ProgramsInputs | Bad {
   const out = { caa: null, cwa: null, rcra: null, sdwa: null } as ProgramsInputs;
   for (const p of PROGRAMS) {
     const c = columns[p];
     if (c === null) continue;
-    const r = programOf(at, c);
+    const r = programOf(f, c);
     if (r instanceof Bad) return r;
     out[p] = r;
   }

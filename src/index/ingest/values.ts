@@ -38,10 +38,20 @@ export function parseCount(raw: string, column: string, max = Number.MAX_SAFE_IN
  */
 export function parseDate(raw: string, column: string): string | null | Bad {
   if (raw === '' || isBlank(raw)) return null;
-  const date = parseDataDate(raw);
-  if (!date || date.iso < '1900') return new Bad(`${column}: "${raw}" is not a date (MM/DD/YYYY)`);
-  return date.iso;
+  // a national file has a few thousand distinct date texts in millions of cells: each is parsed once
+  let iso = DATE_MEMO.get(raw);
+  if (iso === undefined) {
+    const date = parseDataDate(raw);
+    iso = !date || date.iso < '1900' ? false : date.iso;
+    if (DATE_MEMO.size < DATE_MEMO_MAX) DATE_MEMO.set(raw, iso);
+  }
+  if (iso === false) return new Bad(`${column}: "${raw}" is not a date (MM/DD/YYYY)`);
+  return iso;
 }
+
+/** Date text -> ISO, or false when it is not a date. Bounded, so a file of junk dates cannot grow it without limit. */
+const DATE_MEMO = new Map<string, string | false>();
+const DATE_MEMO_MAX = 100_000;
 
 export function addDays(iso: string, days: number): string {
   return new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);

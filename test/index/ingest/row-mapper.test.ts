@@ -71,6 +71,33 @@ describe('mapping an exporter row', () => {
   });
 });
 
+describe('mapping fast paths (cells without trim, memoised dates) read the same as trim and a fresh parse', () => {
+  it('trims cells whose ends are tabs, no-break or other Unicode spaces, and keeps ASCII-bounded cells as they are', () => {
+    const m = mapped({ FAC_NAME: '\u00a0ACME\u3000', FAC_CITY: '\tSPRINGFIELD ', FAC_STATE: ' tx\u2028', FAC_STREET: 'A  B', FAC_INSPECTION_COUNT: '\u20027\ufeff' });
+    expect([m.fac_name, m.fac_city, m.fac_state, m.fac_street, m.inputs.inspection_count]).toEqual(['ACME', 'SPRINGFIELD', 'TX', 'A  B', 7]);
+  });
+
+  it('reports the first bad value in column order, numbers before dates', () => {
+    const r = map({ FAC_TOTAL_PENALTIES: 'lots', FAC_INSPECTION_COUNT: 'several', FAC_DATE_LAST_PENALTY: '02/30/2025' }) as Rejection;
+    expect([r.reason, r.detail]).toEqual(['bad_number', 'inspection_count: "several" is not a non-negative number']);
+  });
+
+  it('rejects a bad date every time it is seen, with the column it is in (a date text is parsed once)', () => {
+    const a = map({ FAC_DATE_LAST_PENALTY: '02/30/2025' }) as Rejection;
+    const b = map({ FAC_DATE_LAST_INSPECTION: '02/30/2025' }) as Rejection;
+    expect([a.reason, a.detail, b.reason, b.detail]).toEqual([
+      'bad_date', 'date_last_penalty: "02/30/2025" is not a date (MM/DD/YYYY)',
+      'bad_date', 'date_last_inspection: "02/30/2025" is not a date (MM/DD/YYYY)',
+    ]);
+    expect(mapped({ FAC_DATE_LAST_PENALTY: '3/7/2024' }).inputs.date_last_penalty).toBe('2024-03-07');
+    expect(mapped({ FAC_DATE_LAST_PENALTY: '3/7/2024' }).inputs.date_last_penalty).toBe('2024-03-07');
+  });
+
+  it('keeps the leading digits of the NAICS codes, and none when the cell does not start with a digit', () => {
+    expect([mapped({ FAC_NAICS_CODES: '325110 324110' }).fac_naics, mapped({ FAC_NAICS_CODES: '211111' }).fac_naics, mapped({ FAC_NAICS_CODES: 'x1' }).fac_naics]).toEqual(['325110', '211111', '']);
+  });
+});
+
 describe('reading a header', () => {
   it('finds the same fields in exporter (UPPER_SNAKE) and facility-search (CamelCase) spellings', () => {
     const a = readHeader(['REGISTRY_ID', 'FAC_LAT', 'FAC_LONG', 'FAC_QTRS_WITH_NC']);

@@ -31,7 +31,7 @@ export const LAYERS: Layer[] = [
   {
     name: 'vocabulary',
     what: 'the score model and the shared vocabulary: errors, tiers, log, config types, envelope schemas',
-    files: [/^scoring\//, /^(errors|tiers|log|config|jwt-config|hash|version|worker-url)\.ts$/, /^http\/envelope\.ts$/],
+    files: [/^scoring\//, /^(errors|tiers|log|config|jwt-config|hash|version|worker-url)\.ts$/, /^http\/(envelope|json-response)\.ts$/],
   },
 ];
 

@@ -1,7 +1,7 @@
 import { HISTORY_DDL } from '../history/schema';
 
 /** DDL of the facility index file (the search tables: ./search-table.ts). Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
-export const INDEX_FORMAT = '6';
+export const INDEX_FORMAT = '7';
 /**
  * Format 2 is format 3 without the release and history tables: it reads as one release (src/history/).
  * Format 3 is format 4 without the search tables: it serves everything but search (503, src/search/).
@@ -9,8 +9,10 @@ export const INDEX_FORMAT = '6';
  * and peers null (facility-index.ts).
  * Formats 4 and 5 have the first search layout (docids in registry-ID order, no prefix index),
  * which format 6's score order cannot walk: they serve everything but search (503, src/search/).
+ * Format 6 is format 7 with the second search layout (four FTS5 columns with positions, issue 16):
+ * search reads it like format 7 (only matches and docids are used).
  */
-export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', INDEX_FORMAT];
+export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', INDEX_FORMAT];
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small

@@ -3,7 +3,7 @@ import { sha256Hex } from '../hash';
 import type { FacilityIndex } from '../index/facility-index';
 import type { CursorKey } from './cursor';
 import type { SearchRequest } from './query';
-import { fieldWords, idf, matchesAll, relevance, wordCount } from './rank';
+import { idf, matchesAll, relevance, wordCount } from './rank';
 import { WordPlanner, type QueryPlan } from './word-plan';
 
 /** A facility found, with its sort key and its location (for the export forms). */
@@ -39,8 +39,11 @@ const FILTERS = `
 const COLUMNS = `d.docid, f.registry_id, f.fac_name, f.fac_street, f.fac_city, f.fac_state, f.fac_zip,
     f.overall_score, f.active_enforcement, f.lat, f.lng`;
 const FROM = `facility_search JOIN search_doc d ON d.docid = facility_search.rowid JOIN facility f ON f.registry_id = d.registry_id`;
-// Every candidate of a ranked query (at most RANKED_MATCHES of them), ranked here (rank.ts).
-const CANDIDATES = `SELECT ${COLUMNS} FROM ${FROM} WHERE facility_search MATCH ?1 ${FILTERS}`;
+// The candidates of a query, up to one more than RANKED_MATCHES (the broad-query count, before filters).
+const FIRST_IDS = 'SELECT rowid AS docid FROM facility_search WHERE facility_search MATCH ?1 LIMIT ?2';
+// The candidates of a ranked query, by docid (read once by FIRST_IDS), that pass the filters; ranked here (rank.ts).
+const CANDIDATES = `SELECT ${COLUMNS} FROM search_doc d JOIN facility f ON f.registry_id = d.registry_id
+  WHERE d.docid IN (SELECT value FROM json_each(?1)) ${FILTERS}`;
 // The score order: docids are numbered in (overall_score, registry_id) order at build time
 // (src/index/search-table.ts), so FTS5 walks the candidates in that order and the walk stops after a page.
 const BY_DOCID = `SELECT ${COLUMNS} FROM ${FROM}
@@ -79,6 +82,7 @@ export class FacilitySearch {
   private readonly planner: WordPlanner;
   private readonly total: number;
   private readonly avgWords: number;
+  private readonly firstIds;
   private readonly candidates;
   private readonly byDocid;
   private readonly count;
@@ -100,6 +104,7 @@ export class FacilitySearch {
   ) {
     const db: Database = index.db;
     this.fingerprint = sha256Hex(JSON.stringify(index.info)).slice(0, 16);
+    this.firstIds = db.prepare<{ docid: number }, [string, number]>(FIRST_IDS);
     this.candidates = db.prepare<Row, Params>(CANDIDATES);
     this.byDocid = db.prepare<Row, Params>(BY_DOCID);
     this.count = db.prepare<{ n: number }, [string, number]>(COUNT);
@@ -122,7 +127,8 @@ export class FacilitySearch {
   page(r: SearchRequest): { hits: SearchHit[]; more: boolean } {
     const plan = this.planner.plan(r.words);
     const filters = [r.state, r.naics, r.minScore, r.maxScore, r.activeEnforcement === null ? null : r.activeEnforcement ? 1 : 0];
-    const hits = r.sort === 'relevance' && !this.isBroad(plan.expression) ? this.ranked(plan, filters, r) : this.inScoreOrder(plan, filters, r);
+    const ids = r.sort === 'relevance' ? this.firstIds.all(plan.expression, this.rankedMatches + 1) : null;
+    const hits = ids && ids.length <= this.rankedMatches ? this.ranked(plan, ids, filters, r) : this.inScoreOrder(plan, filters, r);
     const more = hits.length > r.limit;
     if (more) hits.pop();
     return { hits, more };
@@ -144,7 +150,7 @@ export class FacilitySearch {
     if (!plan.checked) return this.byDocid.all(...args, r.limit + 1).map((row) => hit(row, row.docid));
     const hits: SearchHit[] = [];
     for (const row of this.byDocid.iterate(...args, -1)) {
-      if (!matchesAll(fieldWords(row), r.words)) continue;
+      if (!matchesAll(row, r.words)) continue;
       hits.push(hit(row, row.docid));
       if (hits.length > r.limit) break;
     }
@@ -152,13 +158,12 @@ export class FacilitySearch {
   }
 
   /** Every match ranked by BM25 (ties by registry ID), then the limit + 1 after `r.after`. */
-  private ranked(plan: QueryPlan, filters: Params, r: SearchRequest): SearchHit[] {
+  private ranked(plan: QueryPlan, ids: { docid: number }[], filters: Params, r: SearchRequest): SearchHit[] {
     const weights = plan.words.map((w) => idf(w.docs, this.total));
     const scored: SearchHit[] = [];
-    for (const row of this.candidates.all(plan.expression, ...filters)) {
-      const fields = fieldWords(row);
-      if (plan.checked && !matchesAll(fields, r.words)) continue;
-      scored.push(hit(row, relevance(fields, r.words, weights, this.avgWords)));
+    for (const row of this.candidates.all(JSON.stringify(ids.map((i) => i.docid)), ...filters)) {
+      if (plan.checked && !matchesAll(row, r.words)) continue;
+      scored.push(hit(row, relevance(row, r.words, weights, this.avgWords)));
     }
     scored.sort((a, b) => a.key.value - b.key.value || (a.key.registryId < b.key.registryId ? -1 : a.key.registryId > b.key.registryId ? 1 : 0));
     const after = r.after;
@@ -181,6 +186,6 @@ function averageWords(db: Database, total: number): number {
        WHERE d.docid IN (SELECT value FROM json_each(?1))`,
     )
     .all(JSON.stringify(ids));
-  const words = rows.reduce((sum, row) => sum + wordCount(fieldWords(row)), 0);
+  const words = rows.reduce((sum, row) => sum + wordCount(row), 0);
   return rows.length > 0 && words > 0 ? words / rows.length : 1;
 }

@@ -1,7 +1,5 @@
-import { queryWords } from './match';
-
-/** A facility's searched fields, as the index's words: name, street, city, ZIP. */
-export type FieldWords = [string[], string[], string[], string[]];
+/** A facility's searched fields: name, street, city, ZIP. */
+export type Fields = { fac_name: string; fac_street: string; fac_city: string; fac_zip: string };
 
 /** Field weights of the relevance order (name, street, city, ZIP): a word in the name counts most. */
 const WEIGHTS = [4, 1, 2, 2] as const;
@@ -9,18 +7,64 @@ const WEIGHTS = [4, 1, 2, 2] as const;
 const K1 = 1.2;
 const B = 0.75;
 
-export function fieldWords(f: { fac_name: string; fac_street: string; fac_city: string; fac_zip: string }): FieldWords {
-  return [queryWords(f.fac_name), queryWords(f.fac_street), queryWords(f.fac_city), queryWords(f.fac_zip)];
+// The index's word rule (src/search/match.ts, tokenize='ascii'): ASCII letters and digits, and every
+// non-ASCII character, are word characters. Scanned by char code: this runs for up to
+// RANKED_MATCHES facilities per search, and allocating their words as strings costs more than the rest.
+const isWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c >= 128;
+
+/** Whether `w` (lower-case ASCII, non-ASCII as typed) starts `text` at `at`, ASCII case folded. */
+function startsAt(text: string, at: number, w: string): boolean {
+  if (at + w.length > text.length) return false;
+  for (let i = 0; i < w.length; i++) {
+    let c = text.charCodeAt(at + i);
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== w.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/** How many words of `text` start with `w`; stops at the first when `first`. */
+function starts(text: string, w: string, first: boolean): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const word = isWordChar(text.charCodeAt(i));
+    if (word && !inWord && startsAt(text, i, w)) {
+      n++;
+      if (first) return n;
+    }
+    inWord = word;
+  }
+  return n;
+}
+
+/** How many words `text` holds. */
+function words(text: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const word = isWordChar(text.charCodeAt(i));
+    if (word && !inWord) n++;
+    inWord = word;
+  }
+  return n;
+}
+
+const fieldsOf = (f: Fields) => [f.fac_name, f.fac_street, f.fac_city, f.fac_zip] as const;
+
+/** Whether `w` starts a word of some field. */
+export function startsAWord(f: Fields, w: string): boolean {
+  return fieldsOf(f).some((text) => starts(text, w, true) > 0);
 }
 
 /** Whether every query word starts a word of some field: the search's match rule, checked here. */
-export function matchesAll(fields: FieldWords, words: readonly string[]): boolean {
-  return words.every((w) => fields.some((field) => field.some((t) => t.startsWith(w))));
+export function matchesAll(f: Fields, ws: readonly string[]): boolean {
+  return ws.every((w) => startsAWord(f, w));
 }
 
 /** How many words a facility's fields hold (BM25's document length). */
-export function wordCount(fields: FieldWords): number {
-  return fields[0].length + fields[1].length + fields[2].length + fields[3].length;
+export function wordCount(f: Fields): number {
+  return words(f.fac_name) + words(f.fac_street) + words(f.fac_city) + words(f.fac_zip);
 }
 
 /**
@@ -30,12 +74,13 @@ export function wordCount(fields: FieldWords): number {
  * by the facility's word count against `avgWords`, times the word's IDF. Negated like bm25(), so
  * smaller is better and the order is ascending.
  */
-export function relevance(fields: FieldWords, words: readonly string[], idf: readonly number[], avgWords: number): number {
-  const lengthNorm = K1 * (1 - B + (B * wordCount(fields)) / avgWords);
+export function relevance(f: Fields, ws: readonly string[], idf: readonly number[], avgWords: number): number {
+  const fields = fieldsOf(f);
+  const lengthNorm = K1 * (1 - B + (B * wordCount(f)) / avgWords);
   let score = 0;
-  for (let i = 0; i < words.length; i++) {
+  for (let i = 0; i < ws.length; i++) {
     let freq = 0;
-    for (let c = 0; c < 4; c++) for (const t of fields[c]!) if (t.startsWith(words[i]!)) freq += WEIGHTS[c]!;
+    for (let c = 0; c < 4; c++) freq += WEIGHTS[c]! * starts(fields[c]!, ws[i]!, false);
     score += (idf[i]! * (freq * (K1 + 1))) / (freq + lengthNorm);
   }
   return -score;

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite';
 import { matchExpression } from './match';
-import { fieldWords, type FieldWords } from './rank';
+import { startsAWord } from './rank';
 
 /** Candidates read per word, in docid order, to estimate how many facilities it matches. */
 export const SAMPLE = 64;
@@ -88,7 +88,7 @@ export class WordPlanner {
   private long(w: string): WordPlan {
     const head = letters(w).slice(0, LONGEST_LISTED).join('');
     const rows = this.rows.all(matchExpression([head]));
-    const matching = rows.filter((r) => startsAWord(fieldWords(r), w)).length;
+    const matching = rows.filter((r) => startsAWord(r, w)).length;
     const docs = this.estimate(rows.length, matching, rows.at(-1)?.docid ?? 0);
     const dense = rows.length === SAMPLE && matching >= DENSE * SAMPLE;
     return dense ? { word: w, term: head, checked: true, docs } : { word: w, term: w, checked: false, docs };
@@ -99,8 +99,4 @@ export class WordPlanner {
     if (sampled < SAMPLE) return matching; // every candidate was read: exact
     return (Math.max(matching, 0.5) * this.total) / last;
   }
-}
-
-function startsAWord(fields: FieldWords, w: string): boolean {
-  return fields.some((field) => field.some((t) => t.startsWith(w)));
 }

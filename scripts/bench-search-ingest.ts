@@ -13,7 +13,7 @@
  * settings, ANALYZE of the new tables), timed, and set against that base ingest's time and file.
  */
 import { Database } from 'bun:sqlite';
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fillSearchTables, SEARCH_DDL } from '../src/index/search-table';
@@ -31,8 +31,8 @@ if (!values.base) {
 /** Wall and CPU (user + system) seconds of one ingest; on a shared machine the CPU time is the steadier figure. */
 async function ingest(tree: string, out: string): Promise<{ wall: number; cpu: number }> {
   const t0 = performance.now();
-  const proc = Bun.spawn([process.execPath, 'run', join(tree, 'src/main.ts'), 'ingest', resolve(values.file!), '--out', resolve(out), '--threads', values.threads!], { cwd: tree, stdout: 'ignore', stderr: 'ignore' });
-  if ((await proc.exited) !== 0) throw new Error(`ingest in ${tree} failed`);
+  const proc = Bun.spawn([process.execPath, 'run', join(tree, 'src/main.ts'), 'ingest', resolve(values.file!), '--out', resolve(out), '--threads', values.threads!], { cwd: tree, stdout: 'ignore', stderr: 'pipe' });
+  if ((await proc.exited) !== 0) throw new Error(`ingest in ${tree} failed: ${(await new Response(proc.stderr).text()).slice(-2000)}`);
   const usage = proc.resourceUsage();
   const cpu = usage ? Number(usage.cpuTime.user + usage.cpuTime.system) / 1e6 : NaN;
   return { wall: (performance.now() - t0) / 1000, cpu };
@@ -62,6 +62,7 @@ const pct = (a: number, b: number) => `${((a / b - 1) * 100).toFixed(1)}%`;
 const times = { base: [] as number[], ours: [] as number[] };
 const cpus = { base: [] as number[], ours: [] as number[] };
 const fills = { wall: [] as number[], cpu: [] as number[], growth: [] as number[] };
+mkdirSync(values.out!, { recursive: true });
 const outs = { base: join(values.out!, 'national-nosearch.sqlite'), ours: join(values.out!, 'national-search.sqlite') };
 let sizes = { base: 0, ours: 0, filled: 0 };
 for (let round = 1; round <= Number(values.rounds); round++) {

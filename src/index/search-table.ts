@@ -34,18 +34,21 @@ CREATE VIRTUAL TABLE facility_search USING fts5(words, content='', tokenize='asc
 `;
 
 /**
- * Fills the search tables from `facility`, one `INSERT ... SELECT` each, inside the build's
- * transaction. Docids must reach FTS5 in ascending order (a smaller rowid makes it flush its term
- * buffer), hence the join in docid order. Automatic merging is off and one 'optimize' at the end
- * merges the segments into one b-tree for the readers; the term buffer keeps FTS5's default size
- * (1 MiB): on the national file 4-64 MiB were slower, not faster (docs/search.md, "Figures").
+ * Fills the search tables from `facility` inside the build's transaction: one sort of the facility
+ * rows into docid order (with the words), then two appends in that order. Docids must reach FTS5 in
+ * ascending order (a smaller rowid makes it flush its term buffer). Automatic merging is off and one
+ * 'optimize' at the end merges the segments into one b-tree for the readers; the term buffer keeps
+ * FTS5's default size (1 MiB): on the national file 4-64 MiB were no faster (docs/search.md, "Figures").
  */
 export function fillSearchTables(db: Database): void {
   db.exec(`INSERT INTO facility_search(facility_search, rank) VALUES ('automerge', 0)`);
-  db.exec(`INSERT INTO search_doc (registry_id, fac_state, fac_naics, overall_score, active_enforcement)
-    SELECT registry_id, fac_state, fac_naics, overall_score, active_enforcement FROM facility ORDER BY overall_score, registry_id`);
-  db.exec(`INSERT INTO facility_search (rowid, words)
-    SELECT d.docid, f.fac_name || ' ' || f.fac_street || ' ' || f.fac_city || ' ' || f.fac_zip
-    FROM search_doc d JOIN facility f ON f.registry_id = d.registry_id ORDER BY d.docid`);
+  db.exec(`CREATE TEMP TABLE search_fill (docid INTEGER PRIMARY KEY, registry_id TEXT, fac_state TEXT, fac_naics TEXT, overall_score INTEGER, active_enforcement INTEGER, words TEXT)`);
+  db.exec(`INSERT INTO temp.search_fill
+    SELECT row_number() OVER (ORDER BY overall_score, registry_id), registry_id, fac_state, fac_naics, overall_score, active_enforcement,
+      fac_name || ' ' || fac_street || ' ' || fac_city || ' ' || fac_zip
+    FROM facility`);
+  db.exec(`INSERT INTO search_doc SELECT docid, registry_id, fac_state, fac_naics, overall_score, active_enforcement FROM temp.search_fill ORDER BY docid`);
+  db.exec(`INSERT INTO facility_search (rowid, words) SELECT docid, words FROM temp.search_fill ORDER BY docid`);
+  db.exec('DROP TABLE temp.search_fill');
   db.exec(`INSERT INTO facility_search(facility_search) VALUES ('optimize')`);
 }

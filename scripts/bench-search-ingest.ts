@@ -55,7 +55,12 @@ function fillOnto(path: string): { wall: number; cpu: number } {
   return { wall, cpu: (used.user + used.system) / 1e6 };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** The middle value; the mean of the two middle ones for an even count (two rounds: their mean). */
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 const size = (p: string) => statSync(p).size;
 const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
 const pct = (a: number, b: number) => `${((a / b - 1) * 100).toFixed(1)}%`;

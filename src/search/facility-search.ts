@@ -25,7 +25,7 @@ export type SearchHit = {
  * ranking means scoring every match before the first page (3-letter prefixes of common words match
  * 10^5 of 3.2M facilities).
  */
-export const RANKED_MATCHES = 1000;
+export const RANKED_MATCHES = 500;
 /** Facilities read to estimate the index's average word count (BM25's average document length). */
 const LENGTH_SAMPLE = 1000;
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bun
 /**
  * A/B cost of the lookup path between two checkouts (or one checkout with two FCS_* settings).
- *   npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--index-b PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]
- * (--index-b: B's own index file, for a change of index format; the IDs are drawn from A's.)
+ *   npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--index-b PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V] [--tier free|starter|platform|enterprise]
+ * (--index-b: B's own index file, for a change of index format; the IDs are drawn from A's. --tier: the
+ * key's plan, default enterprise, the Starter+ path; free takes the redacted path.)
  * Both servers run pinned to CPU 0 and two wrk processes load them at once from CPU 1. The kernel
  * shares CPU 0 fairly, so req/s B / req/s A is the inverse ratio of their per-request CPU cost, and a
  * slow spell of the machine hits both alike: repeated A/A runs agree within about 1%, where two
@@ -18,7 +19,7 @@ import { benchCpus, benchKey, fmt, lookupLua, median, randomIds, requireWrk, sta
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { index: { type: 'string' }, 'index-b': { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true } },
+  options: { index: { type: 'string' }, 'index-b': { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true }, tier: { type: 'string' } },
 });
 if (positionals.length !== 2) {
   console.error('usage: npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]');
@@ -40,7 +41,7 @@ const { ids } = randomIds(indexPath, 200_000);
 async function serverOf(checkout: string, env: Record<string, string>, index = indexPath) {
   const main = join(resolve(checkout), 'src/main.ts');
   const state = mkdtempSync(join(tmpdir(), 'fcs-bench-ab-'));
-  const key = benchKey(['--state-dir', state], main);
+  const key = benchKey(['--state-dir', state], main, values.tier ?? 'enterprise');
   const child = await startChild(
     [process.execPath, main, 'serve', '--port', '0', '--host', '127.0.0.1', '--index', index, '--state-dir', state],
     /"port":(\d+)/,
@@ -61,10 +62,14 @@ function load(s: { lua: string; url: string }, sec: number): Promise<{ rps: numb
 }
 
 const a = await serverOf(positionals[0]!, envOf(values['env-a']));
-const b = await serverOf(positionals[1]!, envOf(values['env-b']), values['index-b'] ?? indexPath);
+// a B that fails to start must not leave A serving (and holding this run's output pipe)
+const b = await serverOf(positionals[1]!, envOf(values['env-b']), values['index-b'] ?? indexPath).catch((e) => {
+  a.child.stop();
+  throw e;
+});
 await Promise.all([load(a, 3), load(b, 3)]); // warm-up
 const envText = (kvs?: string[]) => (kvs ? ` (${kvs.join(' ')})` : '');
-console.log(`A ${positionals[0]}${envText(values['env-a'])}  B ${positionals[1]}${envText(values['env-b'])}; ${rounds} x ${seconds}s`);
+console.log(`A ${positionals[0]}${envText(values['env-a'])}  B ${positionals[1]}${envText(values['env-b'])}; ${values.tier ?? 'enterprise'} key; ${rounds} x ${seconds}s`);
 const ratios: number[] = [];
 for (let r = 1; r <= rounds; r++) {
   const [x, y] = await Promise.all([load(a, seconds), load(b, seconds)]);

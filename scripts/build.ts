@@ -12,9 +12,10 @@
  * A cross build needs the Bun runtime of the target platform: `--runtime`, or Bun's own cache
  * (~/.bun/install/cache/bun-<os>-<arch>-v<version>), else Bun downloads it from the npm registry.
  */
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { contentHash } from '../src/index/embedded-copy';
 
 const ROOT = join(import.meta.dir, '..');
 export const TARGETS = ['bun-linux-x64', 'bun-linux-arm64'] as const;
@@ -73,12 +74,15 @@ export function buildBinary(opts: BuildOptions = {}): { outfile: string; bytes: 
   // So are the web page's files (src/web/assets.ts imports dist/web/bundle.json).
   run([process.execPath, 'run', 'scripts/build-web.ts', 'ensure'], 'bundling the web page');
   const commit = opts.commit ?? gitCommit();
+  // The binary serves its embedded sample from a file copy it checks against this hash (src/index/bundled.ts).
+  const sampleHash = contentHash(readFileSync(join(ROOT, 'data', 'sample.sqlite')));
   const cmd = [
     // Worker modules are extra entry points: Workers load them from inside the binary
     // (src/worker-url.ts).
     process.execPath, 'build', 'src/main.ts', 'src/index/ingest/ingest-worker.ts', 'src/ops/prepare-worker.ts', 'src/state/checkpoint-worker.ts',
     '--compile', '--minify', `--target=${target}`, `--outfile=${outfile}`,
     `--define=FCS_GIT_COMMIT=${JSON.stringify(commit)}`,
+    `--define=FCS_SAMPLE_HASH=${JSON.stringify(sampleHash)}`,
     // A binary on a server reads no .env or bunfig.toml from whatever directory it is started in.
     '--no-compile-autoload-dotenv', '--no-compile-autoload-bunfig',
   ];

@@ -6,10 +6,10 @@ declare module 'swagger-ui-dist/*' {
   export default path;
 }
 
-/** `with { type: 'sqlite', embed: 'true' }`: the database, deserialised from the binary. */
+/** `with { type: 'file' }` of the bundled sample index: its path inside the binary (src/index/bundled.ts). */
 declare module '*.sqlite' {
-  const db: import('bun:sqlite').Database;
-  export default db;
+  const path: string;
+  export default path;
 }
 
 /** `with { type: 'file' }` of the bundled sample's area file: its path inside the binary. */

@@ -92,12 +92,12 @@ export function randomIds(indexPath: string, n = 20_000): { ids: string[]; facil
 }
 
 /**
- * An Enterprise key with a cap no run reaches, made with the CLI in the given store (`--state-dir D`
- * or `--redis-url U`); `main` is the checkout's src/main.ts (default: this one), run from its root.
+ * A key of `tier` (default Enterprise) with a cap no run reaches, made with the CLI in the given store
+ * (`--state-dir D` or `--redis-url U`); `main` is the checkout's src/main.ts (default: this one), run from its root.
  */
-export function benchKey(stateArgs: string[], main = MAIN): string {
+export function benchKey(stateArgs: string[], main = MAIN, tier = 'enterprise'): string {
   const cwd = join(main, '..', '..');
-  const created = Bun.spawnSync([process.execPath, main, 'keys', 'create', '--tier', 'enterprise', '--json', ...stateArgs], { cwd });
+  const created = Bun.spawnSync([process.execPath, main, 'keys', 'create', '--tier', tier, '--json', ...stateArgs], { cwd });
   if (created.exitCode !== 0) throw new Error(`keys create failed: ${created.stderr}`);
   const { key, account_id } = JSON.parse(created.stdout.toString());
   Bun.spawnSync([process.execPath, main, 'keys', 'set-limit', account_id, '1000000000', ...stateArgs], { cwd });

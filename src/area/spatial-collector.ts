@@ -1,9 +1,25 @@
+import { rmSync } from 'node:fs';
 import type { IndexInfo } from '../index/model';
-import { spatialFilePath, spatialIdentity, writeSpatialFile } from './spatial-file';
+import { writeColumnsFile } from './spatial-columns-file';
+import { spatialFilePath, spatialIdentity, writeSpatialFileAt } from './spatial-file';
 import { AREA_H3_RES, NameBytes, allocateColumns, layoutSpatialIndex, putRegistryId, type SpatialColumns } from './spatial-index';
+import { layoutInChildProcess } from './spatial-layout-process';
 
 /** The row fields a spatial index needs, as ingest hands them over (src/index/ingest/producer.ts EncodedRow order). */
 type Row = readonly [registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string, lat: number, lng: number, fac_naics: string, overall_score: number, active_enforcement: number, ...rest: unknown[]];
+
+/** The area file a build of `indexPath` writes before it is put in place, and the columns handed to the layout process. */
+export function spatialTempPaths(indexPath: string, pid: number = process.pid): { area: string; columns: string } {
+  const area = spatialFilePath(indexPath);
+  return { area: `${area}.tmp-${pid}`, columns: `${area}.columns.tmp-${pid}` };
+}
+
+/**
+ * How the collected columns are laid out: in a child process started with `command` (default:
+ * this program again, ./spatial-layout-process.ts), or `in-process` (the same bytes; the load's
+ * heap and the layout's then add up in one process).
+ */
+export type LayoutWhere = { command?: string[] } | 'in-process';
 
 /**
  * Collects, while ingest writes an index, what its spatial index is made of (a few typed-array
@@ -12,6 +28,8 @@ type Row = readonly [registry_id: string, fac_name: string, fac_street: string, 
  * carries its spatial index and `serve` uses it in place instead of building it at start.
  */
 export class SpatialCollector {
+  constructor(private readonly where: LayoutWhere = {}) {}
+
   private n = 0;
   private cap = 1 << 16;
   private cols: SpatialColumns = allocateColumns(this.cap);
@@ -65,20 +83,37 @@ export class SpatialCollector {
     return c;
   }
 
-  /** Lays the index out and writes it beside the index at `indexPath`; returns the file written and the milliseconds taken. */
-  writeBeside(indexPath: string, info: IndexInfo): { path: string; ms: number } {
+  /**
+   * Lays the index out and writes it for the index about to be put at `indexPath`, under a temp
+   * name (`spatialTempPaths`) that ingest renames into place with the index or removes. Returns
+   * the temp and final paths and the milliseconds taken; throws (one line) when the layout fails,
+   * leaving no file behind.
+   */
+  async prepareBeside(indexPath: string, info: IndexInfo): Promise<{ tmpPath: string; path: string; ms: number }> {
     const started = performance.now();
-    const cols = this.columns();
-    // What was collected is no longer needed: let the layout reuse its memory.
+    const tmp = spatialTempPaths(indexPath);
+    const identity = spatialIdentity(info);
+    let cols: SpatialColumns | null = this.columns();
+    // What was collected is no longer needed here once written or laid out: let its memory go.
     this.cols = allocateColumns(0);
     this.names = new NameBytes();
-    // The load's garbage (parsed rows, SQLite's page cache is already released) goes before the
-    // layout allocates its arrays, so the two do not add up in the peak.
-    Bun.gc(true);
-    const s = layoutSpatialIndex(cols, AREA_H3_RES);
-    const path = spatialFilePath(indexPath);
-    writeSpatialFile(path, s, spatialIdentity(info));
-    return { path, ms: performance.now() - started };
+    try {
+      if (this.where === 'in-process') {
+        // The load's garbage goes before the layout allocates its arrays, so the two add up less.
+        Bun.gc(true);
+        writeSpatialFileAt(tmp.area, layoutSpatialIndex(cols, AREA_H3_RES), identity);
+      } else {
+        writeColumnsFile(tmp.columns, cols);
+        cols = null;
+        await layoutInChildProcess({ columnsPath: tmp.columns, outPath: tmp.area, identity }, this.where.command);
+      }
+    } catch (e) {
+      rmSync(tmp.area, { force: true });
+      throw e;
+    } finally {
+      rmSync(tmp.columns, { force: true });
+    }
+    return { tmpPath: tmp.area, path: spatialFilePath(indexPath), ms: performance.now() - started };
   }
 
   private grow(): void {

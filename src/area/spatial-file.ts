@@ -57,6 +57,21 @@ const align8 = (n: number) => (n + 7) & ~7;
 
 /** Writes `s` to `path` atomically (temp file, then rename), array by array (no second copy in memory). */
 export function writeSpatialFile(path: string, s: SpatialIndex, identity: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    writeSpatialFileAt(tmp, s, identity);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/**
+ * Writes `s` to exactly `path`, array by array (no second copy in memory). Not atomic: `path` is a
+ * temp name its caller renames into place or removes (a process that lays out for another: ./spatial-layout-process.ts).
+ */
+export function writeSpatialFileAt(path: string, s: SpatialIndex, identity: string): void {
   const arrays: Header['arrays'] = {};
   // Offsets depend on the header's length, which depends on the offsets' digits: pad the header.
   const draft = (base: number) => {
@@ -77,9 +92,8 @@ export function writeSpatialFile(path: string, s: SpatialIndex, identity: string
   new DataView(head.buffer).setUint32(8, json.length, true);
   head.set(json, 12);
 
-  const tmp = `${path}.tmp-${process.pid}`;
-  rmSync(tmp, { force: true });
-  const fd = openSync(tmp, 'w');
+  rmSync(path, { force: true });
+  const fd = openSync(path, 'w');
   try {
     writeSync(fd, head);
     let at = base;
@@ -90,14 +104,8 @@ export function writeSpatialFile(path: string, s: SpatialIndex, identity: string
       writeSync(fd, new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
       at = offset + a.byteLength;
     }
+  } finally {
     closeSync(fd);
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      closeSync(fd);
-    } catch {}
-    rmSync(tmp, { force: true });
-    throw e;
   }
 }
 

@@ -261,12 +261,12 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
     const other = idOther0.get(p);
     if (other !== undefined) s.idOther.set(k, other);
   }
-  s.nameBytes = new Uint8Array(src.nameStart[count] ?? 0);
+  // Byte by byte, not `set(subarray(...))`: a view object per facility cost ~50 MB of RSS in the
+  // national layout (one run, docs/operations.md).
+  const names = (s.nameBytes = new Uint8Array(src.nameStart[count] ?? 0)), srcNames = src.nameBytes;
   for (let k = 0, at = 0; k < count; k++) {
     const p = perm[k]!;
-    const from = src.nameStart[p]!, to = src.nameStart[p + 1]!;
-    s.nameBytes.set(src.nameBytes.subarray(from, to), at);
-    at += to - from;
+    for (let b = src.nameStart[p]!, to = src.nameStart[p + 1]!; b < to; b++) names[at++] = srcNames[b]!;
     s.nameStart[k + 1] = at;
   }
   for (let k = 0; k < count; k++) {
@@ -297,13 +297,21 @@ export function cellNumber(s: SpatialIndex, h: string): number {
   return -1;
 }
 
-/** Stable counting sort of `items` by an integer key in 0 .. keys - 1. */
+/**
+ * Stable counting sort of `items` by an integer key in 0 .. keys - 1. Indexed loops, not `for...of`:
+ * the iterator's result objects made the national layout's sorts add 518 MB of RSS instead of 42 (one run each).
+ */
 function countingSort(items: Uint32Array, keyOf: (item: number) => number, keys: number): Uint32Array {
+  const n = items.length;
   const start = new Uint32Array(keys + 1);
-  for (const it of items) start[keyOf(it) + 1] = start[keyOf(it) + 1]! + 1;
+  for (let i = 0; i < n; i++) {
+    const key = keyOf(items[i]!);
+    start[key + 1] = start[key + 1]! + 1;
+  }
   for (let k = 0; k < keys; k++) start[k + 1] = start[k + 1]! + start[k]!;
-  const out = new Uint32Array(items.length);
-  for (const it of items) {
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const it = items[i]!;
     const key = keyOf(it);
     out[start[key]!] = it;
     start[key] = start[key]! + 1;
@@ -314,7 +322,7 @@ function countingSort(items: Uint32Array, keyOf: (item: number) => number, keys:
 /** Stable sort by score: counting sort over the score range (0-100 in practice), comparison sort otherwise. */
 function sortByScore(items: Uint32Array, score: Int32Array): Uint32Array {
   let min = Infinity, max = -Infinity;
-  for (const it of items) (min = Math.min(min, score[it]!)), (max = Math.max(max, score[it]!));
+  for (let i = 0; i < items.length; i++) (min = Math.min(min, score[items[i]!]!)), (max = Math.max(max, score[items[i]!]!));
   if (items.length === 0) return items;
   if (max - min <= 1 << 16) return countingSort(items, (it) => score[it]! - min, max - min + 1);
   return items.slice().sort((a, b) => score[a]! - score[b]! || a - b);

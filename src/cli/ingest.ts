@@ -6,14 +6,14 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { ingest, ReleaseOrderError, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
-import { SpatialCollector } from '../area/spatial-collector';
-import { spatialFilePath } from '../area/spatial-file';
+import { SpatialCollector, spatialTempPaths } from '../area/spatial-collector';
 import { parse } from './options';
 
 const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious]
   Builds a facility index from ECHO exporter files (ECHO_EXPORTER.csv, any layout year) and/or
-  ECHO facility-search CSV downloads; plain or gzip. The index at PATH is replaced only when the build
-  succeeds; rows that cannot be indexed go to PATH.rejects.csv with the reason. See docs/ingest.md.
+  ECHO facility-search CSV downloads; plain or gzip. The index at PATH and its area index PATH.area
+  (laid out in a child process) are replaced only when the build succeeds; rows that cannot be
+  indexed go to PATH.rejects.csv with the reason. See docs/ingest.md.
   --previous INDEX  the index this release follows (e.g. the one being served): its release list and
                   score history are carried into PATH, with one history entry per facility whose score,
                   components, enforcement flag or presence changed. Refused (exit 1) unless the new as-of
@@ -101,7 +101,8 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
   }
   // an interrupted build leaves only temp files behind (the old index is untouched): remove them too
   const cleanup = () => {
-    for (const p of [buildTempPath(out), buildTempPath(rejectsPathOf(out)), buildTempPath(spatialFilePath(out))]) rmSync(p, { force: true });
+    const area = spatialTempPaths(out);
+    for (const p of [buildTempPath(out), buildTempPath(rejectsPathOf(out)), area.area, area.columns]) rmSync(p, { force: true });
     console.error('\ningest: interrupted; the previous index (if any) is unchanged');
     process.exit(130);
   };
@@ -118,7 +119,8 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
       inline: values.threads === 'auto' ? !secondCoreIdle() : values.threads === '1',
       log: (line) => console.error(printable(line)),
       progress: { tty: process.stderr.isTTY === true, write: (s) => process.stderr.write(s) },
-      // The release carries the area search's spatial index (`<out>.area`), used in place by serve.
+      // The release carries the area search's spatial index (`<out>.area`), used in place by serve;
+      // laid out in a child process, so the load's heap and the layout's never share one process.
       companions: [new SpatialCollector()],
     });
     console.log(printable(summaryText(summary)));

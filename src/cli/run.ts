@@ -1,4 +1,6 @@
 import { ingestCommand } from './ingest';
+import { layoutAreaCommand } from './layout-area';
+import { LAYOUT_COMMAND } from '../area/spatial-layout-process';
 import { keysCommand } from './keys';
 import { serveCommand } from './serve';
 import { versionText } from './version-text';
@@ -20,6 +22,8 @@ const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
   keys: keysCommand,
   ingest: ingestCommand,
+  // hidden: ingest's area layout in a process of its own (not in USAGE)
+  [LAYOUT_COMMAND]: layoutAreaCommand,
 };
 
 /** Runs one CLI command; returns the exit code, or null when the command keeps running (serve). */

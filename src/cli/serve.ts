@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { ACCOUNT_ENV_HELP, ACCOUNT_OPTIONS } from '../account/jwt-options';
 import { jwtModeOf } from '../account/jwt';
 import { createApp } from '../app';
@@ -30,10 +31,12 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     return 0;
   }
   const config = configFrom(env, values);
-  // Opened now so a missing or corrupt index fails at start, not at the first request.
-  const index = await openIndex(config.indexPath);
   const lines = lineLog();
   const log = lines.log;
+  // The binary's embedded sample is served from a file copy kept in the state dir (src/index/bundled.ts).
+  const indexOptions = { copyDir: join(config.stateDir, 'embedded-sample'), log };
+  // Opened now so a missing or corrupt index fails at start, not at the first request.
+  const index = await openIndex(config.indexPath, indexOptions);
   // Every exit below says why in a last line: write the pending ones first.
   const exit = (code: number) => {
     lines.flush();
@@ -55,7 +58,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
       metrics: parts.metrics,
       lifecycle,
       makeApp: (ix, spatial) => createApp({ ...parts, config, index: ix, spatial, store, clock: Date.now, log, lifecycle, web }),
-      openIndex: () => openIndex(config.indexPath),
+      openIndex: () => openIndex(config.indexPath, indexOptions),
       // The release's area file, used in place; or built on a worker while everything else serves.
       prepareSpatial: (ix) => prepareSpatial(ix, log),
       onIndexServed: async (ix) => void (await emitReleaseEvents({ index: ix, watch: store.watch, now: Date.now(), log })),

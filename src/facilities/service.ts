@@ -5,6 +5,9 @@ import type { FacilitySummary } from '../index/model';
 import { MAX_POINTS } from '../scoring/model';
 import type { ScoreChange } from '../history/model';
 import type { FacilityDetail } from '../index/facility-index';
+import { EXPLANATION_AT, parseDetail } from '../index/facility-detail';
+import { programsOfArray } from '../index/program-codec';
+import type { LookupRow, StoredLookup } from '../index/stored-lookup';
 import { explainComponents, explanationLines } from '../scoring/explain';
 import type { FacilityRecord, RedactedComponents, RedactedDetail, Score2Fields, ScoreComponents } from './model';
 
@@ -23,6 +26,25 @@ export function redactedDetail(): RedactedDetail {
 /** Free tier's programs / peers / explanation: each the same redacted object. */
 export function redactedScore2(): Score2Fields {
   return { programs: redactedDetail(), peers: redactedDetail(), explanation: redactedDetail() };
+}
+
+/**
+ * Programs, peers and explanation as index format 7 stores them (src/index/stored-lookup.ts): the
+ * same values score2Of derives per request, read from the row's detail and its templates.
+ */
+export function storedScore2(stored: StoredLookup, row: LookupRow & { detail: string }): Score2Fields {
+  const detail = parseDetail(row.detail);
+  const lost = [
+    Math.max(0, MAX_POINTS.violation_frequency - row.violation_frequency),
+    Math.max(0, MAX_POINTS.penalty_severity - row.penalty_severity),
+    Math.max(0, MAX_POINTS.recency - row.recency),
+    Math.max(0, MAX_POINTS.repeat_offender - row.repeat_offender),
+  ];
+  return {
+    programs: programsOfArray(detail[0]),
+    peers: stored.peersOf(row.fac_naics, row.overall_score),
+    explanation: stored.reasons.explanationLines(detail, EXPLANATION_AT, lost),
+  };
 }
 
 /** Programs, peers and explanation of a full row; the explanation's points are the stored ones. */
@@ -76,11 +98,18 @@ export function findFacility(index: FacilityIndex, registryId: string): Facility
 }
 
 /**
- * What a lookup returns for `tier`: Free reads only the slim row (nothing to show beyond it); Starter+
- * reads the row with its inputs and peers in one statement and explains it against the index's as-of.
+ * What a lookup returns for `tier`: Free reads only the slim row (nothing to show beyond it). Starter+
+ * on an index of format 7 reads the row with its stored programs and explanation in one statement
+ * and fills in the explanation's templates; older formats read the inputs and peers and explain per request.
  */
 export function lookupFacility(index: FacilityIndex, registryId: string, tier: Tier): FacilityRecord {
   if (!TIER_RULES[tier].fullComponents) return toFacilityRecord(findFacility(index, registryId), tier, index.scoreChangeOf(registryId));
+  const stored = index.stored;
+  if (stored) {
+    const row = stored.get(registryId);
+    if (!row) throw notInIndex(registryId);
+    if (row.detail !== null) return toFacilityRecord(row, tier, index.scoreChangeOf(registryId), storedScore2(stored, row as LookupRow & { detail: string }));
+  }
   const row = index.getDetail(registryId);
   if (!row) throw notInIndex(registryId);
   return toFacilityRecord(row, tier, index.scoreChangeOf(registryId), score2Of(row, index.info.as_of));

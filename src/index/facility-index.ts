@@ -5,14 +5,16 @@ import type { HistoryEntry, Release, ScoreChange } from '../history/model';
 import { scoreChangeOf } from '../history/score-change';
 import type { ScoreInputs } from '../scoring/model';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
+import { programsOfDetail } from './facility-detail';
 import type { Peers } from './peers';
 import { decodePrograms } from './program-codec';
 import { INDEX_FORMAT, READABLE_FORMATS } from './schema';
+import { StoredLookup } from './stored-lookup';
 
 type RawRow = Omit<FacilityRow, 'active_enforcement' | 'score_inputs'> & {
   active_enforcement: number;
   score_inputs: string;
-  /** facility_programs.programs (program-codec.ts), null when the facility is in no program. */
+  /** Format 7: facility.detail; formats 5-6: facility_programs.programs (program-codec.ts); null when the facility has none. */
   programs: string | null;
 };
 
@@ -30,9 +32,9 @@ function toSummary(r: RawSummary): FacilitySummary {
   return s;
 }
 
-function toRow({ programs, ...r }: RawRow): FacilityRow {
+function toRow({ programs, ...r }: RawRow, decode: (programs: string | null) => ScoreInputs['programs']): FacilityRow {
   const inputs = JSON.parse(r.score_inputs) as ScoreInputs;
-  inputs.programs = decodePrograms(programs);
+  inputs.programs = decode(programs);
   return { ...r, active_enforcement: r.active_enforcement === 1, score_inputs: inputs };
 }
 
@@ -46,17 +48,29 @@ function peersOf(r: RawPeers): Peers | null {
   return { naics: r.peer_naics, naics_digits: r.naics_digits!, peer_count: r.peer_count!, percentile: r.percentile!, median_score: r.median_score! };
 }
 
+const hasTable = (db: Database, name: string) => db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== null;
+
 /**
- * Formats 2 and 3 (before issue 14) have no facility_programs / peer_rank: read them as empty
- * tables, so an older index still serves (programs all null, peers null) until it is rebuilt.
+ * Where the programs are: format 7 keeps them in facility.detail (read as the `programs` column of
+ * a one-row subquery), formats 5-6 in facility_programs; formats 2-4 (before issue 14) have neither,
+ * nor peer_rank: those read as empty tables, so an older index still serves (programs all null,
+ * peers null) until it is rebuilt.
  */
-function issue14Tables(db: Database): (sql: string) => string {
-  const has = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'peer_rank'").get() !== null;
-  if (has) return (sql) => sql;
-  return (sql) =>
-    sql
-      .replace(/\bfacility_programs\b/g, '(SELECT NULL AS registry_id, NULL AS programs WHERE 0)')
-      .replace(/\bpeer_rank\b/g, '(SELECT NULL AS naics, NULL AS overall_score, NULL AS peer_naics, NULL AS naics_digits, NULL AS peer_count, NULL AS percentile, NULL AS median_score WHERE 0)');
+function issue14Tables(db: Database): { sql: (sql: string) => string; decode: (programs: string | null) => ScoreInputs['programs'] } {
+  if (hasTable(db, 'reason_template')) {
+    return {
+      sql: (sql) => sql.replace(/\bfacility_programs\b/g, '(SELECT registry_id, detail AS programs FROM facility)'),
+      decode: (detail) => (detail === null ? decodePrograms(null) : programsOfDetail(detail)),
+    };
+  }
+  if (hasTable(db, 'peer_rank')) return { sql: (sql) => sql, decode: decodePrograms };
+  return {
+    sql: (sql) =>
+      sql
+        .replace(/\bfacility_programs\b/g, '(SELECT NULL AS registry_id, NULL AS programs WHERE 0)')
+        .replace(/\bpeer_rank\b/g, '(SELECT NULL AS naics, NULL AS overall_score, NULL AS peer_naics, NULL AS naics_digits, NULL AS peer_count, NULL AS percentile, NULL AS median_score WHERE 0)'),
+    decode: decodePrograms,
+  };
 }
 
 /** A full row with its industry peers (null: no NAICS code). */
@@ -80,6 +94,12 @@ export class FacilityIndex {
   private readonly briefsWithPeers;
   private readonly locationsByIds;
   private readonly history: HistoryReader;
+  private readonly decodeProgramsOf: (programs: string | null) => ScoreInputs['programs'];
+  /**
+   * Format 7: the stored programs, explanation and peers of a Starter+ lookup (./stored-lookup.ts).
+   * Null for formats 2-6, which have none: their lookups explain per request.
+   */
+  readonly stored: StoredLookup | null;
   /**
    * The content of the release's area file (`<index>.area`) when the index is not a file it can lie
    * beside: the binary's embedded sample (./bundled.ts). Null otherwise: serve looks beside the file.
@@ -98,7 +118,9 @@ export class FacilityIndex {
       if (e instanceof IndexOpenError) throw e;
       throw new IndexOpenError(`not a facility index (${(e as Error).message})`);
     }
-    const sql = issue14Tables(db);
+    const { sql, decode } = issue14Tables(db);
+    this.decodeProgramsOf = decode;
+    this.stored = StoredLookup.of(db, SUMMARY_COLUMNS);
     this.byId = db.prepare<RawRow, [string]>(sql(`${FULL_ROWS} WHERE f.registry_id = ?`));
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
     // The IDs go in as one JSON array through json_each, never spliced into SQL.
@@ -137,7 +159,7 @@ export class FacilityIndex {
 
   get(registryId: string): FacilityRow | null {
     const r = this.byId.get(registryId);
-    return r ? toRow(r) : null;
+    return r ? toRow(r, this.decodeProgramsOf) : null;
   }
 
   /** The row without its score inputs: what a lookup returns, without parsing JSON it will not use. */
@@ -165,7 +187,7 @@ export class FacilityIndex {
     const summary = this.getSummary(registryId);
     if (!summary) return null;
     const inputs = JSON.parse(this.inputsById.get(registryId)!.score_inputs) as ScoreInputs;
-    inputs.programs = decodePrograms(this.programsById.get(registryId)?.programs ?? null);
+    inputs.programs = this.decodeProgramsOf(this.programsById.get(registryId)?.programs ?? null);
     const peers = this.peersOfScore.get(summary.fac_naics, summary.overall_score);
     return Object.assign(summary, { score_inputs: inputs, peers: peers ? peersOf(peers) : null });
   }

@@ -2,10 +2,14 @@ import { Database } from 'bun:sqlite';
 import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../address/address';
 import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from '../history/carry-forward';
+import { explainComponents } from '../scoring/explain';
+import type { ScoreInputs } from '../scoring/model';
+import { ReasonTemplates, type TemplateRow } from './explanation-codec';
+import { encodeDetail } from './facility-detail';
 import type { FacilityRow, IndexInfo } from './model';
-import { PeerTally } from './peers';
-import { storedInputs } from './program-codec';
-import { INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
+import { PeerTally, peersJson } from './peers';
+import { storedInputsJson } from './program-codec';
+import { DETAIL_DDL, INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
 import { fillSearchTables, SEARCH_DDL } from './search-table';
 
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
@@ -23,7 +27,12 @@ export class IndexWriter {
   private readonly insert;
   private readonly insertInputs;
   private readonly insertAddress;
-  private readonly insertPrograms;
+  private readonly setDetail;
+  private readonly insertTemplate;
+  /** Rows added with add() (tests): their facility.detail is written by finish(), once the as-of date is known. */
+  private readonly unexplained: { id: string; inputs: ScoreInputs }[] = [];
+  /** The templates of those rows' explanations (ingest's rows come with theirs: addTemplates). */
+  private readonly templates = new ReasonTemplates();
   /** Facility rows inserted (duplicates not counted): the index's facility_count. */
   private count = 0;
   /** Scores by NAICS code, ranked into peer_rank by finish(). */
@@ -40,6 +49,7 @@ export class IndexWriter {
     this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
     this.db.exec(INDEX_DDL);
     this.db.exec(PEER_DDL);
+    this.db.exec(DETAIL_DDL);
     this.db.exec(SEARCH_DDL);
     // attached before the transaction (SQLite refuses ATTACH inside one); only read, and detached before ANALYZE
     if (previous) {
@@ -48,32 +58,44 @@ export class IndexWriter {
     }
     this.db.exec('BEGIN');
     this.insert = this.db.prepare(
-      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17) ON CONFLICT(registry_id) DO NOTHING`,
+      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18) ON CONFLICT(registry_id) DO NOTHING`,
     );
     this.insertInputs = this.db.prepare('INSERT INTO facility_inputs VALUES (?1, ?2)');
     this.insertAddress = this.db.prepare('INSERT OR IGNORE INTO facility_address VALUES (?1, ?2)');
-    this.insertPrograms = this.db.prepare('INSERT INTO facility_programs VALUES (?1, ?2)');
+    this.setDetail = this.db.prepare('UPDATE facility SET detail = ?2 WHERE registry_id = ?1');
+    this.insertTemplate = this.db.prepare('INSERT INTO reason_template VALUES (?1, ?2)');
   }
 
-  /** Adds a row; a registry ID already written keeps its first row. Tests use this. */
+  /**
+   * Adds a row; a registry ID already written keeps its first row. Tests use this: the stored points
+   * are the row's, the explanation is derived from its inputs at finish() (the as-of date is known then).
+   */
   add(row: FacilityRow): void {
-    this.addEncodedIfNew([
+    const added = this.addEncodedIfNew([
       row.registry_id, row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics,
       row.overall_score, row.active_enforcement ? 1 : 0, row.baseline, row.violation_frequency, row.penalty_severity, row.recency,
-      row.repeat_offender, row.score_hash, ...storedInputs(row.score_inputs),
+      row.repeat_offender, row.score_hash, storedInputsJson(row.score_inputs), '',
     ]);
+    if (added) this.unexplained.push({ id: row.registry_id, inputs: row.score_inputs });
   }
 
-  /** The ingest's fast path: a row already in column order (src/index/ingest/producer.ts EncodedRow). */
+  /**
+   * The ingest's fast path: a row already in column order (src/index/ingest/producer.ts EncodedRow),
+   * its facility.detail included; the templates it uses come first through addTemplates.
+   */
   addEncodedIfNew(v: readonly (string | number)[]): boolean {
-    if (this.insert.run(...v.slice(0, 17)).changes !== 1) return false;
+    if (this.insert.run(...v.slice(0, 17), v[18] || null).changes !== 1) return false;
     const id = v[0] as string;
     this.insertInputs.run(id, v[17] as string);
     this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
-    if (v[18]) this.insertPrograms.run(id, v[18] as string);
     this.count++;
     this.peers.add(v[8] as string, v[9] as number);
     return true;
+  }
+
+  /** Explanation templates first used by the rows that follow (ingest's producer assigns their ids). */
+  addTemplates(rows: readonly TemplateRow[]): void {
+    for (const r of rows) this.insertTemplate.run(...r);
   }
 
   /** Extra index_meta entries (e.g. ingest_version) written with the build. */
@@ -88,25 +110,44 @@ export class IndexWriter {
 
   /** Writes metadata, the release list and history (src/history/), and atomically replaces `path`. */
   finish(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
+    const full = this.seal(info);
+    this.commit();
+    return full;
+  }
+
+  /**
+   * All of finish() but the rename: the file is complete and closed under its temp name, so what
+   * a release carries beside it can be written before the two are put in place (ingest's companions).
+   */
+  seal(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
     const full: IndexInfo = { ...info, facility_count: this.count };
     this.release = recordRelease(this.db, { as_of: full.as_of, score_version: full.score_version, dataset_name: full.dataset_name, facility_count: full.facility_count }, this.previous);
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);
     put.run('info', JSON.stringify(full));
+    this.explainAdded(full.as_of);
     this.writePeers();
     fillSearchTables(this.db);
     this.db.exec('COMMIT');
     if (this.previous) this.db.exec(`DETACH DATABASE ${PREVIOUS_SCHEMA}`);
     this.db.exec('ANALYZE main; PRAGMA journal_mode = DELETE;');
-    if (this.tmpPath === ':memory:') return full;
-    this.db.close();
-    renameSync(this.tmpPath, this.path);
+    if (this.tmpPath !== ':memory:') this.db.close();
     return full;
   }
 
+  /** Puts the sealed file in place (atomically replacing `path`). */
+  commit(): void {
+    if (this.tmpPath !== ':memory:') renameSync(this.tmpPath, this.path);
+  }
+
+  private explainAdded(asOf: string): void {
+    for (const { id, inputs } of this.unexplained) this.setDetail.run(id, encodeDetail(inputs.programs, explainComponents(inputs, asOf), this.templates));
+    this.addTemplates(this.templates.drain());
+  }
+
   private writePeers(): void {
-    const insert = this.db.prepare('INSERT INTO peer_rank VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)');
-    for (const row of this.peers.rows()) insert.run(...row);
+    const insert = this.db.prepare('INSERT INTO peer_rank VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)');
+    for (const row of this.peers.rows()) insert.run(...row, peersJson(row));
   }
 
   /** Abandons the build; the previous index (if any) stays in place. */

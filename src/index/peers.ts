@@ -17,6 +17,12 @@ export type Peers = Static<typeof Peers>;
 /** One row of table peer_rank: the peers of every facility with primary NAICS `naics` and overall score `score`. */
 export type PeerRankRow = [naics: string, score: number, group: string, digits: number, count: number, percentile: number, median: number];
 
+/** peer_rank.peers (format 7): the row's Peers as JSON text, keys in schema order. */
+export function peersJson([, , group, digits, count, percentile, median]: PeerRankRow): string {
+  const peers: Peers = { naics: group, naics_digits: digits, peer_count: count, percentile, median_score: median };
+  return JSON.stringify(peers);
+}
+
 const SCORES = 101;
 
 /**

@@ -1,7 +1,7 @@
 import { HISTORY_DDL } from '../history/schema';
 
 /** DDL of the facility index file (the search tables: ./search-table.ts). Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
-export const INDEX_FORMAT = '7';
+export const INDEX_FORMAT = '8';
 /**
  * Format 2 is format 3 without the release and history tables: it reads as one release (src/history/).
  * Format 3 is format 4 without the search tables: it serves everything but search (503, src/search/).
@@ -9,14 +9,16 @@ export const INDEX_FORMAT = '7';
  * and peers null (facility-index.ts).
  * Formats 4 and 5 have the first search layout (docids in registry-ID order, no prefix index),
  * which format 6's score order cannot walk: they serve everything but search (503, src/search/).
- * Format 6 is format 7 with the second search layout (four FTS5 columns with positions, issue 16):
- * search reads it like format 7 (only matches and docids are used).
+ * Formats 5 and 6 keep the programs in facility_programs and have no facility.detail: a lookup
+ * explains them per request (facility-index.ts, src/facilities/service.ts), as before format 7.
+ * Formats 6 and 7 are format 8 with the second search layout (four FTS5 columns with positions,
+ * issue 16): search reads them like format 8 (only matches and docids are used).
  */
-export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', INDEX_FORMAT];
+export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', '7', INDEX_FORMAT];
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small
- * (about 200 bytes): a national table of 3.2M rows is then ~0.55 GB instead of ~2 GB, and a random
+ * (about 200 bytes; format 7 adds a lookup's stored detail, ~117 bytes on the sample): a national table of 3.2M rows is then ~0.55 GB instead of ~2 GB, and a random
  * lookup or a 500-ID portfolio touches far fewer pages. What only reports and the demo need lives
  * beside it, keyed the same way.
  */
@@ -38,7 +40,9 @@ CREATE TABLE facility (
   penalty_severity INTEGER NOT NULL,
   recency INTEGER NOT NULL,
   repeat_offender INTEGER NOT NULL,
-  score_hash TEXT NOT NULL
+  score_hash TEXT NOT NULL,
+  -- format 7: the programs and explanation a Starter+ lookup shows (./facility-detail.ts; ~117 bytes)
+  detail TEXT
 ) WITHOUT ROWID;
 -- the score model's inputs (JSON), for reports that explain each component
 CREATE TABLE facility_inputs (registry_id TEXT PRIMARY KEY NOT NULL, score_inputs TEXT NOT NULL) WITHOUT ROWID;
@@ -49,13 +53,11 @@ ${HISTORY_DDL}
 `;
 
 /**
- * Issue 14 (format 5): per-program records beside facility_inputs (whose JSON then has no `programs`),
- * and industry peers, filled at the end of ingest (src/index/peers.ts): one row per
- * primary NAICS code and overall score present, so a lookup reads its peers with one key.
+ * Issue 14: industry peers, filled at the end of ingest (src/index/peers.ts): one row per primary
+ * NAICS code and overall score present, so a lookup reads its peers with one key.
+ * (Formats 5 and 6 also had `facility_programs (registry_id, programs)`: the programs now live in facility.detail.)
  */
 export const PEER_DDL = `
--- each program's own record (src/index/program-codec.ts), only for facilities in at least one program
-CREATE TABLE facility_programs (registry_id TEXT PRIMARY KEY NOT NULL, programs TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE peer_rank (
   naics TEXT NOT NULL,
   overall_score INTEGER NOT NULL,
@@ -64,6 +66,18 @@ CREATE TABLE peer_rank (
   peer_count INTEGER NOT NULL,
   percentile INTEGER NOT NULL,
   median_score INTEGER NOT NULL,
+  -- format 7: the API's peers object as JSON text, so a lookup copies it instead of writing it
+  peers TEXT NOT NULL,
   PRIMARY KEY (naics, overall_score)
 ) WITHOUT ROWID;
+`;
+
+/**
+ * Format 7: what a Starter+ lookup shows beyond the slim row is computed at ingest, so a lookup reads
+ * it with the row and explains nothing: `facility.detail` holds the programs (program-codec.ts) and the
+ * explanation as sentence templates and their values (explanation-codec.ts, facility-detail.ts);
+ * the templates are here, peer_rank.peers holds the peers as JSON.
+ */
+export const DETAIL_DDL = `
+CREATE TABLE reason_template (id INTEGER PRIMARY KEY NOT NULL, pieces TEXT NOT NULL);
 `;

@@ -2,7 +2,7 @@ import type { Database } from 'bun:sqlite';
 
 /**
  * The facility search table (src/search/): an FTS5 index over name, street, city and ZIP, filled once
- * at the end of a build from the facility table (index format 7; docs/search.md, "The search table").
+ * at the end of a build from the facility table (index format 8; docs/search.md, "The search table").
  *
  * - One column, `words`: the four fields joined by spaces. FTS5 only finds candidates here; which
  *   field a word is in matters for the relevance order, which src/search/rank.ts computes from the

@@ -1,5 +1,5 @@
 import { explainActiveEnforcement } from './active-enforcement';
-import { factsOf } from './facts';
+import { factsOf, type ScoreFacts } from './facts';
 import { MAX_POINTS, type ExplanationLine, type ScoreExplanation, type ScoreInputs } from './model';
 import { explainPenaltySeverity } from './penalty-severity';
 import { explainRecency } from './recency';
@@ -11,7 +11,11 @@ import { explainViolationFrequency } from './violation-frequency';
  * the score uses (so the words never disagree with the points). Pure; same as-of rules as scoreFacility.
  */
 export function explainComponents(inputs: ScoreInputs, asOf: string): ScoreExplanation {
-  const f = factsOf(inputs, asOf);
+  return explainFacts(factsOf(inputs, asOf));
+}
+
+/** explainComponents of facts already derived (ingest derives them once for the score and the words). */
+export function explainFacts(f: ScoreFacts): ScoreExplanation {
   return {
     violation_frequency: explainViolationFrequency(f),
     penalty_severity: explainPenaltySeverity(f),

@@ -1,7 +1,8 @@
 import { sha256Hex } from '../hash';
 import { isActiveEnforcement } from './active-enforcement';
-import { factsOf } from './facts';
-import { BASELINE_POINTS, ScoreInputs, type ScoreResult } from './model';
+import { explainFacts } from './explain';
+import { factsOf, type ScoreFacts } from './facts';
+import { BASELINE_POINTS, ScoreInputs, type ScoreExplanation, type ScoreResult } from './model';
 import { penaltySeverityPoints } from './penalty-severity';
 import { recencyPoints } from './recency';
 import { repeatOffenderPoints } from './repeat-offender';
@@ -17,7 +18,19 @@ export const SCORE_VERSION = 'fcs-2.0';
  * Throws RangeError only when `asOf` itself is not a date.
  */
 export function scoreFacility(inputs: ScoreInputs, asOf: string): ScoreResult {
+  return scoreOfFacts(factsOf(inputs, asOf), inputs, asOf);
+}
+
+/**
+ * scoreFacility and explainComponents of the same inputs, the facts derived once: ingest stores the
+ * explanation beside the score (index format 7), so a lookup does not derive it again.
+ */
+export function scoreAndExplain(inputs: ScoreInputs, asOf: string): { score: ScoreResult; why: ScoreExplanation } {
   const f = factsOf(inputs, asOf);
+  return { score: scoreOfFacts(f, inputs, asOf), why: explainFacts(f) };
+}
+
+function scoreOfFacts(f: ScoreFacts, inputs: ScoreInputs, asOf: string): ScoreResult {
   const violation_frequency = violationFrequencyPoints(f);
   const penalty_severity = penaltySeverityPoints(f);
   const recency = recencyPoints(f);

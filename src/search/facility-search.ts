@@ -90,7 +90,7 @@ export class FacilitySearch {
   /**
    * The search over `index`, or null when the index has no usable search tables: none (format 3,
    * built before search existed) or the first layout (formats 4 and 5: docids not in score order).
-   * Format 6 (four columns with positions) is read like format 7: only MATCH and rowids are used.
+   * Formats 6 and 7 (four columns with positions) are read like format 8: only MATCH and rowids are used.
    */
   static open(index: FacilityIndex, rankedMatches = RANKED_MATCHES): FacilitySearch | null {
     const has = index.db.query("SELECT 1 AS ok FROM sqlite_master WHERE name = 'facility_search'").get();

@@ -159,8 +159,11 @@ describe('the compiled binary (dist/facility-score)', () => {
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
     // --threads 2 forces the parse/score worker: an extra entry point of the build, without which ingest falls back to one thread.
     expect(r.stdout).toContain('2 threads');
+    // The area file is laid out by the binary started again on itself (a hidden subcommand), and serve uses it in place.
+    expect(r.stdout).toContain(`beside it ${out}.area`);
     const server = await startServe(['--index', out, '--state-dir', tempDir('bin-run')]);
     try {
+      expect(server.lines.some((l) => String(l.msg).startsWith('area spatial index ready') && String(l.msg).includes(`from ${out}.area`))).toBe(true);
       const status = (await (await fetch(`${server.base}/api/v1/status`)).json()) as any;
       expect(status.data.dataset).toMatchObject({ dataset_name: 'binary ingest test', as_of: '2026-09-30', fictitious: true });
       expect(status.data.dataset.facility_count).toBeGreaterThan(150);

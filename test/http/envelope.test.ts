@@ -72,8 +72,8 @@ describe('unexpected failures', () => {
   it('a crash inside a handler is a generic 500 INTERNAL_ERROR; the details go only to the log', async () => {
     const boom = makeWorld();
     const key = await boom.keyFor('enterprise');
-    // A broken index: the lookup statement throws a SQLite error with internal details.
-    (boom.deps.index as any).getSummary = () => {
+    // A broken index: the lookup statement (a Starter+ lookup reads the row with its stored detail) throws a SQLite error with internal details.
+    (boom.deps.index.stored as any).get = () => {
       throw new Error('SQLITE_CORRUPT: database disk image is malformed at /secret/path.sqlite');
     };
     const res = await boom.call('/api/v1/facility/990000000001', { key: key.key });

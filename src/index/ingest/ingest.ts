@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { renameSync, rmSync, statSync } from 'node:fs';
 import { workerUrl } from '../../worker-url';
 import { SCORE_VERSION } from '../../scoring/score';
 import type { RecordedRelease } from '../../history/carry-forward';
@@ -40,19 +40,20 @@ export type IngestOptions = {
    * releases of different method versions can be built with one model.
    */
   scoreVersion?: string;
-  /** Files made from the indexed rows and written beside the index once it is in place (the release's area index: src/cli/ingest.ts). */
+  /** Files made from the indexed rows and put in place beside the index with it (the release's area index: src/cli/ingest.ts). */
   companions?: IngestCompanion[];
 };
 
 /**
  * Something a release carries beside its index, made from the rows indexed (each registry ID once,
  * in file order) without reading the table again: e.g. the area search's spatial index
- * (src/area/spatial-collector.ts). A companion that cannot be written only costs a warning: the
- * index is complete without it (serve then builds what it needs).
+ * (src/area/spatial-collector.ts). Written under a temp name once the index is complete (closed,
+ * still under its own temp name); both are then renamed into place. A companion that fails fails
+ * the ingest: nothing is put in place, as for any other failure.
  */
 export type IngestCompanion = {
   add(row: EncodedRow): void;
-  writeBeside(indexPath: string, info: IndexInfo): { path: string; ms: number };
+  prepareBeside(indexPath: string, info: IndexInfo): Promise<{ tmpPath: string; path: string; ms: number }>;
 };
 
 export type IngestSummary = {
@@ -97,6 +98,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   let allFictitious = true;
   let shown = 0;
   const companions = opts.companions ?? [];
+  const prepared: { tmpPath: string; path: string; ms: number }[] = [];
 
   const reject = (r: Reject) => {
     counts.rejected++;
@@ -115,7 +117,8 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
       formats.push(format);
       if (missing.length) missingColumns[file] = missing;
     },
-    rows: (rows, bytes, read) => {
+    rows: (rows, bytes, read, templates) => {
+      writer.addTemplates(templates);
       for (const v of rows) {
         // The producer rejects duplicates with their file and line (producer.ts); one reaching the
         // writer would be a bug there, not a row to reject without a source.
@@ -146,7 +149,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     const fictitious = opts.fictitious ?? allFictitious;
     const labels = [...new Set(formats.map((f) => FORMAT_LABEL[f]))].join(' + ');
     writer.setMeta('ingest_version', INGEST_VERSION);
-    const info = writer.finish({
+    const info = writer.seal({
       dataset_name: opts.datasetName ?? `${fictitious ? 'FICTITIOUS ' : ''}${labels}: ${sources.map((s) => s.name).join(', ')}`,
       as_of: asOf,
       score_version: opts.scoreVersion ?? SCORE_VERSION,
@@ -155,27 +158,25 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
       sources,
       row_counts,
     });
+    for (const c of companions) {
+      try {
+        prepared.push(await c.prepareBeside(opts.out, info));
+      } catch (e) {
+        throw new Error(`${(e as Error).message}; nothing was put in place (the previous index at ${opts.out}, if any, is unchanged)`);
+      }
+    }
+    writer.commit();
+    for (const p of prepared) renameSync(p.tmpPath, p.path);
     await rejects.finish();
-    const companionFiles = writeCompanions(companions, opts, info);
+    const companionFiles = prepared.map(({ path, ms }) => ({ path, ms }));
     return { info, out: opts.out, rejectsPath: rejects.path, formats, asOfSource, missingColumns, seconds: (performance.now() - started) / 1000, threads, release: writer.release!, companionFiles };
   } catch (e) {
     progress?.done();
     writer.abort();
     await rejects.abort();
+    for (const p of prepared) rmSync(p.tmpPath, { force: true });
     throw e;
   }
-}
-
-function writeCompanions(companions: IngestCompanion[], opts: IngestOptions, info: IndexInfo): { path: string; ms: number }[] {
-  const written: { path: string; ms: number }[] = [];
-  for (const c of companions) {
-    try {
-      written.push(c.writeBeside(opts.out, info));
-    } catch (e) {
-      opts.log(`  warning: a file beside the index could not be written (${(e as Error).message}); the index is complete without it`);
-    }
-  }
-  return written;
 }
 
 async function runInline(opts: IngestOptions, sink: ProducerSink): Promise<1> {
@@ -209,7 +210,7 @@ async function runInWorker(opts: IngestOptions, sink: ProducerSink): Promise<1 |
           case 'header':
             return sink.header(m.file, m.format, m.missing);
           case 'rows':
-            sink.rows(m.rows, m.bytes, m.read);
+            sink.rows(m.rows, m.bytes, m.read, m.templates);
             return send({ kind: 'ack' });
           case 'rejects':
             return m.rejects.forEach(sink.reject);

@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
-import { scoreFacility } from '../../scoring/score';
-import { storedInputs } from '../program-codec';
+import { scoreAndExplain } from '../../scoring/score';
+import { ReasonTemplates, type TemplateRow } from '../explanation-codec';
+import { encodeDetail } from '../facility-detail';
+import { storedInputsJson } from '../program-codec';
 import { AS_OF_BUFFER_ROWS, AsOfVoter, type AsOfSource } from './as-of';
 import { readHeader, type Field, type HeaderInfo, type SourceFormat } from './columns';
 import { csvBatches } from './csv-records';
@@ -13,15 +15,16 @@ export type EncodedRow = [
   registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string,
   lat: number, lng: number, fac_naics: string, overall_score: number, active_enforcement: 0 | 1, baseline: number,
   violation_frequency: number, penalty_severity: number, recency: number, repeat_offender: number, score_hash: string, score_inputs_json: string,
-  /** Issue 14: the per-program records (program-codec.ts), '' when the facility is in none. */
-  programs: string,
+  /** Index format 7: the programs and the explanation, as facility.detail stores them (src/index/facility-detail.ts). */
+  detail: string,
 ];
 export type Reject = { file: string; line: number; reason: RejectReason; detail: string; registry_id: string; fields: string[] };
 
 /** What the producer reports; the consumer (same thread or the main thread) indexes and writes rejects. */
 export type ProducerSink = {
   header(file: string, format: SourceFormat, missing: Field[]): void;
-  rows(rows: EncodedRow[], bytesRead: number, rowsRead: number): void | Promise<void>;
+  /** `templates`: the explanation templates first used by these rows (the writer stores them with the rows). */
+  rows(rows: EncodedRow[], bytesRead: number, rowsRead: number, templates: TemplateRow[]): void | Promise<void>;
   reject(r: Reject): void;
   blank(): void;
   fileDone(name: string, sha256: string): void;
@@ -40,6 +43,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
   if (asOf) sink.asOf(asOf, 'flag');
   let pending: { row: MappedRow; file: string; line: number; fields: string[] }[] = [];
   let batch: EncodedRow[] = [];
+  const templates = new ReasonTemplates();
   const seenNumeric = new Set<number>();
   const seenText = new Set<string>();
   let rowsRead = 0;
@@ -62,18 +66,19 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     if (batch.length === 0) return;
     const b = batch;
     batch = [];
-    await sink.rows(b, bytesNow, rowsRead);
+    await sink.rows(b, bytesNow, rowsRead, templates.drain());
   };
   const accept = async (m: MappedRow, file: string, line: number, fields: string[]) => {
     if (!firstTime(m.registry_id)) {
       sink.reject({ file, line, reason: 'duplicate_id', detail: 'registry ID already indexed from an earlier row (the first one is kept)', registry_id: m.registry_id, fields });
       return;
     }
-    const s = scoreFacility(m.inputs, asOf!);
+    // the explanation is derived from the same facts as the score, and stored: a lookup only fills in its templates
+    const { score: s, why } = scoreAndExplain(m.inputs, asOf!);
     batch.push([
       m.registry_id, m.fac_name, m.fac_street, m.fac_city, m.fac_state, m.fac_zip, m.lat, m.lng, m.fac_naics,
       s.overall, s.active_enforcement ? 1 : 0, s.baseline, s.violation_frequency, s.penalty_severity, s.recency, s.repeat_offender,
-      s.score_hash, ...storedInputs(m.inputs),
+      s.score_hash, storedInputsJson(m.inputs), encodeDetail(m.inputs.programs, why, templates),
     ]);
     if (batch.length >= BATCH) await flushBatch();
   };

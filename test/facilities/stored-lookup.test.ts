@@ -1,0 +1,163 @@
+import { Database } from 'bun:sqlite';
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Value } from '@sinclair/typebox/value';
+import { Elysia } from 'elysia';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FacilityResponse } from '../../src/facilities/model';
+import { lookupFacility } from '../../src/facilities/service';
+import { FacilityIndex } from '../../src/index/facility-index';
+import { parseDetail } from '../../src/index/facility-detail';
+import { ingest } from '../../src/index/ingest/ingest';
+import { encodePrograms, programsOfArray } from '../../src/index/program-codec';
+import { TIERS, type Tier } from '../../src/tiers';
+import { json, makeWorld } from '../helpers';
+import { addHistory } from '../support/history-index';
+import { removeTempDirs, tempDir } from '../support/temp-dir';
+
+const SAMPLE_CSV = join(import.meta.dir, '..', '..', 'data', 'sample-echo-exporter.csv.gz');
+const META = { request_id: 'req_TEST', timestamp: '2026-11-15T12:00:00.000Z', response_time_ms: 3 };
+
+/**
+ * Turns a format-7 index file into the format-6 layout it replaces: programs back in
+ * facility_programs (program-codec.ts text), no stored detail, templates or peers JSON. Its lookups
+ * then take the per-request path (explained from the inputs), the computation format 7 stores.
+ */
+function toFormat6(path: string): void {
+  const db = new Database(path, { strict: true });
+  db.exec('CREATE TABLE facility_programs (registry_id TEXT PRIMARY KEY NOT NULL, programs TEXT NOT NULL) WITHOUT ROWID');
+  const put = db.prepare('INSERT INTO facility_programs VALUES (?, ?)');
+  for (const { registry_id, detail } of db.query<{ registry_id: string; detail: string }, []>('SELECT registry_id, detail FROM facility').all()) {
+    const text = encodePrograms(programsOfArray(parseDetail(detail)[0]));
+    if (text !== null) put.run(registry_id, text);
+  }
+  db.exec("ALTER TABLE facility DROP COLUMN detail; ALTER TABLE peer_rank DROP COLUMN peers; DROP TABLE reason_template; UPDATE index_meta SET value = '6' WHERE key = 'format'; VACUUM");
+  db.close();
+}
+
+let stored: FacilityIndex;
+let legacy: FacilityIndex;
+let ids: string[];
+let changed: string[];
+
+beforeAll(async () => {
+  const dir = tempDir('stored-lookup');
+  const path = join(dir, 'sample.sqlite');
+  await ingest({ files: [SAMPLE_CSV], out: path, log: () => {}, inline: true });
+  const db = new Database(path, { strict: true });
+  ids = db.query<{ registry_id: string }, []>('SELECT registry_id FROM facility ORDER BY registry_id').all().map((r) => r.registry_id);
+  // a second release for 200 facilities, so score_change is not always null
+  changed = ids.filter((_, i) => i % 100 === 7);
+  const asOf = (JSON.parse(db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'info'").get()!.value) as { as_of: string }).as_of;
+  addHistory(
+    db,
+    [{ seq: 1, as_of: '2026-01-31', score_version: 'fcs-2.0' }, { seq: 2, as_of: asOf, score_version: 'fcs-2.0' }],
+    changed.flatMap((registry_id, i) => [
+      { registry_id, seq: 1, change: 'added' as const, score: i % 101 },
+      { registry_id, seq: 2, change: 'changed' as const, score: (i + 50) % 101 },
+    ]),
+  );
+  db.close();
+  const old = join(dir, 'format-6.sqlite');
+  copyFileSync(path, old);
+  toFormat6(old);
+  stored = FacilityIndex.open(path);
+  legacy = FacilityIndex.open(old);
+}, 120_000);
+
+afterAll(() => {
+  stored?.close();
+  legacy?.close();
+  removeTempDirs();
+});
+
+describe('a lookup of an index that stores programs and explanations (format 7)', () => {
+  it('the two indexes are what the test says: one with stored detail, one without', () => {
+    expect(stored.stored).not.toBeNull();
+    expect(legacy.stored).toBeNull();
+    expect(ids.length).toBeGreaterThan(19_000);
+  });
+
+  it.each(TIERS)('every facility of the sample, %s tier: the body is byte for byte the per-request computation it replaces (format 6)', (tier: Tier) => {
+    let withPrograms = 0;
+    let withChange = 0;
+    for (const id of ids) {
+      const expected = JSON.stringify({ data: lookupFacility(legacy, id, tier), meta: META });
+      const body = JSON.stringify({ data: lookupFacility(stored, id, tier), meta: META });
+      if (body !== expected) expect({ id, body }).toEqual({ id, body: expected });
+      if (body.includes('"status":')) withPrograms++;
+      if (body.includes('"previous_score":')) withChange++;
+    }
+    // the comparison covered what matters: program records (redacted on Free) and score changes
+    expect(withPrograms > ids.length / 2).toBe(tier !== 'free');
+    expect(withChange).toBe(changed.length);
+  });
+
+  it('an unknown ID is 404 on both paths', () => {
+    for (const index of [stored, legacy]) for (const tier of TIERS) expect(() => lookupFacility(index, '990000000000', tier)).toThrow('No facility with registry ID 990000000000');
+  });
+});
+
+describe("the Starter+ body leaves Elysia's normaliser out and loses nothing by it", () => {
+  const check = TypeCompiler.Compile(FacilityResponse);
+
+  it.each(TIERS)('%s tier: every body of the sample is valid against FacilityResponse and holds no field beyond it', (tier: Tier) => {
+    for (const id of ids) {
+      const body = JSON.parse(JSON.stringify({ data: lookupFacility(stored, id, tier), meta: META }));
+      if (!check.Check(body)) expect({ id, error: check.Errors(body).First()?.message }).toEqual({ id, error: undefined });
+      // TypeBox's Clean drops every property the schema does not declare: nothing to drop
+      const cleaned = Value.Clean(FacilityResponse, structuredClone(body));
+      if (JSON.stringify(cleaned) !== JSON.stringify(body)) expect({ id, cleaned }).toEqual({ id, cleaned: body });
+    }
+  });
+
+  it("the served bytes equal what Elysia's normaliser made of the record, for 500 facilities and every tier", async () => {
+    const world = makeWorld({ deps: { index: stored } });
+    // the route as it was before: the record computed per request (format 6) returned as an object, normalised against the same schema
+    const before = new Elysia().get('/before/:registry_id/:tier', ({ params }) => ({ data: lookupFacility(legacy, params.registry_id, params.tier as Tier), meta: META }), {
+      response: { 200: FacilityResponse },
+    });
+    for (const tier of TIERS) {
+      const { key } = await world.keyFor(tier, { monthlyLimit: 100_000 });
+      for (const id of ids.filter((_, i) => i % 40 === 3)) {
+        const res = await world.call(`/api/v1/facility/${id}`, { key });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/json;charset=utf-8');
+        const text = await res.text();
+        const old = await before.handle(new Request(`http://localhost/before/${id}/${tier}`));
+        expect(old.headers.get('content-type')).toBe('application/json;charset=utf-8');
+        const dataOf = (t: string) => t.slice(0, t.lastIndexOf(',"meta":'));
+        expect(dataOf(text)).toBe(dataOf(await old.text()));
+      }
+    }
+  });
+
+  it('the response still carries the request id, the quota headers and CORS, and the call is counted', async () => {
+    const world = makeWorld({ deps: { index: stored }, config: { corsOrigins: ['https://app.example'] } });
+    const { key, accountId } = await world.keyFor('starter', { monthlyLimit: 1_000 });
+    const res = await world.call(`/api/v1/facility/${ids[0]}`, { key, headers: { 'x-request-id': 'abc-123', origin: 'https://app.example' } });
+    const body = await json(res);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('abc-123');
+    expect(body.meta.request_id).toBe('abc-123');
+    expect(res.headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('999');
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(await world.store.monthlyUsage(accountId, world.clock())).toBe(1);
+  });
+});
+
+describe('an index of the format before (6) still serves programs, peers and explanations', () => {
+  it('through the route, explained per request', async () => {
+    const world = makeWorld({ deps: { index: legacy } });
+    const { key } = await world.keyFor('platform', { monthlyLimit: 100 });
+    const id = ids.find((i) => JSON.stringify(lookupFacility(legacy, i, 'platform').programs).includes('"status"'))!;
+    const body = await json(await world.call(`/api/v1/facility/${id}`, { key }));
+    expect(Value.Check(FacilityResponse, body)).toBe(true);
+    expect(Object.values(body.data.programs).some((p) => p !== null)).toBe(true);
+    expect([typeof body.data.peers.naics, typeof body.data.peers.peer_count]).toEqual(['string', 'number']);
+    expect(body.data.explanation.map((l: { component: string }) => l.component)).toEqual(['violation_frequency', 'penalty_severity', 'recency', 'repeat_offender']);
+    expect(JSON.stringify(body.data)).toBe(JSON.stringify(lookupFacility(stored, id, 'platform')));
+  });
+});

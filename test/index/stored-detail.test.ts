@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'bun:test';
+import fc from 'fast-check';
+import { EXPLAINED, ReasonDecoder, ReasonTemplates } from '../../src/index/explanation-codec';
+import { EXPLANATION_AT, encodeDetail, parseDetail, programsOfDetail } from '../../src/index/facility-detail';
+import { programsOfArray } from '../../src/index/program-codec';
+import { explainComponents, explanationLines } from '../../src/scoring/explain';
+import { MAX_POINTS, type ProgramsInputs, type ScoreExplanation } from '../../src/scoring/model';
+import { scoreFacility } from '../../src/scoring/score';
+import { programsArb, scenarioArb } from '../scoring/arbitraries';
+
+/** Stores four sentences (one explanation) through a fresh template set and reads them back as a lookup does. */
+function roundTrip(reasons: string[]): string[] {
+  const templates = new ReasonTemplates();
+  const stored: (string | number)[] = [];
+  for (const r of reasons) templates.encode(r, stored);
+  return new ReasonDecoder(templates.drain()).reasons(stored, 0);
+}
+
+const sentence = fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\u0000'));
+
+const programsWithOddText = fc.record({
+  caa: fc.option(
+    fc.record({
+      status: fc.option(fc.string(), { nil: null }),
+      significant: fc.option(fc.boolean(), { nil: null }),
+      qtrs_with_nc: fc.option(fc.nat(13), { nil: null }),
+      formal_actions: fc.option(fc.nat(), { nil: null }),
+      informal_actions: fc.option(fc.nat(), { nil: null }),
+      penalties_usd: fc.option(fc.double({ min: 0, max: 1e12, noNaN: true }), { nil: null }),
+      last_penalty_usd: fc.option(fc.double({ min: 0, max: 1e9, noNaN: true }), { nil: null }),
+      last_penalty_date: fc.option(fc.string(), { nil: null }),
+      last_formal_action_date: fc.option(fc.string(), { nil: null }),
+    }),
+    { nil: null },
+  ),
+  cwa: fc.constant(null),
+  rcra: fc.constant(null),
+  sdwa: fc.constant(null),
+}) as fc.Arbitrary<ProgramsInputs>;
+
+describe('the explanation stored as sentence templates (index format 7)', () => {
+  it('any sentence comes back exactly: numbers, dates, dollar amounts, quotes, backslashes and non-ASCII text', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(sentence, fc.stringMatching(/^[a-z $,.()-]{0,8}[0-9][0-9,.-]{0,12}[a-z ]{0,8}$/)), { minLength: 4, maxLength: 4 }), (reasons) => {
+        expect(roundTrip(reasons)).toEqual(reasons);
+      }),
+    );
+    const real = ['$94,770 in penalties in the last 5 years (3 penalties)', 'Formal enforcement action 14 months before 2026-10-31 (on 2025-08-30)', '007 "quoted" \\ back', '1.5, 2,3 - 4-5'];
+    expect(roundTrip(real)).toEqual(real);
+  });
+
+  it('sentences that differ only in their numbers share one template', () => {
+    const templates = new ReasonTemplates();
+    const stored: (string | number)[] = [];
+    templates.encode('4 of the last 12 quarters in violation', stored);
+    templates.encode('11 of the last 12 quarters in violation', stored);
+    templates.encode('$1,000 in penalties in the last 5 years (1 penalty)', stored);
+    expect(templates.drain().map(([, pieces]) => JSON.parse(pieces))).toEqual([
+      ['', ' of the last ', ' quarters in violation'],
+      ['$', ' in penalties in the last ', ' years (', ' penalty)'],
+    ]);
+    // plain integers are stored as numbers (shorter); anything else keeps its text
+    expect(stored).toEqual([0, 4, 12, 0, 11, 12, 1, '1,000', 5, 1]);
+  });
+
+  it('a sentence holding a NUL character is refused rather than stored wrongly', () => {
+    expect(() => new ReasonTemplates().encode('a\u0000b', [])).toThrow('NUL');
+  });
+
+  it("the stored explanation gives the API's explanation lines, the same JSON as explaining the inputs per request", () => {
+    fc.assert(
+      fc.property(scenarioArb, ({ inputs, asOf }) => {
+        const templates = new ReasonTemplates();
+        const why: ScoreExplanation = explainComponents(inputs, asOf);
+        const detail = parseDetail(encodeDetail(inputs.programs, why, templates));
+        const points = scoreFacility(inputs, asOf);
+        const lost = EXPLAINED.map((c) => Math.max(0, MAX_POINTS[c] - points[c]));
+        // as JSON text: the same values and the same key order
+        expect(JSON.stringify(new ReasonDecoder(templates.drain()).explanationLines(detail, EXPLANATION_AT, lost))).toBe(JSON.stringify(explanationLines(points, why)));
+      }),
+    );
+  });
+});
+
+describe('the programs stored in the detail', () => {
+  it('come back as the same records, keys in schema order', () => {
+    fc.assert(
+      fc.property(fc.oneof(scenarioArb.chain(({ asOf }) => programsArb(asOf)), programsWithOddText), (programs) => {
+        const text = encodeDetail(programs, { violation_frequency: 'a', penalty_severity: 'b', recency: 'c', repeat_offender: 'd', active_enforcement: 'e' }, new ReasonTemplates());
+        expect(programsOfDetail(text)).toEqual(programs);
+        expect(JSON.stringify(programsOfArray(parseDetail(text)[0]))).toBe(JSON.stringify(programs));
+      }),
+    );
+  });
+
+  it('a facility in no program stores 0 and reads as four nulls', () => {
+    const none: ProgramsInputs = { caa: null, cwa: null, rcra: null, sdwa: null };
+    const text = encodeDetail(none, { violation_frequency: 'a', penalty_severity: 'b', recency: 'c', repeat_offender: 'd', active_enforcement: 'e' }, new ReasonTemplates());
+    expect(parseDetail(text)[0]).toBe(0);
+    expect(JSON.stringify(programsOfArray(0))).toBe(JSON.stringify(none));
+  });
+});

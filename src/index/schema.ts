@@ -1,7 +1,7 @@
 import { HISTORY_DDL } from '../history/schema';
 
 /** DDL of the facility index file (the search tables: ./search-table.ts). Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
-export const INDEX_FORMAT = '7';
+export const INDEX_FORMAT = '8';
 /**
  * Format 2 is format 3 without the release and history tables: it reads as one release (src/history/).
  * Format 3 is format 4 without the search tables: it serves everything but search (503, src/search/).
@@ -11,8 +11,10 @@ export const INDEX_FORMAT = '7';
  * which format 6's score order cannot walk: they serve everything but search (503, src/search/).
  * Formats 5 and 6 keep the programs in facility_programs and have no facility.detail: a lookup
  * explains them per request (facility-index.ts, src/facilities/service.ts), as before format 7.
+ * Formats 6 and 7 are format 8 with the second search layout (four FTS5 columns with positions,
+ * issue 16): search reads them like format 8 (only matches and docids are used).
  */
-export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', INDEX_FORMAT];
+export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', '7', INDEX_FORMAT];
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small

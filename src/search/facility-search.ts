@@ -1,9 +1,10 @@
 import type { Database } from 'bun:sqlite';
 import { sha256Hex } from '../hash';
 import type { FacilityIndex } from '../index/facility-index';
-import { matchExpression } from './match';
 import type { CursorKey } from './cursor';
 import type { SearchRequest } from './query';
+import { idf, matchesAll, relevance, wordCount } from './rank';
+import { WordPlanner, type QueryPlan } from './word-plan';
 
 /** A facility found, with its sort key and its location (for the export forms). */
 export type SearchHit = {
@@ -18,15 +19,15 @@ export type SearchHit = {
   key: CursorKey;
 };
 
-/** Column weights of the relevance order (name, street, city, ZIP): a word in the name counts most. */
-const BM25 = 'bm25(facility_search, 4.0, 1.0, 2.0, 2.0)';
-
 /**
- * A query whose words match more than this many facilities (filters aside) is "broad": it is not
- * ranked by BM25 but answered in the score order (see `page`), because ranking means scoring every
- * match before the first page (3-letter prefixes of common words match 10^5 of 3.2M facilities).
+ * A query whose words match more than this many facilities (filters aside, counted as the index
+ * reads them: see `page`) is "broad": it is not ranked but answered in the score order, because
+ * ranking means scoring every match before the first page (3-letter prefixes of common words match
+ * 10^5 of 3.2M facilities).
  */
-export const RANKED_MATCHES = 1000;
+export const RANKED_MATCHES = 500;
+/** Facilities read to estimate the index's average word count (BM25's average document length). */
+const LENGTH_SAMPLE = 1000;
 
 // Every filter is a bound parameter that is NULL when unused: one statement per order, never SQL from input.
 const FILTERS = `
@@ -35,24 +36,40 @@ const FILTERS = `
     AND (?4 IS NULL OR d.overall_score >= ?4)
     AND (?5 IS NULL OR d.overall_score <= ?5)
     AND (?6 IS NULL OR d.active_enforcement = ?6)`;
-// Relevance: BM25 of every match (only for queries of at most RANKED_MATCHES matches), keyset on (bm25, registry_id).
-const RANKED = `
-  SELECT registry_id, k FROM (
-    SELECT d.registry_id, ${BM25} AS k
-    FROM facility_search JOIN search_doc d ON d.docid = facility_search.rowid
-    WHERE facility_search MATCH ?1 ${FILTERS})
-  WHERE ?7 IS NULL OR k > ?7 OR (k = ?7 AND registry_id > ?8)
-  ORDER BY k, registry_id LIMIT ?9`;
+const COLUMNS = `d.docid, f.registry_id, f.fac_name, f.fac_street, f.fac_city, f.fac_state, f.fac_zip,
+    f.overall_score, f.active_enforcement, f.lat, f.lng`;
+const FROM = `facility_search JOIN search_doc d ON d.docid = facility_search.rowid JOIN facility f ON f.registry_id = d.registry_id`;
+// The candidates of a query, up to one more than RANKED_MATCHES (the broad-query count, before filters).
+const FIRST_IDS = 'SELECT rowid AS docid FROM facility_search WHERE facility_search MATCH ?1 LIMIT ?2';
+// The candidates of a ranked query, by docid (read once by FIRST_IDS), that pass the filters; ranked here (rank.ts).
+const CANDIDATES = `SELECT ${COLUMNS} FROM search_doc d JOIN facility f ON f.registry_id = d.registry_id
+  WHERE d.docid IN (SELECT value FROM json_each(?1)) ${FILTERS}`;
 // The score order: docids are numbered in (overall_score, registry_id) order at build time
-// (src/index/search-table.ts), so FTS5 walks the matches in that order and stops after a page.
-const BY_DOCID = `
-  SELECT d.registry_id, d.docid AS k
-  FROM facility_search JOIN search_doc d ON d.docid = facility_search.rowid
+// (src/index/search-table.ts), so FTS5 walks the candidates in that order and the walk stops after a page.
+const BY_DOCID = `SELECT ${COLUMNS} FROM ${FROM}
   WHERE facility_search MATCH ?1 AND facility_search.rowid > ?7 ${FILTERS}
   ORDER BY facility_search.rowid LIMIT ?8`;
 const COUNT = 'SELECT count(*) AS n FROM (SELECT rowid FROM facility_search WHERE facility_search MATCH ?1 LIMIT ?2)';
 
-type Row = Omit<SearchHit, 'key' | 'active_enforcement'> & { active_enforcement: number };
+type Row = {
+  docid: number;
+  registry_id: string;
+  fac_name: string;
+  fac_street: string;
+  fac_city: string;
+  fac_state: string;
+  fac_zip: string;
+  overall_score: number;
+  active_enforcement: number;
+  lat: number;
+  lng: number;
+};
+type Params = (string | number | null)[];
+
+function hit(row: Row, value: number): SearchHit {
+  const { registry_id, fac_name, fac_city, fac_state, overall_score, active_enforcement, lat, lng } = row;
+  return { registry_id, fac_name, fac_city, fac_state, overall_score, active_enforcement: active_enforcement === 1, lat, lng, key: { value, registryId: registry_id } };
+}
 
 /**
  * The read side of the search tables (src/index/search-table.ts) on one open index; statements
@@ -62,14 +79,18 @@ type Row = Omit<SearchHit, 'key' | 'active_enforcement'> & { active_enforcement:
 export class FacilitySearch {
   /** Identifies the index file's content; a cursor made on another one is refused (cursor.ts). */
   readonly fingerprint: string;
-  private readonly ranked;
+  private readonly planner: WordPlanner;
+  private readonly total: number;
+  private readonly avgWords: number;
+  private readonly firstIds;
+  private readonly candidates;
   private readonly byDocid;
   private readonly count;
-  private readonly details;
 
   /**
    * The search over `index`, or null when the index has no usable search tables: none (format 3,
    * built before search existed) or the first layout (formats 4 and 5: docids not in score order).
+   * Formats 6 and 7 (four columns with positions) are read like format 8: only MATCH and rowids are used.
    */
   static open(index: FacilityIndex, rankedMatches = RANKED_MATCHES): FacilitySearch | null {
     const has = index.db.query("SELECT 1 AS ok FROM sqlite_master WHERE name = 'facility_search'").get();
@@ -83,44 +104,88 @@ export class FacilitySearch {
   ) {
     const db: Database = index.db;
     this.fingerprint = sha256Hex(JSON.stringify(index.info)).slice(0, 16);
-    this.ranked = db.prepare<{ registry_id: string; k: number }, (string | number | null)[]>(RANKED);
-    this.byDocid = db.prepare<{ registry_id: string; k: number }, (string | number | null)[]>(BY_DOCID);
+    this.firstIds = db.prepare<{ docid: number }, [string, number]>(FIRST_IDS);
+    this.candidates = db.prepare<Row, Params>(CANDIDATES);
+    this.byDocid = db.prepare<Row, Params>(BY_DOCID);
     this.count = db.prepare<{ n: number }, [string, number]>(COUNT);
-    this.details = db.prepare<Row, [string]>(
-      `SELECT registry_id, fac_name, fac_city, fac_state, overall_score, active_enforcement, lat, lng
-       FROM facility WHERE registry_id IN (SELECT value FROM json_each(?1))`,
-    );
+    this.total = db.query<{ n: number | null }, []>('SELECT max(docid) AS n FROM search_doc').get()?.n ?? 0;
+    this.avgWords = averageWords(db, this.total);
+    this.planner = new WordPlanner(db, this.total);
   }
 
   /**
    * Up to `limit` facilities of the page after `r.after`, plus whether another page follows.
    *
-   * `sort=score`, and relevance for a broad query (more than `rankedMatches` matches of the words),
-   * walk the matches in docid order, which is (overall_score, registry_id): worst first, stopping
-   * after one page. A relevance query with fewer matches is ranked by BM25. Which order a query gets
-   * depends only on its words and the index file, both sealed into the cursor, so its pages agree.
+   * The words are planned first (word-plan.ts): FTS5 finds candidates by prefix terms, and when a
+   * term is shorter than its word the candidates are checked against the facility's fields.
+   * `sort=score`, and relevance for a broad query (more than `rankedMatches` candidates), walk the
+   * candidates in docid order, which is (overall_score, registry_id): worst first, stopping after
+   * one page. A relevance query with fewer candidates is ranked by BM25 (rank.ts). Which order a
+   * query gets depends only on its words and the index file, both sealed into the cursor, so its
+   * pages agree.
    */
   page(r: SearchRequest): { hits: SearchHit[]; more: boolean } {
-    const match = matchExpression(r.words);
+    const plan = this.planner.plan(r.words);
     const filters = [r.state, r.naics, r.minScore, r.maxScore, r.activeEnforcement === null ? null : r.activeEnforcement ? 1 : 0];
-    const keys =
-      r.sort === 'relevance' && !this.isBroad(match)
-        ? this.ranked.all(match, ...filters, r.after?.value ?? null, r.after?.registryId ?? null, r.limit + 1)
-        : this.byDocid.all(match, ...filters, r.after?.value ?? 0, r.limit + 1);
-    const more = keys.length > r.limit;
-    if (more) keys.pop();
-    const rows = new Map(this.details.all(JSON.stringify(keys.map((k) => k.registry_id))).map((row) => [row.registry_id, row]));
-    const hits = keys.map(({ registry_id, k }) => {
-      const row = rows.get(registry_id);
-      // Both tables come from the same build of this read-only file: a miss is a bug.
-      if (!row) throw new Error(`search table and facility table disagree about ${registry_id}`);
-      return { ...row, active_enforcement: row.active_enforcement === 1, key: { value: k, registryId: registry_id } };
-    });
+    const ids = r.sort === 'relevance' ? this.firstIds.all(plan.expression, this.rankedMatches + 1) : null;
+    const hits = ids && ids.length <= this.rankedMatches ? this.ranked(plan, ids, filters, r) : this.inScoreOrder(plan, filters, r);
+    const more = hits.length > r.limit;
+    if (more) hits.pop();
     return { hits, more };
   }
 
-  /** Whether the words match more than `rankedMatches` facilities (counting stops there). */
-  isBroad(match: string): boolean {
-    return this.count.get(match, this.rankedMatches + 1)!.n > this.rankedMatches;
+  /** Whether the FTS5 expression has more than `rankedMatches` candidates (counting stops there). */
+  isBroad(expression: string): boolean {
+    return this.count.get(expression, this.rankedMatches + 1)!.n > this.rankedMatches;
   }
+
+  /** The words' plan (for scripts/bench-search.ts). */
+  plan(words: readonly string[]): QueryPlan {
+    return this.planner.plan(words);
+  }
+
+  /** Up to limit + 1 matches after `r.after` in docid order; unchecked candidates are matches, so SQL stops at the page. */
+  private inScoreOrder(plan: QueryPlan, filters: Params, r: SearchRequest): SearchHit[] {
+    const args = [plan.expression, ...filters, r.after?.value ?? 0];
+    if (!plan.checked) return this.byDocid.all(...args, r.limit + 1).map((row) => hit(row, row.docid));
+    const hits: SearchHit[] = [];
+    for (const row of this.byDocid.iterate(...args, -1)) {
+      if (!matchesAll(row, r.words)) continue;
+      hits.push(hit(row, row.docid));
+      if (hits.length > r.limit) break;
+    }
+    return hits;
+  }
+
+  /** Every match ranked by BM25 (ties by registry ID), then the limit + 1 after `r.after`. */
+  private ranked(plan: QueryPlan, ids: { docid: number }[], filters: Params, r: SearchRequest): SearchHit[] {
+    const weights = plan.words.map((w) => idf(w.docs, this.total));
+    const scored: SearchHit[] = [];
+    for (const row of this.candidates.all(JSON.stringify(ids.map((i) => i.docid)), ...filters)) {
+      if (plan.checked && !matchesAll(row, r.words)) continue;
+      scored.push(hit(row, relevance(row, r.words, weights, this.avgWords)));
+    }
+    scored.sort((a, b) => a.key.value - b.key.value || (a.key.registryId < b.key.registryId ? -1 : a.key.registryId > b.key.registryId ? 1 : 0));
+    const after = r.after;
+    const start = after ? scored.findIndex((h) => h.key.value > after.value || (h.key.value === after.value && h.key.registryId > after.registryId)) : 0;
+    return start < 0 ? [] : scored.slice(start, start + r.limit + 1);
+  }
+}
+
+/**
+ * The index's average word count per facility (BM25's average document length), from
+ * LENGTH_SAMPLE facilities spread evenly over the docids: the same for every search on one file.
+ */
+function averageWords(db: Database, total: number): number {
+  if (total === 0) return 1;
+  const step = Math.max(1, total / LENGTH_SAMPLE);
+  const ids = [...new Set(Array.from({ length: Math.min(LENGTH_SAMPLE, total) }, (_, i) => 1 + Math.floor(i * step)))];
+  const rows = db
+    .query<{ fac_name: string; fac_street: string; fac_city: string; fac_zip: string }, [string]>(
+      `SELECT f.fac_name, f.fac_street, f.fac_city, f.fac_zip FROM search_doc d JOIN facility f ON f.registry_id = d.registry_id
+       WHERE d.docid IN (SELECT value FROM json_each(?1))`,
+    )
+    .all(JSON.stringify(ids));
+  const words = rows.reduce((sum, row) => sum + wordCount(row), 0);
+  return rows.length > 0 && words > 0 ? words / rows.length : 1;
 }

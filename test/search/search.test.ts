@@ -196,3 +196,21 @@ describe('an index with the first search layout (formats 4 and 5: docids in regi
     expect((await old.call('/api/v1/facility/990000000101', { key: own })).status).toBe(200);
   });
 });
+
+describe('an index with the second search layout (formats 6 and 7: four FTS5 columns with positions)', () => {
+  it.each(['6', '7'])('format %s still answers searches, the same as format 8: only the matches and the docids are read', async (format) => {
+    const index = memoryIndex([...SEARCH_ROWS, ...RIVER_ROWS]);
+    index.db.exec(`DROP TABLE facility_search;
+      CREATE VIRTUAL TABLE facility_search USING fts5(name, street, city, zip, content='', tokenize='ascii', prefix='3 4');
+      INSERT INTO facility_search (rowid, name, street, city, zip)
+        SELECT d.docid, f.fac_name, f.fac_street, f.fac_city, f.fac_zip FROM search_doc d JOIN facility f ON f.registry_id = d.registry_id;`);
+    index.db.query("UPDATE index_meta SET value = ? WHERE key = 'format'").run(format);
+    const old = makeWorld({ deps: { index } });
+    const { key: own } = await old.keyFor('starter');
+    for (const q of ['q=acme%20plat%20elkh', 'q=elkhart', 'q=riv&sort=score&limit=100', 'q=riv&limit=100', 'q=lusher']) {
+      const [a, b] = [await old.call(`/api/v1/search?${q}`, { key: own }), await world.call(`/api/v1/search?${q}`, { key })];
+      expect([q, a.status]).toEqual([q, 200]);
+      expect(ids(await json(a))).toEqual(ids(await json(b)));
+    }
+  });
+});

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeArrayFile } from './array-file';
 import type { SpatialColumns } from './spatial-index';
 
 /**
@@ -20,8 +21,6 @@ const TYPES = {
 type View = ArrayBufferView & { length: number };
 type Header = { count: number; states: string[]; idOther: [number, string][]; arrays: Record<string, [number, number]> };
 
-const align8 = (n: number) => (n + 7) & ~7;
-
 /** The used part of each array (the collector's arrays have room to grow). */
 function usedArrays(c: SpatialColumns): Record<ArrayName, View> {
   const n = c.count;
@@ -31,38 +30,7 @@ function usedArrays(c: SpatialColumns): Record<ArrayName, View> {
 
 /** Writes `c` to `path` (array by array, no copy in memory). The caller owns the name: a temp name it removes. */
 export function writeColumnsFile(path: string, c: SpatialColumns): void {
-  const used = usedArrays(c);
-  const arrays: Header['arrays'] = {};
-  const header = (base: number) => {
-    let at = base;
-    for (const name of ARRAYS) {
-      arrays[name] = [at, used[name].length];
-      at = align8(at + used[name].byteLength);
-    }
-    return new TextEncoder().encode(JSON.stringify({ count: c.count, states: c.states, idOther: [...c.idOther], arrays } satisfies Header));
-  };
-  // Offsets depend on the header's length and the header on the offsets: size it, then leave room.
-  const base = align8(12 + header(0).length + 256);
-  const json = header(base);
-  if (12 + json.length > base) throw new Error('columns file header grew past its room');
-  const head = new Uint8Array(base).fill(0x20);
-  head.set(new TextEncoder().encode(MAGIC), 0);
-  new DataView(head.buffer).setUint32(8, json.length, true);
-  head.set(json, 12);
-  const fd = openSync(path, 'w');
-  try {
-    writeSync(fd, head);
-    let at = base;
-    for (const name of ARRAYS) {
-      const a = used[name];
-      const [offset] = arrays[name]!;
-      if (offset > at) writeSync(fd, new Uint8Array(offset - at));
-      writeSync(fd, new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-      at = offset + a.byteLength;
-    }
-  } finally {
-    closeSync(fd);
-  }
+  writeArrayFile(path, MAGIC, ARRAYS, usedArrays(c), (arrays) => ({ count: c.count, states: c.states, idOther: [...c.idOther], arrays }) satisfies Header);
 }
 
 /** The columns in the file at `path`, every array a view over its memory mapping (file-backed, not heap). */

@@ -1,6 +1,7 @@
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { sha256Hex } from '../hash';
 import type { IndexInfo } from '../index/model';
+import { writeArrayFile } from './array-file';
 import { MIXED_STATES, type SpatialIndex } from './spatial-index';
 
 /**
@@ -53,7 +54,6 @@ type Header = {
 };
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-const align8 = (n: number) => (n + 7) & ~7;
 
 /** Writes `s` to `path` atomically (temp file, then rename), array by array (no second copy in memory). */
 export function writeSpatialFile(path: string, s: SpatialIndex, identity: string): void {
@@ -72,41 +72,8 @@ export function writeSpatialFile(path: string, s: SpatialIndex, identity: string
  * temp name its caller renames into place or removes (a process that lays out for another: ./spatial-layout-process.ts).
  */
 export function writeSpatialFileAt(path: string, s: SpatialIndex, identity: string): void {
-  const arrays: Header['arrays'] = {};
-  // Offsets depend on the header's length, which depends on the offsets' digits: pad the header.
-  const draft = (base: number) => {
-    let at = base;
-    for (const name of ARRAYS) {
-      arrays[name] = [at, s[name].length];
-      at = align8(at + s[name].byteLength);
-    }
-    const header: Header = { format: FORMAT, identity, res: s.res, count: s.count, cells: s.cellLat.length, states: s.states, idOther: [...s.idOther], arrays };
-    return new TextEncoder().encode(JSON.stringify(header));
-  };
-  let json = draft(0);
-  let base = align8(12 + json.length + 256);
-  json = draft(base);
-  if (12 + json.length > base) throw new Error('area file header grew past its room');
-  const head = new Uint8Array(base).fill(0x20);
-  head.set(new TextEncoder().encode(MAGIC), 0);
-  new DataView(head.buffer).setUint32(8, json.length, true);
-  head.set(json, 12);
-
   rmSync(path, { force: true });
-  const fd = openSync(path, 'w');
-  try {
-    writeSync(fd, head);
-    let at = base;
-    for (const name of ARRAYS) {
-      const a = s[name];
-      const [offset] = arrays[name]!;
-      if (offset > at) writeSync(fd, new Uint8Array(offset - at));
-      writeSync(fd, new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
-      at = offset + a.byteLength;
-    }
-  } finally {
-    closeSync(fd);
-  }
+  writeArrayFile(path, MAGIC, ARRAYS, s, (arrays) => ({ format: FORMAT, identity, res: s.res, count: s.count, cells: s.cellLat.length, states: s.states, idOther: [...s.idOther], arrays }) satisfies Header);
 }
 
 /** Why a file was not used, for the log line; or the index. */

@@ -34,16 +34,10 @@ export function redactedScore2(): Score2Fields {
  */
 export function storedScore2(stored: StoredLookup, row: LookupRow & { detail: string }): Score2Fields {
   const detail = parseDetail(row.detail);
-  const lost = [
-    Math.max(0, MAX_POINTS.violation_frequency - row.violation_frequency),
-    Math.max(0, MAX_POINTS.penalty_severity - row.penalty_severity),
-    Math.max(0, MAX_POINTS.recency - row.recency),
-    Math.max(0, MAX_POINTS.repeat_offender - row.repeat_offender),
-  ];
   return {
     programs: programsOfArray(detail[0]),
     peers: stored.peersOf(row.fac_naics, row.overall_score),
-    explanation: stored.reasons.explanationLines(detail, EXPLANATION_AT, lost),
+    explanation: explanationLines(row, stored.reasons.explanation(detail, EXPLANATION_AT)),
   };
 }
 

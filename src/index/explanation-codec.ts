@@ -1,4 +1,5 @@
-import { MAX_POINTS, type ExplanationLine, type ScoreExplanation } from '../scoring/model';
+import type { ExplainedComponents } from '../scoring/explain';
+import { MAX_POINTS, type ScoreExplanation } from '../scoring/model';
 
 /**
  * Compact storage of the explanation's sentences (index format 7, column facility.detail): each
@@ -18,6 +19,9 @@ const SEEN_LIMIT = 100_000;
 
 /** The components the API's `explanation` lists, in its order (MAX_POINTS order). */
 export const EXPLAINED = Object.keys(MAX_POINTS) as (keyof typeof MAX_POINTS)[];
+
+/** The stored sentences of one facility, by component. */
+export type StoredExplanation = ExplainedComponents;
 
 /** One stored template: its id and its text pieces (JSON), the values go between the pieces. */
 export type TemplateRow = [id: number, pieces: string];
@@ -83,24 +87,20 @@ export class ReasonDecoder {
   }
 
   /**
-   * The API's explanation lines from the stored values starting at `stored[from]`; `lost` are the
-   * points each component lost, in EXPLAINED order (from the stored row, as explanationLines does).
+   * The sentences of the explained components from the stored values starting at `stored[from]`;
+   * the API's lines (with the points lost, from the stored row) are made from them by
+   * explanationLines (src/scoring/explain.ts), as for an explanation derived per request.
    */
-  explanationLines(stored: readonly unknown[], from: number, lost: readonly number[]): ExplanationLine[] {
-    const lines: ExplanationLine[] = [];
+  explanation(stored: readonly unknown[], from: number): StoredExplanation {
+    const why = {} as StoredExplanation;
     let at = from;
-    for (let c = 0; c < EXPLAINED.length; c++) {
+    for (const component of EXPLAINED) {
       const pieces = this.pieces[stored[at++] as number];
       if (pieces === undefined) throw new Error(`explanation template ${String(stored[at - 1])} is not in the index`);
       let reason = pieces[0]!;
       for (let i = 1; i < pieces.length; i++) reason += String(stored[at++]) + pieces[i]!;
-      lines.push({ component: EXPLAINED[c]!, points_lost: lost[c]!, reason });
+      why[component] = reason;
     }
-    return lines;
-  }
-
-  /** The sentences themselves. */
-  reasons(stored: readonly unknown[], from: number): string[] {
-    return this.explanationLines(stored, from, [0, 0, 0, 0]).map((l) => l.reason);
+    return why;
   }
 }

@@ -56,8 +56,8 @@ const hasTable = (db: Database, name: string) => db.query("SELECT 1 FROM sqlite_
  * nor peer_rank: those read as empty tables, so an older index still serves (programs all null,
  * peers null) until it is rebuilt.
  */
-function issue14Tables(db: Database): { sql: (sql: string) => string; decode: (programs: string | null) => ScoreInputs['programs'] } {
-  if (hasTable(db, 'reason_template')) {
+function issue14Tables(db: Database, hasDetail: boolean): { sql: (sql: string) => string; decode: (programs: string | null) => ScoreInputs['programs'] } {
+  if (hasDetail) {
     return {
       sql: (sql) => sql.replace(/\bfacility_programs\b/g, '(SELECT registry_id, detail AS programs FROM facility)'),
       decode: (detail) => (detail === null ? decodePrograms(null) : programsOfDetail(detail)),
@@ -118,9 +118,11 @@ export class FacilityIndex {
       if (e instanceof IndexOpenError) throw e;
       throw new IndexOpenError(`not a facility index (${(e as Error).message})`);
     }
-    const { sql, decode } = issue14Tables(db);
+    // formats 7 and up: facility rows carry their detail, with its templates in reason_template (schema.ts)
+    const hasDetail = hasTable(db, 'reason_template');
+    const { sql, decode } = issue14Tables(db, hasDetail);
     this.decodeProgramsOf = decode;
-    this.stored = StoredLookup.of(db, SUMMARY_COLUMNS);
+    this.stored = hasDetail ? new StoredLookup(db, SUMMARY_COLUMNS) : null;
     this.byId = db.prepare<RawRow, [string]>(sql(`${FULL_ROWS} WHERE f.registry_id = ?`));
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
     // The IDs go in as one JSON array through json_each, never spliced into SQL.

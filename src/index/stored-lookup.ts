@@ -25,11 +25,6 @@ export class StoredLookup {
     this.peersByKey = db.prepare<{ peers: string }, [string, number]>('SELECT peers FROM peer_rank WHERE naics = ? AND overall_score = ?');
   }
 
-  /** Format 7 is the index format whose facility rows carry their detail (schema.ts). */
-  static of(db: Database, summaryColumns: string): StoredLookup | null {
-    return db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'reason_template'").get() === null ? null : new StoredLookup(db, summaryColumns);
-  }
-
   get(registryId: string): LookupRow | null {
     const r = this.byId.get(registryId);
     if (!r) return null;

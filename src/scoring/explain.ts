@@ -25,6 +25,9 @@ export function explainFacts(f: ScoreFacts): ScoreExplanation {
   };
 }
 
+/** The sentences of the components the API's `explanation` lists (every one but active_enforcement). */
+export type ExplainedComponents = Pick<ScoreExplanation, keyof typeof MAX_POINTS>;
+
 /** Points of each component, as stored in the index. */
 export type ComponentPoints = Record<keyof typeof MAX_POINTS, number>;
 
@@ -32,7 +35,7 @@ export type ComponentPoints = Record<keyof typeof MAX_POINTS, number>;
  * The API's `explanation`: one line per component with the points it lost and the same sentence
  * the PDF prints. Points come from the stored row (the index is the source of truth for scores).
  */
-export function explanationLines(points: ComponentPoints, why: ScoreExplanation): ExplanationLine[] {
+export function explanationLines(points: ComponentPoints, why: ExplainedComponents): ExplanationLine[] {
   return (Object.keys(MAX_POINTS) as (keyof typeof MAX_POINTS)[]).map((component) => ({
     component,
     points_lost: Math.max(0, MAX_POINTS[component] - points[component]),

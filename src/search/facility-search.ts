@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import { sha256Hex } from '../hash';
 import type { FacilityIndex } from '../index/facility-index';
+import type { FacilitySummary } from '../index/model';
 import type { CursorKey } from './cursor';
 import type { SearchRequest } from './query';
 import { idf, matchesAll, relevance, wordCount } from './rank';
@@ -51,18 +52,10 @@ const BY_DOCID = `SELECT ${COLUMNS} FROM ${FROM}
   ORDER BY facility_search.rowid LIMIT ?8`;
 const COUNT = 'SELECT count(*) AS n FROM (SELECT rowid FROM facility_search WHERE facility_search MATCH ?1 LIMIT ?2)';
 
-type Row = {
+/** A candidate as read: the index's slim-row fields a hit and its ranking need, keyed by its search docid. */
+type Row = Pick<FacilitySummary, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip' | 'overall_score' | 'lat' | 'lng'> & {
   docid: number;
-  registry_id: string;
-  fac_name: string;
-  fac_street: string;
-  fac_city: string;
-  fac_state: string;
-  fac_zip: string;
-  overall_score: number;
   active_enforcement: number;
-  lat: number;
-  lng: number;
 };
 type Params = (string | number | null)[];
 

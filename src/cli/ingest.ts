@@ -1,5 +1,6 @@
 import { parseDataDate } from '../scoring/dates';
 import { buildTempPath } from '../index/index-writer';
+import { searchFilePath } from '../index/search-file';
 import { rejectsPathOf } from '../index/ingest/rejects';
 import { printable } from './printable';
 import { existsSync, rmSync } from 'node:fs';
@@ -40,6 +41,8 @@ function validAsOf(s: string): boolean {
   return parseDataDate(s)?.iso === s;
 }
 
+const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
 function summaryText(s: IngestSummary): string {
   const c = s.info.row_counts;
   const reasons = Object.entries(c)
@@ -54,6 +57,8 @@ function summaryText(s: IngestSummary): string {
     `  rejects   ${s.rejectsPath}`,
     `  facilities ${s.info.facility_count}, score method ${s.info.score_version}`,
     ...s.companionFiles.map((f) => `  beside it ${f.path} (${(f.ms / 1000).toFixed(1)} s)`),
+    `  phases    load ${sec(s.phases.load)}, search file ${sec(s.phases.searchWait)} more, complete ${sec(s.phases.complete)}, then ${sec(s.phases.companionsWait)} waiting for the files beside it`,
+    `  search    ${s.search.file ? `in the search file beside the index, built during the load (${sec(s.search.busyMs)} on its own thread)` : `in the index, filled after the load (${s.search.why})`}`,
   ];
   if (s.release.seq > 1) {
     const c = s.release.changes;
@@ -102,7 +107,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
   // an interrupted build leaves only temp files behind (the old index is untouched): remove them too
   const cleanup = () => {
     const area = spatialTempPaths(out);
-    for (const p of [buildTempPath(out), buildTempPath(rejectsPathOf(out)), area.area, area.columns]) rmSync(p, { force: true });
+    for (const p of [buildTempPath(out), `${buildTempPath(out)}-journal`, searchFilePath(buildTempPath(out)), buildTempPath(rejectsPathOf(out)), area.area, area.columns]) rmSync(p, { force: true });
     console.error('\ningest: interrupted; the previous index (if any) is unchanged');
     process.exit(130);
   };

@@ -1,4 +1,5 @@
 import { Database } from 'bun:sqlite';
+import { attachSearchFile, SEARCH_SCHEMA } from './search-file';
 import { existsSync } from 'node:fs';
 import { HistoryReader } from '../history/history-reader';
 import type { HistoryEntry, Release, ScoreChange } from '../history/model';
@@ -150,9 +151,13 @@ export class FacilityIndex {
     let db: Database;
     try {
       db = new Database(path, { readonly: true, strict: true });
+      // A national index's search tables are in a file beside it (./search-file.ts), attached first
+      // so the settings below hold for both files.
+      const search = attachSearchFile(db, path);
       // The file never changes under us (ingest writes a new file and renames it), so hold the
       // shared lock for good: without it every lookup pays lock/unlock syscalls (~10 µs of ~14).
       db.exec('PRAGMA query_only = ON; PRAGMA mmap_size = 4294967296; PRAGMA locking_mode = EXCLUSIVE;');
+      if (search) db.exec(`PRAGMA ${SEARCH_SCHEMA}.mmap_size = 4294967296;`);
     } catch (e) {
       throw new IndexOpenError(`cannot open index ${path}: ${(e as Error).message}`);
     }

@@ -37,6 +37,10 @@ export class IndexWriter {
   private count = 0;
   /** Scores by NAICS code, ranked into peer_rank by finish(). */
   private readonly peers = new PeerTally();
+  /** Set by complete() once the file is closed (an abort after it only removes the file). */
+  private closed = false;
+  /** Set by describe(): the data's as-of date, which the explanations of add()'s rows need. */
+  private asOf = '';
   /** Set by finish(): the release this build wrote. */
   release: RecordedRelease | null = null;
 
@@ -46,11 +50,12 @@ export class IndexWriter {
     if (this.tmpPath !== ':memory:') rmSync(this.tmpPath, { force: true });
     this.db = new Database(this.tmpPath, { create: true, strict: true });
     // Bulk-load settings: the file is not live until renamed, so durability per row is moot.
+    // (bun:sqlite runs SQLite in defensive mode, which keeps journal_mode at DELETE: the journal then
+    // holds only the pages the file had before the build's one transaction, i.e. almost nothing.)
     this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
     this.db.exec(INDEX_DDL);
     this.db.exec(PEER_DDL);
     this.db.exec(DETAIL_DDL);
-    this.db.exec(SEARCH_DDL);
     // attached before the transaction (SQLite refuses ATTACH inside one); only read, and detached before ANALYZE
     if (previous) {
       this.db.prepare(`ATTACH DATABASE ? AS ${PREVIOUS_SCHEMA}`).run(previous.path);
@@ -120,6 +125,17 @@ export class IndexWriter {
    * a release carries beside it can be written before the two are put in place (ingest's companions).
    */
   seal(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
+    const full = this.describe(info);
+    this.complete();
+    return full;
+  }
+
+  /**
+   * The first half of seal(): records the release (src/history/) and the metadata, and returns the
+   * index's final IndexInfo, which the files beside it are tied to: ingest starts laying out the area
+   * index in its own process now, while complete() runs.
+   */
+  describe(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
     const full: IndexInfo = { ...info, facility_count: this.count };
     this.release = recordRelease(this.db, { as_of: full.as_of, score_version: full.score_version, dataset_name: full.dataset_name, facility_count: full.facility_count }, this.previous);
     // The previous index is read by recordRelease only. Its page cache (up to 128 MiB, full after the
@@ -129,14 +145,29 @@ export class IndexWriter {
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);
     put.run('info', JSON.stringify(full));
-    this.explainAdded(full.as_of);
+    this.asOf = full.as_of;
+    return full;
+  }
+
+  /**
+   * The second half of seal(): peers, the search tables, statistics; closes the file. `search`:
+   * 'elsewhere' when ingest built them in a file of their own beside the index (./search-file.ts),
+   * so this file has none.
+   */
+  complete(search: 'fill' | 'elsewhere' = 'fill'): void {
+    this.explainAdded();
     this.writePeers();
-    fillSearchTables(this.db);
+    if (search === 'fill') {
+      this.db.exec(SEARCH_DDL);
+      fillSearchTables(this.db);
+    }
     this.db.exec('COMMIT');
     if (this.previous) this.db.exec(`DETACH DATABASE ${PREVIOUS_SCHEMA}`);
     this.db.exec('ANALYZE main; PRAGMA journal_mode = DELETE;');
-    if (this.tmpPath !== ':memory:') this.db.close();
-    return full;
+    if (this.tmpPath !== ':memory:') {
+      this.db.close();
+      this.closed = true;
+    }
   }
 
   /** Puts the sealed file in place (atomically replacing `path`). */
@@ -144,7 +175,8 @@ export class IndexWriter {
     if (this.tmpPath !== ':memory:') renameSync(this.tmpPath, this.path);
   }
 
-  private explainAdded(asOf: string): void {
+  private explainAdded(): void {
+    const asOf = this.asOf;
     for (const { id, inputs } of this.unexplained) this.setDetail.run(id, encodeDetail(inputs.programs, explainComponents(inputs, asOf), this.templates));
     this.addTemplates(this.templates.drain());
   }
@@ -157,6 +189,9 @@ export class IndexWriter {
   /** Abandons the build; the previous index (if any) stays in place. */
   abort(): void {
     try {
+      // Rolled back before closing: bun:sqlite's defensive mode refuses journal_mode=OFF, so the
+      // build has a rollback journal, which a close with statements still prepared would leave behind.
+      if (!this.closed && this.db.inTransaction) this.db.exec('ROLLBACK');
       this.db.close();
     } finally {
       if (this.tmpPath !== ':memory:') rmSync(this.tmpPath, { force: true });

@@ -1,7 +1,7 @@
 import { HISTORY_DDL } from '../history/schema';
 
 /** DDL of the facility index file (the search tables: ./search-table.ts). Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
-export const INDEX_FORMAT = '8';
+export const INDEX_FORMAT = '9';
 /**
  * Format 2 is format 3 without the release and history tables: it reads as one release (src/history/).
  * Format 3 is format 4 without the search tables: it serves everything but search (503, src/search/).
@@ -13,6 +13,9 @@ export const INDEX_FORMAT = '8';
  * explains them per request (facility-index.ts, src/facilities/service.ts), as before format 7.
  * Formats 6 and 7 are format 8 with the second search layout (four FTS5 columns with positions,
  * issue 16): search reads them like format 8 (only matches and docids are used).
+ * Formats 6 to 8 number search docids 1..N; format 9 numbers them score * 2^32 + rank within the
+ * score (./search-docids.ts), so ingest can build the search tables while it loads. Readers map both
+ * to the same places in the score order.
  */
 export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', '7', INDEX_FORMAT];
 

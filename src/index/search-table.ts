@@ -1,8 +1,10 @@
 import type { Database } from 'bun:sqlite';
+import { BUCKET } from './search-docids';
 
 /**
  * The facility search table (src/search/): an FTS5 index over name, street, city and ZIP, filled once
- * at the end of a build from the facility table (index format 8; docs/search.md, "The search table").
+ * at the end of a build from the facility table, or during the load in a file of their own (index
+ * format 9; docs/search.md, "The search tables").
  *
  * - One column, `words`: the four fields joined by spaces. FTS5 only finds candidates here; which
  *   field a word is in matters for the relevance order, which src/search/rank.ts computes from the
@@ -19,7 +21,9 @@ import type { Database } from 'bun:sqlite';
  * - `search_doc` maps the FTS rowid to the registry ID and carries the filter and sort columns, so
  *   a search filters its candidates by integer-keyed reads. Docids are numbered in
  *   (overall_score, registry_id) order: FTS5 yields matches in rowid order, so the score order is
- *   read a page at a time, never sorted (src/search/facility-search.ts).
+ *   read a page at a time, never sorted (src/search/facility-search.ts). Since format 9 a docid is
+ *   score * 2^32 + rank within the score (./search-docids.ts), so ingest can number and index the
+ *   rows while they stream in, on a second thread (./search-build.ts).
  */
 export const SEARCH_DDL = `
 CREATE TABLE search_doc (
@@ -34,21 +38,39 @@ CREATE VIRTUAL TABLE facility_search USING fts5(words, content='', tokenize='asc
 `;
 
 /**
- * Fills the search tables from `facility` inside the build's transaction: one sort of the facility
- * rows into docid order (with the words), then two appends in that order. Docids must reach FTS5 in
- * ascending order (a smaller rowid makes it flush its term buffer). Automatic merging is off and one
- * 'optimize' at the end merges the segments into one b-tree for the readers; the term buffer keeps
- * FTS5's default size (1 MiB): on the national file 4-64 MiB were no faster (docs/search.md, "Figures").
+ * Automatic merging off while a build fills the table: one 'optimize' at the end (`optimizeSearch`)
+ * merges the segments into one b-tree for the readers. The term buffer keeps FTS5's default size
+ * (1 MiB): on the national file 4-64 MiB were no faster (docs/search.md, "Figures").
+ */
+export function startSearchFill(db: Database): void {
+  db.exec(`INSERT INTO facility_search(facility_search, rank) VALUES ('automerge', 0)`);
+}
+
+export function optimizeSearch(db: Database): void {
+  db.exec(`INSERT INTO facility_search(facility_search) VALUES ('optimize')`);
+}
+
+/** The words a facility is found by: name, street, city and ZIP (as fillSearchTables joins them in SQL). */
+export function searchWords(name: string, street: string, city: string, zip: string): string {
+  return `${name} ${street} ${city} ${zip}`;
+}
+
+/**
+ * Fills the search tables from `facility` inside the build's transaction, when ingest did not build
+ * them in a file of their own during the load (./search-build.ts: a small input, or rows not in
+ * registry-ID order) and for indexes built row by row (tests): one sort of the facility rows into
+ * docid order (with the words), then two appends in that order. Docids must reach FTS5 in ascending order (a smaller rowid makes
+ * it flush its term buffer).
  */
 export function fillSearchTables(db: Database): void {
-  db.exec(`INSERT INTO facility_search(facility_search, rank) VALUES ('automerge', 0)`);
+  startSearchFill(db);
   db.exec(`CREATE TEMP TABLE search_fill (docid INTEGER PRIMARY KEY, registry_id TEXT, fac_state TEXT, fac_naics TEXT, overall_score INTEGER, active_enforcement INTEGER, words TEXT)`);
   db.exec(`INSERT INTO temp.search_fill
-    SELECT row_number() OVER (ORDER BY overall_score, registry_id), registry_id, fac_state, fac_naics, overall_score, active_enforcement,
+    SELECT overall_score * ${BUCKET} + row_number() OVER (PARTITION BY overall_score ORDER BY registry_id), registry_id, fac_state, fac_naics, overall_score, active_enforcement,
       fac_name || ' ' || fac_street || ' ' || fac_city || ' ' || fac_zip
     FROM facility`);
   db.exec(`INSERT INTO search_doc SELECT docid, registry_id, fac_state, fac_naics, overall_score, active_enforcement FROM temp.search_fill ORDER BY docid`);
   db.exec(`INSERT INTO facility_search (rowid, words) SELECT docid, words FROM temp.search_fill ORDER BY docid`);
   db.exec('DROP TABLE temp.search_fill');
-  db.exec(`INSERT INTO facility_search(facility_search) VALUES ('optimize')`);
+  optimizeSearch(db);
 }

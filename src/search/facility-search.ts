@@ -2,6 +2,7 @@ import type { Database } from 'bun:sqlite';
 import { sha256Hex } from '../hash';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
+import { DocidSpace } from '../index/search-docids';
 import type { CursorKey } from './cursor';
 import type { SearchRequest } from './query';
 import { idf, matchesAll, relevance, wordCount } from './rank';
@@ -86,14 +87,16 @@ export class FacilitySearch {
    * Formats 6 and 7 (four columns with positions) are read like format 8: only MATCH and rowids are used.
    */
   static open(index: FacilityIndex, rankedMatches = RANKED_MATCHES): FacilitySearch | null {
-    const has = index.db.query("SELECT 1 AS ok FROM sqlite_master WHERE name = 'facility_search'").get();
+    // in the index file or in its attached search file (src/index/search-file.ts)
+    const has = index.db.query("SELECT 1 AS ok FROM pragma_table_list WHERE name = 'facility_search'").get();
     const format = index.db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'format'").get();
-    return has && format?.value !== '4' && format?.value !== '5' ? new FacilitySearch(index, rankedMatches) : null;
+    return has && format?.value !== '4' && format?.value !== '5' ? new FacilitySearch(index, rankedMatches, ['6', '7', '8'].includes(format?.value ?? '')) : null;
   }
 
   private constructor(
     index: FacilityIndex,
     private readonly rankedMatches: number,
+    denseDocids: boolean,
   ) {
     const db: Database = index.db;
     this.fingerprint = sha256Hex(JSON.stringify(index.info)).slice(0, 16);
@@ -101,9 +104,10 @@ export class FacilitySearch {
     this.candidates = db.prepare<Row, Params>(CANDIDATES);
     this.byDocid = db.prepare<Row, Params>(BY_DOCID);
     this.count = db.prepare<{ n: number }, [string, number]>(COUNT);
-    this.total = db.query<{ n: number | null }, []>('SELECT max(docid) AS n FROM search_doc').get()?.n ?? 0;
-    this.avgWords = averageWords(db, this.total);
-    this.planner = new WordPlanner(db, this.total);
+    const space = denseDocids ? DocidSpace.dense(db.query<{ n: number | null }, []>('SELECT max(docid) AS n FROM search_doc').get()?.n ?? 0) : DocidSpace.bucketed(db);
+    this.total = space.total;
+    this.avgWords = averageWords(db, space);
+    this.planner = new WordPlanner(db, space);
   }
 
   /**
@@ -169,10 +173,11 @@ export class FacilitySearch {
  * The index's average word count per facility (BM25's average document length), from
  * LENGTH_SAMPLE facilities spread evenly over the docids: the same for every search on one file.
  */
-function averageWords(db: Database, total: number): number {
+function averageWords(db: Database, space: DocidSpace): number {
+  const total = space.total;
   if (total === 0) return 1;
   const step = Math.max(1, total / LENGTH_SAMPLE);
-  const ids = [...new Set(Array.from({ length: Math.min(LENGTH_SAMPLE, total) }, (_, i) => 1 + Math.floor(i * step)))];
+  const ids = [...new Set(Array.from({ length: Math.min(LENGTH_SAMPLE, total) }, (_, i) => space.docidAt(1 + Math.floor(i * step))))];
   const rows = db
     .query<{ fac_name: string; fac_street: string; fac_city: string; fac_zip: string }, [string]>(
       `SELECT f.fac_name, f.fac_street, f.fac_city, f.fac_zip FROM search_doc d JOIN facility f ON f.registry_id = d.registry_id

@@ -1,4 +1,5 @@
 import type { Database } from 'bun:sqlite';
+import type { DocidSpace } from '../index/search-docids';
 import { matchExpression } from './match';
 import { startsAWord } from './rank';
 
@@ -34,14 +35,17 @@ const letters = (w: string) => Array.from(w);
 /**
  * Plans a query's words on one open index (docs/search.md, "How a query is read"). Every estimate
  * comes from the first SAMPLE candidates in docid order, i.e. score order, which is unrelated to
- * the words: the SAMPLE-th candidate's docid says what share of the index the word covers.
+ * the words: the SAMPLE-th candidate's place in that order says what share of the index the word covers.
  */
 export class WordPlanner {
   private readonly cache = new Map<string, WordPlan>();
   private readonly ids;
   private readonly rows;
 
-  constructor(db: Database, private readonly total: number) {
+  private readonly total: number;
+
+  constructor(db: Database, private readonly space: DocidSpace) {
+    this.total = space.total;
     this.ids = db.prepare<{ docid: number }, [string]>(
       `SELECT rowid AS docid FROM facility_search WHERE facility_search MATCH ?1 ORDER BY rowid LIMIT ${SAMPLE}`,
     );
@@ -94,9 +98,9 @@ export class WordPlanner {
     return dense ? { word: w, term: head, checked: true, docs } : { word: w, term: w, checked: false, docs };
   }
 
-  /** Facilities matching, from `matching` of the first `sampled` candidates, the last at docid `last` (docids run 1..total). */
+  /** Facilities matching, from `matching` of the first `sampled` candidates, the last at docid `last` (at place 1..total). */
   private estimate(sampled: number, matching: number, last: number): number {
     if (sampled < SAMPLE) return matching; // every candidate was read: exact
-    return (Math.max(matching, 0.5) * this.total) / last;
+    return (Math.max(matching, 0.5) * this.total) / Math.max(1, this.space.position(last));
   }
 }

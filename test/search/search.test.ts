@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
-import { json, makeWorld, memoryIndex } from '../helpers';
+import { facility, json, makeWorld, memoryIndex } from '../helpers';
+import { FacilitySearch } from '../../src/search/facility-search';
 import { RIVER_ROWS, SEARCH_ROWS } from './fixtures';
 
 const world = makeWorld({ rows: [...SEARCH_ROWS, ...RIVER_ROWS] });
@@ -197,13 +198,28 @@ describe('an index with the first search layout (formats 4 and 5: docids in regi
   });
 });
 
-describe('an index with the second search layout (formats 6 and 7: four FTS5 columns with positions)', () => {
-  it.each(['6', '7'])('format %s still answers searches, the same as format 8: only the matches and the docids are read', async (format) => {
+/** Renumbers the search docids 1..N in the same order, as formats 6 to 8 did (format 9: score * 2^32 + rank). */
+function renumberDense(index: ReturnType<typeof memoryIndex>, fts: string, columns: string, select: string): void {
+  index.db.exec(`CREATE TEMP TABLE renum AS SELECT docid AS old, row_number() OVER (ORDER BY docid) AS new FROM search_doc;
+    UPDATE search_doc SET docid = -(SELECT new FROM renum WHERE old = search_doc.docid);
+    UPDATE search_doc SET docid = -docid;
+    DROP TABLE facility_search;
+    CREATE VIRTUAL TABLE facility_search USING fts5(${fts});
+    INSERT INTO facility_search (rowid, ${columns})
+      SELECT d.docid, ${select} FROM search_doc d JOIN facility f ON f.registry_id = d.registry_id ORDER BY d.docid;`);
+}
+
+describe('indexes whose docids run 1..N (formats 6 to 8; 6 and 7 with four FTS5 columns with positions)', () => {
+  const LAYOUTS = {
+    '6': ["name, street, city, zip, content='', tokenize='ascii', prefix='3 4'", 'name, street, city, zip', 'f.fac_name, f.fac_street, f.fac_city, f.fac_zip'],
+    '7': ["name, street, city, zip, content='', tokenize='ascii', prefix='3 4'", 'name, street, city, zip', 'f.fac_name, f.fac_street, f.fac_city, f.fac_zip'],
+    '8': ["words, content='', tokenize='ascii', detail=none, columnsize=0, prefix='3 4'", 'words', "f.fac_name || ' ' || f.fac_street || ' ' || f.fac_city || ' ' || f.fac_zip"],
+  } as const;
+  const many = [...SEARCH_ROWS, ...RIVER_ROWS, ...Array.from({ length: 200 }, (_, i) => facility({ registry_id: `9900000003${String(i).padStart(2, '0')}`, fac_name: `RIVERBEND WORKS ${i}`, fac_city: i % 2 ? 'RIVERSIDE' : 'ELKHART', overall_score: 30 + (i % 7) * 10 }))];
+
+  it.each(['6', '7', '8'] as const)('format %s answers searches the same as format 9: only the matches and the docids are read', async (format) => {
     const index = memoryIndex([...SEARCH_ROWS, ...RIVER_ROWS]);
-    index.db.exec(`DROP TABLE facility_search;
-      CREATE VIRTUAL TABLE facility_search USING fts5(name, street, city, zip, content='', tokenize='ascii', prefix='3 4');
-      INSERT INTO facility_search (rowid, name, street, city, zip)
-        SELECT d.docid, f.fac_name, f.fac_street, f.fac_city, f.fac_zip FROM search_doc d JOIN facility f ON f.registry_id = d.registry_id;`);
+    renumberDense(index, LAYOUTS[format][0], LAYOUTS[format][1], LAYOUTS[format][2]);
     index.db.query("UPDATE index_meta SET value = ? WHERE key = 'format'").run(format);
     const old = makeWorld({ deps: { index } });
     const { key: own } = await old.keyFor('starter');
@@ -212,5 +228,19 @@ describe('an index with the second search layout (formats 6 and 7: four FTS5 col
       expect([q, a.status]).toEqual([q, 200]);
       expect(ids(await json(a))).toEqual(ids(await json(b)));
     }
+  });
+
+  it("format 9's word estimates (from a candidate's place in the score order) equal those of the same index numbered 1..N", () => {
+    const bucketed = memoryIndex(many);
+    const dense = memoryIndex(many);
+    renumberDense(dense, LAYOUTS['8'][0], LAYOUTS['8'][1], LAYOUTS['8'][2]);
+    dense.db.query("UPDATE index_meta SET value = '8' WHERE key = 'format'").run();
+    const [a, b] = [FacilitySearch.open(bucketed)!, FacilitySearch.open(dense)!];
+    for (const words of [['riv'], ['river'], ['riverbend'], ['elkh'], ['works', 'riv'], ['acme', 'pl']]) {
+      const estimates = (s: FacilitySearch) => s.plan(words).words.map((w) => [w.term, w.checked, w.docs]);
+      expect(estimates(a)).toEqual(estimates(b));
+    }
+    // more candidates than the sample of 64, so the estimate comes from the last sampled candidate's place
+    expect(a.plan(['riv']).words[0]!.docs).toBeGreaterThan(64);
   });
 });

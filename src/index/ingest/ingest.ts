@@ -2,7 +2,9 @@ import { renameSync, rmSync, statSync } from 'node:fs';
 import { workerUrl } from '../../worker-url';
 import { SCORE_VERSION } from '../../scoring/score';
 import type { RecordedRelease } from '../../history/carry-forward';
-import { IndexWriter } from '../index-writer';
+import { buildTempPath, IndexWriter } from '../index-writer';
+import { SearchBuild, type SearchOutcome } from '../search-build';
+import { searchFilePath } from '../search-file';
 import type { IndexInfo } from '../model';
 import type { AsOfSource } from './as-of';
 import type { SourceFormat } from './columns';
@@ -42,7 +44,19 @@ export type IngestOptions = {
   scoreVersion?: string;
   /** Files made from the indexed rows and put in place beside the index with it (the release's area index: src/cli/ingest.ts). */
   companions?: IngestCompanion[];
+  /**
+   * Inputs of at least this many bytes (all files) get their search tables in a file of their own,
+   * `<out>.search`, built on a second thread during the load (src/index/search-file.ts); smaller ones
+   * keep them in the index, filled after the load. Default SEARCH_FILE_FROM; tests set 0.
+   */
+  searchFileFrom?: number;
 };
+
+/**
+ * 64 MB of input (~100,000 exporter rows): below it the search fill takes a second or two and one
+ * file is simpler to carry (the bundled sample, tests); EPA's national file is ~2 GB (340 MB gzipped).
+ */
+export const SEARCH_FILE_FROM = 64 * 1024 * 1024;
 
 /**
  * Something a release carries beside its index, made from the rows indexed (each registry ID once,
@@ -67,8 +81,16 @@ export type IngestSummary = {
   threads: 1 | 2;
   /** The release written: its seq in the index's history and the facilities changed since the previous one. */
   release: RecordedRelease;
-  /** Files the companions wrote beside the index, with the milliseconds each took. */
+  /** Files the companions wrote beside the index, with the milliseconds each took (from the end of the load: they run while the index is completed). */
   companionFiles: { path: string; ms: number }[];
+  /**
+   * Where the time went, in ms: reading and writing the rows; waiting for the search file's thread to
+   * finish; completing the index (peers, the search tables when in the index, statistics); then
+   * waiting for the companions (which run while the index is completed).
+   */
+  phases: { load: number; searchWait: number; complete: number; companionsWait: number };
+  /** How the search tables were made: in their own file during the load, or in the index after it (and why). */
+  search: SearchOutcome;
 };
 
 const WORKER_URL = workerUrl('./index/ingest/ingest-worker.ts');
@@ -86,6 +108,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   }
   const previous = opts.previous === undefined ? null : readPrevious(opts.previous);
   const writer = new IndexWriter(opts.out, previous);
+  const search = total >= (opts.searchFileFrom ?? SEARCH_FILE_FROM) ? new SearchBuild(buildTempPath(opts.out)) : null;
   const rejects = new RejectsWriter(opts.out);
   const counts = { read: 0, accepted: 0, rejected: 0, blank: 0 };
   const byReason = new Map<RejectReason, number>();
@@ -99,6 +122,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   let shown = 0;
   const companions = opts.companions ?? [];
   const prepared: { tmpPath: string; path: string; ms: number }[] = [];
+  let settled: Promise<PromiseSettledResult<{ tmpPath: string; path: string; ms: number }>[]> | null = null;
 
   const reject = (r: Reject) => {
     counts.rejected++;
@@ -125,6 +149,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
         if (!writer.addEncodedIfNew(v)) throw new Error(`registry ID ${v[0]} reached the index twice: the producer's duplicate check missed it`);
         counts.accepted++;
         for (const c of companions) c.add(v);
+        search?.add(v);
         if (allFictitious && !v[0].startsWith('99')) allFictitious = false;
       }
       progress?.update(read, bytes);
@@ -148,8 +173,11 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     for (const r of REJECT_REASONS) if (byReason.has(r)) row_counts[`rejected_${r}`] = byReason.get(r)!;
     const fictitious = opts.fictitious ?? allFictitious;
     const labels = [...new Set(formats.map((f) => FORMAT_LABEL[f]))].join(' + ');
+    const loaded = performance.now();
+    const built: SearchOutcome = search ? await search.finish() : { file: false, why: 'a small input: the tables are filled in the index' };
+    const searchWaited = performance.now();
     writer.setMeta('ingest_version', INGEST_VERSION);
-    const info = writer.seal({
+    const info = writer.describe({
       dataset_name: opts.datasetName ?? `${fictitious ? 'FICTITIOUS ' : ''}${labels}: ${sources.map((s) => s.name).join(', ')}`,
       as_of: asOf,
       score_version: opts.scoreVersion ?? SCORE_VERSION,
@@ -158,22 +186,35 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
       sources,
       row_counts,
     });
-    for (const c of companions) {
-      try {
-        prepared.push(await c.prepareBeside(opts.out, info));
-      } catch (e) {
-        throw new Error(`${(e as Error).message}; nothing was put in place (the previous index at ${opts.out}, if any, is unchanged)`);
-      }
+    // The companions (the area layout, in a process of its own) run while this thread completes the
+    // index: each is started now and awaited after; none is left unawaited on any path.
+    settled = Promise.allSettled(companions.map((c) => c.prepareBeside(opts.out, info)));
+    const completing = performance.now();
+    writer.complete(built.file ? 'elsewhere' : 'fill');
+    if (built.file) {
+      search!.tie(JSON.stringify(info));
+      prepared.push({ tmpPath: search!.tmpPath, path: searchFilePath(opts.out), ms: built.busyMs });
     }
+    const completed = performance.now();
+    const outcomes = await settled;
+    for (const o of outcomes) if (o.status === 'fulfilled') prepared.push(o.value);
+    const failed = outcomes.find((o) => o.status === 'rejected');
+    if (failed) throw new Error(`${(failed.reason as Error).message}; nothing was put in place (the previous index at ${opts.out}, if any, is unchanged)`);
     writer.commit();
     for (const p of prepared) renameSync(p.tmpPath, p.path);
+    // a search file of an earlier release at this path would only be ignored (it is tied to that index): it goes
+    if (!built.file) rmSync(searchFilePath(opts.out), { force: true });
     await rejects.finish();
     const companionFiles = prepared.map(({ path, ms }) => ({ path, ms }));
-    return { info, out: opts.out, rejectsPath: rejects.path, formats, asOfSource, missingColumns, seconds: (performance.now() - started) / 1000, threads, release: writer.release!, companionFiles };
+    const phases = { load: loaded - started, searchWait: searchWaited - loaded, complete: completed - completing, companionsWait: performance.now() - completed };
+    return { info, out: opts.out, rejectsPath: rejects.path, formats, asOfSource, missingColumns, seconds: (performance.now() - started) / 1000, threads, release: writer.release!, companionFiles, phases, search: built };
   } catch (e) {
     progress?.done();
+    search?.abort();
     writer.abort();
     await rejects.abort();
+    // companions still running when the index failed are waited for, so their files can go too
+    if (settled) for (const o of await settled) if (o.status === 'fulfilled') prepared.push(o.value);
     for (const p of prepared) rmSync(p.tmpPath, { force: true });
     throw e;
   }

@@ -1,0 +1,140 @@
+import { Database } from 'bun:sqlite';
+import { rmSync } from 'node:fs';
+import { workerUrl } from '../worker-url';
+import { docidOf } from './search-docids';
+import { searchFilePath, searchIdentity } from './search-file';
+import type { FromSearchWorker, SearchRows, ToSearchWorker } from './search-build-worker';
+import { searchWords } from './search-table';
+
+const WORKER_URL = workerUrl('./index/search-build-worker.ts');
+const BATCH = 2000;
+/** Rows the worker holds before writing a round (~15 MB of strings); tests cross many rounds with a few rows. */
+const ROUND_ROWS = 100_000;
+
+/** The row fields the search tables need, as ingest hands them over (src/index/ingest/producer.ts EncodedRow order). */
+type Row = readonly [registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string, lat: number, lng: number, fac_naics: string, overall_score: number, active_enforcement: number, ...rest: unknown[]];
+
+/** How a build's search tables were made, for the ingest summary: in their own file during the load, or in the index after it (and why). */
+export type SearchOutcome = { file: true; busyMs: number } | { file: false; why: string };
+
+/**
+ * The search file (./search-file.ts) built while ingest loads, on a thread of its own
+ * (./search-build-worker.ts): filling the search tables after the load took ~47 s of a ~190 s
+ * national ingest on one core, while the second core sat idle. Docids are numbered as rows arrive
+ * (./search-docids.ts), which needs the rows in registry-ID order, as EPA's file is. A file that is
+ * not, a worker that cannot start or fails: finish() then answers no file and why, and the writer
+ * fills the tables in the index after the load as before, with the same content.
+ */
+export class SearchBuild {
+  readonly tmpPath: string;
+  private worker: Worker | null = null;
+  private why = '';
+  private lastId: string | null = null;
+  /** Facilities seen so far per score: the last rank given in each. */
+  private readonly ranks: number[] = [];
+  private batch = emptyBatch();
+  private n = 0;
+  private settle: (m: FromSearchWorker) => void = () => {};
+  private readonly outcome = new Promise<FromSearchWorker>((resolve) => (this.settle = resolve));
+
+  /** `indexTmpPath`: the index's temp file; the search file is built beside it and renamed with it. */
+  constructor(indexTmpPath: string, roundRows = ROUND_ROWS) {
+    this.tmpPath = searchFilePath(indexTmpPath);
+    rmSync(this.tmpPath, { force: true });
+    try {
+      this.worker = new Worker(WORKER_URL);
+    } catch (e) {
+      this.giveUp(`no worker thread: ${(e as Error).message}`);
+      return;
+    }
+    this.worker.onmessage = (event: MessageEvent<FromSearchWorker>) => {
+      const m = event.data;
+      if (m.kind === 'error') this.giveUp(`its thread failed: ${m.message}`);
+      else this.settle(m);
+    };
+    this.worker.onerror = (e) => this.giveUp(`its thread failed: ${e.message}`);
+    this.post({ kind: 'open', path: this.tmpPath, roundRows });
+  }
+
+  /** One indexed facility (each registry ID once, in file order). */
+  add(row: Row): void {
+    if (this.why) return;
+    const id = row[0];
+    const score = row[9];
+    if (this.lastId !== null && !(id > this.lastId)) return this.giveUp(`rows not in registry-ID order (${id} after ${this.lastId})`);
+    if (!Number.isInteger(score) || score < 0) return this.giveUp(`a score that is not a whole number (${score})`);
+    this.lastId = id;
+    const rank = (this.ranks[score] = (this.ranks[score] ?? 0) + 1);
+    const b = this.batch;
+    const i = this.n++;
+    b.docid[i] = docidOf(score, rank);
+    b.active[i] = row[10];
+    b.id.push(id);
+    b.state.push(row[4]);
+    b.naics.push(row[8]);
+    b.words.push(searchWords(row[1], row[2], row[3], row[5]));
+    if (this.n === BATCH) this.send();
+  }
+
+  /** Waits for the file to be complete; or says why there is none (the writer then fills the index's own tables). */
+  async finish(): Promise<SearchOutcome> {
+    if (!this.why) {
+      this.send();
+      this.post({ kind: 'finish' });
+    }
+    const m = await this.outcome;
+    this.stop();
+    if (m.kind === 'done' && !this.why) return { file: true, busyMs: m.busyMs };
+    rmSync(this.tmpPath, { force: true });
+    return { file: false, why: this.why };
+  }
+
+  /** Ties the finished file to its index (the `info` text the index stores): readers attach only a file tied to theirs. */
+  tie(infoText: string): void {
+    const db = new Database(this.tmpPath, { strict: true });
+    try {
+      db.prepare("INSERT INTO search_meta VALUES ('index_identity', ?)").run(searchIdentity(infoText));
+    } finally {
+      db.close();
+    }
+  }
+
+  /** Stops the thread and removes the temp file (a failed or interrupted build). */
+  abort(): void {
+    if (!this.why) this.giveUp('the build was abandoned');
+    this.stop();
+    rmSync(this.tmpPath, { force: true });
+  }
+
+  /** From here on rows are ignored; the worker closes its file, and finish() answers at once. */
+  private giveUp(why: string): void {
+    if (this.why) return;
+    this.why = why;
+    this.batch = emptyBatch();
+    this.n = 0;
+    this.worker?.postMessage({ kind: 'abort' } satisfies ToSearchWorker);
+    this.settle({ kind: 'error', message: why });
+  }
+
+  private stop(): void {
+    this.worker?.terminate();
+    this.worker = null;
+  }
+
+  private send(): void {
+    if (this.n === 0 || this.why) return;
+    const b = this.batch;
+    const rows: SearchRows = { ...b, docid: b.docid.subarray(0, this.n), active: b.active.subarray(0, this.n) };
+    this.post({ kind: 'rows', ...rows }, [b.docid.buffer as ArrayBuffer, b.active.buffer as ArrayBuffer]);
+    this.batch = emptyBatch();
+    this.n = 0;
+  }
+
+  private post(m: ToSearchWorker, transfer: ArrayBuffer[] = []): void {
+    this.worker?.postMessage(m, transfer);
+  }
+}
+
+function emptyBatch(): SearchRows {
+  return { docid: new Float64Array(BATCH), id: [], state: [], naics: [], active: new Uint8Array(BATCH), words: [] };
+}

@@ -1,0 +1,59 @@
+import type { Database } from 'bun:sqlite';
+import { existsSync } from 'node:fs';
+import { sha256Hex } from '../hash';
+
+/**
+ * A national index's search tables live in a file of their own beside it, `<index>.search`
+ * (docs/search.md, "The search file"): ingest builds them on a second thread while it loads
+ * (./search-build.ts), and SQLite can only move FTS5's tables between files by building them again
+ * (bun:sqlite runs SQLite in defensive mode, where FTS5's shadow tables cannot be written by SQL).
+ * Readers attach the file under the schema name `search`; the statements name the tables without a
+ * schema, so they read the same SQL either way. Smaller builds keep the tables in the index file.
+ */
+export const SEARCH_SCHEMA = 'search';
+
+export function searchFilePath(indexPath: string): string {
+  return `${indexPath}.search`;
+}
+
+/** The table tying a search file to its index: the SHA-256 of the index's stored `info`. */
+export const SEARCH_META_DDL = 'CREATE TABLE search_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID';
+
+/** What ties a search file to its index: the hash of the `info` text the index stores (index_meta). */
+export function searchIdentity(infoText: string): string {
+  return sha256Hex(infoText);
+}
+
+/**
+ * Attaches `<indexPath>.search` to `db` (the index, opened read-only) when the index has no search
+ * tables of its own and the file belongs to it. A file of another build (an interrupted release, a
+ * copy beside the wrong index) or one that cannot be read is left unattached: the index serves
+ * everything but search, which answers 503 saying to rebuild (src/search/).
+ * Returns whether it attached the file. Never throws: the index's own checks report a bad index.
+ */
+export function attachSearchFile(db: Database, indexPath: string): boolean {
+  const path = searchFilePath(indexPath);
+  let info: string | undefined;
+  try {
+    if (db.query("SELECT 1 AS ok FROM main.sqlite_master WHERE name = 'facility_search'").get()) return false;
+    if (!existsSync(path)) return false;
+    info = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'info'").get()?.value;
+  } catch {
+    return false; // not an index: FacilityIndex says so
+  }
+  if (info === undefined) return false;
+  try {
+    db.prepare(`ATTACH DATABASE ? AS ${SEARCH_SCHEMA}`).run(path);
+  } catch {
+    return false;
+  }
+  try {
+    const tied = db.query<{ value: string }, []>(`SELECT value FROM ${SEARCH_SCHEMA}.search_meta WHERE key = 'index_identity'`).get()?.value;
+    const tables = db.query(`SELECT 1 FROM ${SEARCH_SCHEMA}.sqlite_master WHERE name IN ('facility_search', 'search_doc')`).all().length;
+    if (tied === searchIdentity(info) && tables === 2) return true;
+  } catch {
+    // not a database, or not a search file: same as a file of another build
+  }
+  db.exec(`DETACH DATABASE ${SEARCH_SCHEMA}`);
+  return false;
+}

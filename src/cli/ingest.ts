@@ -3,14 +3,14 @@ import { buildTempPath } from '../index/index-writer';
 import { searchFilePath } from '../index/search-file';
 import { rejectsPathOf } from '../index/ingest/rejects';
 import { printable } from './printable';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
-import { ingest, ReleaseOrderError, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
+import { ingest, ReleaseOrderError, SEARCH_FILE_FROM, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
 import { SpatialCollector, spatialTempPaths } from '../area/spatial-collector';
 import { parse } from './options';
 
-const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious]
+const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious] [--threads auto|1|2] [--search-file auto|separate|inside]
   Builds a facility index from ECHO exporter files (ECHO_EXPORTER.csv, any layout year) and/or
   ECHO facility-search CSV downloads; plain or gzip. The index at PATH and its area index PATH.area
   (laid out in a child process) are replaced only when the build succeeds; rows that cannot be
@@ -24,7 +24,11 @@ const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--a
   --dataset-name  shown by /api/v1/status and --version (default: format + file names)
   --fictitious    declare the data invented (default: yes exactly when every ID starts with 99)
   --threads auto|1|2  2: parse and score on a worker thread while the main thread writes; 1: all on one
-                  thread; auto (default): 2 when a second core is idle (1-minute load average), else 1
+                  thread; auto (default): 1 when the search file is built (its own thread takes the second
+                  core), else 2 when a second core is idle (1-minute load average), else 1
+  --search-file auto|separate|inside  where the search tables go: separate: PATH.search, built during the
+                  load on a thread of its own; inside: in the index, filled after the load; auto (default):
+                  separate for inputs of 64 MB or more. See docs/search.md.
 Exit codes: 0 built (even with rejected rows), 1 a file is unusable (wrong format, empty, truncated), 2 usage.`;
 
 /**
@@ -75,6 +79,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
     'dataset-name': { type: 'string' },
     fictitious: { type: 'boolean' },
     threads: { type: 'string', default: 'auto' },
+    'search-file': { type: 'string', default: 'auto' },
     previous: { type: 'string' },
   });
   if (values.help) {
@@ -90,10 +95,19 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
     console.error(`--as-of must be a date YYYY-MM-DD, got "${asOf}"`);
     return 2;
   }
+  const searchFile = values['search-file']!;
+  if (!['auto', 'separate', 'inside'].includes(searchFile)) {
+    console.error(`--search-file must be auto, separate or inside, got "${searchFile}"`);
+    return 2;
+  }
   if (!['auto', '1', '2'].includes(values.threads!)) {
     console.error(`--threads must be auto, 1 or 2, got "${values.threads}"`);
     return 2;
   }
+  const searchFileFrom = searchFile === 'separate' ? 0 : searchFile === 'inside' ? Number.POSITIVE_INFINITY : SEARCH_FILE_FROM;
+  // The search file's thread takes the second core during the load: on 2 cores the producer thread
+  // on top of it made the national ingest slower (165.7 s against 161.1 s with one), so auto picks one.
+  const searchThread = positionals.reduce((n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0) >= searchFileFrom;
   const out = values.out;
   if (!existsSync(dirname(resolve(out)))) {
     console.error(`--out ${out}: directory ${dirname(resolve(out))} does not exist`);
@@ -121,7 +135,8 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
       datasetName: values['dataset-name'],
       fictitious: values.fictitious ? true : undefined,
       previous,
-      inline: values.threads === 'auto' ? !secondCoreIdle() : values.threads === '1',
+      inline: values.threads === 'auto' ? searchThread || !secondCoreIdle() : values.threads === '1',
+      searchFileFrom,
       log: (line) => console.error(printable(line)),
       progress: { tty: process.stderr.isTTY === true, write: (s) => process.stderr.write(s) },
       // The release carries the area search's spatial index (`<out>.area`), used in place by serve;

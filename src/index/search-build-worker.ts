@@ -9,14 +9,11 @@
 import { Database } from 'bun:sqlite';
 import { BUCKET } from './search-docids';
 import { SEARCH_META_DDL } from './search-file';
+import { SEP, type FromSearchWorker, type SearchRows, type ToSearchWorker } from './search-rows';
 import { optimizeSearch, SEARCH_DDL, startSearchFill } from './search-table';
 
 declare const self: Worker;
 
-/** One batch of rows, as columns (`docid` and `active` are transferred, the strings copied). */
-export type SearchRows = { docid: Float64Array; id: string[]; state: string[]; naics: string[]; active: Uint8Array; words: string[] };
-export type ToSearchWorker = { kind: 'open'; path: string; roundRows: number } | ({ kind: 'rows' } & SearchRows) | { kind: 'finish' } | { kind: 'abort' };
-export type FromSearchWorker = { kind: 'done'; busyMs: number } | { kind: 'error'; message: string };
 
 type Held = { docid: number; id: string; state: string; naics: string; active: number; words: string };
 
@@ -45,9 +42,11 @@ function open(path: string, rows: number): void {
 }
 
 function hold(m: SearchRows): void {
+  const f = m.text.split(SEP);
   for (let i = 0; i < m.docid.length; i++) {
     const docid = m.docid[i]!;
-    (buckets[Math.floor(docid / BUCKET)] ??= []).push({ docid, id: m.id[i]!, state: m.state[i]!, naics: m.naics[i]!, active: m.active[i]!, words: m.words[i]! });
+    const k = i * 4;
+    (buckets[Math.floor(docid / BUCKET)] ??= []).push({ docid, id: f[k]!, state: f[k + 1]!, naics: f[k + 2]!, active: m.active[i]!, words: f[k + 3]! });
   }
   held += m.docid.length;
   if (held >= roundRows) writeRound();

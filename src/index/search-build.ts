@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { workerUrl } from '../worker-url';
 import { docidOf } from './search-docids';
 import { searchFilePath, searchIdentity } from './search-file';
-import type { FromSearchWorker, SearchRows, ToSearchWorker } from './search-build-worker';
+import { SEP, type FromSearchWorker, type SearchRows, type ToSearchWorker } from './search-rows';
 import { searchWords } from './search-table';
 
 const WORKER_URL = workerUrl('./index/search-build-worker.ts');
@@ -65,14 +65,18 @@ export class SearchBuild {
     if (!Number.isInteger(score) || score < 0) return this.giveUp(`a score that is not a whole number (${score})`);
     this.lastId = id;
     const rank = (this.ranks[score] = (this.ranks[score] ?? 0) + 1);
+    const state = row[4];
+    const naics = row[8];
+    // One text per batch crosses to the thread (a flat copy, ~2x cheaper than arrays of strings); a
+    // NUL inside a filter column could not cross it exactly, so such a file is filled in the index.
+    if (id.includes(SEP) || state.includes(SEP) || naics.includes(SEP)) return this.giveUp('a NUL character in a registry ID, state or NAICS code');
     const b = this.batch;
     const i = this.n++;
     b.docid[i] = docidOf(score, rank);
     b.active[i] = row[10];
-    b.id.push(id);
-    b.state.push(row[4]);
-    b.naics.push(row[8]);
-    b.words.push(searchWords(row[1], row[2], row[3], row[5]));
+    // FTS5's ascii tokenizer splits words at NUL as at any ASCII punctuation: a space finds the same words
+    const words = searchWords(row[1], row[2], row[3], row[5]);
+    b.text += `${id}${SEP}${state}${SEP}${naics}${SEP}${words.includes(SEP) ? words.replaceAll(SEP, ' ') : words}${SEP}`;
     if (this.n === BATCH) this.send();
   }
 
@@ -124,7 +128,7 @@ export class SearchBuild {
   private send(): void {
     if (this.n === 0 || this.why) return;
     const b = this.batch;
-    const rows: SearchRows = { ...b, docid: b.docid.subarray(0, this.n), active: b.active.subarray(0, this.n) };
+    const rows: SearchRows = { text: b.text, docid: b.docid.subarray(0, this.n), active: b.active.subarray(0, this.n) };
     this.post({ kind: 'rows', ...rows }, [b.docid.buffer as ArrayBuffer, b.active.buffer as ArrayBuffer]);
     this.batch = emptyBatch();
     this.n = 0;
@@ -136,5 +140,5 @@ export class SearchBuild {
 }
 
 function emptyBatch(): SearchRows {
-  return { docid: new Float64Array(BATCH), id: [], state: [], naics: [], active: new Uint8Array(BATCH), words: [] };
+  return { docid: new Float64Array(BATCH), active: new Uint8Array(BATCH), text: '' };
 }

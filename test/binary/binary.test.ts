@@ -155,15 +155,23 @@ describe('the compiled binary (dist/facility-score)', () => {
     const lines = new TextDecoder().decode(Bun.gunzipSync(readFileSync(join(ROOT, 'data', 'sample-echo-exporter.csv.gz')))).split('\n');
     writeFileSync(csv, `${lines.slice(0, 201).join('\n')}\n`);
     const out = join(dir, 'small.sqlite');
-    const r = run(['ingest', csv, '--out', out, '--as-of', '2026-09-30', '--dataset-name', 'binary ingest test', '--threads', '2']);
+    const r = run(['ingest', csv, '--out', out, '--as-of', '2026-09-30', '--dataset-name', 'binary ingest test', '--threads', '2', '--search-file', 'separate']);
     expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
     // --threads 2 forces the parse/score worker: an extra entry point of the build, without which ingest falls back to one thread.
     expect(r.stdout).toContain('2 threads');
     // The area file is laid out by the binary started again on itself (a hidden subcommand), and serve uses it in place.
     expect(r.stdout).toContain(`beside it ${out}.area`);
-    const server = await startServe(['--index', out, '--state-dir', tempDir('bin-run')]);
+    // --search-file separate: the search tables' thread is another entry point of the build (without it they go in the index).
+    expect(r.stdout).toContain(`beside it ${out}.search`);
+    expect(r.stdout).toContain('in the search file beside the index, built during the load');
+    const stateDir = tempDir('bin-run');
+    const { key } = JSON.parse(run(['keys', 'create', '--tier', 'starter', '--json', '--state-dir', stateDir]).stdout);
+    const server = await startServe(['--index', out, '--state-dir', stateDir]);
     try {
       expect(server.lines.some((l) => String(l.msg).startsWith('area spatial index ready') && String(l.msg).includes(`from ${out}.area`))).toBe(true);
+      const name = lines[1]!.split(',')[1]!.replace(/"/g, '');
+      const found = (await (await fetch(`${server.base}/api/v1/search?q=${encodeURIComponent(name)}`, { headers: { 'x-api-key': key } })).json()) as any;
+      expect(found.data.facilities.map((f: { fac_name: string }) => f.fac_name)).toContain(name);
       const status = (await (await fetch(`${server.base}/api/v1/status`)).json()) as any;
       expect(status.data.dataset).toMatchObject({ dataset_name: 'binary ingest test', as_of: '2026-09-30', fictitious: true });
       expect(status.data.dataset.facility_count).toBeGreaterThan(150);

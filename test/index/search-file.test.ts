@@ -126,6 +126,28 @@ describe('a large input gets its search tables in a file of their own, built dur
     expect((await answers(out))[0]).toEqual((await answers(join(dir, 'single.sqlite')))[0]);
   });
 
+  it('a NUL in a name crosses to the thread as a word break, as FTS5 reads it; one in a state sends the tables into the index', async () => {
+    const dir = tempDir('search-nul');
+    const rows = ROWS.slice(0, 20).map((r, i) => (i === 3 ? { ...r, FAC_NAME: 'NULLY\u0000ZORBEX 3' } : r));
+    const named = join(dir, 'named.sqlite');
+    const a = await runIngest([writeFile(dir, 'named.csv', csvText(rows))], named, { asOf: '2026-10-31', searchFileFrom: 0 });
+    expect(a.summary.search.file).toBe(true);
+    const inside = join(dir, 'inside.sqlite');
+    await runIngest([join(dir, 'named.csv')], inside, { asOf: '2026-10-31' });
+    for (const path of [named, inside]) {
+      const world = makeWorld({ deps: { index: FacilityIndex.open(path) } });
+      const { key } = await world.keyFor('starter');
+      for (const q of ['nully', 'zorbex']) {
+        const body = await json(await world.call(`/api/v1/search?q=${q}`, { key }));
+        expect([path, q, body.data.facilities.map((f: { registry_id: string }) => f.registry_id)]).toEqual([path, q, [rows[3]!.REGISTRY_ID]]);
+      }
+    }
+    const state = rows.map((r, i) => (i === 5 ? { ...r, FAC_STATE: 'T\u0000X' } : r));
+    const b = await runIngest([writeFile(dir, 'state.csv', csvText(state))], join(dir, 'state.sqlite'), { asOf: '2026-10-31', searchFileFrom: 0 });
+    expect(b.summary.search).toMatchObject({ file: false, why: expect.stringContaining('NUL') });
+    expect(existsSync(searchFilePath(join(dir, 'state.sqlite')))).toBe(false);
+  });
+
   it('a failed build leaves no temp search file and the previous release (index and search file) as they were', async () => {
     const { dir } = await built;
     const out = join(dir, 'kept.sqlite');

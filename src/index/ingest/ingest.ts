@@ -174,8 +174,6 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     const fictitious = opts.fictitious ?? allFictitious;
     const labels = [...new Set(formats.map((f) => FORMAT_LABEL[f]))].join(' + ');
     const loaded = performance.now();
-    const built: SearchOutcome = search ? await search.finish() : { file: false, why: 'a small input: the tables are filled in the index' };
-    const searchWaited = performance.now();
     writer.setMeta('ingest_version', INGEST_VERSION);
     const info = writer.describe({
       dataset_name: opts.datasetName ?? `${fictitious ? 'FICTITIOUS ' : ''}${labels}: ${sources.map((s) => s.name).join(', ')}`,
@@ -189,6 +187,10 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     // The companions (the area layout, in a process of its own) run while this thread completes the
     // index: each is started now and awaited after; none is left unawaited on any path.
     settled = Promise.allSettled(companions.map((c) => c.prepareBeside(opts.out, info)));
+    // ...and while the search file's thread writes its last round and merges
+    const searchFrom = performance.now();
+    const built: SearchOutcome = search ? await search.finish() : { file: false, why: 'a small input: the tables are filled in the index' };
+    const searchWaited = performance.now();
     const completing = performance.now();
     writer.complete(built.file ? 'elsewhere' : 'fill');
     if (built.file) {
@@ -206,7 +208,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     if (!built.file) rmSync(searchFilePath(opts.out), { force: true });
     await rejects.finish();
     const companionFiles = prepared.map(({ path, ms }) => ({ path, ms }));
-    const phases = { load: loaded - started, searchWait: searchWaited - loaded, complete: completed - completing, companionsWait: performance.now() - completed };
+    const phases = { load: loaded - started, searchWait: searchWaited - searchFrom, complete: completed - completing, companionsWait: performance.now() - completed };
     return { info, out: opts.out, rejectsPath: rejects.path, formats, asOfSource, missingColumns, seconds: (performance.now() - started) / 1000, threads, release: writer.release!, companionFiles, phases, search: built };
   } catch (e) {
     progress?.done();

@@ -62,7 +62,7 @@ describe('a large input gets its search tables in a file of their own, built dur
   it('writes <index>.search beside the index, which then has no search tables of its own, and says so', async () => {
     const { dir, split, single } = await built;
     expect(split.summary.search).toMatchObject({ file: true });
-    expect(single.summary.search).toMatchObject({ file: false, why: expect.stringContaining('small input') });
+    expect(single.summary.search).toMatchObject({ file: false, why: 'an input under 64 MB' });
     const path = join(dir, 'split.sqlite');
     expect(existsSync(searchFilePath(path))).toBe(true);
     expect(existsSync(searchFilePath(join(dir, 'single.sqlite')))).toBe(false);

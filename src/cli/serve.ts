@@ -101,6 +101,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
     facilities: info.facility_count,
     fictitious: info.fictitious,
     index: config.indexPath ?? '(embedded sample)',
+    search_tables: service.searchTables,
     state: store.kind,
     account_login: jwtModeOf(config.jwt),
   });

@@ -85,6 +85,8 @@ export class IndexOpenError extends Error {}
 /** The read-only facility index. Statements are prepared once; every method takes plain values. */
 export class FacilityIndex {
   readonly info: IndexInfo;
+  /** Where the search tables are, in words, for the start and reload log lines (./search-file.ts). */
+  searchTables: string;
   private readonly byId;
   private readonly summaryById;
   private readonly byAddressKey;
@@ -114,6 +116,9 @@ export class FacilityIndex {
       const info = db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string } | null;
       if (!info) throw new IndexOpenError('index has no metadata');
       this.info = JSON.parse(info.value) as IndexInfo;
+      this.searchTables = db.query("SELECT 1 AS ok FROM main.sqlite_master WHERE name = 'facility_search'").get()
+        ? 'in the index'
+        : 'none (an index built before search, or its .search file is missing): search unavailable';
       this.history = new HistoryReader(db, this.info);
     } catch (e) {
       if (e instanceof IndexOpenError) throw e;
@@ -149,19 +154,22 @@ export class FacilityIndex {
   static open(path: string): FacilityIndex {
     if (!existsSync(path)) throw new IndexOpenError(`index file not found: ${path}`);
     let db: Database;
+    let search: ReturnType<typeof attachSearchFile>;
     try {
       db = new Database(path, { readonly: true, strict: true });
       // A national index's search tables are in a file beside it (./search-file.ts), attached first
       // so the settings below hold for both files.
-      const search = attachSearchFile(db, path);
+      search = attachSearchFile(db, path);
       // The file never changes under us (ingest writes a new file and renames it), so hold the
       // shared lock for good: without it every lookup pays lock/unlock syscalls (~10 µs of ~14).
       db.exec('PRAGMA query_only = ON; PRAGMA mmap_size = 4294967296; PRAGMA locking_mode = EXCLUSIVE;');
-      if (search) db.exec(`PRAGMA ${SEARCH_SCHEMA}.mmap_size = 4294967296;`);
+      if (search.attached) db.exec(`PRAGMA ${SEARCH_SCHEMA}.mmap_size = 4294967296;`);
     } catch (e) {
       throw new IndexOpenError(`cannot open index ${path}: ${(e as Error).message}`);
     }
-    return new FacilityIndex(db);
+    const index = new FacilityIndex(db);
+    if (search.note !== null) index.searchTables = search.note;
+    return index;
   }
 
   get(registryId: string): FacilityRow | null {

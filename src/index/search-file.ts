@@ -29,31 +29,34 @@ export function searchIdentity(infoText: string): string {
  * tables of its own and the file belongs to it. A file of another build (an interrupted release, a
  * copy beside the wrong index) or one that cannot be read is left unattached: the index serves
  * everything but search, which answers 503 saying to rebuild (src/search/).
- * Returns whether it attached the file. Never throws: the index's own checks report a bad index.
+ * Returns where the search tables are, in words for the start and reload log lines (null: in the
+ * index, or none and no file). Never throws: the index's own checks report a bad index.
  */
-export function attachSearchFile(db: Database, indexPath: string): boolean {
+export function attachSearchFile(db: Database, indexPath: string): { attached: boolean; note: string | null } {
   const path = searchFilePath(indexPath);
+  const none = { attached: false, note: null };
   let info: string | undefined;
   try {
-    if (db.query("SELECT 1 AS ok FROM main.sqlite_master WHERE name = 'facility_search'").get()) return false;
-    if (!existsSync(path)) return false;
+    if (db.query("SELECT 1 AS ok FROM main.sqlite_master WHERE name = 'facility_search'").get()) return none;
+    if (!existsSync(path)) return none;
     info = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'info'").get()?.value;
   } catch {
-    return false; // not an index: FacilityIndex says so
+    return none; // not an index: FacilityIndex says so
   }
-  if (info === undefined) return false;
+  if (info === undefined) return none;
   try {
     db.prepare(`ATTACH DATABASE ? AS ${SEARCH_SCHEMA}`).run(path);
-  } catch {
-    return false;
+  } catch (e) {
+    return { attached: false, note: `${path} cannot be opened (${(e as Error).message}): search unavailable` };
   }
+  let why = 'is not tied to this index (another build): search unavailable';
   try {
     const tied = db.query<{ value: string }, []>(`SELECT value FROM ${SEARCH_SCHEMA}.search_meta WHERE key = 'index_identity'`).get()?.value;
     const tables = db.query(`SELECT 1 FROM ${SEARCH_SCHEMA}.sqlite_master WHERE name IN ('facility_search', 'search_doc')`).all().length;
-    if (tied === searchIdentity(info) && tables === 2) return true;
+    if (tied === searchIdentity(info) && tables === 2) return { attached: true, note: `in ${path}` };
   } catch {
-    // not a database, or not a search file: same as a file of another build
+    why = 'is not a search file: search unavailable';
   }
   db.exec(`DETACH DATABASE ${SEARCH_SCHEMA}`);
-  return false;
+  return { attached: false, note: `${path} ${why}` };
 }

@@ -33,7 +33,7 @@ export type ServiceParts = {
 
 function describe(index: FacilityIndex) {
   const i = index.info;
-  return { dataset: i.dataset_name, as_of: i.as_of, facilities: i.facility_count, fictitious: i.fictitious };
+  return { dataset: i.dataset_name, as_of: i.as_of, facilities: i.facility_count, fictitious: i.fictitious, search_tables: index.searchTables };
 }
 
 /**
@@ -83,6 +83,11 @@ export class ServiceProcess {
 
   get indexInfo() {
     return this.index.info;
+  }
+
+  /** Where the served index's search tables are (FacilityIndex.searchTables). */
+  get searchTables(): string {
+    return this.index.searchTables;
   }
 
   /** True when the new index is being served; false when the reload was refused (old one still serves). */

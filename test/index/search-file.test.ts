@@ -70,6 +70,9 @@ describe('a large input gets its search tables in a file of their own, built dur
     expect(own.query("SELECT name FROM sqlite_master WHERE name IN ('facility_search', 'search_doc')").all()).toEqual([]);
     own.close();
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    // what serve's start and reload lines say
+    expect(FacilityIndex.open(path).searchTables).toBe(`in ${searchFilePath(path)}`);
+    expect(FacilityIndex.open(join(dir, 'single.sqlite')).searchTables).toBe('in the index');
   });
 
   it('answers every search exactly as the index with the tables inside, pages included', async () => {
@@ -114,6 +117,9 @@ describe('a large input gets its search tables in a file of their own, built dur
     expect(res.status).toBe(503);
     expect((await json(res)).error.message).toContain('rebuild it with `ingest`');
     expect((await world.call(`/api/v1/facility/${ROWS[0]!.REGISTRY_ID}`, { key })).status).toBe(200);
+    expect(FacilityIndex.open(other).searchTables).toBe(`${searchFilePath(other)} is not tied to this index (another build): search unavailable`);
+    copyFileSync(join(dir, 'sorted.csv'), searchFilePath(other)); // not a database at all
+    expect(FacilityIndex.open(other).searchTables).toBe(`${searchFilePath(other)} cannot be opened (file is not a database): search unavailable`);
   });
 
   it('a release built with its tables inside removes the search file an earlier release left at the same path', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { circlesOf, readGraph, summary, upwardImports } from '../../scripts/import-graph';
 import { tempDir } from '../support/temp-dir';
 
@@ -50,5 +50,33 @@ describe('the graph reader finds what it must fail on', () => {
     const g = readGraph(tree({ 'app.ts': ['facilities/routes.ts'], 'facilities/routes.ts': ['facilities/service.ts', 'errors.ts'], 'facilities/service.ts': ['scoring/score.ts'], 'scoring/score.ts': [] }));
     expect(upwardImports(g)).toEqual([]);
     expect(circlesOf(g)).toEqual([]);
+  });
+});
+
+describe('worker modules', () => {
+  /** `import` statements that load a `*-worker` module for its values (type-only imports are erased). */
+  function valueImportsOfWorkers(srcDir: string): string[] {
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (name.endsWith('.ts'))
+          for (const m of readFileSync(path, 'utf8').matchAll(/^\s*import\s+(?!type\s)[^;]*?from\s*['"]([^'"]*-worker)['"]/gm)) found.push(`${relative(srcDir, path)} -> ${m[1]}`);
+      }
+    };
+    walk(srcDir);
+    return found;
+  }
+
+  it("are imported by no other module except for types: a value import runs the worker's onmessage in the importing thread and keeps the process alive", () => {
+    expect(valueImportsOfWorkers(SRC)).toEqual([]);
+  });
+
+  it('the check finds a value import, and lets a type-only one pass', () => {
+    const dir = tempDir('worker-imports');
+    writeFileSync(join(dir, 'a.ts'), "import { SEP } from './b-worker';\n");
+    writeFileSync(join(dir, 'c.ts'), "import type { X } from './b-worker';\n");
+    expect(valueImportsOfWorkers(dir)).toEqual(['a.ts -> ./b-worker']);
   });
 });

@@ -14,7 +14,6 @@ import { optimizeSearch, SEARCH_DDL, startSearchFill } from './search-table';
 
 declare const self: Worker;
 
-
 type Held = { docid: number; id: string; state: string; naics: string; active: number; words: string };
 
 let db: Database | null = null;

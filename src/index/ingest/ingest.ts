@@ -194,7 +194,6 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
       ? await search.finish()
       : { file: false, why: searchFileFrom === Number.POSITIVE_INFINITY ? 'asked for: --search-file inside' : `an input under ${Math.round(searchFileFrom / 2 ** 20)} MB` };
     const searchWaited = performance.now();
-    const completing = performance.now();
     writer.complete(built.file ? 'elsewhere' : 'fill');
     if (built.file) {
       search!.tie(JSON.stringify(info));
@@ -211,7 +210,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     if (!built.file) rmSync(searchFilePath(opts.out), { force: true });
     await rejects.finish();
     const companionFiles = prepared.map(({ path, ms }) => ({ path, ms }));
-    const phases = { load: loaded - started, searchWait: searchWaited - searchFrom, complete: completed - completing, companionsWait: performance.now() - completed };
+    const phases = { load: loaded - started, searchWait: searchWaited - searchFrom, complete: completed - searchWaited, companionsWait: performance.now() - completed };
     return { info, out: opts.out, rejectsPath: rejects.path, formats, asOfSource, missingColumns, seconds: (performance.now() - started) / 1000, threads, release: writer.release!, companionFiles, phases, search: built };
   } catch (e) {
     progress?.done();

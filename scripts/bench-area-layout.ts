@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Database } from 'bun:sqlite';
 import { SpatialCollector } from '../src/area/spatial-collector';
-import { loadSpatialFile, spatialFilePath, spatialIdentity } from '../src/area/spatial-file';
+import { loadSpatialFile, spatialFilePath } from '../src/area/spatial-file';
+import { indexIdentity } from '../src/index/identity';
 import { AREA_H3_RES, allocateColumns, type SpatialColumns, type SpatialIndex } from '../src/area/spatial-index';
 import type { IndexInfo } from '../src/index/model';
 
@@ -60,7 +61,7 @@ if (values.variant) {
   const db = new Database(indexPath, { readonly: true });
   const info = JSON.parse((db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string }).value) as IndexInfo;
   db.close();
-  const loaded = loadSpatialFile(spatialFilePath(indexPath), spatialIdentity(info), AREA_H3_RES);
+  const loaded = loadSpatialFile(spatialFilePath(indexPath), indexIdentity(info), AREA_H3_RES);
   if (!loaded.ok) throw new Error(`${spatialFilePath(indexPath)}: ${loaded.reason}`);
   let cols: SpatialColumns | null = columnsOf(loaded.spatial);
   const collector = collectorOf(cols, values.variant === 'child' ? {} : 'in-process');

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findWithinRadius } from '../src/area/service';
 import { AREA_H3_RES, buildSpatialIndex, type SpatialIndex } from '../src/area/spatial-index';
-import { loadSpatialFile, spatialFilePath, spatialIdentity, writeSpatialFile } from '../src/area/spatial-file';
+import { loadSpatialFile, spatialFilePath, writeSpatialFile } from '../src/area/spatial-file';
+import { indexIdentity } from '../src/index/identity';
 import { searchRadius, type RadiusQuery } from '../src/area/spatial-search';
 import { DEG, EARTH_RADIUS_MILES, cosLat, haversinePre } from '../src/area/geo';
 import { Database } from 'bun:sqlite';
@@ -82,7 +83,7 @@ console.log(`## Spatial index (res ${AREA_H3_RES})\nbuilt from the facility tabl
   console.log(`area file: written in ${writeMs.toFixed(0)} ms, mapped back in ${(performance.now() - t0).toFixed(1)} ms (${back.ok && back.spatial.count === spatial.count ? 'complete' : 'BROKEN'})`);
   rmSync(dir, { recursive: true, force: true });
   t0 = performance.now();
-  const release = loadSpatialFile(spatialFilePath(indexPath), spatialIdentity(index.info), AREA_H3_RES);
+  const release = loadSpatialFile(spatialFilePath(indexPath), indexIdentity(index.info), AREA_H3_RES);
   console.log(`the release's own ${spatialFilePath(indexPath)}: ${release.ok ? `used in place in ${(performance.now() - t0).toFixed(1)} ms` : `not usable (${release.reason}): serve builds it on a worker thread`}\n`);
 }
 

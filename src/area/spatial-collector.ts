@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import type { IndexInfo } from '../index/model';
 import { writeColumnsFile } from './spatial-columns-file';
-import { spatialFilePath, spatialIdentity, writeSpatialFileAt } from './spatial-file';
+import { indexIdentity } from '../index/identity';
+import { spatialFilePath, writeSpatialFileAt } from './spatial-file';
 import { AREA_H3_RES, NameBytes, allocateColumns, layoutSpatialIndex, putRegistryId, type SpatialColumns } from './spatial-index';
 import { layoutInChildProcess } from './spatial-layout-process';
 
@@ -92,7 +93,7 @@ export class SpatialCollector {
   async prepareBeside(indexPath: string, info: IndexInfo): Promise<{ tmpPath: string; path: string; ms: number }> {
     const started = performance.now();
     const tmp = spatialTempPaths(indexPath);
-    const identity = spatialIdentity(info);
+    const identity = indexIdentity(info);
     let cols: SpatialColumns | null = this.columns();
     // What was collected is no longer needed here once written or laid out: let its memory go.
     this.cols = allocateColumns(0);

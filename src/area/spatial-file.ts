@@ -1,6 +1,4 @@
 import { readFileSync, renameSync, rmSync } from 'node:fs';
-import { sha256Hex } from '../hash';
-import type { IndexInfo } from '../index/model';
 import { writeArrayFile } from './array-file';
 import { MIXED_STATES, type SpatialIndex } from './spatial-index';
 
@@ -22,10 +20,6 @@ export function spatialFilePath(indexPath: string): string {
   return `${indexPath}.area`;
 }
 
-/** What ties an area file to its index: the SHA-256 of the index's metadata (build time, sources, counts). */
-export function spatialIdentity(info: IndexInfo): string {
-  return sha256Hex(JSON.stringify(info));
-}
 
 const ARRAYS = [
   'lat', 'lng', 'cos', 'idNum', 'cellLat', 'cellLng', 'cellCos', 'cellRadius',

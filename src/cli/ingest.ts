@@ -6,7 +6,7 @@ import { printable } from './printable';
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
-import { ingest, ReleaseOrderError, SEARCH_FILE_FROM, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
+import { buildsSearchFile, ingest, ReleaseOrderError, SEARCH_FILE_FROM, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
 import { SpatialCollector, spatialTempPaths } from '../area/spatial-collector';
 import { parse } from './options';
 
@@ -107,7 +107,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
   const searchFileFrom = searchFile === 'separate' ? 0 : searchFile === 'inside' ? Number.POSITIVE_INFINITY : SEARCH_FILE_FROM;
   // The search file's thread takes the second core during the load: on 2 cores the producer thread
   // on top of it made the national ingest slower (165.7 s against 161.1 s with one), so auto picks one.
-  const searchThread = positionals.reduce((n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0) >= searchFileFrom;
+  const searchThread = buildsSearchFile(positionals.reduce((n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0), searchFileFrom);
   const out = values.out;
   if (!existsSync(dirname(resolve(out)))) {
     console.error(`--out ${out}: directory ${dirname(resolve(out))} does not exist`);

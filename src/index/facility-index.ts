@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite';
-import { attachSearchFile, SEARCH_SCHEMA } from './search-file';
+import { attachSearchFile, ownSearchTables, SEARCH_SCHEMA } from './search-file';
 import { existsSync } from 'node:fs';
 import { HistoryReader } from '../history/history-reader';
 import type { HistoryEntry, Release, ScoreChange } from '../history/model';
@@ -86,7 +86,7 @@ export class IndexOpenError extends Error {}
 export class FacilityIndex {
   readonly info: IndexInfo;
   /** Where the search tables are, in words, for the start and reload log lines (./search-file.ts). */
-  searchTables: string;
+  readonly searchTables: string;
   private readonly byId;
   private readonly summaryById;
   private readonly byAddressKey;
@@ -109,16 +109,18 @@ export class FacilityIndex {
    */
   areaFile: Uint8Array | null = null;
 
-  constructor(readonly db: Database) {
+  /** `searchTables`: where open() found them (an attached search file); by default the index's own. */
+  constructor(
+    readonly db: Database,
+    searchTables?: string,
+  ) {
     try {
       const format = db.query("SELECT value FROM index_meta WHERE key = 'format'").get() as { value: string } | null;
       if (!READABLE_FORMATS.includes(format?.value ?? '')) throw new IndexOpenError(`index format ${format?.value ?? 'unknown'}, expected ${INDEX_FORMAT}`);
       const info = db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string } | null;
       if (!info) throw new IndexOpenError('index has no metadata');
       this.info = JSON.parse(info.value) as IndexInfo;
-      this.searchTables = db.query("SELECT 1 AS ok FROM main.sqlite_master WHERE name = 'facility_search'").get()
-        ? 'in the index'
-        : 'none (an index built before search, or its .search file is missing): search unavailable';
+      this.searchTables = searchTables ?? ownSearchTables(db);
       this.history = new HistoryReader(db, this.info);
     } catch (e) {
       if (e instanceof IndexOpenError) throw e;
@@ -167,9 +169,7 @@ export class FacilityIndex {
     } catch (e) {
       throw new IndexOpenError(`cannot open index ${path}: ${(e as Error).message}`);
     }
-    const index = new FacilityIndex(db);
-    if (search.note !== null) index.searchTables = search.note;
-    return index;
+    return new FacilityIndex(db, search.note);
   }
 
   get(registryId: string): FacilityRow | null {

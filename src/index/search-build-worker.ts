@@ -80,6 +80,7 @@ self.onmessage = (event: MessageEvent<ToSearchWorker>) => {
       case 'finish':
         writeRound();
         optimizeSearch(db!);
+        db!.prepare("INSERT INTO search_meta VALUES ('index_identity', ?1)").run(m.identity);
         db!.exec('COMMIT');
         db!.close();
         db = null;

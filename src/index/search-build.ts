@@ -1,8 +1,7 @@
-import { Database } from 'bun:sqlite';
 import { rmSync } from 'node:fs';
 import { workerUrl } from '../worker-url';
 import { docidOf } from './search-docids';
-import { searchFilePath, searchIdentity } from './search-file';
+import { searchFilePath } from './search-file';
 import { SEP, type FromSearchWorker, type SearchRows, type ToSearchWorker } from './search-rows';
 import { searchWords } from './search-table';
 
@@ -80,27 +79,21 @@ export class SearchBuild {
     if (this.n === BATCH) this.send();
   }
 
-  /** Waits for the file to be complete; or says why there is none (the writer then fills the index's own tables). */
-  async finish(): Promise<SearchOutcome> {
+  /**
+   * Waits for the file to be complete, tied to its index by `identity` (indexIdentity of the index's
+   * info: readers attach only a file tied to theirs); or says why there is none (the writer then
+   * fills the index's own tables).
+   */
+  async finish(identity: string): Promise<SearchOutcome> {
     if (!this.why) {
       this.send();
-      this.post({ kind: 'finish' });
+      this.post({ kind: 'finish', identity });
     }
     const m = await this.outcome;
     this.stop();
     if (m.kind === 'done' && !this.why) return { file: true, busyMs: m.busyMs };
     rmSync(this.tmpPath, { force: true });
     return { file: false, why: this.why };
-  }
-
-  /** Ties the finished file to its index (the `info` text the index stores): readers attach only a file tied to theirs. */
-  tie(infoText: string): void {
-    const db = new Database(this.tmpPath, { strict: true });
-    try {
-      db.prepare("INSERT INTO search_meta VALUES ('index_identity', ?)").run(searchIdentity(infoText));
-    } finally {
-      db.close();
-    }
   }
 
   /** Stops the thread and removes the temp file (a failed or interrupted build). */

@@ -1,10 +1,11 @@
 import type { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
-import { sha256Hex } from '../hash';
+import { indexIdentity } from './identity';
+import type { IndexInfo } from './model';
 
 /**
  * A national index's search tables live in a file of their own beside it, `<index>.search`
- * (docs/search.md, "The search file"): ingest builds them on a second thread while it loads
+ * (docs/search.md, "The search tables"): ingest builds them on a second thread while it loads
  * (./search-build.ts), and SQLite can only move FTS5's tables between files by building them again
  * (bun:sqlite runs SQLite in defensive mode, where FTS5's shadow tables cannot be written by SQL).
  * Readers attach the file under the schema name `search`; the statements name the tables without a
@@ -16,12 +17,14 @@ export function searchFilePath(indexPath: string): string {
   return `${indexPath}.search`;
 }
 
-/** The table tying a search file to its index: the SHA-256 of the index's stored `info`. */
+/** The table tying a search file to its index: `index_identity`, its indexIdentity (./identity.ts). */
 export const SEARCH_META_DDL = 'CREATE TABLE search_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID';
 
-/** What ties a search file to its index: the hash of the `info` text the index stores (index_meta). */
-export function searchIdentity(infoText: string): string {
-  return sha256Hex(infoText);
+const NO_SEARCH_TABLES = 'none (an index built before search, or its .search file is missing): search unavailable';
+
+/** Where an index's own search tables are, in the words of the log lines: in it, or none. */
+export function ownSearchTables(db: Database): string {
+  return db.query("SELECT 1 AS ok FROM main.sqlite_master WHERE name = 'facility_search'").get() ? 'in the index' : NO_SEARCH_TABLES;
 }
 
 /**
@@ -29,21 +32,21 @@ export function searchIdentity(infoText: string): string {
  * tables of its own and the file belongs to it. A file of another build (an interrupted release, a
  * copy beside the wrong index) or one that cannot be read is left unattached: the index serves
  * everything but search, which answers 503 saying to rebuild (src/search/).
- * Returns where the search tables are, in words for the start and reload log lines (null: in the
- * index, or none and no file). Never throws: the index's own checks report a bad index.
+ * Returns whether it attached the file and where the search tables are, in words for the start and
+ * reload log lines. Never throws: the index's own checks report a bad index.
  */
-export function attachSearchFile(db: Database, indexPath: string): { attached: boolean; note: string | null } {
+export function attachSearchFile(db: Database, indexPath: string): { attached: boolean; note: string } {
   const path = searchFilePath(indexPath);
-  const none = { attached: false, note: null };
+  let own = NO_SEARCH_TABLES;
   let info: string | undefined;
   try {
-    if (db.query("SELECT 1 AS ok FROM main.sqlite_master WHERE name = 'facility_search'").get()) return none;
-    if (!existsSync(path)) return none;
+    own = ownSearchTables(db);
+    if (own !== NO_SEARCH_TABLES || !existsSync(path)) return { attached: false, note: own };
     info = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'info'").get()?.value;
   } catch {
-    return none; // not an index: FacilityIndex says so
+    return { attached: false, note: own }; // not an index: FacilityIndex says so
   }
-  if (info === undefined) return none;
+  if (info === undefined) return { attached: false, note: own };
   try {
     db.prepare(`ATTACH DATABASE ? AS ${SEARCH_SCHEMA}`).run(path);
   } catch (e) {
@@ -53,7 +56,7 @@ export function attachSearchFile(db: Database, indexPath: string): { attached: b
   try {
     const tied = db.query<{ value: string }, []>(`SELECT value FROM ${SEARCH_SCHEMA}.search_meta WHERE key = 'index_identity'`).get()?.value;
     const tables = db.query(`SELECT 1 FROM ${SEARCH_SCHEMA}.sqlite_master WHERE name IN ('facility_search', 'search_doc')`).all().length;
-    if (tied === searchIdentity(info) && tables === 2) return { attached: true, note: `in ${path}` };
+    if (tied === indexIdentity(JSON.parse(info) as IndexInfo) && tables === 2) return { attached: true, note: `in ${path}` };
   } catch {
     why = 'is not a search file: search unavailable';
   }

@@ -11,5 +11,5 @@ export const SEP = '\u0000';
  * NAICS code and words, each followed by SEP (one flat string copies faster than arrays of strings).
  */
 export type SearchRows = { docid: Float64Array; active: Uint8Array; text: string };
-export type ToSearchWorker = { kind: 'open'; path: string; roundRows: number } | ({ kind: 'rows' } & SearchRows) | { kind: 'finish' } | { kind: 'abort' };
+export type ToSearchWorker = { kind: 'open'; path: string; roundRows: number } | ({ kind: 'rows' } & SearchRows) | { kind: 'finish'; identity: string } | { kind: 'abort' };
 export type FromSearchWorker = { kind: 'done'; busyMs: number } | { kind: 'error'; message: string };

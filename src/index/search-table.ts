@@ -59,8 +59,8 @@ export function searchWords(name: string, street: string, city: string, zip: str
  * Fills the search tables from `facility` inside the build's transaction, when ingest did not build
  * them in a file of their own during the load (./search-build.ts: a small input, or rows not in
  * registry-ID order) and for indexes built row by row (tests): one sort of the facility rows into
- * docid order (with the words), then two appends in that order. Docids must reach FTS5 in ascending order (a smaller rowid makes
- * it flush its term buffer).
+ * docid order (with the words), then two appends in that order. Docids must reach FTS5 in
+ * ascending order (a smaller rowid makes it flush its term buffer).
  */
 export function fillSearchTables(db: Database): void {
   startSearchFill(db);

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { loadSpatialBytes, loadSpatialFile, spatialFilePath, spatialIdentity } from '../area/spatial-file';
+import { loadSpatialBytes, loadSpatialFile, spatialFilePath } from '../area/spatial-file';
+import { indexIdentity } from '../index/identity';
 import { SpatialHandle } from '../area/spatial-handle';
 import { AREA_H3_RES, buildSpatialIndex, type SpatialIndex } from '../area/spatial-index';
 import type { Log } from '../log';
@@ -46,7 +47,7 @@ export function prepareSpatial(index: FacilityIndex, log: Log): SpatialHandle {
   const ready = (s: SpatialIndex, from: string) =>
     log({ level: 'info', msg: `area spatial index ready: ${s.count} facilities, ${s.cellLat.length} H3 cells (res ${s.res}) from ${from} in ${Math.round(s.buildMs)} ms` });
   if (index.areaFile) {
-    const loaded = loadSpatialBytes(index.areaFile, spatialIdentity(index.info), AREA_H3_RES);
+    const loaded = loadSpatialBytes(index.areaFile, indexIdentity(index.info), AREA_H3_RES);
     if (loaded.ok) {
       ready(loaded.spatial, 'the area file embedded with the index');
       return SpatialHandle.of(loaded.spatial, 'file');
@@ -54,7 +55,7 @@ export function prepareSpatial(index: FacilityIndex, log: Log): SpatialHandle {
     log({ level: 'warn', msg: `area spatial index: the embedded area file not used (${loaded.reason}); building it on a worker thread, the area search answers 503 until then` });
   } else if (onDisk) {
     const path = spatialFilePath(file);
-    const loaded = loadSpatialFile(path, spatialIdentity(index.info), AREA_H3_RES);
+    const loaded = loadSpatialFile(path, indexIdentity(index.info), AREA_H3_RES);
     if (loaded.ok) {
       ready(loaded.spatial, path);
       return SpatialHandle.of(loaded.spatial, 'file');

@@ -6,7 +6,8 @@
  * transferred.
  */
 import { Database } from 'bun:sqlite';
-import { spatialFilePath, spatialIdentity, writeSpatialFile } from '../area/spatial-file';
+import { spatialFilePath, writeSpatialFile } from '../area/spatial-file';
+import { indexIdentity } from '../index/identity';
 import { buildSpatialIndex } from '../area/spatial-index';
 import { FacilityIndex } from '../index/facility-index';
 
@@ -25,7 +26,7 @@ self.onmessage = (event: MessageEvent<PrepareRequest>) => {
     let saved: string | undefined, saveError: string | undefined;
     if (req.path !== undefined && req.save) {
       try {
-        writeSpatialFile(spatialFilePath(req.path), spatial, spatialIdentity(index.info));
+        writeSpatialFile(spatialFilePath(req.path), spatial, indexIdentity(index.info));
         saved = spatialFilePath(req.path);
       } catch (e) {
         saveError = (e as Error).message;

@@ -88,6 +88,7 @@ export class ServiceMetrics {
     if (key === undefined) {
       const labels = { method, route, status };
       byMethod.set(method, (key = this.requests.keyOf(labels)));
+      // not only for the key: keyOf records the label values each metric renders its series with
       this.latency.keyOf(labels);
     }
     return key;

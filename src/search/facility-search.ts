@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite';
-import { sha256Hex } from '../hash';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
+import { indexIdentity } from '../index/identity';
 import { DocidSpace } from '../index/search-docids';
 import type { CursorKey } from './cursor';
 import type { SearchRequest } from './query';
@@ -99,7 +99,7 @@ export class FacilitySearch {
     denseDocids: boolean,
   ) {
     const db: Database = index.db;
-    this.fingerprint = sha256Hex(JSON.stringify(index.info)).slice(0, 16);
+    this.fingerprint = indexIdentity(index.info).slice(0, 16);
     this.firstIds = db.prepare<{ docid: number }, [string, number]>(FIRST_IDS);
     this.candidates = db.prepare<Row, Params>(CANDIDATES);
     this.byDocid = db.prepare<Row, Params>(BY_DOCID);

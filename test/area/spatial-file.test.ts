@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
 import { SpatialCollector, registryOrder } from '../../src/area/spatial-collector';
-import { loadSpatialFile, spatialFilePath, spatialIdentity, writeSpatialFile } from '../../src/area/spatial-file';
+import { loadSpatialFile, spatialFilePath, writeSpatialFile } from '../../src/area/spatial-file';
+import { indexIdentity } from '../../src/index/identity';
 import { AREA_H3_RES, allocateColumns, buildSpatialIndex, nameAt, putRegistryId, readSpatialColumns, registryIdAt, type SpatialIndex } from '../../src/area/spatial-index';
 import { searchRadius, type RadiusQuery } from '../../src/area/spatial-search';
 import { FacilityIndex } from '../../src/index/facility-index';
@@ -109,7 +110,7 @@ describe('collecting the spatial index while ingest writes the index', () => {
     const { summary } = await runIngest([csv], out, { companions: [new SpatialCollector()], inline: true });
     expect(summary.companionFiles.map((f) => f.path)).toEqual([spatialFilePath(out)]);
     const index = FacilityIndex.open(out);
-    const loaded = loadSpatialFile(spatialFilePath(out), spatialIdentity(index.info), AREA_H3_RES);
+    const loaded = loadSpatialFile(spatialFilePath(out), indexIdentity(index.info), AREA_H3_RES);
     if (!loaded.ok) throw new Error(loaded.reason);
     const q: RadiusQuery = { lat: 29.7, lng: -95.4, radiusMiles: 25, limit: 500, sort: 'score', state: null, activeEnforcement: null };
     const ids = (s: SpatialIndex) => searchRadius(s, q).map((h) => `${registryIdAt(s, h.pos)}@${h.distance}`);
@@ -120,7 +121,7 @@ describe('collecting the spatial index while ingest writes the index', () => {
     // A new build of the same path makes the old file another build's: never used for the new index.
     await runIngest([csv], out, { inline: true });
     const rebuilt = FacilityIndex.open(out);
-    const stale = loadSpatialFile(spatialFilePath(out), spatialIdentity(rebuilt.info), AREA_H3_RES);
+    const stale = loadSpatialFile(spatialFilePath(out), indexIdentity(rebuilt.info), AREA_H3_RES);
     expect(stale.ok ? 'used' : stale.reason).toContain('another build');
     rebuilt.close();
     expect(existsSync(spatialFilePath(out))).toBe(true);

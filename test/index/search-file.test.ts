@@ -8,6 +8,9 @@ import { BUCKET } from '../../src/index/search-docids';
 import { json, makeWorld } from '../helpers';
 import { tempDir } from '../support/temp-dir';
 import { csvText, exporterRow, runIngest, writeFile } from './ingest/support';
+import { SearchBuild } from '../../src/index/search-build';
+import { IndexWriter } from '../../src/index/index-writer';
+import { facility } from '../helpers';
 
 const NAMES = ['ACME PLATING', 'RIVER BEND WORKS', 'GULF COAST REFINING', 'OAK MILL', 'QUORVEX AUTO REPAIR', 'ELKHART TRUCK WASH', 'RIVERSIDE PLANT'];
 const CITIES = ['ELKHART', 'HOUSTON', 'RIVERSIDE', 'AKRON', 'SPRINGFIELD'];
@@ -164,5 +167,38 @@ describe('a large input gets its search tables in a file of their own, built dur
     expect(err?.message).toContain('truncated');
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
     expect(await answers(out)).toEqual(before);
+  });
+});
+
+describe("the search file's thread writes its rows a round at a time", () => {
+  it('many rounds give the same search_doc rows and FTS5 matches as the fill after the load, and a file tied to the identity given', async () => {
+    const rows = Array.from({ length: 400 }, (_, i) =>
+      facility({
+        registry_id: String(990000002000 + i),
+        fac_name: `${NAMES[(i * 3) % NAMES.length]} ${i}`,
+        fac_city: CITIES[i % CITIES.length]!,
+        fac_state: i % 2 ? 'TX' : 'OH',
+        overall_score: [40, 62, 100, 100, 75][i % 5]!,
+        active_enforcement: i % 9 === 0,
+      }),
+    );
+    const dir = tempDir('search-rounds');
+    const build = new SearchBuild(join(dir, 'x.sqlite.tmp-1'), 7); // 58 rounds
+    for (const r of rows) build.add([r.registry_id, r.fac_name, r.fac_street, r.fac_city, r.fac_state, r.fac_zip, r.lat, r.lng, r.fac_naics, r.overall_score, r.active_enforcement ? 1 : 0]);
+    expect(await build.finish('identity-of-x')).toMatchObject({ file: true });
+    const writer = new IndexWriter(':memory:');
+    for (const r of rows) writer.add(r);
+    writer.finish({ dataset_name: 't', as_of: '2026-11-01', score_version: 'test', fictitious: true, built_at: '2026-11-01T00:00:00.000Z', sources: [], row_counts: {} });
+    const filled = writer.database;
+    const file = new Database(build.tmpPath);
+    const docs = (d: Database) => d.query('SELECT * FROM search_doc ORDER BY docid').all();
+    expect(docs(file)).toEqual(docs(filled));
+    for (const term of ['acme', 'riv*', 'elkhart', 'plant OR gulf', '"10"*']) {
+      const matches = (d: Database) => d.query<{ rowid: number }, [string]>('SELECT rowid FROM facility_search WHERE facility_search MATCH ?1 ORDER BY rowid').all(term);
+      expect([term, matches(file)]).toEqual([term, matches(filled)]);
+    }
+    expect(file.query("SELECT value FROM search_meta WHERE key = 'index_identity'").get()).toEqual({ value: 'identity-of-x' });
+    expect(() => file.exec(`INSERT INTO facility_search(facility_search) VALUES ('integrity-check')`)).not.toThrow();
+    file.close();
   });
 });

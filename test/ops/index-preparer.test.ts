@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
-import { spatialFilePath, spatialIdentity, writeSpatialFile } from '../../src/area/spatial-file';
+import { spatialFilePath, writeSpatialFile } from '../../src/area/spatial-file';
+import { indexIdentity } from '../../src/index/identity';
 import { buildSpatialIndex, registryIdAt, type SpatialIndex } from '../../src/area/spatial-index';
 import { searchRadius } from '../../src/area/spatial-search';
 import { FacilityIndex } from '../../src/index/facility-index';
@@ -36,7 +37,7 @@ describe('prepareSpatial: the spatial index serve passes into the app', () => {
   it('is ready at once, in place from the file, when the release carries it', () => {
     const path = indexFile('carried.sqlite');
     const index = FacilityIndex.open(path);
-    writeSpatialFile(spatialFilePath(path), buildSpatialIndex(index), spatialIdentity(index.info));
+    writeSpatialFile(spatialFilePath(path), buildSpatialIndex(index), indexIdentity(index.info));
     const { lines, log } = logger();
     const handle = prepareSpatial(index, log);
     expect(handle.state).toBe('ready');
@@ -75,7 +76,7 @@ describe('prepareSpatial: the spatial index serve passes into the app', () => {
   it("an in-memory index carrying its area file (the binary's embedded sample) is ready at once; one of another build is refused", async () => {
     const index = memoryIndex(ROWS);
     const areaPath = join(dir, 'embedded.area');
-    writeSpatialFile(areaPath, buildSpatialIndex(index), spatialIdentity(index.info));
+    writeSpatialFile(areaPath, buildSpatialIndex(index), indexIdentity(index.info));
     index.areaFile = new Uint8Array(readFileSync(areaPath));
     const handle = prepareSpatial(index, () => {});
     expect(handle.state).toBe('ready');
@@ -83,7 +84,7 @@ describe('prepareSpatial: the spatial index serve passes into the app', () => {
     expect(answer(handle.current!)).toEqual(expected);
 
     const other = memoryIndex(ROWS);
-    writeSpatialFile(areaPath, buildSpatialIndex(other), spatialIdentity({ ...other.info, built_at: '2000-01-01T00:00:00.000Z' }));
+    writeSpatialFile(areaPath, buildSpatialIndex(other), indexIdentity({ ...other.info, built_at: '2000-01-01T00:00:00.000Z' }));
     other.areaFile = new Uint8Array(readFileSync(areaPath));
     const { lines, log } = logger();
     const rebuilt = prepareSpatial(other, log);

@@ -5,6 +5,7 @@ import type { RecordedRelease } from '../../history/carry-forward';
 import { buildTempPath, IndexWriter } from '../index-writer';
 import { SearchBuild, type SearchOutcome } from '../search-build';
 import { searchFilePath } from '../search-file';
+import { indexIdentity } from '../identity';
 import type { IndexInfo } from '../model';
 import type { AsOfSource } from './as-of';
 import type { SourceFormat } from './columns';
@@ -58,6 +59,11 @@ export type IngestOptions = {
  */
 export const SEARCH_FILE_FROM = 64 * 1024 * 1024;
 
+/** Whether inputs of `totalBytes` get the search file (the CLI asks too: its thread then takes the second core). */
+export function buildsSearchFile(totalBytes: number, searchFileFrom = SEARCH_FILE_FROM): boolean {
+  return totalBytes >= searchFileFrom;
+}
+
 /**
  * Something a release carries beside its index, made from the rows indexed (each registry ID once,
  * in file order) without reading the table again: e.g. the area search's spatial index
@@ -109,7 +115,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   const previous = opts.previous === undefined ? null : readPrevious(opts.previous);
   const writer = new IndexWriter(opts.out, previous);
   const searchFileFrom = opts.searchFileFrom ?? SEARCH_FILE_FROM;
-  const search = total >= searchFileFrom ? new SearchBuild(buildTempPath(opts.out)) : null;
+  const search = buildsSearchFile(total, searchFileFrom) ? new SearchBuild(buildTempPath(opts.out)) : null;
   const rejects = new RejectsWriter(opts.out);
   const counts = { read: 0, accepted: 0, rejected: 0, blank: 0 };
   const byReason = new Map<RejectReason, number>();
@@ -191,12 +197,11 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     // ...and while the search file's thread writes its last round and merges
     const searchFrom = performance.now();
     const built: SearchOutcome = search
-      ? await search.finish()
+      ? await search.finish(indexIdentity(info))
       : { file: false, why: searchFileFrom === Number.POSITIVE_INFINITY ? 'asked for: --search-file inside' : `an input under ${Math.round(searchFileFrom / 2 ** 20)} MB` };
     const searchWaited = performance.now();
     writer.complete(built.file ? 'elsewhere' : 'fill');
     if (built.file) {
-      search!.tie(JSON.stringify(info));
       prepared.push({ tmpPath: search!.tmpPath, path: searchFilePath(opts.out), ms: built.busyMs });
     }
     const completed = performance.now();

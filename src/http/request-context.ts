@@ -17,6 +17,8 @@ export type RequestFacts = {
   counted?: boolean;
   status?: number;
   errorCode?: string;
+  /** Set by the report route: the PDF cache's outcome (HIT, MISS, BYPASS), for the access log and metrics. */
+  cache?: string;
 };
 
 const ALPHABET = Uint8Array.from('0123456789ABCDEFGHJKMNPQRSTVWXYZ', (c) => c.charCodeAt(0));

@@ -39,7 +39,7 @@ export function reportRoutes(deps: AppDeps) {
       set.headers['content-type'] = 'application/pdf';
       // The ID is digits only (RegistryIdParam), so it is safe inside the quoted filename.
       set.headers['content-disposition'] = `attachment; filename="service-report-${facility.registry_id}.pdf"`;
-      set.headers['x-cache'] = result.cache;
+      set.headers['x-cache'] = facts.cache = result.cache;
       set.headers['cache-control'] = 'private, no-store';
       return new Response(result.pdf);
     },

@@ -5,8 +5,6 @@ import type { FacilitySummary } from '../index/model';
 import { MAX_POINTS } from '../scoring/model';
 import type { ScoreChange } from '../history/model';
 import type { FacilityDetail } from '../index/facility-index';
-import { EXPLANATION_AT, parseDetail } from '../index/facility-detail';
-import { programsOfArray } from '../index/program-codec';
 import type { LookupRow, StoredLookup } from '../index/stored-lookup';
 import { explainComponents, explanationLines } from '../scoring/explain';
 import type { FacilityRecord, RedactedComponents, RedactedDetail, Score2Fields, ScoreComponents } from './model';
@@ -30,14 +28,15 @@ export function redactedScore2(): Score2Fields {
 
 /**
  * Programs, peers and explanation as index format 7 stores them (src/index/stored-lookup.ts): the
- * same values score2Of derives per request, read from the row's detail and its templates.
+ * same values score2Of derives per request, read from the row's detail (decoded once per distinct
+ * text) and its templates. `programs` is shared between responses (frozen).
  */
 export function storedScore2(stored: StoredLookup, row: LookupRow & { detail: string }): Score2Fields {
-  const detail = parseDetail(row.detail);
+  const d = stored.decoded(row.detail);
   return {
-    programs: programsOfArray(detail[0]),
+    programs: d.programs,
     peers: stored.peersOf(row.fac_naics, row.overall_score),
-    explanation: explanationLines(row, stored.reasons.explanation(detail, EXPLANATION_AT)),
+    explanation: explanationLines(row, d.why),
   };
 }
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { FacilityResponse } from '../../src/facilities/model';
 import { lookupFacility } from '../../src/facilities/service';
 import { FacilityIndex } from '../../src/index/facility-index';
-import { parseDetail } from '../../src/index/facility-detail';
+import { EXPLANATION_AT, parseDetail } from '../../src/index/facility-detail';
+import { StoredLookup } from '../../src/index/stored-lookup';
 import { ingest } from '../../src/index/ingest/ingest';
 import { encodePrograms, programsOfArray } from '../../src/index/program-codec';
 import { TIERS, type Tier } from '../../src/tiers';
@@ -159,5 +160,34 @@ describe('an index of the format before (6) still serves programs, peers and exp
     expect([typeof body.data.peers.naics, typeof body.data.peers.peer_count]).toEqual(['string', 'number']);
     expect(body.data.explanation.map((l: { component: string }) => l.component)).toEqual(['violation_frequency', 'penalty_severity', 'recency', 'repeat_offender']);
     expect(JSON.stringify(body.data)).toBe(JSON.stringify(lookupFacility(stored, id, 'platform')));
+  });
+});
+
+describe('stored details are decoded once per distinct text (StoredLookup.decoded)', () => {
+  it('every text decodes as a fresh parse does, the same text gives the same frozen value, and the memo stays within its bound', () => {
+    const details = stored.db.query<{ detail: string }, []>('SELECT detail FROM facility ORDER BY registry_id').all().map((r) => r.detail);
+    const bounded = new StoredLookup(stored.db, 'f.registry_id', 3);
+    const reasons = stored.stored!.reasons;
+    let shared = 0;
+    let previous = { text: '', value: null as unknown };
+    for (const text of details) {
+      const d = bounded.decoded(text);
+      const parsed = parseDetail(text);
+      expect(JSON.stringify(d)).toBe(JSON.stringify({ programs: programsOfArray(parsed[0]), why: reasons.explanation(parsed, EXPLANATION_AT) }));
+      expect(bounded.decoded(text)).toBe(d);
+      if (previous.text === text) {
+        expect(d === previous.value).toBe(true);
+        shared++;
+      }
+      expect(bounded.memoSize).toBeLessThanOrEqual(3);
+      expect([Object.isFrozen(d), Object.isFrozen(d.programs), Object.isFrozen(d.why)]).toEqual([true, true, true]);
+      for (const p of Object.values(d.programs)) if (p) expect(Object.isFrozen(p)).toBe(true);
+      previous = { text, value: d };
+    }
+    expect(shared).toBeGreaterThan(0);
+    const somePrograms = bounded.decoded(details.find((t) => !t.startsWith('[0,'))!).programs;
+    expect(() => {
+      (somePrograms as { caa: unknown }).caa = 'changed';
+    }).toThrow();
   });
 });

@@ -8,7 +8,7 @@ import type { ScoreInputs } from '../scoring/model';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
 import { programsOfDetail } from './facility-detail';
 import type { Peers } from './peers';
-import { decodePrograms } from './program-codec';
+import { decodePrograms, sharedRecordsOf, type SharedRecords } from './program-codec';
 import { INDEX_FORMAT, READABLE_FORMATS } from './schema';
 import { StoredLookup } from './stored-lookup';
 
@@ -57,11 +57,11 @@ const hasTable = (db: Database, name: string) => db.query("SELECT 1 FROM sqlite_
  * nor peer_rank: those read as empty tables, so an older index still serves (programs all null,
  * peers null) until it is rebuilt.
  */
-function issue14Tables(db: Database, hasDetail: boolean): { sql: (sql: string) => string; decode: (programs: string | null) => ScoreInputs['programs'] } {
-  if (hasDetail) {
+function issue14Tables(db: Database, shared: SharedRecords | null): { sql: (sql: string) => string; decode: (programs: string | null) => ScoreInputs['programs'] } {
+  if (shared) {
     return {
       sql: (sql) => sql.replace(/\bfacility_programs\b/g, '(SELECT registry_id, detail AS programs FROM facility)'),
-      decode: (detail) => (detail === null ? decodePrograms(null) : programsOfDetail(detail)),
+      decode: (detail) => (detail === null ? decodePrograms(null) : programsOfDetail(detail, shared)),
     };
   }
   if (hasTable(db, 'peer_rank')) return { sql: (sql) => sql, decode: decodePrograms };
@@ -126,11 +126,12 @@ export class FacilityIndex {
       if (e instanceof IndexOpenError) throw e;
       throw new IndexOpenError(`not a facility index (${(e as Error).message})`);
     }
-    // formats 7 and up: facility rows carry their detail, with its templates in reason_template (schema.ts)
-    const hasDetail = hasTable(db, 'reason_template');
-    const { sql, decode } = issue14Tables(db, hasDetail);
+    // formats 7 and up: facility rows carry their detail, with its templates in reason_template and
+    // (format 10) its shared program records in program_record (schema.ts)
+    const shared = !hasTable(db, 'reason_template') ? null : hasTable(db, 'program_record') ? sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all()) : [];
+    const { sql, decode } = issue14Tables(db, shared);
     this.decodeProgramsOf = decode;
-    this.stored = hasDetail ? new StoredLookup(db, SUMMARY_COLUMNS) : null;
+    this.stored = shared ? new StoredLookup(db, SUMMARY_COLUMNS, shared) : null;
     this.byId = db.prepare<RawRow, [string]>(sql(`${FULL_ROWS} WHERE f.registry_id = ?`));
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
     // The IDs go in as one JSON array through json_each, never spliced into SQL.

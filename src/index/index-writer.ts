@@ -4,8 +4,7 @@ import { normalizeAddressKey } from '../address/address';
 import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from '../history/carry-forward';
 import { explainComponents } from '../scoring/explain';
 import type { ScoreInputs } from '../scoring/model';
-import { ReasonTemplates, type TemplateRow } from './explanation-codec';
-import { encodeDetail } from './facility-detail';
+import { DetailEncoder, type DetailDictionary } from './facility-detail';
 import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally, peersJson } from './peers';
 import { storedInputsJson } from './program-codec';
@@ -29,10 +28,11 @@ export class IndexWriter {
   private readonly insertAddress;
   private readonly setDetail;
   private readonly insertTemplate;
+  private readonly insertRecord;
   /** Rows added with add() (tests): their facility.detail is written by finish(), once the as-of date is known. */
   private readonly unexplained: { id: string; inputs: ScoreInputs }[] = [];
-  /** The templates of those rows' explanations (ingest's rows come with theirs: addTemplates). */
-  private readonly templates = new ReasonTemplates();
+  /** The templates and shared records of those rows' details (ingest's rows come with theirs: addDictionary). */
+  private readonly details = new DetailEncoder();
   /** Facility rows inserted (duplicates not counted): the index's facility_count. */
   private count = 0;
   /** Scores by NAICS code, ranked into peer_rank by finish(). */
@@ -69,6 +69,7 @@ export class IndexWriter {
     this.insertAddress = this.db.prepare('INSERT OR IGNORE INTO facility_address VALUES (?1, ?2)');
     this.setDetail = this.db.prepare('UPDATE facility SET detail = ?2 WHERE registry_id = ?1');
     this.insertTemplate = this.db.prepare('INSERT INTO reason_template VALUES (?1, ?2)');
+    this.insertRecord = this.db.prepare('INSERT INTO program_record VALUES (?1, ?2)');
   }
 
   /**
@@ -86,7 +87,7 @@ export class IndexWriter {
 
   /**
    * The ingest's fast path: a row already in column order (src/index/ingest/producer.ts EncodedRow),
-   * its facility.detail included; the templates it uses come first through addTemplates.
+   * its facility.detail included; the templates and records it uses come first through addDictionary.
    */
   addEncodedIfNew(v: readonly (string | number)[]): boolean {
     if (this.insert.run(...v.slice(0, 17), v[18] || null).changes !== 1) return false;
@@ -98,9 +99,10 @@ export class IndexWriter {
     return true;
   }
 
-  /** Explanation templates first used by the rows that follow (ingest's producer assigns their ids). */
-  addTemplates(rows: readonly TemplateRow[]): void {
-    for (const r of rows) this.insertTemplate.run(...r);
+  /** Explanation templates and shared program records first used by the rows that follow (ingest's producer assigns their ids). */
+  addDictionary(d: DetailDictionary): void {
+    for (const r of d.templates) this.insertTemplate.run(...r);
+    for (const r of d.records) this.insertRecord.run(...r);
   }
 
   /** Extra index_meta entries (e.g. ingest_version) written with the build. */
@@ -177,8 +179,8 @@ export class IndexWriter {
 
   private explainAdded(): void {
     const asOf = this.asOf;
-    for (const { id, inputs } of this.unexplained) this.setDetail.run(id, encodeDetail(inputs.programs, explainComponents(inputs, asOf), this.templates));
-    this.addTemplates(this.templates.drain());
+    for (const { id, inputs } of this.unexplained) this.setDetail.run(id, this.details.encode(inputs.programs, explainComponents(inputs, asOf)));
+    this.addDictionary(this.details.drain());
   }
 
   private writePeers(): void {

@@ -7,12 +7,76 @@ import { type ProgramInputs, type ProgramsInputs, type ScoreInputs } from '../sc
  * index file grew 2.3x on a 100k-row national slice.
  */
 
-/** The stored array (four entries, each null or the nine fields), or null when the facility is in no program the source reports. */
-export function programsArray(p: ProgramsInputs): (unknown[] | null)[] | null {
+/**
+ * One program's entry in a stored array: null (not in the program), its nine fields, or (index
+ * format 10, facility.detail) the id of a shared record in table program_record.
+ */
+export type StoredProgram = unknown[] | number | null;
+/** A row of program_record: id and the record's nine fields as JSON. */
+export type RecordRow = [id: number, record: string];
+
+/** Shared records at most per index: beyond it, records are stored in the row (the rule still holds, only the saving stops). */
+const MAX_SHARED_RECORDS = 65_536;
+
+/**
+ * Assigns program_record ids during a build (format 10). A record with no date and no money in it
+ * (most of them: "No Violation Identified" with zero counts) is one of few shapes, so it is stored once
+ * and each facility keeps its id: the sample's facility.detail went from 117 to ~40 bytes a row, which
+ * keeps a national `facility` row (WITHOUT ROWID: whole rows in interior cells) near its format-6
+ * width. Records with a date or an amount stay in the row: they are nearly all distinct.
+ * Ids are per index file; one build owns one (the producer, or the writer for add()).
+ */
+export class ProgramRecords {
+  private readonly ids = new Map<string, number>();
+  private fresh: RecordRow[] = [];
+
+  constructor(private readonly limit = MAX_SHARED_RECORDS) {}
+
+  entry(r: ProgramInputs | null): StoredProgram {
+    if (r === null) return null;
+    const fields = fieldsOf(r);
+    if (r.last_penalty_date !== null || r.last_formal_action_date !== null || r.penalties_usd || r.last_penalty_usd) return fields;
+    const key = JSON.stringify(fields);
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      if (this.ids.size >= this.limit) return fields;
+      id = this.ids.size;
+      this.ids.set(key, id);
+      this.fresh.push([id, key]);
+    }
+    return id;
+  }
+
+  /** Records first used since the last call, to be written with the rows that use them. */
+  drain(): RecordRow[] {
+    const out = this.fresh;
+    this.fresh = [];
+    return out;
+  }
+}
+
+/** The shared records of an index, by id (read once at open; empty before format 10). */
+export type SharedRecords = readonly (readonly unknown[])[];
+
+export function sharedRecordsOf(rows: Iterable<{ id: number; record: string }>): SharedRecords {
+  const out: unknown[][] = [];
+  for (const r of rows) out[r.id] = JSON.parse(r.record) as unknown[];
+  return out;
+}
+
+// runs for every row at ingest: a literal array, no per-field lookups
+function fieldsOf(r: ProgramInputs): unknown[] {
+  return [r.status, r.significant, r.qtrs_with_nc, r.formal_actions, r.informal_actions, r.penalties_usd, r.last_penalty_usd, r.last_penalty_date, r.last_formal_action_date];
+}
+
+/**
+ * The stored array (four entries), or null when the facility is in no program the source reports.
+ * With `records` (format 10), shareable records are stored as their ids.
+ */
+export function programsArray(p: ProgramsInputs, records?: ProgramRecords): StoredProgram[] | null {
   if (p.caa === null && p.cwa === null && p.rcra === null && p.sdwa === null) return null;
-  // runs for every row at ingest: literal arrays, no per-field lookups
-  const row = (r: ProgramInputs | null) =>
-    r === null ? null : [r.status, r.significant, r.qtrs_with_nc, r.formal_actions, r.informal_actions, r.penalties_usd, r.last_penalty_usd, r.last_penalty_date, r.last_formal_action_date];
+  if (records) return [records.entry(p.caa), records.entry(p.cwa), records.entry(p.rcra), records.entry(p.sdwa)];
+  const row = (r: ProgramInputs | null) => (r === null ? null : fieldsOf(r));
   return [row(p.caa), row(p.cwa), row(p.rcra), row(p.sdwa)];
 }
 
@@ -26,15 +90,19 @@ export function decodePrograms(text: string | null): ProgramsInputs {
   return programsOfArray(text === null ? null : (JSON.parse(text) as (unknown[] | null)[]));
 }
 
-/** The records of a stored array (null or 0: in no program). */
-export function programsOfArray(rows: readonly (unknown[] | null)[] | null | 0): ProgramsInputs {
+const NO_RECORDS: SharedRecords = [];
+
+/** The records of a stored array (null or 0: in no program); `shared`: the index's program_record rows (format 10). */
+export function programsOfArray(rows: readonly StoredProgram[] | null | 0, shared: SharedRecords = NO_RECORDS): ProgramsInputs {
   if (!rows) return { caa: null, cwa: null, rcra: null, sdwa: null };
-  return { caa: programOf(rows[0]), cwa: programOf(rows[1]), rcra: programOf(rows[2]), sdwa: programOf(rows[3]) };
+  return { caa: programOf(rows[0], shared), cwa: programOf(rows[1], shared), rcra: programOf(rows[2], shared), sdwa: programOf(rows[3], shared) };
 }
 
-// runs four times a Starter+ lookup: a literal object in ProgramInputs order, no per-field lookups
-function programOf(r: unknown[] | null | undefined): ProgramInputs | null {
-  if (!r) return null;
+// runs four times a Starter+ lookup (once per distinct detail): a literal object in ProgramInputs order, no per-field lookups
+function programOf(entry: StoredProgram | undefined, shared: SharedRecords): ProgramInputs | null {
+  if (entry === null || entry === undefined) return null;
+  const r = typeof entry === 'number' ? shared[entry] : entry;
+  if (r === undefined) throw new Error(`program record ${String(entry)} is not in the index`);
   return {
     status: (r[0] ?? null) as ProgramInputs['status'],
     significant: (r[1] ?? null) as ProgramInputs['significant'],

@@ -1,7 +1,7 @@
 import { HISTORY_DDL } from '../history/schema';
 
 /** DDL of the facility index file (the search tables: ./search-table.ts). Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
-export const INDEX_FORMAT = '9';
+export const INDEX_FORMAT = '10';
 /**
  * Format 2 is format 3 without the release and history tables: it reads as one release (src/history/).
  * Format 3 is format 4 without the search tables: it serves everything but search (503, src/search/).
@@ -16,8 +16,11 @@ export const INDEX_FORMAT = '9';
  * Formats 6 to 8 number search docids 1..N; format 9 numbers them score * 2^32 + rank within the
  * score (./search-docids.ts), so ingest can build the search tables while it loads. Readers map both
  * to the same places in the score order.
+ * Formats 7 to 9 store every program record in facility.detail; format 10 stores a record without a
+ * date or an amount once, in program_record, and the row its id (./program-codec.ts). A reader resolves
+ * ids when the table is there (a format-9 detail has none).
  */
-export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', '7', INDEX_FORMAT];
+export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', '7', '8', '9', INDEX_FORMAT];
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small
@@ -83,4 +86,6 @@ CREATE TABLE peer_rank (
  */
 export const DETAIL_DDL = `
 CREATE TABLE reason_template (id INTEGER PRIMARY KEY NOT NULL, pieces TEXT NOT NULL);
+-- format 10: program records without a date or an amount, stored once (./program-codec.ts ProgramRecords)
+CREATE TABLE program_record (id INTEGER PRIMARY KEY NOT NULL, record TEXT NOT NULL);
 `;

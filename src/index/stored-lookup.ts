@@ -2,7 +2,7 @@ import type { Database } from 'bun:sqlite';
 import { ReasonDecoder, type StoredExplanation, type TemplateRow } from './explanation-codec';
 import { EXPLANATION_AT, parseDetail } from './facility-detail';
 import type { ProgramsInputs } from '../scoring/model';
-import { programsOfArray } from './program-codec';
+import { programsOfArray, type SharedRecords } from './program-codec';
 import type { FacilitySummary } from './model';
 import type { Peers } from './peers';
 
@@ -32,7 +32,8 @@ export class StoredLookup {
 
   private memo = new Map<string, DecodedDetail>();
 
-  constructor(db: Database, summaryColumns: string, private readonly memoLimit = 4096) {
+  /** `shared`: the index's program_record rows (format 10; empty before). */
+  constructor(db: Database, summaryColumns: string, private readonly shared: SharedRecords, private readonly memoLimit = 4096) {
     this.reasons = new ReasonDecoder(db.query<{ id: number; pieces: string }, []>('SELECT id, pieces FROM reason_template').all().map((r): TemplateRow => [r.id, r.pieces]));
     this.byId = db.prepare<Omit<LookupRow, 'active_enforcement'> & { active_enforcement: number }, [string]>(`SELECT ${summaryColumns}, detail FROM facility f WHERE f.registry_id = ?`);
     this.peersByKey = db.prepare<{ peers: string }, [string, number]>('SELECT peers FROM peer_rank WHERE naics = ? AND overall_score = ?');
@@ -50,7 +51,7 @@ export class StoredLookup {
     let d = this.memo.get(text);
     if (d === undefined) {
       const detail = parseDetail(text);
-      d = Object.freeze({ programs: freezePrograms(programsOfArray(detail[0])), why: Object.freeze(this.reasons.explanation(detail, EXPLANATION_AT)) });
+      d = Object.freeze({ programs: freezePrograms(programsOfArray(detail[0], this.shared)), why: Object.freeze(this.reasons.explanation(detail, EXPLANATION_AT)) });
       if (this.memo.size >= this.memoLimit) this.memo = new Map();
       this.memo.set(text, d);
     }

@@ -11,7 +11,7 @@ import { FacilityIndex } from '../../src/index/facility-index';
 import { EXPLANATION_AT, parseDetail } from '../../src/index/facility-detail';
 import { StoredLookup } from '../../src/index/stored-lookup';
 import { ingest } from '../../src/index/ingest/ingest';
-import { encodePrograms, programsOfArray } from '../../src/index/program-codec';
+import { encodePrograms, programsOfArray, sharedRecordsOf } from '../../src/index/program-codec';
 import { TIERS, type Tier } from '../../src/tiers';
 import { json, makeWorld } from '../helpers';
 import { addHistory } from '../support/history-index';
@@ -21,7 +21,7 @@ const SAMPLE_CSV = join(import.meta.dir, '..', '..', 'data', 'sample-echo-export
 const META = { request_id: 'req_TEST', timestamp: '2026-11-15T12:00:00.000Z', response_time_ms: 3 };
 
 /**
- * Turns a format-7 index file into the format-6 layout it replaces: programs back in
+ * Turns a format-10 index file into the format-6 layout it replaces: programs back in
  * facility_programs (program-codec.ts text), no stored detail, templates or peers JSON. Its lookups
  * then take the per-request path (explained from the inputs), the computation format 7 stores.
  */
@@ -29,11 +29,12 @@ function toFormat6(path: string): void {
   const db = new Database(path, { strict: true });
   db.exec('CREATE TABLE facility_programs (registry_id TEXT PRIMARY KEY NOT NULL, programs TEXT NOT NULL) WITHOUT ROWID');
   const put = db.prepare('INSERT INTO facility_programs VALUES (?, ?)');
+  const shared = sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
   for (const { registry_id, detail } of db.query<{ registry_id: string; detail: string }, []>('SELECT registry_id, detail FROM facility').all()) {
-    const text = encodePrograms(programsOfArray(parseDetail(detail)[0]));
+    const text = encodePrograms(programsOfArray(parseDetail(detail)[0], shared));
     if (text !== null) put.run(registry_id, text);
   }
-  db.exec("ALTER TABLE facility DROP COLUMN detail; ALTER TABLE peer_rank DROP COLUMN peers; DROP TABLE reason_template; UPDATE index_meta SET value = '6' WHERE key = 'format'; VACUUM");
+  db.exec("ALTER TABLE facility DROP COLUMN detail; ALTER TABLE peer_rank DROP COLUMN peers; DROP TABLE reason_template; DROP TABLE program_record; UPDATE index_meta SET value = '6' WHERE key = 'format'; VACUUM");
   db.close();
 }
 
@@ -166,25 +167,27 @@ describe('an index of the format before (6) still serves programs, peers and exp
 describe('stored details are decoded once per distinct text (StoredLookup.decoded)', () => {
   it('every text decodes as a fresh parse does, the same text gives the same frozen value, and the memo stays within its bound', () => {
     const details = stored.db.query<{ detail: string }, []>('SELECT detail FROM facility ORDER BY registry_id').all().map((r) => r.detail);
-    const bounded = new StoredLookup(stored.db, 'f.registry_id', 3);
+    const shared = sharedRecordsOf(stored.db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
+    expect(shared.length).toBeGreaterThan(0);
+    const bounded = new StoredLookup(stored.db, 'f.registry_id', shared, 3);
     const reasons = stored.stored!.reasons;
-    let shared = 0;
+    let repeats = 0;
     let previous = { text: '', value: null as unknown };
     for (const text of details) {
       const d = bounded.decoded(text);
       const parsed = parseDetail(text);
-      expect(JSON.stringify(d)).toBe(JSON.stringify({ programs: programsOfArray(parsed[0]), why: reasons.explanation(parsed, EXPLANATION_AT) }));
+      expect(JSON.stringify(d)).toBe(JSON.stringify({ programs: programsOfArray(parsed[0], shared), why: reasons.explanation(parsed, EXPLANATION_AT) }));
       expect(bounded.decoded(text)).toBe(d);
       if (previous.text === text) {
         expect(d === previous.value).toBe(true);
-        shared++;
+        repeats++;
       }
       expect(bounded.memoSize).toBeLessThanOrEqual(3);
       expect([Object.isFrozen(d), Object.isFrozen(d.programs), Object.isFrozen(d.why)]).toEqual([true, true, true]);
       for (const p of Object.values(d.programs)) if (p) expect(Object.isFrozen(p)).toBe(true);
       previous = { text, value: d };
     }
-    expect(shared).toBeGreaterThan(0);
+    expect(repeats).toBeGreaterThan(0);
     const somePrograms = bounded.decoded(details.find((t) => !t.startsWith('[0,'))!).programs;
     expect(() => {
       (somePrograms as { caa: unknown }).caa = 'changed';

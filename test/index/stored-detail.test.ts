@@ -2,7 +2,7 @@ import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
 import { ReasonDecoder, ReasonTemplates } from '../../src/index/explanation-codec';
 import { EXPLANATION_AT, encodeDetail, parseDetail, programsOfDetail } from '../../src/index/facility-detail';
-import { programsOfArray } from '../../src/index/program-codec';
+import { ProgramRecords, programsOfArray, sharedRecordsOf } from '../../src/index/program-codec';
 import { explainComponents, explanationLines } from '../../src/scoring/explain';
 import { type ProgramsInputs, type ScoreExplanation } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
@@ -86,10 +86,37 @@ describe('the programs stored in the detail', () => {
     fc.assert(
       fc.property(fc.oneof(scenarioArb.chain(({ asOf }) => programsArb(asOf)), programsWithOddText), (programs) => {
         const text = encodeDetail(programs, { violation_frequency: 'a', penalty_severity: 'b', recency: 'c', repeat_offender: 'd', active_enforcement: 'e' }, new ReasonTemplates());
-        expect(programsOfDetail(text)).toEqual(programs);
+        expect(programsOfDetail(text, [])).toEqual(programs);
         expect(JSON.stringify(programsOfArray(parseDetail(text)[0]))).toBe(JSON.stringify(programs));
+        // format 10: the same, with records shared through program_record (its rows as drained)
+        const records = new ProgramRecords();
+        const shared = encodeDetail(programs, { violation_frequency: 'a', penalty_severity: 'b', recency: 'c', repeat_offender: 'd', active_enforcement: 'e' }, new ReasonTemplates(), records);
+        const rows = sharedRecordsOf(records.drain().map(([id, record]) => ({ id, record })));
+        expect(JSON.stringify(programsOfDetail(shared, rows))).toBe(JSON.stringify(programs));
       }),
     );
+  });
+
+  it('format 10 shares a record without a date or an amount (one id for equal records) and keeps the others in the row', () => {
+    const clean = { status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0, penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null };
+    const records = new ProgramRecords();
+    expect(records.entry(null)).toBeNull();
+    expect(records.entry(clean)).toBe(0);
+    expect(records.entry({ ...clean })).toBe(0);
+    expect(records.entry({ ...clean, qtrs_with_nc: null, status: null })).toBe(1);
+    expect(records.drain().map(([id, text]) => [id, JSON.parse(text)[0]])).toEqual([[0, 'No Violation Identified'], [1, null]]);
+    expect(records.drain()).toEqual([]);
+    for (const own of [{ penalties_usd: 10 }, { last_penalty_usd: 5 }, { last_penalty_date: '2024-01-02' }, { last_formal_action_date: '2024-01-02' }]) {
+      expect(records.entry({ ...clean, ...own })).toEqual(Object.values({ ...clean, ...own }));
+    }
+    expect(records.drain()).toEqual([]);
+    // past its limit a new shape stays in the row; shapes already shared keep their id
+    const small = new ProgramRecords(2);
+    expect([small.entry(clean), small.entry({ ...clean, qtrs_with_nc: 1 }), small.entry({ ...clean, qtrs_with_nc: 2 }), small.entry(clean)]).toEqual([0, 1, Object.values({ ...clean, qtrs_with_nc: 2 }), 0]);
+  });
+
+  it('an id with no program_record row is an error, not a made-up record', () => {
+    expect(() => programsOfArray([3, null, null, null], [])).toThrow('program record 3 is not in the index');
   });
 
   it('a facility in no program stores 0 and reads as four nulls', () => {

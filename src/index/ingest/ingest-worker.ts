@@ -6,7 +6,7 @@
 import type { AsOfSource } from './as-of';
 import type { Field, SourceFormat } from './columns';
 import { TruncatedFileError, UnusableInputError } from './errors';
-import type { TemplateRow } from '../explanation-codec';
+import type { DetailDictionary } from '../facility-detail';
 import { produce, type EncodedRow, type Reject } from './producer';
 
 declare const self: Worker;
@@ -15,7 +15,7 @@ export type ToWorker = { kind: 'start'; files: string[]; asOf?: string } | { kin
 export type FromWorker =
   | { kind: 'ready' }
   | { kind: 'header'; file: string; format: SourceFormat; missing: Field[] }
-  | { kind: 'rows'; rows: EncodedRow[]; bytes: number; read: number; templates: TemplateRow[] }
+  | { kind: 'rows'; rows: EncodedRow[]; bytes: number; read: number; dictionary: DetailDictionary }
   | { kind: 'rejects'; rejects: Reject[] }
   | { kind: 'blank' }
   | { kind: 'fileDone'; name: string; sha256: string }
@@ -44,11 +44,11 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   try {
     await produce(msg.files, msg.asOf, {
       header: (file, format, missing) => post({ kind: 'header', file, format, missing }),
-      rows: async (rows, bytes, read, templates) => {
+      rows: async (rows, bytes, read, dictionary) => {
         flushRejects();
         while (credits <= 0) await new Promise<void>((r) => (wake = r));
         credits--;
-        post({ kind: 'rows', rows, bytes, read, templates });
+        post({ kind: 'rows', rows, bytes, read, dictionary });
       },
       reject: (r) => {
         rejects.push(r);

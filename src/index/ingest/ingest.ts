@@ -148,8 +148,8 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
       formats.push(format);
       if (missing.length) missingColumns[file] = missing;
     },
-    rows: (rows, bytes, read, templates) => {
-      writer.addTemplates(templates);
+    rows: (rows, bytes, read, dictionary) => {
+      writer.addDictionary(dictionary);
       for (const v of rows) {
         // The producer rejects duplicates with their file and line (producer.ts); one reaching the
         // writer would be a bug there, not a row to reject without a source.
@@ -260,7 +260,7 @@ async function runInWorker(opts: IngestOptions, sink: ProducerSink): Promise<1 |
           case 'header':
             return sink.header(m.file, m.format, m.missing);
           case 'rows':
-            sink.rows(m.rows, m.bytes, m.read, m.templates);
+            sink.rows(m.rows, m.bytes, m.read, m.dictionary);
             return send({ kind: 'ack' });
           case 'rejects':
             return m.rejects.forEach(sink.reject);

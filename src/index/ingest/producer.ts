@@ -1,7 +1,6 @@
 import { statSync } from 'node:fs';
 import { scoreAndExplain } from '../../scoring/score';
-import { ReasonTemplates, type TemplateRow } from '../explanation-codec';
-import { encodeDetail } from '../facility-detail';
+import { DetailEncoder, type DetailDictionary } from '../facility-detail';
 import { storedInputsJson } from '../program-codec';
 import { AS_OF_BUFFER_ROWS, AsOfVoter, type AsOfSource } from './as-of';
 import { readHeader, type Field, type HeaderInfo, type SourceFormat } from './columns';
@@ -23,8 +22,8 @@ export type Reject = { file: string; line: number; reason: RejectReason; detail:
 /** What the producer reports; the consumer (same thread or the main thread) indexes and writes rejects. */
 export type ProducerSink = {
   header(file: string, format: SourceFormat, missing: Field[]): void;
-  /** `templates`: the explanation templates first used by these rows (the writer stores them with the rows). */
-  rows(rows: EncodedRow[], bytesRead: number, rowsRead: number, templates: TemplateRow[]): void | Promise<void>;
+  /** `dictionary`: the explanation templates and shared program records first used by these rows (the writer stores them with the rows). */
+  rows(rows: EncodedRow[], bytesRead: number, rowsRead: number, dictionary: DetailDictionary): void | Promise<void>;
   reject(r: Reject): void;
   blank(): void;
   fileDone(name: string, sha256: string): void;
@@ -43,7 +42,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
   if (asOf) sink.asOf(asOf, 'flag');
   let pending: { row: MappedRow; file: string; line: number; fields: string[] }[] = [];
   let batch: EncodedRow[] = [];
-  const templates = new ReasonTemplates();
+  const details = new DetailEncoder();
   const seenNumeric = new Set<number>();
   const seenText = new Set<string>();
   let rowsRead = 0;
@@ -66,7 +65,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     if (batch.length === 0) return;
     const b = batch;
     batch = [];
-    await sink.rows(b, bytesNow, rowsRead, templates.drain());
+    await sink.rows(b, bytesNow, rowsRead, details.drain());
   };
   const accept = async (m: MappedRow, file: string, line: number, fields: string[]) => {
     if (!firstTime(m.registry_id)) {
@@ -78,7 +77,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     batch.push([
       m.registry_id, m.fac_name, m.fac_street, m.fac_city, m.fac_state, m.fac_zip, m.lat, m.lng, m.fac_naics,
       s.overall, s.active_enforcement ? 1 : 0, s.baseline, s.violation_frequency, s.penalty_severity, s.recency, s.repeat_offender,
-      s.score_hash, storedInputsJson(m.inputs), encodeDetail(m.inputs.programs, why, templates),
+      s.score_hash, storedInputsJson(m.inputs), details.encode(m.inputs.programs, why),
     ]);
     if (batch.length >= BATCH) await flushBatch();
   };

@@ -14,28 +14,70 @@ export type StoredDetail = [programs: StoredProgram[] | 0, ...explanation: (stri
 /** Where the explanation starts in a StoredDetail. */
 export const EXPLANATION_AT = 1;
 
-/** `records`: share records through program_record (format 10); without it they are stored in the row, as formats 7-9 did. */
-export function encodeDetail(programs: ProgramsInputs, why: ScoreExplanation, templates: ReasonTemplates, records?: ProgramRecords): string {
-  const out: (string | number | StoredProgram[])[] = [programsArray(programs, records) ?? 0];
+type DetailArray = (string | number | StoredProgram[])[];
+
+function detailArray(programs: ProgramsInputs, why: ScoreExplanation, templates: ReasonTemplates, records?: ProgramRecords): DetailArray {
+  const out: DetailArray = [programsArray(programs, records) ?? 0];
   templates.encodeExplanation(why, out as (string | number)[]);
-  return JSON.stringify(out);
+  return out;
 }
 
-/** The tables' rows a build's details refer to, first used since the last drain. */
-export type DetailDictionary = { templates: TemplateRow[]; records: RecordRow[] };
+/** `records`: share records through program_record (format 10); without it they are stored in the row, as formats 7-9 did. */
+export function encodeDetail(programs: ProgramsInputs, why: ScoreExplanation, templates: ReasonTemplates, records?: ProgramRecords): string {
+  return JSON.stringify(detailArray(programs, why, templates, records));
+}
 
-/** One build's detail encoding: sentence templates and shared program records (ids are per index file). */
+/**
+ * Whether a detail is one of few shapes: every program record shared (an id) or absent, and every value
+ * of its sentences a plain number (no date, no amount with separators). Such details repeat across
+ * many facilities ("No Violation Identified" under the same programs), so format 10 stores each once.
+ */
+function shareable(d: DetailArray): boolean {
+  const programs = d[0] as StoredProgram[] | 0;
+  if (programs !== 0) for (const p of programs) if (p !== null && typeof p !== 'number') return false;
+  for (let i = EXPLANATION_AT; i < d.length; i++) if (typeof d[i] !== 'number') return false;
+  return true;
+}
+
+/** Shared details at most per index: beyond it, details are stored in the row. */
+const MAX_SHARED_DETAILS = 65_536;
+
+/** The tables' rows a build's details refer to, first used since the last drain. */
+export type DetailDictionary = { templates: TemplateRow[]; records: RecordRow[]; details: RecordRow[] };
+
+/**
+ * One build's detail encoding (ids are per index file): sentence templates, shared program records
+ * and (format 10) shared details. A shareable detail is stored once in table shared_detail and the
+ * facility's row holds its id, an integer (ids from 1), so most rows carry 1-3 bytes instead of ~40 and a lookup's
+ * decoded detail is found by a number (stored-lookup.ts). Other details are stored in the row as text.
+ */
 export class DetailEncoder {
   private readonly templates = new ReasonTemplates();
   private readonly records = new ProgramRecords();
+  private readonly ids = new Map<string, number>();
+  private fresh: RecordRow[] = [];
 
-  encode(programs: ProgramsInputs, why: ScoreExplanation): string {
-    return encodeDetail(programs, why, this.templates, this.records);
+  constructor(private readonly limit = MAX_SHARED_DETAILS) {}
+
+  encode(programs: ProgramsInputs, why: ScoreExplanation): string | number {
+    const d = detailArray(programs, why, this.templates, this.records);
+    const text = JSON.stringify(d);
+    if (!shareable(d)) return text;
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      if (this.ids.size >= this.limit) return text;
+      id = this.ids.size + 1;
+      this.ids.set(text, id);
+      this.fresh.push([id, text]);
+    }
+    return id;
   }
 
-  /** Templates and records first used since the last call: the writer stores them with the rows that use them. */
+  /** Templates, records and details first used since the last call: the writer stores them with the rows that use them. */
   drain(): DetailDictionary {
-    return { templates: this.templates.drain(), records: this.records.drain() };
+    const details = this.fresh;
+    this.fresh = [];
+    return { templates: this.templates.drain(), records: this.records.drain(), details };
   }
 }
 

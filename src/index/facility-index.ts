@@ -6,17 +6,16 @@ import type { HistoryEntry, Release, ScoreChange } from '../history/model';
 import { scoreChangeOf } from '../history/score-change';
 import type { ScoreInputs } from '../scoring/model';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
-import { programsOfDetail } from './facility-detail';
 import type { Peers } from './peers';
-import { decodePrograms, sharedRecordsOf, type SharedRecords } from './program-codec';
+import { decodePrograms } from './program-codec';
 import { INDEX_FORMAT, READABLE_FORMATS } from './schema';
-import { StoredLookup } from './stored-lookup';
+import { StoredLookup, type StoredDetailRef } from './stored-lookup';
 
 type RawRow = Omit<FacilityRow, 'active_enforcement' | 'score_inputs'> & {
   active_enforcement: number;
   score_inputs: string;
   /** Format 7: facility.detail; formats 5-6: facility_programs.programs (program-codec.ts); null when the facility has none. */
-  programs: string | null;
+  programs: StoredDetailRef | null;
 };
 
 const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, f.overall_score,
@@ -33,7 +32,7 @@ function toSummary(r: RawSummary): FacilitySummary {
   return s;
 }
 
-function toRow({ programs, ...r }: RawRow, decode: (programs: string | null) => ScoreInputs['programs']): FacilityRow {
+function toRow({ programs, ...r }: RawRow, decode: (programs: StoredDetailRef | null) => ScoreInputs['programs']): FacilityRow {
   const inputs = JSON.parse(r.score_inputs) as ScoreInputs;
   inputs.programs = decode(programs);
   return { ...r, active_enforcement: r.active_enforcement === 1, score_inputs: inputs };
@@ -57,20 +56,21 @@ const hasTable = (db: Database, name: string) => db.query("SELECT 1 FROM sqlite_
  * nor peer_rank: those read as empty tables, so an older index still serves (programs all null,
  * peers null) until it is rebuilt.
  */
-function issue14Tables(db: Database, shared: SharedRecords | null): { sql: (sql: string) => string; decode: (programs: string | null) => ScoreInputs['programs'] } {
-  if (shared) {
+function issue14Tables(db: Database, stored: StoredLookup | null): { sql: (sql: string) => string; decode: (programs: StoredDetailRef | null) => ScoreInputs['programs'] } {
+  if (stored) {
     return {
       sql: (sql) => sql.replace(/\bfacility_programs\b/g, '(SELECT registry_id, detail AS programs FROM facility)'),
-      decode: (detail) => (detail === null ? decodePrograms(null) : programsOfDetail(detail, shared)),
+      decode: (detail) => (detail === null ? decodePrograms(null) : stored.programsOf(detail)),
     };
   }
-  if (hasTable(db, 'peer_rank')) return { sql: (sql) => sql, decode: decodePrograms };
+  const decode = (programs: StoredDetailRef | null) => decodePrograms(programs as string | null); // formats 5-6: text or none
+  if (hasTable(db, 'peer_rank')) return { sql: (sql) => sql, decode };
   return {
     sql: (sql) =>
       sql
         .replace(/\bfacility_programs\b/g, '(SELECT NULL AS registry_id, NULL AS programs WHERE 0)')
         .replace(/\bpeer_rank\b/g, '(SELECT NULL AS naics, NULL AS overall_score, NULL AS peer_naics, NULL AS naics_digits, NULL AS peer_count, NULL AS percentile, NULL AS median_score WHERE 0)'),
-    decode: decodePrograms,
+    decode,
   };
 }
 
@@ -97,7 +97,7 @@ export class FacilityIndex {
   private readonly briefsWithPeers;
   private readonly locationsByIds;
   private readonly history: HistoryReader;
-  private readonly decodeProgramsOf: (programs: string | null) => ScoreInputs['programs'];
+  private readonly decodeProgramsOf: (programs: StoredDetailRef | null) => ScoreInputs['programs'];
   /**
    * Format 7: the stored programs, explanation and peers of a Starter+ lookup (./stored-lookup.ts).
    * Null for formats 2-6, which have none: their lookups explain per request.
@@ -128,10 +128,9 @@ export class FacilityIndex {
     }
     // formats 7 and up: facility rows carry their detail, with its templates in reason_template and
     // (format 10) its shared program records in program_record (schema.ts)
-    const shared = !hasTable(db, 'reason_template') ? null : hasTable(db, 'program_record') ? sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all()) : [];
-    const { sql, decode } = issue14Tables(db, shared);
+    this.stored = hasTable(db, 'reason_template') ? new StoredLookup(db, SUMMARY_COLUMNS) : null;
+    const { sql, decode } = issue14Tables(db, this.stored);
     this.decodeProgramsOf = decode;
-    this.stored = shared ? new StoredLookup(db, SUMMARY_COLUMNS, shared) : null;
     this.byId = db.prepare<RawRow, [string]>(sql(`${FULL_ROWS} WHERE f.registry_id = ?`));
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
     // The IDs go in as one JSON array through json_each, never spliced into SQL.
@@ -140,7 +139,7 @@ export class FacilityIndex {
     );
     // separate keyed reads: on the sample, one 4-table join took 36 us where these take ~14 us together
     this.inputsById = db.prepare<{ score_inputs: string }, [string]>('SELECT score_inputs FROM facility_inputs WHERE registry_id = ?');
-    this.programsById = db.prepare<{ programs: string }, [string]>(sql('SELECT programs FROM facility_programs g WHERE g.registry_id = ?'));
+    this.programsById = db.prepare<{ programs: StoredDetailRef }, [string]>(sql('SELECT programs FROM facility_programs g WHERE g.registry_id = ?'));
     this.peersOfScore = db.prepare<RawPeers, [string, number]>(sql(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`));
     this.briefsWithPeers = db.prepare<{ registry_id: string; fac_name: string; overall_score: number; active_enforcement: number; lat: number; lng: number } & RawPeers, [string]>(
       sql(`SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, lat, lng, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`),

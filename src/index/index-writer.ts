@@ -29,6 +29,7 @@ export class IndexWriter {
   private readonly setDetail;
   private readonly insertTemplate;
   private readonly insertRecord;
+  private readonly insertDetail;
   /** Rows added with add() (tests): their facility.detail is written by finish(), once the as-of date is known. */
   private readonly unexplained: { id: string; inputs: ScoreInputs }[] = [];
   /** The templates and shared records of those rows' details (ingest's rows come with theirs: addDictionary). */
@@ -70,6 +71,7 @@ export class IndexWriter {
     this.setDetail = this.db.prepare('UPDATE facility SET detail = ?2 WHERE registry_id = ?1');
     this.insertTemplate = this.db.prepare('INSERT INTO reason_template VALUES (?1, ?2)');
     this.insertRecord = this.db.prepare('INSERT INTO program_record VALUES (?1, ?2)');
+    this.insertDetail = this.db.prepare('INSERT INTO shared_detail VALUES (?1, ?2)');
   }
 
   /**
@@ -90,7 +92,8 @@ export class IndexWriter {
    * its facility.detail included; the templates and records it uses come first through addDictionary.
    */
   addEncodedIfNew(v: readonly (string | number)[]): boolean {
-    if (this.insert.run(...v.slice(0, 17), v[18] || null).changes !== 1) return false;
+    // '' (add()'s rows, whose detail finish() writes) is stored as NULL; a shared detail's id is a number
+    if (this.insert.run(...v.slice(0, 17), v[18] === '' ? null : (v[18] as string | number)).changes !== 1) return false;
     const id = v[0] as string;
     this.insertInputs.run(id, v[17] as string);
     this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
@@ -103,6 +106,7 @@ export class IndexWriter {
   addDictionary(d: DetailDictionary): void {
     for (const r of d.templates) this.insertTemplate.run(...r);
     for (const r of d.records) this.insertRecord.run(...r);
+    for (const r of d.details) this.insertDetail.run(...r);
   }
 
   /** Extra index_meta entries (e.g. ingest_version) written with the build. */

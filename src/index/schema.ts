@@ -47,8 +47,9 @@ CREATE TABLE facility (
   recency INTEGER NOT NULL,
   repeat_offender INTEGER NOT NULL,
   score_hash TEXT NOT NULL,
-  -- format 7: the programs and explanation a Starter+ lookup shows (./facility-detail.ts; ~117 bytes)
-  detail TEXT
+  -- format 7: the programs and explanation a Starter+ lookup shows (./facility-detail.ts; ~117 bytes);
+  -- format 10: the text, or the id (an integer) of a row of shared_detail: no type, so SQLite keeps either as given
+  detail
 ) WITHOUT ROWID;
 -- the score model's inputs (JSON), for reports that explain each component
 CREATE TABLE facility_inputs (registry_id TEXT PRIMARY KEY NOT NULL, score_inputs TEXT NOT NULL) WITHOUT ROWID;
@@ -88,4 +89,6 @@ export const DETAIL_DDL = `
 CREATE TABLE reason_template (id INTEGER PRIMARY KEY NOT NULL, pieces TEXT NOT NULL);
 -- format 10: program records without a date or an amount, stored once (./program-codec.ts ProgramRecords)
 CREATE TABLE program_record (id INTEGER PRIMARY KEY NOT NULL, record TEXT NOT NULL);
+-- format 10: details many facilities share, stored once (./facility-detail.ts DetailEncoder); facility.detail holds the id
+CREATE TABLE shared_detail (id INTEGER PRIMARY KEY NOT NULL, detail TEXT NOT NULL);
 `;

@@ -2,7 +2,7 @@ import type { Database } from 'bun:sqlite';
 import { ReasonDecoder, type StoredExplanation, type TemplateRow } from './explanation-codec';
 import { EXPLANATION_AT, parseDetail } from './facility-detail';
 import type { ProgramsInputs } from '../scoring/model';
-import { programsOfArray, type SharedRecords } from './program-codec';
+import { programsOfArray, sharedRecordsOf, type SharedRecords } from './program-codec';
 import type { FacilitySummary } from './model';
 import type { Peers } from './peers';
 
@@ -14,8 +14,15 @@ function freezePrograms(p: ProgramsInputs): ProgramsInputs {
   return Object.freeze(p);
 }
 
-/** A Starter+ lookup's row: the slim row with its stored detail (facility-detail.ts; null only for a row ingest wrote none for). */
-export type LookupRow = FacilitySummary & { detail: string | null };
+/**
+ * A Starter+ lookup's row: the slim row with its stored detail (facility-detail.ts): the text, or
+ * (format 10) the id of a shared detail; null only for a row ingest wrote none for.
+ */
+export type LookupRow = FacilitySummary & { detail: StoredDetailRef | null };
+/** facility.detail as read: its text, or the id of a shared_detail row (format 10). */
+export type StoredDetailRef = string | number;
+
+const hasTable = (db: Database, name: string) => db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== null;
 
 /**
  * What index format 7 stores for a Starter+ lookup, and how it is read: the row and its detail in
@@ -30,32 +37,49 @@ export class StoredLookup {
   /** peer_rank.peers by NAICS code and score, parsed once, filled as lookups need them (bounded by peer_rank's rows). */
   private readonly peers = new Map<string, (Peers | null)[]>();
 
-  private memo = new Map<string, DecodedDetail>();
+  private memo = new Map<StoredDetailRef, DecodedDetail>();
+  /** The index's program_record rows (format 10; empty before). */
+  private readonly shared: SharedRecords;
+  private readonly sharedDetail;
 
-  /** `shared`: the index's program_record rows (format 10; empty before). */
-  constructor(db: Database, summaryColumns: string, private readonly shared: SharedRecords, private readonly memoLimit = 4096) {
+  constructor(db: Database, summaryColumns: string, private readonly memoLimit = 4096) {
+    this.shared = hasTable(db, 'program_record') ? sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all()) : [];
+    this.sharedDetail = hasTable(db, 'shared_detail') ? db.prepare<{ detail: string }, [number]>('SELECT detail FROM shared_detail WHERE id = ?') : null;
     this.reasons = new ReasonDecoder(db.query<{ id: number; pieces: string }, []>('SELECT id, pieces FROM reason_template').all().map((r): TemplateRow => [r.id, r.pieces]));
     this.byId = db.prepare<Omit<LookupRow, 'active_enforcement'> & { active_enforcement: number }, [string]>(`SELECT ${summaryColumns}, detail FROM facility f WHERE f.registry_id = ?`);
     this.peersByKey = db.prepare<{ peers: string }, [string, number]>('SELECT peers FROM peer_rank WHERE naics = ? AND overall_score = ?');
   }
 
   /**
-   * The programs and sentences of a stored detail, parsed once per distinct text. Most facilities
-   * share theirs with many others (a clean record under the same programs: on the sample 8 texts
-   * cover 78% of the rows), so a lookup usually skips the JSON.parse, the four program objects and
-   * the sentence fill-in: bench-ab 0.888 -> 0.933 of 07dc7cb on the sample. The values are shared
-   * between responses, so they are frozen; the memo is bounded (`memoLimit` texts, then it starts
-   * over, so texts seen often come back in at once).
+   * The programs and sentences of a stored detail, parsed once per distinct detail. Most facilities
+   * share theirs with many others (a clean record under the same programs: on the sample 8 details
+   * cover 78% of the rows; format 10 stores those once and the row holds a number), so a lookup
+   * usually skips the JSON.parse, the four program objects and the sentence fill-in. The values are
+   * shared between responses, so they are frozen; the memo is bounded (`memoLimit` details, then it
+   * starts over, so details seen often come back in at once).
    */
-  decoded(text: string): DecodedDetail {
-    let d = this.memo.get(text);
+  decoded(ref: StoredDetailRef): DecodedDetail {
+    let d = this.memo.get(ref);
     if (d === undefined) {
-      const detail = parseDetail(text);
+      const detail = parseDetail(this.textOf(ref));
       d = Object.freeze({ programs: freezePrograms(programsOfArray(detail[0], this.shared)), why: Object.freeze(this.reasons.explanation(detail, EXPLANATION_AT)) });
       if (this.memo.size >= this.memoLimit) this.memo = new Map();
-      this.memo.set(text, d);
+      this.memo.set(ref, d);
     }
     return d;
+  }
+
+  /** The programs of a stored detail as new objects (full rows: reports). */
+  programsOf(ref: StoredDetailRef): ProgramsInputs {
+    return programsOfArray(parseDetail(this.textOf(ref))[0], this.shared);
+  }
+
+  /** A stored detail's text: the row's own, or its shared_detail row's. */
+  textOf(ref: StoredDetailRef): string {
+    if (typeof ref === 'string') return ref;
+    const text = this.sharedDetail?.get(ref)?.detail;
+    if (text === undefined) throw new Error(`shared detail ${ref} is not in the index`);
+    return text;
   }
 
   /** Distinct detail texts held decoded now (tests). */

@@ -30,11 +30,12 @@ function toFormat6(path: string): void {
   db.exec('CREATE TABLE facility_programs (registry_id TEXT PRIMARY KEY NOT NULL, programs TEXT NOT NULL) WITHOUT ROWID');
   const put = db.prepare('INSERT INTO facility_programs VALUES (?, ?)');
   const shared = sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
-  for (const { registry_id, detail } of db.query<{ registry_id: string; detail: string }, []>('SELECT registry_id, detail FROM facility').all()) {
+  const rows = db.query<{ registry_id: string; detail: string }, []>('SELECT f.registry_id, coalesce(s.detail, f.detail) AS detail FROM facility f LEFT JOIN shared_detail s ON s.id = f.detail').all();
+  for (const { registry_id, detail } of rows) {
     const text = encodePrograms(programsOfArray(parseDetail(detail)[0], shared));
     if (text !== null) put.run(registry_id, text);
   }
-  db.exec("ALTER TABLE facility DROP COLUMN detail; ALTER TABLE peer_rank DROP COLUMN peers; DROP TABLE reason_template; DROP TABLE program_record; UPDATE index_meta SET value = '6' WHERE key = 'format'; VACUUM");
+  db.exec("ALTER TABLE facility DROP COLUMN detail; ALTER TABLE peer_rank DROP COLUMN peers; DROP TABLE reason_template; DROP TABLE program_record; DROP TABLE shared_detail; UPDATE index_meta SET value = '6' WHERE key = 'format'; VACUUM");
   db.close();
 }
 
@@ -164,18 +165,30 @@ describe('an index of the format before (6) still serves programs, peers and exp
   });
 });
 
-describe('stored details are decoded once per distinct text (StoredLookup.decoded)', () => {
-  it('every text decodes as a fresh parse does, the same text gives the same frozen value, and the memo stays within its bound', () => {
-    const details = stored.db.query<{ detail: string }, []>('SELECT detail FROM facility ORDER BY registry_id').all().map((r) => r.detail);
+describe('stored details are decoded once per distinct detail (StoredLookup.decoded)', () => {
+  it('shared details (format 10) are ids in the row and their text once in shared_detail; the rest is text in the row', () => {
+    const kinds = stored.db.query<{ kind: string; n: number }, []>('SELECT typeof(detail) AS kind, count(*) AS n FROM facility GROUP BY 1 ORDER BY 1').all();
+    expect(kinds.map((k) => k.kind)).toEqual(['integer', 'text']);
+    const integer = kinds[0]!.n;
+    expect(integer).toBeGreaterThan(ids.length / 2);
+    const sharedRows = stored.db.query<{ n: number; used: number }, []>('SELECT count(*) AS n, (SELECT count(DISTINCT detail) FROM facility WHERE typeof(detail) = \'integer\') AS used FROM shared_detail').get()!;
+    // each shared text is stored once and used; no row's text is also a shared one
+    expect(sharedRows.used).toBe(sharedRows.n);
+    expect(stored.db.query('SELECT count(*) AS n FROM facility f JOIN shared_detail s ON s.detail = f.detail').get()).toEqual({ n: 0 });
+    expect(stored.db.query('SELECT count(*) AS n FROM (SELECT detail FROM shared_detail GROUP BY detail HAVING count(*) > 1)').get()).toEqual({ n: 0 });
+  });
+
+  it('every detail decodes as a fresh parse of its text does, the same detail gives the same frozen value, and the memo stays within its bound', () => {
+    const details = stored.db.query<{ detail: string | number }, []>('SELECT detail FROM facility ORDER BY registry_id').all().map((r) => r.detail);
     const shared = sharedRecordsOf(stored.db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
     expect(shared.length).toBeGreaterThan(0);
-    const bounded = new StoredLookup(stored.db, 'f.registry_id', shared, 3);
+    const bounded = new StoredLookup(stored.db, 'f.registry_id', 3);
     const reasons = stored.stored!.reasons;
     let repeats = 0;
-    let previous = { text: '', value: null as unknown };
+    let previous = { text: '' as string | number, value: null as unknown };
     for (const text of details) {
       const d = bounded.decoded(text);
-      const parsed = parseDetail(text);
+      const parsed = parseDetail(bounded.textOf(text));
       expect(JSON.stringify(d)).toBe(JSON.stringify({ programs: programsOfArray(parsed[0], shared), why: reasons.explanation(parsed, EXPLANATION_AT) }));
       expect(bounded.decoded(text)).toBe(d);
       if (previous.text === text) {
@@ -188,7 +201,8 @@ describe('stored details are decoded once per distinct text (StoredLookup.decode
       previous = { text, value: d };
     }
     expect(repeats).toBeGreaterThan(0);
-    const somePrograms = bounded.decoded(details.find((t) => !t.startsWith('[0,'))!).programs;
+    expect(() => bounded.decoded(1_000_000)).toThrow('shared detail 1000000 is not in the index');
+    const somePrograms = bounded.decoded(details.find((t) => typeof t === 'string' && !t.startsWith('[0,'))!).programs;
     expect(() => {
       (somePrograms as { caa: unknown }).caa = 'changed';
     }).toThrow();

@@ -2,7 +2,7 @@ import { TIER_RULES, type Tier } from '../tiers';
 import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
-import { MAX_POINTS } from '../scoring/model';
+import { MAX_POINTS, type ExplanationLine } from '../scoring/model';
 import type { ScoreChange } from '../history/model';
 import type { FacilityDetail } from '../index/facility-index';
 import type { LookupRow, StoredLookup } from '../index/stored-lookup';
@@ -36,7 +36,7 @@ export function storedScore2(stored: StoredLookup, row: LookupRow & { detail: st
   return {
     programs: d.programs,
     peers: stored.peersOf(row.fac_naics, row.overall_score),
-    explanation: explanationLines(row, d.why),
+    explanation: stored.explanationOf(d, row) as ExplanationLine[],
   };
 }
 

@@ -1,13 +1,17 @@
 import type { Database } from 'bun:sqlite';
 import { ReasonDecoder, type StoredExplanation, type TemplateRow } from './explanation-codec';
 import { EXPLANATION_AT, parseDetail } from './facility-detail';
-import type { ProgramsInputs } from '../scoring/model';
+import type { ExplanationLine, ProgramsInputs } from '../scoring/model';
+import { explanationLines, type ComponentPoints } from '../scoring/explain';
 import { programsOfArray, sharedRecordsOf, type SharedRecords } from './program-codec';
 import type { FacilitySummary } from './model';
 import type { Peers } from './peers';
 
-/** A stored detail as a lookup uses it (shared between lookups: read-only). */
-export type DecodedDetail = Readonly<{ programs: ProgramsInputs; why: StoredExplanation }>;
+/**
+ * A stored detail as a lookup uses it (shared between lookups: read-only). `lines`: the API's
+ * explanation lines last built from it and the points they were built for (explanationOf).
+ */
+export type DecodedDetail = Readonly<{ programs: ProgramsInputs; why: StoredExplanation; lines: { points: number; value: readonly ExplanationLine[] } }>;
 
 function freezePrograms(p: ProgramsInputs): ProgramsInputs {
   for (const r of [p.caa, p.cwa, p.rcra, p.sdwa]) if (r) Object.freeze(r);
@@ -62,11 +66,29 @@ export class StoredLookup {
     let d = this.memo.get(ref);
     if (d === undefined) {
       const detail = parseDetail(this.textOf(ref));
-      d = Object.freeze({ programs: freezePrograms(programsOfArray(detail[0], this.shared)), why: Object.freeze(this.reasons.explanation(detail, EXPLANATION_AT)) });
+      const why = Object.freeze(this.reasons.explanation(detail, EXPLANATION_AT));
+      d = Object.freeze({ programs: freezePrograms(programsOfArray(detail[0], this.shared)), why, lines: { points: -1, value: [] } });
       if (this.memo.size >= this.memoLimit) this.memo = new Map();
       this.memo.set(ref, d);
     }
     return d;
+  }
+
+  /**
+   * The API's explanation lines of a decoded detail for a row's points, shared between lookups with
+   * the same detail and points, which facilities sharing a detail nearly always have. Read-only: the
+   * lines are frozen, and the array must not be changed by the caller.
+   */
+  explanationOf(d: DecodedDetail, row: ComponentPoints): readonly ExplanationLine[] {
+    const points = ((row.violation_frequency * 32 + row.penalty_severity) * 32 + row.recency) * 32 + row.repeat_offender;
+    const cached = d.lines;
+    if (cached.points !== points) {
+      // the lines are frozen, the array is not: a frozen (or sealed) array sends JSC's JSON.stringify
+      // off its fast path, ~4x slower for the whole body
+      cached.value = explanationLines(row, d.why).map((l) => Object.freeze(l));
+      cached.points = points;
+    }
+    return cached.value;
   }
 
   /** The programs of a stored detail as new objects (full rows: reports). */

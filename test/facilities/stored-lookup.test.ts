@@ -12,6 +12,7 @@ import { EXPLANATION_AT, parseDetail } from '../../src/index/facility-detail';
 import { StoredLookup } from '../../src/index/stored-lookup';
 import { ingest } from '../../src/index/ingest/ingest';
 import { encodePrograms, programsOfArray, sharedRecordsOf } from '../../src/index/program-codec';
+import { explanationLines } from '../../src/scoring/explain';
 import { TIERS, type Tier } from '../../src/tiers';
 import { json, makeWorld } from '../helpers';
 import { addHistory } from '../support/history-index';
@@ -189,7 +190,7 @@ describe('stored details are decoded once per distinct detail (StoredLookup.deco
     for (const text of details) {
       const d = bounded.decoded(text);
       const parsed = parseDetail(bounded.textOf(text));
-      expect(JSON.stringify(d)).toBe(JSON.stringify({ programs: programsOfArray(parsed[0], shared), why: reasons.explanation(parsed, EXPLANATION_AT) }));
+      expect(JSON.stringify({ programs: d.programs, why: d.why })).toBe(JSON.stringify({ programs: programsOfArray(parsed[0], shared), why: reasons.explanation(parsed, EXPLANATION_AT) }));
       expect(bounded.decoded(text)).toBe(d);
       if (previous.text === text) {
         expect(d === previous.value).toBe(true);
@@ -202,6 +203,16 @@ describe('stored details are decoded once per distinct detail (StoredLookup.deco
     }
     expect(repeats).toBeGreaterThan(0);
     expect(() => bounded.decoded(1_000_000)).toThrow('shared detail 1000000 is not in the index');
+    // explanation lines are shared for the same detail and points, and rebuilt when the points differ
+    const d = bounded.decoded(details[0]!);
+    const clean = { violation_frequency: 15, penalty_severity: 30, recency: 25, repeat_offender: 15 };
+    const worse = { violation_frequency: 3, penalty_severity: 30, recency: 25, repeat_offender: 0 };
+    const first = bounded.explanationOf(d, clean);
+    expect(bounded.explanationOf(d, clean) === first).toBe(true);
+    expect(bounded.explanationOf(d, worse)).toEqual(explanationLines(worse, d.why));
+    expect(bounded.explanationOf(d, worse).map((l) => l.points_lost)).toEqual([12, 0, 0, 15]);
+    expect(bounded.explanationOf(d, clean)).toEqual(explanationLines(clean, d.why));
+    expect(first.every((l) => Object.isFrozen(l))).toBe(true);
     const somePrograms = bounded.decoded(details.find((t) => typeof t === 'string' && !t.startsWith('[0,'))!).programs;
     expect(() => {
       (somePrograms as { caa: unknown }).caa = 'changed';

@@ -35,7 +35,7 @@ const ROOT = join(import.meta.dir, '..');
 const previousPath = values.previous!;
 const next = join(values.work!, 'carry-2.sqlite');
 const prev = FacilityIndex.open(previousPath);
-const previous = { path: previousPath, releases: [...prev.releases()], hasTables: prev.db.query("SELECT 1 FROM sqlite_master WHERE name = 'history'").get() !== null };
+const previous = { path: previousPath, releases: [...prev.releases()], hasTables: prev.db.query("SELECT 1 FROM sqlite_master WHERE name = 'history'").get() !== null, inputsKeys: prev.inputsKeys };
 const info = prev.info;
 prev.close();
 
@@ -66,7 +66,7 @@ console.error('bench-history-carry: recordRelease ...');
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 db.exec('BEGIN');
-const recorded = recordRelease(db, { as_of: '2026-11-07', score_version: info.score_version, dataset_name: `${info.dataset_name} (week 2 stand-in)`, facility_count: info.facility_count }, previous);
+const recorded = recordRelease(db, { as_of: '2026-11-07', score_version: info.score_version, dataset_name: `${info.dataset_name} (week 2 stand-in)`, facility_count: info.facility_count }, previous, previous.inputsKeys);
 db.exec('COMMIT');
 const wall = (performance.now() - t0) / 1000;
 const cpuUsed = process.cpuUsage(cpu0);

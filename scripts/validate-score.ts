@@ -41,10 +41,13 @@ try {
 
   // a histogram of overall scores per class: quartiles and concordance from 101 bins, whatever the row count
   const hist = new Map<Class, number[]>(CLASSES.map((c) => [c, Array<number>(101).fill(0)]));
+  // format 10 stores the inputs' values in the order of index_meta inputs_keys (src/index/inputs-codec.ts), older formats keyed objects
+  const keysRow = db.query("SELECT value FROM index_meta WHERE key = 'inputs_keys'").get() as { value: string } | null;
+  const statusPath = keysRow ? `$[${(JSON.parse(keysRow.value) as string[]).indexOf('compliance_status')}]` : '$.compliance_status';
   const rows = db.query(
-    `SELECT json_extract(i.score_inputs, '$.compliance_status') AS status, f.overall_score AS score, count(*) AS n
+    `SELECT json_extract(i.score_inputs, ?1) AS status, f.overall_score AS score, count(*) AS n
      FROM facility f JOIN facility_inputs i ON i.registry_id = f.registry_id GROUP BY 1, 2`,
-  ).all() as { status: string | null; score: number; n: number }[];
+  ).all(statusPath) as { status: string | null; score: number; n: number }[];
   for (const r of rows) hist.get(classOf(r.status))![r.score]! += r.n;
 
   const quantile = (h: number[], q: number) => {

@@ -12,6 +12,8 @@ export type PreviousIndex = {
   releases: Release[];
   /** False for such an older index: it has no release or history table to copy. */
   hasTables: boolean;
+  /** The keys of its stored inputs' values (format 10, src/index/inputs-codec.ts); null when it stores keyed objects. */
+  inputsKeys: readonly string[] | null;
 };
 
 /** Schema name of the previous index inside the writer's connection. */
@@ -23,12 +25,24 @@ const DIFFERS = ['overall_score', 'violation_frequency', 'penalty_severity', 're
   .join(' OR ');
 
 /**
+ * The (key, value) pairs of a stored inputs column: a keyed object's own (formats up to 9), or an
+ * array's values named by the index's inputs_keys, bound as JSON at `keysParam` (format 10).
+ */
+function inputPairs(column: string, keysParam: string | null): string {
+  return keysParam === null
+    ? `SELECT key, value FROM json_each(${column})`
+    : `SELECT k.value AS key, v.value AS value FROM json_each(${column}) v JOIN json_each(${keysParam}) k ON k.key = v.key`;
+}
+
+/**
  * Whether the facility's own record (the score model's inputs) is the same in both releases. Only the
  * fields both releases know are compared, so a method that reads an extra field does not make every
- * facility look changed.
+ * facility look changed. Either release may store its inputs keyed or as values (inputPairs).
  */
-const SAME_RECORD = `NOT EXISTS (
-  SELECT 1 FROM json_each(ni.score_inputs) a JOIN json_each(pi.score_inputs) b ON b.key = a.key WHERE a.value IS NOT b.value)`;
+function sameRecord(newKeys: string | null, previousKeys: string | null): string {
+  return `NOT EXISTS (
+  SELECT 1 FROM (${inputPairs('ni.score_inputs', newKeys)}) a JOIN (${inputPairs('pi.score_inputs', previousKeys)}) b ON b.key = a.key WHERE a.value IS NOT b.value)`;
+}
 
 /**
  * Writes the release list and history of the index being built (its `facility` table complete), inside
@@ -36,7 +50,7 @@ const SAME_RECORD = `NOT EXISTS (
  * one, the previous lists are carried over and one row is added per facility whose score, components,
  * enforcement flag or presence changed. The previous index is attached as PREVIOUS_SCHEMA.
  */
-export function recordRelease(db: Database, release: Omit<Release, 'seq'>, previous: PreviousIndex | null): RecordedRelease {
+export function recordRelease(db: Database, release: Omit<Release, 'seq'>, previous: PreviousIndex | null, inputsKeys: readonly string[] | null): RecordedRelease {
   if (!previous) {
     const first = { seq: 1, ...release };
     insertRelease(db, first);
@@ -57,7 +71,12 @@ export function recordRelease(db: Database, release: Omit<Release, 'seq'>, previ
   // A facility's own change vs. a new score method: with the method changed, a facility whose inputs
   // are the same was only rescored (never reported as its own change).
   const methodChanged = last.score_version !== release.score_version;
-  const kind = methodChanged ? `CASE WHEN p.registry_id IS NULL THEN 'added' WHEN ${SAME_RECORD} THEN 'rescored' ELSE 'changed' END` : `CASE WHEN p.registry_id IS NULL THEN 'added' ELSE 'changed' END`;
+  // the key lists are bound (?2, ?3), never spliced: the previous index's come from its file
+  const same = sameRecord(inputsKeys ? '?2' : null, previous.inputsKeys ? '?3' : null);
+  const keyArgs: (number | string | null)[] = [next.seq];
+  if (methodChanged && previous.inputsKeys) keyArgs.push(inputsKeys && JSON.stringify(inputsKeys), JSON.stringify(previous.inputsKeys));
+  else if (methodChanged && inputsKeys) keyArgs.push(JSON.stringify(inputsKeys));
+  const kind = methodChanged ? `CASE WHEN p.registry_id IS NULL THEN 'added' WHEN ${same} THEN 'rescored' ELSE 'changed' END` : `CASE WHEN p.registry_id IS NULL THEN 'added' ELSE 'changed' END`;
   const inputs = methodChanged
     ? `LEFT JOIN facility_inputs ni ON ni.registry_id = n.registry_id LEFT JOIN ${p}.facility_inputs pi ON pi.registry_id = n.registry_id`
     : '';
@@ -66,7 +85,7 @@ export function recordRelease(db: Database, release: Omit<Release, 'seq'>, previ
     `INSERT INTO history SELECT n.registry_id, ?1, ${kind}, n.${SCORE_COLUMNS.split(', ').join(', n.')}
      FROM facility n LEFT JOIN ${p}.facility p ON p.registry_id = n.registry_id ${inputs}
      WHERE p.registry_id IS NULL OR ${DIFFERS}`,
-  ).run(next.seq);
+  ).run(...keyArgs);
   db.prepare(
     `INSERT INTO history SELECT p.registry_id, ?1, 'removed', NULL, NULL, NULL, NULL, NULL, NULL
      FROM ${p}.facility p WHERE NOT EXISTS (SELECT 1 FROM facility n WHERE n.registry_id = p.registry_id)`,

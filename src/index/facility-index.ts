@@ -8,6 +8,7 @@ import type { ScoreInputs } from '../scoring/model';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
 import type { Peers } from './peers';
 import { decodePrograms } from './program-codec';
+import { inputsOfStored } from './inputs-codec';
 import { INDEX_FORMAT, READABLE_FORMATS } from './schema';
 import { StoredLookup, type StoredDetailRef } from './stored-lookup';
 
@@ -32,8 +33,8 @@ function toSummary(r: RawSummary): FacilitySummary {
   return s;
 }
 
-function toRow({ programs, ...r }: RawRow, decode: (programs: StoredDetailRef | null) => ScoreInputs['programs']): FacilityRow {
-  const inputs = JSON.parse(r.score_inputs) as ScoreInputs;
+function toRow({ programs, ...r }: RawRow, decode: (programs: StoredDetailRef | null) => ScoreInputs['programs'], inputsKeys: readonly string[] | null): FacilityRow {
+  const inputs = inputsOfStored(r.score_inputs, inputsKeys);
   inputs.programs = decode(programs);
   return { ...r, active_enforcement: r.active_enforcement === 1, score_inputs: inputs };
 }
@@ -46,6 +47,12 @@ type RawPeers = { peer_naics: string | null; naics_digits: number | null; peer_c
 function peersOf(r: RawPeers): Peers | null {
   if (r.peer_naics === null) return null;
   return { naics: r.peer_naics, naics_digits: r.naics_digits!, peer_count: r.peer_count!, percentile: r.percentile!, median_score: r.median_score! };
+}
+
+/** index_meta `inputs_keys` (format 10), or null for an index that stores keyed inputs. */
+function readInputsKeys(db: Database): readonly string[] | null {
+  const row = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'inputs_keys'").get();
+  return row ? (JSON.parse(row.value) as string[]) : null;
 }
 
 const hasTable = (db: Database, name: string) => db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== null;
@@ -85,6 +92,8 @@ export class IndexOpenError extends Error {}
 /** The read-only facility index. Statements are prepared once; every method takes plain values. */
 export class FacilityIndex {
   readonly info: IndexInfo;
+  /** Format 10: the keys of the stored inputs' values (./inputs-codec.ts); null before, when the inputs are keyed objects. */
+  readonly inputsKeys: readonly string[] | null;
   /** Where the search tables are, in words, for the start and reload log lines (./search-file.ts). */
   readonly searchTables: string;
   private readonly byId;
@@ -120,6 +129,7 @@ export class FacilityIndex {
       const info = db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string } | null;
       if (!info) throw new IndexOpenError('index has no metadata');
       this.info = JSON.parse(info.value) as IndexInfo;
+      this.inputsKeys = readInputsKeys(db);
       this.searchTables = searchTables ?? ownSearchTables(db);
       this.history = new HistoryReader(db, this.info);
     } catch (e) {
@@ -174,7 +184,7 @@ export class FacilityIndex {
 
   get(registryId: string): FacilityRow | null {
     const r = this.byId.get(registryId);
-    return r ? toRow(r, this.decodeProgramsOf) : null;
+    return r ? toRow(r, this.decodeProgramsOf, this.inputsKeys) : null;
   }
 
   /** The row without its score inputs: what a lookup returns, without parsing JSON it will not use. */
@@ -201,7 +211,7 @@ export class FacilityIndex {
   getDetail(registryId: string): FacilityDetail | null {
     const summary = this.getSummary(registryId);
     if (!summary) return null;
-    const inputs = JSON.parse(this.inputsById.get(registryId)!.score_inputs) as ScoreInputs;
+    const inputs = inputsOfStored(this.inputsById.get(registryId)!.score_inputs, this.inputsKeys);
     inputs.programs = this.decodeProgramsOf(this.programsById.get(registryId)?.programs ?? null);
     const peers = this.peersOfScore.get(summary.fac_naics, summary.overall_score);
     return Object.assign(summary, { score_inputs: inputs, peers: peers ? peersOf(peers) : null });

@@ -7,7 +7,7 @@ import type { ScoreInputs } from '../scoring/model';
 import { DetailEncoder, type DetailDictionary } from './facility-detail';
 import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally, peersJson } from './peers';
-import { storedInputsJson } from './program-codec';
+import { STORED_INPUT_KEYS, storedInputsJson } from './inputs-codec';
 import { DETAIL_DDL, INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
 import { fillSearchTables, SEARCH_DDL } from './search-table';
 
@@ -143,13 +143,14 @@ export class IndexWriter {
    */
   describe(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
     const full: IndexInfo = { ...info, facility_count: this.count };
-    this.release = recordRelease(this.db, { as_of: full.as_of, score_version: full.score_version, dataset_name: full.dataset_name, facility_count: full.facility_count }, this.previous);
+    this.release = recordRelease(this.db, { as_of: full.as_of, score_version: full.score_version, dataset_name: full.dataset_name, facility_count: full.facility_count }, this.previous, STORED_INPUT_KEYS);
     // The previous index is read by recordRelease only. Its page cache (up to 128 MiB, full after the
     // diff's scan) is handed back now, before the search fill's sort takes up to the main cache's size:
     // otherwise both sit on top of the load's heap and `ingest --previous` peaked ~0.36 GB above a plain one.
     if (this.previous) this.db.exec(`PRAGMA ${PREVIOUS_SCHEMA}.cache_size = -2048; PRAGMA shrink_memory;`);
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);
+    put.run('inputs_keys', JSON.stringify(STORED_INPUT_KEYS));
     put.run('info', JSON.stringify(full));
     this.asOf = full.as_of;
     return full;

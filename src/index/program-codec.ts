@@ -1,4 +1,4 @@
-import { type ProgramInputs, type ProgramsInputs, type ScoreInputs } from '../scoring/model';
+import { type ProgramInputs, type ProgramsInputs } from '../scoring/model';
 
 /**
  * Compact storage of the per-program records (format 7: facility.detail; formats 5-6: table facility_programs): one JSON array of four
@@ -114,14 +114,4 @@ function programOf(entry: StoredProgram | undefined, shared: SharedRecords): Pro
     last_penalty_date: (r[7] ?? null) as ProgramInputs['last_penalty_date'],
     last_formal_action_date: (r[8] ?? null) as ProgramInputs['last_formal_action_date'],
   };
-}
-
-/** facility_inputs.score_inputs: the inputs' JSON without `programs` (format 7 keeps them in facility.detail). */
-export function storedInputsJson(inputs: ScoreInputs): string {
-  const programs = inputs.programs;
-  // JSON leaves out undefined properties: cheaper than copying the object without the key (~3x at ingest)
-  (inputs as { programs?: ProgramsInputs }).programs = undefined;
-  const json = JSON.stringify(inputs);
-  inputs.programs = programs;
-  return json;
 }

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FacilityIndex } from '../../src/index/facility-index';
+import { inputsOfStored } from '../../src/index/inputs-codec';
 import { ReleaseOrderError } from '../../src/index/ingest/ingest';
 import { threeReleases, directDiff, facilityTuples, historyRowsOf, quietIngest, type ThreeReleases } from './releases';
 
@@ -136,6 +137,39 @@ describe('a change of score method between releases', () => {
     const ix = FacilityIndex.open(out);
     expect(ix.releases().map((x) => x.score_version)).toEqual([ix.releases()[0]!.score_version, otherMethod]);
     ix.close();
+  });
+});
+
+describe('a previous index that stores its inputs keyed (format 9) and a new one that stores values (format 10)', () => {
+  it("the change of method finds the same 'rescored' and 'changed' facilities as between two format-10 indexes", async () => {
+    const keyed = join(r.dir, 'keyed-format-9.sqlite');
+    copyFileSync(r.chained[0], keyed);
+    const db = new Database(keyed, { strict: true });
+    const keys = JSON.parse(db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'inputs_keys'").get()!.value) as string[];
+    const put = db.prepare('UPDATE facility_inputs SET score_inputs = ?2 WHERE registry_id = ?1');
+    for (const row of db.query<{ registry_id: string; score_inputs: string }, []>('SELECT registry_id, score_inputs FROM facility_inputs').all()) {
+      put.run(row.registry_id, JSON.stringify(inputsOfStored(row.score_inputs, keys)));
+    }
+    db.exec("DELETE FROM index_meta WHERE key = 'inputs_keys'; UPDATE index_meta SET value = '9' WHERE key = 'format'");
+    expect((db.query('SELECT score_inputs FROM facility_inputs LIMIT 1').get() as { score_inputs: string }).score_inputs).toStartWith('{"qtrs_with_nc":');
+    db.close();
+    const base = FacilityIndex.open(keyed);
+    expect(base.inputsKeys).toBeNull();
+    // full rows (reports) read the same from either layout
+    const values = FacilityIndex.open(r.chained[0]);
+    const sampleIds = base.db.query<{ registry_id: string }, []>('SELECT registry_id FROM facility ORDER BY registry_id LIMIT 300').all().map((x) => x.registry_id);
+    for (const id of sampleIds) expect(JSON.stringify(base.getDetail(id))).toBe(JSON.stringify(values.getDetail(id)));
+    expect(values.inputsKeys).not.toBeNull();
+    values.close();
+    const otherMethod = `${base.info.score_version}+method-b`;
+    base.close();
+    const [fromKeyed, fromValues] = [join(r.dir, 'method-b-from-keyed.sqlite'), join(r.dir, 'method-b-from-values.sqlite')];
+    await quietIngest([r.files[1]], fromKeyed, { previous: keyed, scoreVersion: otherMethod });
+    await quietIngest([r.files[1]], fromValues, { previous: r.chained[0], scoreVersion: otherMethod });
+    const [a, b] = [historyRowsOf(fromKeyed, 2), historyRowsOf(fromValues, 2)];
+    expect(a).toEqual(b);
+    expect(a.rescored.length).toBeGreaterThan(0);
+    expect(a.changed.length).toBeGreaterThan(0);
   });
 });
 

@@ -19,7 +19,7 @@ export function readPrevious(path: string): PreviousIndex {
   }
   try {
     const hasTables = index.db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'history'").get() !== null;
-    return { path, releases: [...index.releases()], hasTables };
+    return { path, releases: [...index.releases()], hasTables, inputsKeys: index.inputsKeys };
   } finally {
     index.close();
   }

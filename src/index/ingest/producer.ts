@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { scoreAndExplain } from '../../scoring/score';
 import { DetailEncoder, type DetailDictionary } from '../facility-detail';
-import { storedInputsJson } from '../program-codec';
+import { storedInputsJson } from '../inputs-codec';
 import { AS_OF_BUFFER_ROWS, AsOfVoter, type AsOfSource } from './as-of';
 import { readHeader, type Field, type HeaderInfo, type SourceFormat } from './columns';
 import { csvBatches } from './csv-records';

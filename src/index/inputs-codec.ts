@@ -1,0 +1,41 @@
+import { ScoreInputs } from '../scoring/model';
+
+/**
+ * facility_inputs.score_inputs, the score model's inputs kept for reports (the programs live in
+ * facility.detail). Formats up to 9 store the keyed JSON object; format 10 stores the values alone, as a
+ * JSON array in the order of the keys the index lists in index_meta `inputs_keys`. The keys were ~60% of
+ * every row (466 -> ~200 bytes on the sample) and this table was most of a national index (1.57 GB of
+ * 2.75), so the build writes far less. Each index names its own keys, so a later model that adds an
+ * input still reads older files.
+ */
+
+/** The stored keys, in the schema's order, without `programs`. */
+export const STORED_INPUT_KEYS: readonly string[] = Object.keys(ScoreInputs.properties).filter((k) => k !== 'programs');
+
+/** The values in STORED_INPUT_KEYS order (test/index/inputs-codec.test.ts holds the two together). */
+export function storedInputsArray(i: ScoreInputs): unknown[] {
+  // runs for every row at ingest: a literal array, no per-key lookups
+  return [
+    i.qtrs_with_nc, i.history, i.compliance_status, i.significant_violation, i.inspection_count, i.informal_action_count, i.formal_action_count,
+    i.penalty_count, i.total_penalties_usd, i.last_penalty_usd, i.date_last_penalty, i.date_last_formal_action, i.date_last_informal_action,
+    i.date_last_inspection, i.federal_cases, i.federal_penalties_usd, i.date_last_federal_case, i.not_reported,
+  ];
+}
+
+/** The stored text of a facility's inputs (format 10). */
+export function storedInputsJson(inputs: ScoreInputs): string {
+  return JSON.stringify(storedInputsArray(inputs));
+}
+
+/**
+ * The inputs of a stored text, `programs` left for the caller to set. `keys`: the index's
+ * `inputs_keys` (null for formats up to 9, whose text is the keyed object).
+ */
+export function inputsOfStored(text: string, keys: readonly string[] | null): ScoreInputs {
+  const parsed = JSON.parse(text) as unknown;
+  if (!Array.isArray(parsed)) return parsed as ScoreInputs;
+  if (!keys) throw new Error('stored inputs are an array but the index lists no inputs_keys');
+  const out: Record<string, unknown> = {};
+  for (let k = 0; k < keys.length; k++) out[keys[k]!] = parsed[k];
+  return out as ScoreInputs;
+}

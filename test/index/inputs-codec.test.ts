@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'bun:test';
+import fc from 'fast-check';
+import { inputsOfStored, STORED_INPUT_KEYS, storedInputsArray, storedInputsJson } from '../../src/index/inputs-codec';
+import { ScoreInputs } from '../../src/scoring/model';
+import { scenarioArb } from '../scoring/arbitraries';
+
+/** The inputs as the keyed JSON of formats up to 9 stored them (without programs). */
+const keyedJson = (inputs: ScoreInputs) => JSON.stringify({ ...inputs, programs: undefined });
+
+describe('the stored score inputs (format 10: values in the order of index_meta inputs_keys)', () => {
+  it("the literal array's order is the schema's keys without programs", () => {
+    expect(STORED_INPUT_KEYS).toEqual(Object.keys(ScoreInputs.properties).filter((k) => k !== 'programs'));
+    // each position holds the value of its key: every field set to a value of its own
+    const marked = Object.fromEntries(STORED_INPUT_KEYS.map((k) => [k, `value of ${k}`])) as unknown as ScoreInputs;
+    expect(storedInputsArray(marked)).toEqual(STORED_INPUT_KEYS.map((k) => `value of ${k}`));
+  });
+
+  it('read back with the keys, any inputs are what the keyed form held, key order included', () => {
+    fc.assert(
+      fc.property(scenarioArb, ({ inputs }) => {
+        const back = inputsOfStored(storedInputsJson(inputs), STORED_INPUT_KEYS);
+        expect(JSON.stringify(back)).toBe(keyedJson(inputs));
+        // the keyed text of an older index reads as it always did
+        expect(JSON.stringify(inputsOfStored(keyedJson(inputs), null))).toBe(keyedJson(inputs));
+      }),
+    );
+  });
+
+  it('is shorter than the keyed form by the keys', () => {
+    fc.assert(fc.property(scenarioArb, ({ inputs }) => storedInputsJson(inputs).length < keyedJson(inputs).length - 250));
+  });
+
+  it('an index that lists other keys (a later model with one more input) reads its own values by its own keys', () => {
+    const keys = [...STORED_INPUT_KEYS.slice(0, 3), 'new_input', ...STORED_INPUT_KEYS.slice(3)];
+    const values = keys.map((k, i) => (k === 'new_input' ? 'added later' : i));
+    const back = inputsOfStored(JSON.stringify(values), keys) as unknown as Record<string, unknown>;
+    expect(back.new_input).toBe('added later');
+    expect(back.compliance_status).toBe(2);
+    expect(back.significant_violation).toBe(4);
+  });
+
+  it('values without keys are an error, not inputs guessed by position', () => {
+    expect(() => inputsOfStored('[1,2,3]', null)).toThrow('inputs_keys');
+  });
+});

@@ -4,6 +4,7 @@ import { normalizeAddressKey } from '../address/address';
 import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from '../history/carry-forward';
 import { explainComponents } from '../scoring/explain';
 import type { ScoreInputs } from '../scoring/model';
+import { BulkInsert } from './bulk-insert';
 import { DetailEncoder, type DetailDictionary } from './facility-detail';
 import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally, peersJson } from './peers';
@@ -30,6 +31,7 @@ export class IndexWriter {
   private readonly insertTemplate;
   private readonly insertRecord;
   private readonly insertDetail;
+  private readonly bulk;
   /** Rows added with add() (tests): their facility.detail is written by finish(), once the as-of date is known. */
   private readonly unexplained: { id: string; inputs: ScoreInputs }[] = [];
   /** The templates and shared records of those rows' details (ingest's rows come with theirs: addDictionary). */
@@ -72,6 +74,11 @@ export class IndexWriter {
     this.insertTemplate = this.db.prepare('INSERT INTO reason_template VALUES (?1, ?2)');
     this.insertRecord = this.db.prepare('INSERT INTO program_record VALUES (?1, ?2)');
     this.insertDetail = this.db.prepare('INSERT INTO shared_detail VALUES (?1, ?2)');
+    this.bulk = {
+      facility: new BulkInsert(this.db, 'INSERT', 'facility', 18),
+      inputs: new BulkInsert(this.db, 'INSERT', 'facility_inputs', 2),
+      address: new BulkInsert(this.db, 'INSERT OR IGNORE', 'facility_address', 2),
+    };
   }
 
   /**
@@ -87,11 +94,8 @@ export class IndexWriter {
     if (added) this.unexplained.push({ id: row.registry_id, inputs: row.score_inputs });
   }
 
-  /**
-   * The ingest's fast path: a row already in column order (src/index/ingest/producer.ts EncodedRow),
-   * its facility.detail included; the templates and records it uses come first through addDictionary.
-   */
-  addEncodedIfNew(v: readonly (string | number)[]): boolean {
+  /** One row in EncodedRow column order (src/index/ingest/producer.ts), for add(): false when its registry ID is already written. */
+  private addEncodedIfNew(v: readonly (string | number)[]): boolean {
     // '' (add()'s rows, whose detail finish() writes) is stored as NULL; a shared detail's id is a number
     if (this.insert.run(...v.slice(0, 17), v[18] === '' ? null : (v[18] as string | number)).changes !== 1) return false;
     const id = v[0] as string;
@@ -100,6 +104,33 @@ export class IndexWriter {
     this.count++;
     this.peers.add(v[8] as string, v[9] as number);
     return true;
+  }
+
+  /**
+   * The ingest's fast path for a batch: rows already in column order, their templates and records
+   * given first through addDictionary, written 64 rows a statement (./bulk-insert.ts). The producer
+   * rejects duplicate registry IDs with their source line; one reaching here is a bug, and an error.
+   */
+  addEncodedRows(rows: readonly (readonly (string | number)[])[]): void {
+    const { facility, inputs, address } = this.bulk;
+    try {
+      for (const v of rows) {
+        const id = v[0] as string;
+        facility.add(id, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!, v[10]!, v[11]!, v[12]!, v[13]!, v[14]!, v[15]!, v[16]!, v[18] === '' ? null : v[18]!);
+        inputs.add(id, v[17]!);
+        address.add(normalizeAddressKey(v[2] as string, v[4] as string), id);
+        this.count++;
+        this.peers.add(v[8] as string, v[9] as number);
+      }
+      facility.flush();
+      inputs.flush();
+      address.flush();
+    } catch (e) {
+      if (e instanceof Error && e.message.includes('UNIQUE constraint failed: facility')) {
+        throw new Error("a registry ID reached the index twice: the producer's duplicate check missed it");
+      }
+      throw e;
+    }
   }
 
   /** Explanation templates and shared program records first used by the rows that follow (ingest's producer assigns their ids). */

@@ -150,10 +150,10 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     },
     rows: (rows, bytes, read, dictionary) => {
       writer.addDictionary(dictionary);
+      // The producer rejects duplicates with their file and line (producer.ts); one reaching the
+      // writer would be a bug there, not a row to reject without a source: addEncodedRows throws.
+      writer.addEncodedRows(rows);
       for (const v of rows) {
-        // The producer rejects duplicates with their file and line (producer.ts); one reaching the
-        // writer would be a bug there, not a row to reject without a source.
-        if (!writer.addEncodedIfNew(v)) throw new Error(`registry ID ${v[0]} reached the index twice: the producer's duplicate check missed it`);
         counts.accepted++;
         for (const c of companions) c.add(v);
         search?.add(v);

@@ -1,0 +1,51 @@
+import { Database } from 'bun:sqlite';
+import { describe, expect, it } from 'bun:test';
+import { BulkInsert, ROWS_PER_STATEMENT } from '../../src/index/bulk-insert';
+import { IndexWriter } from '../../src/index/index-writer';
+
+describe('BulkInsert: many rows a statement', () => {
+  it.each([0, 1, ROWS_PER_STATEMENT - 1, ROWS_PER_STATEMENT, ROWS_PER_STATEMENT + 1, 3 * ROWS_PER_STATEMENT + 7])('%i rows: every row written once, in order, values as given', (n) => {
+    const db = new Database(':memory:', { strict: true });
+    db.exec('CREATE TABLE t (a TEXT, b INTEGER, c)');
+    const bulk = new BulkInsert(db, 'INSERT', 't', 3);
+    const rows = Array.from({ length: n }, (_, i) => [`id${i}`, i * 7, i % 3 === 0 ? null : i % 3 === 1 ? 'text' : 2.5] as const);
+    for (const r of rows) bulk.add(...r);
+    // full statements are written as they fill; the rest waits for flush()
+    const before = db.query<{ n: number }, []>('SELECT count(*) AS n FROM t').get()!.n;
+    expect(before).toBe(n - (n % ROWS_PER_STATEMENT));
+    bulk.flush();
+    bulk.flush(); // nothing left: writes nothing twice
+    expect(db.query('SELECT a, b, c FROM t ORDER BY rowid').values()).toEqual(rows.map((r) => [...r]));
+  });
+
+  it('INSERT OR IGNORE skips rows the table already has, as one row a statement would', () => {
+    const db = new Database(':memory:', { strict: true });
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER)');
+    const bulk = new BulkInsert(db, 'INSERT OR IGNORE', 't', 2);
+    for (const [k, v] of [['a', 1], ['b', 2], ['a', 3]] as const) bulk.add(k, v);
+    bulk.flush();
+    expect(db.query('SELECT k, v FROM t ORDER BY k').values()).toEqual([['a', 1], ['b', 2]]);
+  });
+});
+
+describe('IndexWriter.addEncodedRows', () => {
+  const row = (id: string): (string | number)[] => [id, `NAME ${id}`, '1 MAIN ST', 'TOWN', 'OH', '44101', 41.5, -81.7, '332813', 90, 0, 15, 15, 25, 20, 15, 'hash', '[]', '[0,0,1,2,3]'];
+
+  it('writes each row to facility, facility_inputs and facility_address, the detail as given', () => {
+    const w = new IndexWriter(':memory:');
+    const ids = Array.from({ length: 150 }, (_, i) => `99000000${String(i).padStart(4, '0')}`);
+    w.addEncodedRows(ids.map(row));
+    expect(w.facilityCount).toBe(150);
+    const db = (w as unknown as { db: Database }).db;
+    for (const table of ['facility', 'facility_inputs', 'facility_address']) expect(db.query(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 150 });
+    expect(db.query("SELECT detail, lat FROM facility WHERE registry_id = '990000000149'").get()).toEqual({ detail: '[0,0,1,2,3]', lat: 41.5 });
+    w.abort();
+  });
+
+  it('a registry ID written twice is an error naming the duplicate check, not a silently dropped row', () => {
+    const w = new IndexWriter(':memory:');
+    w.addEncodedRows([row('990000000001')]);
+    expect(() => w.addEncodedRows([row('990000000002'), row('990000000001')])).toThrow("a registry ID reached the index twice: the producer's duplicate check missed it");
+    w.abort();
+  });
+});

@@ -28,7 +28,7 @@ export type OpenIndexOptions = {
  * `copyDir`, written once per build (named by its hash, checked on every open: a missing, truncated
  * or corrupt copy is written again) and opened read-only and memory-mapped like any index file.
  * Bun's own embedded-SQLite import, serialized and deserialized again for each open, took ~57 ms of the
- * ~213 ms from process start to the first lookup and ~60 MB of heap (three copies of 21 MB); the
+ * ~213 ms from process start to the first lookup and ~60 MB of heap (three copies of the then 21 MB); the
  * fallback when `copyDir` cannot be written (two copies: the bytes, then SQLite's) +16 ms and +28 MB.
  * Every open is its own connection: a SIGHUP reload closes the index it replaces, which must not
  * be the one it switches to. The imports are dynamic so a source checkout without the files still
@@ -43,7 +43,7 @@ async function openEmbeddedSample({ copyDir, log }: OpenIndexOptions): Promise<F
       index = FacilityIndex.open(copy.path);
       if (copy.written) log?.({ level: 'info', msg: `embedded sample copied to ${copy.path}: later starts of this build open it in place` });
     } catch (e) {
-      log?.({ level: 'warn', msg: `embedded sample served from memory (+21 MB, slower start): no copy in ${copyDir} (${(e as Error).message})` });
+      log?.({ level: 'warn', msg: `embedded sample served from memory (+${Math.round(Bun.file(sample).size / 1e6)} MB, slower start): no copy in ${copyDir} (${(e as Error).message})` });
     }
   }
   index ??= new FacilityIndex(Database.deserialize(await Bun.file(sample).bytes(), true));

@@ -116,6 +116,8 @@ describe('the embedded sample is served from a file copy in the state dir (opene
       const warnings = server.lines.filter((l) => l.level === 'warn');
       expect(warnings).toHaveLength(1);
       expect(warnings[0]!.msg).toStartWith('embedded sample served from memory');
+      // the size it names is the embedded sample's, not a figure of an older format
+      expect(warnings[0]!.msg).toContain(`(+${Math.round(statSync(join(import.meta.dir, '..', '..', 'data', 'sample.sqlite')).size / 1e6)} MB,`);
       await servesTheSample(server, key);
       server.proc.kill('SIGHUP');
       await server.waitForLine((l) => l.msg === 'index reloaded');

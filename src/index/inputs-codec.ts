@@ -4,7 +4,7 @@ import { ScoreInputs } from '../scoring/model';
  * facility_inputs.score_inputs, the score model's inputs kept for reports (the programs live in
  * facility.detail). Formats up to 9 store the keyed JSON object; format 10 stores the values alone, as a
  * JSON array in the order of the keys the index lists in index_meta `inputs_keys`. The keys were ~60% of
- * every row (466 -> ~200 bytes on the sample) and this table was most of a national index (1.57 GB of
+ * every row (466 -> 98 bytes on the sample and nationally) and this table was most of a national index (1.57 GB of
  * 2.75), so the build writes far less. Each index names its own keys, so a later model that adds an
  * input still reads older files.
  */

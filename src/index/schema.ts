@@ -25,7 +25,7 @@ export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', '7'
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small
  * (about 200 bytes; format 7 added a lookup's stored detail, ~117 bytes on the sample, which format 10
- * brings to an integer id for 82% of rows and ~41 bytes for the rest): a national table of 3.2M rows is then ~0.55 GB instead of ~2 GB, and a random
+ * brings to an integer id for 82% of rows and ~67 bytes for the rest): a national table of 3.2M rows is then ~0.55 GB instead of ~2 GB, and a random
  * lookup or a 500-ID portfolio touches far fewer pages. What only reports and the demo need lives
  * beside it, keyed the same way.
  */

@@ -11,7 +11,8 @@ import { FacilityIndex } from '../../src/index/facility-index';
 import { EXPLANATION_AT, parseDetail } from '../../src/index/facility-detail';
 import { StoredLookup } from '../../src/index/stored-lookup';
 import { ingest } from '../../src/index/ingest/ingest';
-import { encodePrograms, programsOfArray, sharedRecordsOf } from '../../src/index/program-codec';
+import { encodePrograms, programsOfArray, sharedRecordsOf, type StoredProgram } from '../../src/index/program-codec';
+import { inputsOfStored } from '../../src/index/inputs-codec';
 import { explanationLines } from '../../src/scoring/explain';
 import { TIERS, type Tier } from '../../src/tiers';
 import { json, makeWorld } from '../helpers';
@@ -40,8 +41,33 @@ function toFormat6(path: string): void {
   db.close();
 }
 
+/**
+ * Turns a format-10 index file into the format-9 layout it replaces: every program record and
+ * detail back in the row as text (no program_record, no shared_detail), the inputs keyed objects
+ * (no inputs_keys). Formats 7 and 8 store details the same way.
+ */
+function toFormat9(path: string): void {
+  const db = new Database(path, { strict: true });
+  const keys = JSON.parse(db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'inputs_keys'").get()!.value) as string[];
+  const shared = sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
+  const putDetail = db.prepare('UPDATE facility SET detail = ?2 WHERE registry_id = ?1');
+  const details = db.query<{ registry_id: string; detail: string }, []>('SELECT f.registry_id, coalesce(s.detail, f.detail) AS detail FROM facility f LEFT JOIN shared_detail s ON s.id = f.detail').all();
+  for (const { registry_id, detail } of details) {
+    const d = parseDetail(detail);
+    if (d[0] !== 0) d[0] = (d[0] as StoredProgram[]).map((p) => (typeof p === 'number' ? [...shared[p]!] : p));
+    putDetail.run(registry_id, JSON.stringify(d));
+  }
+  const putInputs = db.prepare('UPDATE facility_inputs SET score_inputs = ?2 WHERE registry_id = ?1');
+  for (const row of db.query<{ registry_id: string; score_inputs: string }, []>('SELECT registry_id, score_inputs FROM facility_inputs').all()) {
+    putInputs.run(row.registry_id, JSON.stringify(inputsOfStored(row.score_inputs, keys)));
+  }
+  db.exec("DROP TABLE program_record; DROP TABLE shared_detail; DELETE FROM index_meta WHERE key = 'inputs_keys'; UPDATE index_meta SET value = '9' WHERE key = 'format'; VACUUM");
+  db.close();
+}
+
 let stored: FacilityIndex;
 let legacy: FacilityIndex;
+let format9: FacilityIndex;
 let ids: string[];
 let changed: string[];
 
@@ -66,13 +92,18 @@ beforeAll(async () => {
   const old = join(dir, 'format-6.sqlite');
   copyFileSync(path, old);
   toFormat6(old);
+  const nine = join(dir, 'format-9.sqlite');
+  copyFileSync(path, nine);
+  toFormat9(nine);
   stored = FacilityIndex.open(path);
   legacy = FacilityIndex.open(old);
+  format9 = FacilityIndex.open(nine);
 }, 120_000);
 
 afterAll(() => {
   stored?.close();
   legacy?.close();
+  format9?.close();
   removeTempDirs();
 });
 
@@ -100,6 +131,30 @@ describe('a lookup of an index that stores programs and explanations (format 7)'
 
   it('an unknown ID is 404 on both paths', () => {
     for (const index of [stored, legacy]) for (const tier of TIERS) expect(() => lookupFacility(index, '990000000000', tier)).toThrow('No facility with registry ID 990000000000');
+  });
+});
+
+describe('an index of formats 7 to 9 (every record and detail in its row, keyed inputs) reads as format 10 does', () => {
+  it('the file is that layout: text details with their records inline, no shared tables, keyed inputs', () => {
+    expect(format9.stored).not.toBeNull();
+    expect(format9.inputsKeys).toBeNull();
+    expect(format9.db.query("SELECT count(*) AS n FROM sqlite_schema WHERE name IN ('program_record', 'shared_detail')").get()).toEqual({ n: 0 });
+    expect(format9.db.query("SELECT count(*) AS n FROM facility WHERE typeof(detail) <> 'text'").get()).toEqual({ n: 0 });
+    expect(format9.db.query("SELECT count(*) AS n FROM facility WHERE detail LIKE '[[[%' OR detail LIKE '[[null,[%'").get()).not.toEqual({ n: 0 });
+  });
+
+  it.each(TIERS)('every facility of the sample, %s tier: the same body byte for byte, and the same full row (reports)', (tier: Tier) => {
+    for (const id of ids) {
+      const body = JSON.stringify(lookupFacility(format9, id, tier));
+      const expected = JSON.stringify(lookupFacility(stored, id, tier));
+      if (body !== expected) expect({ id, body }).toEqual({ id, body: expected });
+    }
+    if (tier !== 'free') return;
+    for (const id of ids.filter((_, i) => i % 10 === 0)) {
+      const full = JSON.stringify(format9.getDetail(id));
+      const expected = JSON.stringify(stored.getDetail(id));
+      if (full !== expected) expect({ id, full }).toEqual({ id, full: expected });
+    }
   });
 });
 
@@ -213,6 +268,8 @@ describe('stored details are decoded once per distinct detail (StoredLookup.deco
     expect(bounded.explanationOf(d, worse).map((l) => l.points_lost)).toEqual([12, 0, 0, 15]);
     expect(bounded.explanationOf(d, clean)).toEqual(explanationLines(clean, d.why));
     expect(first.every((l) => Object.isFrozen(l))).toBe(true);
+    // ...and the array holding them is not: a frozen array sends JSC's JSON.stringify off its fast path (~4x slower)
+    expect([Object.isFrozen(first), Object.isSealed(first), Object.isExtensible(first)]).toEqual([false, false, true]);
     const somePrograms = bounded.decoded(details.find((t) => typeof t === 'string' && !t.startsWith('[0,'))!).programs;
     expect(() => {
       (somePrograms as { caa: unknown }).caa = 'changed';

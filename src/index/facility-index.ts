@@ -128,7 +128,12 @@ export class FacilityIndex {
     } catch (e) {
       throw new IndexOpenError(`cannot open index ${path}: ${(e as Error).message}`);
     }
-    return new FacilityIndex(db, search.note);
+    try {
+      return new FacilityIndex(db, search.note);
+    } catch (e) {
+      db.close(); // a refused file is not left locked (the connection holds an exclusive lock)
+      throw e;
+    }
   }
 
   /** The row without its score inputs: what a lookup returns, without parsing JSON it will not use. */

@@ -4,7 +4,7 @@ import type { FacilityDetail, FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
 import type { StoredAnswer } from '../index/stored-lookup';
 import { MAX_POINTS } from '../scoring/model';
-import type { FacilityRecord, LookupExtras, RedactedComponents, RedactedDetail, ScoreComponents } from './model';
+import type { FacilityRecord, LookupExtras, RedactedComponents, RedactedDetail } from './model';
 
 export const REDACTED_MESSAGE = 'Score components are available on the Starter plan or above';
 
@@ -21,17 +21,6 @@ export function redactedDetail(): RedactedDetail {
 /** Free tier's programs / peers / explanation: each the same redacted object. */
 export function redactedExtras(): LookupExtras {
   return { programs: redactedDetail(), peers: redactedDetail(), explanation: redactedDetail() };
-}
-
-export function componentsOf(row: FacilitySummary): ScoreComponents {
-  return {
-    baseline: row.baseline,
-    violation_frequency: { score: row.violation_frequency, max_points: MAX_POINTS.violation_frequency },
-    penalty_severity: { score: row.penalty_severity, max_points: MAX_POINTS.penalty_severity },
-    recency: { score: row.recency, max_points: MAX_POINTS.recency },
-    repeat_offender: { score: row.repeat_offender, max_points: MAX_POINTS.repeat_offender },
-    overall: row.overall_score,
-  };
 }
 
 /**
@@ -53,7 +42,16 @@ export function toFacilityRecord({ row, scoreChange, extras }: StoredAnswer, tie
     fac_naics: row.fac_naics,
     overall_score: row.overall_score,
     active_enforcement: row.active_enforcement,
-    score_components: full ? componentsOf(row) : redactedComponents(),
+    score_components: full
+      ? {
+          baseline: row.baseline,
+          violation_frequency: { score: row.violation_frequency, max_points: MAX_POINTS.violation_frequency },
+          penalty_severity: { score: row.penalty_severity, max_points: MAX_POINTS.penalty_severity },
+          recency: { score: row.recency, max_points: MAX_POINTS.recency },
+          repeat_offender: { score: row.repeat_offender, max_points: MAX_POINTS.repeat_offender },
+          overall: row.overall_score,
+        }
+      : redactedComponents(),
     score_change: scoreChange,
     programs: extra.programs,
     peers: extra.peers,

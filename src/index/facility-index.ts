@@ -86,11 +86,11 @@ export class FacilityIndex {
       this.inputsKeys = readInputsKeys(db);
       this.searchTables = searchTables ?? ownSearchTables(db);
       this.history = new HistoryReader(db, this.info);
+      this.stored = new StoredLookup(db, SUMMARY_COLUMNS, this.history, this.info.score_version);
     } catch (e) {
       if (e instanceof IndexOpenError) throw e;
       throw new IndexOpenError(`not a facility index (${(e as Error).message})`);
     }
-    this.stored = new StoredLookup(db, SUMMARY_COLUMNS, this.history, this.info.score_version);
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
     // The IDs go in as one JSON array through json_each, never spliced into SQL.
     this.briefsByIds = db.prepare<Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number }, [string]>(

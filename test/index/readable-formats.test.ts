@@ -69,6 +69,14 @@ describe('a server reads exactly the current index format', () => {
     expect(() => FacilityIndex.open(path)).toThrow(new IndexOpenError('not a facility index (index_meta has no inputs_keys)'));
   });
 
+  it('a file numbered 10 that lacks a table of the layout is refused as not an index, not failed at a lookup', () => {
+    const path = markedAs(INDEX_FORMAT);
+    const db = new Database(path);
+    db.run('DROP TABLE shared_detail');
+    db.close();
+    expect(() => FacilityIndex.open(path)).toThrow(new IndexOpenError('not a facility index (no such table: shared_detail)'));
+  });
+
   it('`serve` of a format-9 index exits 1 with the sentence as its one line, no stack trace', () => {
     const r = cli(['serve', '--index', format9, '--port', '0', '--state-dir', tempDir('readable-formats-state')]);
     expect(r.code).toBe(1);

@@ -10,6 +10,7 @@ import { sharedRecordsOf, type StoredProgram } from '../../src/index/program-cod
  */
 export function toFormat9(path: string): void {
   const db = new Database(path, { strict: true });
+  db.exec('BEGIN'); // one commit for every row rewritten, not one each
   const keys = JSON.parse(db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'inputs_keys'").get()!.value) as string[];
   const shared = sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
   const putDetail = db.prepare('UPDATE facility SET detail = ?2 WHERE registry_id = ?1');
@@ -23,6 +24,6 @@ export function toFormat9(path: string): void {
   for (const row of db.query<{ registry_id: string; score_inputs: string }, []>('SELECT registry_id, score_inputs FROM facility_inputs').all()) {
     putInputs.run(row.registry_id, JSON.stringify(inputsOfStored(row.score_inputs, keys)));
   }
-  db.exec("DROP TABLE program_record; DROP TABLE shared_detail; DELETE FROM index_meta WHERE key = 'inputs_keys'; UPDATE index_meta SET value = '9' WHERE key = 'format'; VACUUM");
+  db.exec("DROP TABLE program_record; DROP TABLE shared_detail; DELETE FROM index_meta WHERE key = 'inputs_keys'; UPDATE index_meta SET value = '9' WHERE key = 'format'; COMMIT; VACUUM");
   db.close();
 }

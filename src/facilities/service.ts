@@ -63,7 +63,7 @@ function notInIndex(registryId: string): AppError {
   return new AppError('NOT_FOUND', `No facility with registry ID ${registryId} is in the index`);
 }
 
-/** The record a lookup returns, or 404 NOT_FOUND. */
+/** The slim row of a facility (reports, before they render), or 404 NOT_FOUND. */
 export function findFacility(index: FacilityIndex, registryId: string): FacilitySummary {
   const row = index.getSummary(registryId);
   if (!row) throw notInIndex(registryId);

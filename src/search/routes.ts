@@ -12,12 +12,12 @@ import { searchFacilities } from './service';
 
 /** `GET /api/v1/search`: facilities by words of their name, street, city or ZIP (docs/search.md). */
 export function searchRoutes(deps: AppDeps) {
-  // null on an index built before the search tables (format 3): every search is then a 503.
+  // null when the index's search tables are missing (src/index/search-file.ts): every search is then a 503.
   const search = FacilitySearch.open(deps.index);
   // The query is read strictly (422 naming each bad parameter; a cursor is checked against this
   // index) by the pipeline's input step: after authentication, before counting.
   const SEARCH_QUERY = exportableInput(['VALIDATION_ERROR'], ({ request }) => {
-    if (!search) throw new AppError('SERVICE_UNAVAILABLE', 'Search is not available on this index: it was built before this version of search; rebuild it with `ingest`');
+    if (!search) throw new AppError('SERVICE_UNAVAILABLE', 'Search is not available on this index: its search tables are missing or belong to another build; rebuild it with `ingest`');
     return parseSearchQuery(new URL(request.url).searchParams, search.fingerprint);
   });
   const SEARCH: ApiKeyRoute = { endpoint: 'search', input: SEARCH_QUERY };

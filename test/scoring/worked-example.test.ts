@@ -78,7 +78,7 @@ describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport N
     await runIngest([SAMPLE], join(dir, 'fs.sqlite'), { asOf: '2024-06-30' });
     const index = FacilityIndex.open(join(dir, 'fs.sqlite'));
     try {
-      const indexed = index.get(ID)!;
+      const indexed = index.getDetail(ID)!;
       expect(indexed.score_inputs).toEqual(inputs);
       expect(indexed).toMatchObject({
         fac_name: 'STURM RUGER FIREARMS MANUFACTURING FACILITY',

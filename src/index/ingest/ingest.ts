@@ -18,7 +18,7 @@ import { RejectsWriter } from './rejects';
 import { REJECT_REASONS, type RejectReason } from './row-mapper';
 
 /** Bumped when ingest's reading of the files changes (so `scripts/sample.ts ensure` rebuilds). */
-export const INGEST_VERSION = '2'; // 2: per-program and FEC columns, null for absent columns (issue 14)
+export const INGEST_VERSION = '2'; // 2: per-program and FEC columns, null for absent columns
 
 export { ReleaseOrderError, UnusableInputError };
 

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { ACCOUNT_ENV_HELP, ACCOUNT_OPTIONS } from '../account/jwt-options';
 import { jwtModeOf } from '../account/jwt';
-import { createApp } from '../app';
-import { processParts } from '../deps';
+import { createApp } from '../api/app';
+import { processParts } from '../api/deps';
 import { openIndex } from '../index/bundled';
 import { prepareSpatial } from '../ops/index-preparer';
 import { newLifecycle } from '../ops/lifecycle';
-import { ServiceProcess } from '../ops/service-process';
+import { ServiceProcess } from './service-process';
 import { lineLog } from '../ops/log-sink';
 import { openStateStore } from '../state/open-store';
 import { loadWebAssets } from '../web/assets';

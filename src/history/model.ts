@@ -1,4 +1,4 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from '../shared/typebox';
 import { CHANGE_KINDS } from './schema';
 
 /** One release an index carries (table `release`); the highest seq is the index's own data. */

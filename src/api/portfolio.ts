@@ -1,12 +1,12 @@
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../deps';
-import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from '../access/api-key-auth';
-import { exportableInput } from '../exports/exportable';
+import type { AppDeps } from './deps';
+import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
+import { exportableInput } from './http/exportable';
 import { exportResponse, listResponses } from '../exports/response';
-import { metaFor } from '../http/request-context';
-import { checkPortfolioBody, parseJson, readJsonText } from './body';
-import { PortfolioBody, PortfolioItem, PortfolioResponse } from './model';
-import { lookupPortfolio } from './service';
+import { metaFor } from './http/request-context';
+import { checkPortfolioBody, parseJson, readJsonText } from '../portfolio/body';
+import { PortfolioBody, PortfolioItem, PortfolioResponse } from '../portfolio/model';
+import { lookupPortfolio } from '../portfolio/service';
 
 /**
  * The pipeline's input step turns what the parse hook read into the ID list, after authentication:

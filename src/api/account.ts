@@ -1,10 +1,10 @@
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../deps';
-import { errorResponses } from '../http/envelope';
-import { metaFor } from '../http/request-context';
-import { accountJwtAuth } from './auth';
-import { AccountResponse, IssuedKeyResponse } from './model';
-import { accountOverview, issueFirstKey, regenerateKey } from './service';
+import type { AppDeps } from './deps';
+import { errorResponses } from '../shared/envelope';
+import { metaFor } from './http/request-context';
+import { accountJwtAuth } from './http/account-auth';
+import { AccountResponse, IssuedKeyResponse } from '../account/model';
+import { accountOverview, issueFirstKey, regenerateKey } from '../account/service';
 
 const SECURITY = [{ accountJwt: [] }];
 const AUTH_NOTE =
@@ -14,7 +14,7 @@ const AUTH_NOTE =
 
 /** Spec 4.6 / 5.4-5.6: the account page's endpoints (key issue, regeneration, usage). */
 export function accountRoutes(deps: AppDeps) {
-  // Built once per process by serve (src/deps.ts), so a reload keeps the JWKS cache.
+  // Built once per process by serve (src/api/deps.ts), so a reload keeps the JWKS cache.
   return new Elysia({ name: 'account-routes' })
     .use(accountJwtAuth(deps, deps.jwtVerifier))
     .post(

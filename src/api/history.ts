@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../deps';
-import { apiKeyAuth, apiKeyErrors } from '../access/api-key-auth';
-import { Envelope } from '../http/envelope';
-import { metaFor } from '../http/request-context';
+import type { AppDeps } from './deps';
+import { apiKeyAuth, apiKeyErrors } from './http/api-key-auth';
+import { Envelope } from '../shared/envelope';
+import { metaFor } from './http/request-context';
 import { RegistryIdParam } from '../facilities/model';
-import { FacilityHistory } from './model';
-import { facilityHistory } from './service';
+import { FacilityHistory } from '../history/model';
+import { facilityHistory } from '../history/service';
 
 export function historyRoutes(deps: AppDeps) {
   return new Elysia({ name: 'history-routes' }).use(apiKeyAuth(deps)).get(

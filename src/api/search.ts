@@ -1,14 +1,14 @@
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../deps';
-import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from '../access/api-key-auth';
+import type { AppDeps } from './deps';
+import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
 import { AppError } from '../errors';
-import { exportableInput } from '../exports/exportable';
+import { exportableInput } from './http/exportable';
 import { exportResponse, listResponses } from '../exports/response';
-import { metaFor } from '../http/request-context';
-import { FacilitySearch } from './facility-search';
-import { SearchFacility, SearchQuery, SearchResponse } from './model';
-import { parseSearchQuery } from './query';
-import { searchFacilities } from './service';
+import { metaFor } from './http/request-context';
+import { FacilitySearch } from '../search/facility-search';
+import { SearchFacility, SearchQuery, SearchResponse } from '../search/model';
+import { parseSearchQuery } from '../search/query';
+import { searchFacilities } from '../search/service';
 
 /** `GET /api/v1/search`: facilities by words of their name, street, city or ZIP (docs/search.md). */
 export function searchRoutes(deps: AppDeps) {

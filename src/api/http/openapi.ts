@@ -3,8 +3,8 @@ import { Elysia } from 'elysia';
 // Served by us from the npm package (and embedded in the compiled binary), never from a CDN.
 import swaggerUiBundle from 'swagger-ui-dist/swagger-ui-bundle.js' with { type: 'file' };
 import swaggerUiCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' };
-import { VERSION } from '../version';
-import { ErrorEnvelope, Meta } from './envelope';
+import { VERSION } from '../../version';
+import { ErrorEnvelope, Meta } from '../../shared/envelope';
 import { finishDocument } from './openapi-document';
 
 const ASSETS = '/swagger/assets';
@@ -54,7 +54,7 @@ const RAW_SPEC_PATH = '/swagger/raw.json';
 /**
  * OpenAPI document at /swagger/json and the docs UI at /swagger, working with no network. `root` is
  * the whole app: the plugin builds the raw document from every route, and we finish it once
- * (src/http/openapi-document.ts), on first request, when every route is registered.
+ * (src/api/http/openapi-document.ts), on first request, when every route is registered.
  */
 export function openApiDocs(root: () => { handle(request: Request): Promise<Response> }) {
   let finished: unknown = null;

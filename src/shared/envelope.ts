@@ -1,4 +1,4 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from './typebox';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../errors';
 
 /** Spec 2.1: present on every JSON response, success or error. */

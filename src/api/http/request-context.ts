@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
-import type { Tier } from '../tiers';
-import type { Meta } from './envelope';
+import type { Tier } from '../../tiers';
+import type { Meta } from '../../shared/envelope';
 
 /**
  * Per-request facts every response needs, on Elysia's context as `facts`. Set in `onRequest`, the

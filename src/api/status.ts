@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia';
-import type { AppDeps } from '../deps';
-import { Envelope, errorResponses } from '../http/envelope';
-import { metaFor, requestContext } from '../http/request-context';
+import type { AppDeps } from './deps';
+import { Envelope, errorResponses } from '../shared/envelope';
+import { metaFor, requestContext } from './http/request-context';
 import { IndexInfo } from '../index/model';
 import { Release } from '../history/model';
 import { VERSION } from '../version';

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Elysia, t } from 'elysia';
-import type { AppDeps } from '../deps';
-import { Envelope, errorResponses } from '../http/envelope';
+import type { AppDeps } from './deps';
+import { Envelope, errorResponses } from '../shared/envelope';
 import { AppError } from '../errors';
-import { metaFor, requestContext } from '../http/request-context';
+import { metaFor, requestContext } from './http/request-context';
 import { VERSION } from '../version';
 
 const Health = t.Object({

@@ -1,25 +1,25 @@
 import { Elysia } from 'elysia';
-import { accountRoutes } from './account/routes';
-import { areaRoutes } from './area/routes';
-import { demoRoutes } from './demo/routes';
+import { accountRoutes } from './account';
+import { areaRoutes } from './area';
+import { demoRoutes } from './demo';
 import type { AppDeps } from './deps';
-import { facilityRoutes } from './facilities/routes';
-import { historyRoutes } from './history/routes';
+import { facilityRoutes } from './facilities';
+import { historyRoutes } from './history';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import { cors } from './http/cors';
 import { openApiDocs } from './http/openapi';
-import { portfolioRoutes } from './portfolio/routes';
-import { accessLog } from './ops/access-log';
-import { opsRoutes } from './ops/routes';
-import { reportRoutes } from './reports/routes';
-import { searchRoutes } from './search/routes';
-import { statusRoutes } from './status/routes';
-import { watchlistRoutes } from './watchlists/routes';
-import { webRoutes } from './web/routes';
+import { portfolioRoutes } from './portfolio';
+import { accessLog } from './http/access-log';
+import { opsRoutes } from './ops';
+import { reportRoutes } from './reports';
+import { searchRoutes } from './search';
+import { statusRoutes } from './status';
+import { watchlistRoutes } from './watchlists';
+import { webRoutes } from './web';
 
 /**
- * Composes the service from its parts, all passed in through `deps` (src/deps.ts): the index, the
+ * Composes the service from its parts, all passed in through `deps` (src/api/deps.ts): the index, the
  * state store and the process-wide parts (`processParts`: metrics, the JWT verifier, the report
  * cache) are built by the caller. Building the app opens nothing and listens on nothing; the demo
  * only parses its trusted-proxy list and the ops routes point the index gauge at `deps.index`.

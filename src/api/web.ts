@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import { AppError } from '../errors';
-import { homePointer } from '../http/home';
-import { requestContext } from '../http/request-context';
-import type { WebAsset } from './assets';
+import { homePointer } from './http/home';
+import { requestContext } from './http/request-context';
+import type { WebAsset } from '../web/assets';
 
 /**
  * The page runs only its own bundled script and stylesheet and talks only to this origin: no

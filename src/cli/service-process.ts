@@ -1,11 +1,11 @@
-import type { createApp } from '../app';
+import type { createApp } from '../api/app';
 import type { Config } from '../config';
 import type { Log } from '../log';
 import type { FacilityIndex } from '../index/facility-index';
 import type { StateStore } from '../state/store';
 import type { SpatialHandle } from '../area/spatial-handle';
-import type { Lifecycle } from './lifecycle';
-import type { ServiceMetrics } from './service-metrics';
+import type { Lifecycle } from '../ops/lifecycle';
+import type { ServiceMetrics } from '../ops/service-metrics';
 
 type App = ReturnType<typeof createApp>;
 
@@ -155,7 +155,7 @@ export class ServiceProcess {
 
   /**
    * Binds a new app over `next` to the port, then stops the old server gracefully and closes its index.
-   * The new app's ops routes point the index gauge of the shared metrics at `next` (src/ops/routes.ts).
+   * The new app's ops routes point the index gauge of the shared metrics at `next` (src/api/ops.ts).
    */
   private async handOver(next: FacilityIndex, spatial: SpatialHandle): Promise<void> {
     const { metrics, config, log } = this.parts;

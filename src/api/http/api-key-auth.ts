@@ -1,13 +1,13 @@
 import { Elysia } from 'elysia';
-import { authenticate } from './authenticate';
-import { authorize } from './authorize';
-import { meterCall, quotaHeaders } from './quota';
-import { TIER_RULES, TIERS, type Endpoint } from '../tiers';
-import type { ErrorCode } from '../errors';
-import type { Account } from '../state/model';
-import type { StateStore } from '../state/store';
-import { errorResponses } from '../http/envelope';
-import { requestContext, type RequestFacts } from '../http/request-context';
+import { authenticate } from '../../access/authenticate';
+import { authorize } from '../../access/authorize';
+import { meterCall, quotaHeaders } from '../../access/quota';
+import { TIER_RULES, TIERS, type Endpoint } from '../../tiers';
+import type { ErrorCode } from '../../errors';
+import type { Account } from '../../state/model';
+import type { StateStore } from '../../state/store';
+import { errorResponses } from '../../shared/envelope';
+import { requestContext, type RequestFacts } from './request-context';
 
 /**
  * Step 3 of the pipeline: reads and checks a route's input once the caller is known. `check`

@@ -1,16 +1,16 @@
-import type { Config } from './config';
-import type { PeerAddress } from './demo/client-ip';
-import type { Geocoder } from './demo/geocoder';
-import type { SpatialHandle } from './area/spatial-handle';
-import type { FacilityIndex } from './index/facility-index';
-import type { Lifecycle } from './ops/lifecycle';
-import { ServiceMetrics } from './ops/service-metrics';
-import type { StateStore } from './state/store';
-import type { Log } from './log';
-import { createJwtVerifier, type JwtVerifier } from './account/jwt';
-import type { ReportCache } from './reports/cache';
-import { openReportCache } from './reports/service';
-import type { WebAssets } from './web/assets';
+import type { Config } from '../config';
+import type { PeerAddress } from '../demo/client-ip';
+import type { Geocoder } from '../demo/geocoder';
+import type { SpatialHandle } from '../area/spatial-handle';
+import type { FacilityIndex } from '../index/facility-index';
+import type { Lifecycle } from '../ops/lifecycle';
+import { ServiceMetrics } from '../ops/service-metrics';
+import type { StateStore } from '../state/store';
+import type { Log } from '../log';
+import { createJwtVerifier, type JwtVerifier } from '../account/jwt';
+import type { ReportCache } from '../reports/cache';
+import { openReportCache } from '../reports/service';
+import type { WebAssets } from '../web/assets';
 
 /** The parts built once per process and shared by every app a reload builds (see `processParts`). */
 export type ProcessParts = {

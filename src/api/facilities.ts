@@ -1,10 +1,10 @@
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../deps';
-import { apiKeyAuth, apiKeyErrors } from '../access/api-key-auth';
-import { jsonResponse } from '../http/json-response';
-import { metaFor } from '../http/request-context';
-import { FacilityResponse, RegistryIdParam } from './model';
-import { lookupFacility } from './service';
+import type { AppDeps } from './deps';
+import { apiKeyAuth, apiKeyErrors } from './http/api-key-auth';
+import { jsonResponse } from './http/json-response';
+import { metaFor } from './http/request-context';
+import { FacilityResponse, RegistryIdParam } from '../facilities/model';
+import { lookupFacility } from '../facilities/service';
 
 export function facilityRoutes(deps: AppDeps) {
   return new Elysia({ name: 'facility-routes' }).use(apiKeyAuth(deps)).get(

@@ -1,12 +1,12 @@
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../deps';
-import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from '../access/api-key-auth';
-import { exportableInput } from '../exports/exportable';
+import type { AppDeps } from './deps';
+import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
+import { exportableInput } from './http/exportable';
 import { exportResponse, listResponses } from '../exports/response';
-import { metaFor } from '../http/request-context';
-import { AreaFacility, AreaQuery, AreaResponse } from './model';
-import { parseAreaQuery } from './query';
-import { findWithinRadius } from './service';
+import { metaFor } from './http/request-context';
+import { AreaFacility, AreaQuery, AreaResponse } from '../area/model';
+import { parseAreaQuery } from '../area/query';
+import { findWithinRadius } from '../area/service';
 
 /**
  * The query is read strictly (422 naming each bad parameter) by the pipeline's input step: after

@@ -1,7 +1,7 @@
-import { inputCheck, type InputCheck } from '../access/api-key-auth';
-import type { ErrorCode } from '../errors';
-import type { Account } from '../state/model';
-import { chooseFormat, type ExportFormat } from './format';
+import { inputCheck, type InputCheck } from './api-key-auth';
+import type { ErrorCode } from '../../errors';
+import type { Account } from '../../state/model';
+import { chooseFormat, type ExportFormat } from '../../exports/format';
 
 /** A list route's checked input and the form its answer is wanted in. */
 export type Exportable<I> = { value: I; format: ExportFormat };

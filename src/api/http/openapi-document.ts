@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '../errors';
+import { ERROR_STATUS, type ErrorCode } from '../../errors';
 
 /**
  * The OpenAPI document as served: the plugin's output turned into a valid OpenAPI 3.1 document by

@@ -1,16 +1,16 @@
 import { Elysia } from 'elysia';
-import type { AppDeps } from '../deps';
-import { errorResponses } from '../http/envelope';
-import { metaFor, requestContext } from '../http/request-context';
-import { censusGeocoder } from './census-geocoder';
-import { clientResolver, socketPeer } from './client-ip';
+import type { AppDeps } from './deps';
+import { errorResponses } from '../shared/envelope';
+import { metaFor, requestContext } from './http/request-context';
+import { censusGeocoder } from '../demo/census-geocoder';
+import { clientResolver, socketPeer } from '../demo/client-ip';
 import { countDemoRequest } from '../access/demo-window';
-import { geocoderChain } from './geocoder';
-import { DemoQuery, DemoResponse } from './model';
-import { offlineGeocoder } from './offline-geocoder';
-import { searchFallbackGeocoder } from './search-fallback';
+import { geocoderChain } from '../demo/geocoder';
+import { DemoQuery, DemoResponse } from '../demo/model';
+import { offlineGeocoder } from '../demo/offline-geocoder';
+import { searchFallbackGeocoder } from '../demo/search-fallback';
 import { FacilitySearch } from '../search/facility-search';
-import { demoLookup } from './service';
+import { demoLookup } from '../demo/service';
 
 /** Spec 4.4: public demo lookup by street address, 5 per IP per rolling hour (docs/demo.md). */
 export function demoRoutes(deps: AppDeps) {

@@ -1,11 +1,11 @@
 import { Elysia, t } from 'elysia';
 import type { OpenAPIV3 } from 'openapi-types';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import { RegistryIdParam } from '../facilities/model';
 import { findFacility, findFacilityRow } from '../facilities/service';
-import { apiKeyAuth, apiKeyErrors } from '../access/api-key-auth';
+import { apiKeyAuth, apiKeyErrors } from './http/api-key-auth';
 import { scoreSeries } from '../history/score-series';
-import { exportReport } from './service';
+import { exportReport } from '../reports/service';
 
 const ERRORS = apiKeyErrors('report', 'NOT_FOUND');
 

@@ -1,8 +1,8 @@
 import { Elysia, ValidationError } from 'elysia';
 import type { AppDeps } from '../deps';
-import { API_KEY_CHALLENGE, errorBody } from './envelope';
+import { API_KEY_CHALLENGE, errorBody } from '../../shared/envelope';
 import { validationMessage, type SchemaFailure } from './validation-message';
-import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../../errors';
 import { metaFor, requestContext } from './request-context';
 
 type RouteLister = () => { method: string; path: string }[];

@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from '../deps';
-import { AppError } from '../errors';
-import { requestContext } from '../http/request-context';
-import { JwtRejected, JwtSourceUnavailable, type JwtIdentity, type JwtVerifier } from './jwt';
+import { AppError } from '../../errors';
+import { requestContext } from './request-context';
+import { JwtRejected, JwtSourceUnavailable, type JwtIdentity, type JwtVerifier } from '../../account/jwt';
 
 const REALM = 'Bearer realm="facility-score account"';
 // One message for every refused token: which check failed (signature, alg, aud, iss, exp, nbf) is

@@ -1,11 +1,11 @@
 import { Elysia, t } from 'elysia';
-import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from '../access/api-key-auth';
-import type { AppDeps } from '../deps';
+import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
+import type { AppDeps } from './deps';
 import { AppError } from '../errors';
-import { metaFor } from '../http/request-context';
+import { metaFor } from './http/request-context';
 import { WebhookAllowList } from '../webhooks/allow-list';
-import { ChangesResponse, CreateBody, DeletedResponse, DeliveriesResponse, PatchBody, RedeliverResponse, SecretResponse, WatchlistListResponse, WatchlistResponse } from './model';
-import { createWatchlist, deleteWatchlist, ownWatchlist, present, rotateSecret, updateWatchlist, watchlistChanges } from './service';
+import { ChangesResponse, CreateBody, DeletedResponse, DeliveriesResponse, PatchBody, RedeliverResponse, SecretResponse, WatchlistListResponse, WatchlistResponse } from '../watchlists/model';
+import { createWatchlist, deleteWatchlist, ownWatchlist, present, rotateSecret, updateWatchlist, watchlistChanges } from '../watchlists/service';
 
 const IdParam = t.Object({ id: t.String({ pattern: '^wl_[0-9a-f]{16}$' }) });
 const EventParam = t.Object({ id: t.String({ pattern: '^wl_[0-9a-f]{16}$' }), event_id: t.String({ pattern: '^msg_[0-9a-f]{32}$' }) });

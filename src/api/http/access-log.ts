@@ -1,7 +1,7 @@
 import { Elysia, ElysiaCustomStatusResponse, StatusMap } from 'elysia';
 import type { AppDeps } from '../deps';
-import { requestContext } from '../http/request-context';
-import { UNMATCHED_ROUTE } from './service-metrics';
+import { requestContext } from './request-context';
+import { UNMATCHED_ROUTE } from '../../ops/service-metrics';
 
 /** Probe and scrape routes: answered many times a minute, so a success is not worth a log line. */
 const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
@@ -32,7 +32,7 @@ export function accessLog(deps: Pick<AppDeps, 'metrics' | 'config' | 'log'>) {
     const seconds = (performance.now() - facts.startedAt) / 1000;
     const pattern = route || UNMATCHED_ROUTE;
     // From the facts, not the response's X-Cache header: reading a returned Response's headers builds
-    // its Headers object, ~2 µs of every lookup (src/http/json-response.ts returns a Response).
+    // its Headers object, ~2 µs of every lookup (src/api/http/json-response.ts returns a Response).
     const cache = facts.cache;
     metrics.observe({ method: request.method, route: pattern, status, seconds, errorCode: facts.errorCode, cache });
     if (!deps.config.logRequests || (QUIET_ROUTES.has(pattern) && status < 400)) return;

@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
 import { MAX_POINTS, type ExplanationLine } from '../scoring/model';
-import type { ScoreChange } from '../history/model';
+import type { ScoreChange } from '../index/history/model';
 import type { FacilityDetail } from '../index/facility-index';
 import type { LookupRow, StoredLookup } from '../index/stored-lookup';
 import { explainComponents, explanationLines } from '../scoring/explain';

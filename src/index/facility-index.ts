@@ -1,9 +1,9 @@
 import { Database } from 'bun:sqlite';
 import { attachSearchFile, ownSearchTables, SEARCH_SCHEMA } from './search-file';
 import { existsSync } from 'node:fs';
-import { HistoryReader } from '../history/history-reader';
-import type { HistoryEntry, Release, ScoreChange } from '../history/model';
-import { scoreChangeOf } from '../history/score-change';
+import { HistoryReader } from './history/history-reader';
+import type { HistoryEntry, Release, ScoreChange } from './history/model';
+import { scoreChangeOf } from './history/score-change';
 import type { ScoreInputs } from '../scoring/model';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
 import type { Peers } from './peers';
@@ -254,7 +254,7 @@ export class FacilityIndex {
     return this.history.historyOf(registryId, this.getSummary(registryId));
   }
 
-  /** The facility's `score_change` (src/history/score-change.ts). */
+  /** The facility's `score_change` (src/index/history/score-change.ts). */
   scoreChangeOf(registryId: string): ScoreChange {
     return scoreChangeOf(this.history.storedEntries(registryId), this.info.score_version);
   }

@@ -1,4 +1,4 @@
-import { HISTORY_DDL } from '../history/schema';
+import { HISTORY_DDL } from './history/schema';
 
 /** DDL of the facility index file (the search tables: ./search-table.ts). Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
 export const INDEX_FORMAT = '10';

@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
-import { changesOfIds } from '../history/release-changes';
+import { changesOfIds } from '../index/history/release-changes';
 import type { Account } from '../state/model';
 import type { WatchStore } from '../state/watch-store';
 import type { WebhookAllowList } from '../webhooks/allow-list';

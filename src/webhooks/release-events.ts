@@ -1,4 +1,4 @@
-import { changesInReleaseFor, type ReleaseChange } from '../history/release-changes';
+import { changesInReleaseFor, type ReleaseChange } from '../index/history/release-changes';
 import type { FacilityIndex } from '../index/facility-index';
 import { sha256Hex } from '../hash';
 import type { Log } from '../log';

@@ -1,5 +1,5 @@
 import { FacilityIndex, IndexOpenError } from '../facility-index';
-import type { PreviousIndex } from '../../history/carry-forward';
+import type { PreviousIndex } from '../history/carry-forward';
 import { UnusableInputError } from './errors';
 
 /**

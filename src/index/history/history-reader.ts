@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite';
-import type { FacilitySummary, IndexInfo } from '../index/model';
+import type { FacilitySummary, IndexInfo } from '../model';
 import type { HistoryEntry, Release } from './model';
 import type { ChangeKind } from './schema';
 
@@ -13,7 +13,7 @@ function toEntry(r: RawEntry): HistoryEntry {
 }
 
 /**
- * Reads the release list and history of an index (src/history/schema.ts), hiding how it is stored:
+ * Reads the release list and history of an index (src/index/history/schema.ts), hiding how it is stored:
  * an index from before releases existed reads as one release, and a facility without rows reads as
  * added in the first release with its current values.
  */

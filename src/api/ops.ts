@@ -63,8 +63,7 @@ export function opsRoutes(deps: AppDeps) {
         const failed: string[] = [];
         if (deps.lifecycle?.draining) failed.push('shutting down');
         try {
-          // db.query (cached statement) throws once the database is closed; a kept prepared statement would not.
-          if (!deps.index.db.query('SELECT 1 AS one FROM index_meta LIMIT 1').get()) failed.push('index unreadable');
+          if (!deps.index.answers()) failed.push('index unreadable');
         } catch {
           failed.push('index unreadable');
         }

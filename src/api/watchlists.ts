@@ -3,7 +3,7 @@ import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth'
 import type { AppDeps } from './deps';
 import { AppError } from '../errors';
 import { metaFor } from './http/request-context';
-import { WebhookAllowList } from '../webhooks/allow-list';
+import { WebhookAllowList } from '../watchlists/webhooks/allow-list';
 import { ChangesResponse, CreateBody, DeletedResponse, DeliveriesResponse, PatchBody, RedeliverResponse, SecretResponse, WatchlistListResponse, WatchlistResponse } from '../watchlists/model';
 import { createWatchlist, deleteWatchlist, ownWatchlist, present, rotateSecret, updateWatchlist, watchlistChanges } from '../watchlists/service';
 

@@ -10,8 +10,8 @@ import { ServiceProcess } from './service-process';
 import { lineLog } from '../ops/log-sink';
 import { openStateStore } from '../state/open-store';
 import { loadWebAssets } from '../web/assets';
-import { WebhookDispatcher } from '../webhooks/dispatcher';
-import { emitReleaseEvents } from '../webhooks/release-events';
+import { WebhookDispatcher } from '../watchlists/webhooks/dispatcher';
+import { emitReleaseEvents } from '../watchlists/webhooks/release-events';
 import { configFrom, parse } from './options';
 
 const HELP = `facility-score serve [--port 8080] [--host 0.0.0.0] [--index PATH] [--state-dir ./var] [--redis-url URL] [--trusted-proxies CIDR,...] [--cors-origins ORIGIN,...] [--report-cache-dir DIR|off] [--report-cache-max-mb 1024]

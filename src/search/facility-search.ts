@@ -88,7 +88,7 @@ export class FacilitySearch {
    */
   static open(index: FacilityIndex, rankedMatches = RANKED_MATCHES): FacilitySearch | null {
     // in the index file or in its attached search file (src/index/search-file.ts)
-    const has = index.db.query("SELECT 1 AS ok FROM pragma_table_list WHERE name = 'facility_search'").get();
+    const has = index.hasTable('facility_search');
     const format = index.db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'format'").get();
     return has && format?.value !== '4' && format?.value !== '5' ? new FacilitySearch(index, rankedMatches, ['6', '7', '8'].includes(format?.value ?? '')) : null;
   }

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { changesInRelease } from '../../src/index/history/release-changes';
-import { FacilityIndex } from '../../src/index/facility-index';
-import { buildThreeReleases, directDiff, facilityTuples, type ScoreTuple, type ThreeReleases } from '../history/releases';
-import { QUICK_WEBHOOK_ENV } from '../support/many-changes';
-import { MAIN, ROOT, cli, spawnService, type Service } from '../support/process';
-import { startReceiver } from '../support/webhook-receiver';
+import { changesInRelease } from '../../../src/index/history/release-changes';
+import { FacilityIndex } from '../../../src/index/facility-index';
+import { buildThreeReleases, directDiff, facilityTuples, type ScoreTuple, type ThreeReleases } from '../../history/releases';
+import { QUICK_WEBHOOK_ENV } from '../../support/many-changes';
+import { MAIN, ROOT, cli, spawnService, type Service } from '../../support/process';
+import { startReceiver } from '../../support/webhook-receiver';
 
 // End to end over real releases: the generator's --evolve, ingest --previous, SIGHUP, a real receiver.
 let r: ThreeReleases;

@@ -1,4 +1,4 @@
-import type { Attempt } from '../state/watch-model';
+import type { Attempt } from '../../state/watch-model';
 import { signedHeaders } from './signing';
 
 /** Response bodies are kept only this long (an excerpt for the deliveries list, never the body). */

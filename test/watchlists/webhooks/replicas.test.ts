@@ -2,12 +2,12 @@ import { afterAll, expect, it } from 'bun:test';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { cliKey, startReplicas, type Replica } from '../replicas/cluster';
-import { historyIndexFile } from '../support/history-index';
-import { QUICK_WEBHOOK_ENV, manyChanges } from '../support/many-changes';
-import { RedisServer } from '../support/redis-server';
-import { startReceiver } from '../support/webhook-receiver';
-import { tempDir } from '../support/temp-dir';
+import { cliKey, startReplicas, type Replica } from '../../replicas/cluster';
+import { historyIndexFile } from '../../support/history-index';
+import { QUICK_WEBHOOK_ENV, manyChanges } from '../../support/many-changes';
+import { RedisServer } from '../../support/redis-server';
+import { startReceiver } from '../../support/webhook-receiver';
+import { tempDir } from '../../support/temp-dir';
 
 const dir = tempDir('webhook-replicas');
 let redis: RedisServer | undefined;

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'bun:test';
 import { Webhook } from 'standardwebhooks';
-import { makeConfig, type Config } from '../../src/config';
-import { SqliteStateStore } from '../../src/state/sqlite-store';
-import { WebhookDispatcher } from '../../src/webhooks/dispatcher';
-import { emitReleaseEvents } from '../../src/webhooks/release-events';
-import type { WatchlistRecord } from '../../src/watchlists/model';
-import { historyIndex } from '../support/history-index';
-import { A, B, C, D, HISTORY, HISTORY_2, RELEASES, RELEASES_2, ROWS_2, ROWS_3 } from '../support/release-fixture';
-import { startReceiver } from '../support/webhook-receiver';
+import { makeConfig, type Config } from '../../../src/config';
+import { SqliteStateStore } from '../../../src/state/sqlite-store';
+import { WebhookDispatcher } from '../../../src/watchlists/webhooks/dispatcher';
+import { emitReleaseEvents } from '../../../src/watchlists/webhooks/release-events';
+import type { WatchlistRecord } from '../../../src/watchlists/model';
+import { historyIndex } from '../../support/history-index';
+import { A, B, C, D, HISTORY, HISTORY_2, RELEASES, RELEASES_2, ROWS_2, ROWS_3 } from '../../support/release-fixture';
+import { startReceiver } from '../../support/webhook-receiver';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const FAST = { webhookAllow: ['127.0.0.1/32'], webhookRetryBaseMs: 50, webhookRetryMaxMs: 200, webhookTimeoutMs: 300, webhookLeaseMs: 1000, webhookPollMs: 20 };

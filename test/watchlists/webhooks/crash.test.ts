@@ -2,12 +2,12 @@ import { afterAll, expect, it } from 'bun:test';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { SqliteStateStore } from '../../src/state/sqlite-store';
-import { historyIndexFile } from '../support/history-index';
-import { QUICK_WEBHOOK_ENV, manyChanges } from '../support/many-changes';
-import { MAIN, ROOT, spawnService, type Service } from '../support/process';
-import { startReceiver } from '../support/webhook-receiver';
-import { tempDir } from '../support/temp-dir';
+import { SqliteStateStore } from '../../../src/state/sqlite-store';
+import { historyIndexFile } from '../../support/history-index';
+import { QUICK_WEBHOOK_ENV, manyChanges } from '../../support/many-changes';
+import { MAIN, ROOT, spawnService, type Service } from '../../support/process';
+import { startReceiver } from '../../support/webhook-receiver';
+import { tempDir } from '../../support/temp-dir';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const dir = tempDir('webhook-crash');

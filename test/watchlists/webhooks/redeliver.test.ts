@@ -1,11 +1,11 @@
 import { afterEach, expect, it } from 'bun:test';
 import { Webhook } from 'standardwebhooks';
-import { WebhookDispatcher } from '../../src/webhooks/dispatcher';
-import { emitReleaseEvents } from '../../src/webhooks/release-events';
-import { json, makeWorld } from '../helpers';
-import { historyIndex } from '../support/history-index';
-import { A, HISTORY, HISTORY_2, RELEASES, RELEASES_2, ROWS_2, ROWS_3 } from '../support/release-fixture';
-import { startReceiver } from '../support/webhook-receiver';
+import { WebhookDispatcher } from '../../../src/watchlists/webhooks/dispatcher';
+import { emitReleaseEvents } from '../../../src/watchlists/webhooks/release-events';
+import { json, makeWorld } from '../../helpers';
+import { historyIndex } from '../../support/history-index';
+import { A, HISTORY, HISTORY_2, RELEASES, RELEASES_2, ROWS_2, ROWS_3 } from '../../support/release-fixture';
+import { startReceiver } from '../../support/webhook-receiver';
 
 const stops: (() => unknown)[] = [];
 afterEach(() => stops.splice(0).forEach((s) => s()));

@@ -1,10 +1,10 @@
-import { changesInReleaseFor, type ReleaseChange } from '../index/history/release-changes';
-import type { FacilityIndex } from '../index/facility-index';
-import { sha256Hex } from '../hash';
-import type { Log } from '../log';
-import type { OutboxEvent, WatchStore } from '../state/watch-store';
-import type { WatchlistRecord } from '../state/watch-model';
-import { matchChange } from '../watchlists/rules';
+import type { ReleaseChange } from '../../index/history/release-changes';
+import type { FacilityIndex } from '../../index/facility-index';
+import { sha256Hex } from '../../hash';
+import type { Log } from '../../log';
+import type { OutboxEvent, WatchStore } from '../../state/watch-store';
+import type { WatchlistRecord } from '../../state/watch-model';
+import { matchChange } from '../rules';
 
 /**
  * The webhook-id of the event a change makes for a list: derived, not random, so turning the same
@@ -47,7 +47,7 @@ export async function emitReleaseEvents(o: { index: FacilityIndex; watch: WatchS
     const watchers = lists.filter((l) => l.base_as_of < release.as_of);
     if (watchers.length > 0) {
       const watched = [...new Set(watchers.flatMap((l) => l.registry_ids))];
-      const events = eventsOfRelease(changesInReleaseFor(o.index.db, release.seq, watched), release, watchers, o.now);
+      const events = eventsOfRelease(o.index.changesInReleaseFor(release.seq, watched), release, watchers, o.now);
       const added = await o.watch.enqueue(events, o.now);
       queued += added;
       o.log({ level: 'info', msg: 'release turned into webhook events', as_of: release.as_of, events: events.length, new_events: added, watchlists: watchers.length });

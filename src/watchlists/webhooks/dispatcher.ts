@@ -1,8 +1,8 @@
-import type { Config } from '../config';
-import type { Log } from '../log';
-import type { AttemptOutcome, ClaimedEvent, WatchStore } from '../state/watch-store';
-import { VERSION } from '../version';
-import type { Attempt } from '../state/watch-model';
+import type { Config } from '../../config';
+import type { Log } from '../../log';
+import type { AttemptOutcome, ClaimedEvent, WatchStore } from '../../state/watch-store';
+import { VERSION } from '../../version';
+import type { Attempt } from '../../state/watch-model';
 import { WebhookAllowList } from './allow-list';
 import { postEvent } from './attempt';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
-import { configFrom } from '../../src/cli/options';
-import { WebhookAllowList } from '../../src/webhooks/allow-list';
+import { configFrom } from '../../../src/cli/options';
+import { WebhookAllowList } from '../../../src/watchlists/webhooks/allow-list';
 
 describe('the webhook allow-list', () => {
   const allow = new WebhookAllowList(['hooks.example.com', '*.partner.example', '10.20.0.0/16', '::1']);

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { inCidr, parseCidr, parseIp } from '../../demo/client-ip';
+import { inCidr, parseCidr, parseIp } from '../../shared/cidr';
 
 type Cidr = ReturnType<typeof parseCidr>;
 

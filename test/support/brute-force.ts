@@ -1,5 +1,5 @@
-import { haversineMiles } from './geo';
-import type { RadiusQuery } from './spatial-search';
+import { haversineMiles } from '../../src/area/geo';
+import type { RadiusQuery } from '../../src/area/spatial-search';
 
 /** The columns a radius search reads, as the facility table holds them. */
 export type PlacedFacility = {

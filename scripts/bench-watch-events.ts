@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { changesInReleaseFor } from '../src/history/release-changes';
-import { eventsOfRelease } from '../src/webhooks/release-events';
+import { changesInReleaseFor } from '../src/index/history/release-changes';
+import { eventsOfRelease } from '../src/watchlists/webhooks/release-events';
 import type { WatchlistRecord } from '../src/watchlists/model';
 
 const { values } = parseArgs({ options: { facilities: { type: 'string', default: '3200000' }, dir: { type: 'string', default: tmpdir() } } });

@@ -1,17 +1,17 @@
 import { join } from 'node:path';
 import { ACCOUNT_ENV_HELP, ACCOUNT_OPTIONS } from '../account/jwt-options';
 import { jwtModeOf } from '../account/jwt';
-import { createApp } from '../app';
-import { processParts } from '../deps';
+import { createApp } from '../api/app';
+import { processParts } from '../api/deps';
 import { openIndex } from '../index/bundled';
 import { prepareSpatial } from '../ops/index-preparer';
 import { newLifecycle } from '../ops/lifecycle';
-import { ServiceProcess } from '../ops/service-process';
+import { ServiceProcess } from './service-process';
 import { lineLog } from '../ops/log-sink';
 import { openStateStore } from '../state/open-store';
 import { loadWebAssets } from '../web/assets';
-import { WebhookDispatcher } from '../webhooks/dispatcher';
-import { emitReleaseEvents } from '../webhooks/release-events';
+import { WebhookDispatcher } from '../watchlists/webhooks/dispatcher';
+import { emitReleaseEvents } from '../watchlists/webhooks/release-events';
 import { configFrom, parse } from './options';
 
 const HELP = `facility-score serve [--port 8080] [--host 0.0.0.0] [--index PATH] [--state-dir ./var] [--redis-url URL] [--trusted-proxies CIDR,...] [--cors-origins ORIGIN,...] [--report-cache-dir DIR|off] [--report-cache-max-mb 1024]

@@ -1,4 +1,4 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from '../shared/typebox';
 
 /** Where a geocoded point came from: the index's own addresses (exactly, or through the search fallback), or an external Census-format service. */
 export const GeocodeSource = t.Union([t.Literal('offline'), t.Literal('search'), t.Literal('census')]);

@@ -1,9 +1,10 @@
 import { Database } from 'bun:sqlite';
 import { attachSearchFile, ownSearchTables, SEARCH_SCHEMA } from './search-file';
 import { existsSync } from 'node:fs';
-import { HistoryReader } from '../history/history-reader';
-import type { HistoryEntry, Release, ScoreChange } from '../history/model';
-import { scoreChangeOf } from '../history/score-change';
+import { HistoryReader } from './history/history-reader';
+import type { HistoryEntry, Release, ScoreChange } from './history/model';
+import { changesInReleaseFor, changesOfIds, type ReleaseChange } from './history/release-changes';
+import { scoreChangeOf } from './history/score-change';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
 import type { Peers } from './peers';
 import { inputsOfStored } from './inputs-codec';
@@ -13,6 +14,8 @@ import { StoredLookup, type StoredDetailRef } from './stored-lookup';
 const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, f.overall_score,
   active_enforcement, baseline, violation_frequency, penalty_severity, recency, repeat_offender, score_hash`;
 type RawSummary = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number };
+/** A facility table row as the area search reads it (`placedRows`): the flag as SQLite stores it, 0 or 1. */
+export type PlacedRow = { registry_id: string; fac_name: string; lat: number; lng: number; overall_score: number; active_enforcement: number; fac_state: string };
 
 // Rows come fresh from SQLite and are not shared, so the flag is converted in place (no copy per lookup).
 function toSummary(r: RawSummary): FacilitySummary {
@@ -203,7 +206,7 @@ export class FacilityIndex {
     return this.history.historyOf(registryId, this.getSummary(registryId));
   }
 
-  /** The facility's `score_change` (src/history/score-change.ts). */
+  /** The facility's `score_change` (src/index/history/score-change.ts). */
   scoreChangeOf(registryId: string): ScoreChange {
     return scoreChangeOf(this.history.storedEntries(registryId), this.info.score_version);
   }
@@ -213,6 +216,37 @@ export class FacilityIndex {
     const out = new Map<string, ScoreChange>();
     for (const [id, entries] of this.history.storedEntriesOf(ids)) out.set(id, scoreChangeOf(entries, this.info.score_version));
     return out;
+  }
+
+  /** The changes of release `seq` among `ids` (src/index/history/release-changes.ts). */
+  changesInReleaseFor(seq: number, ids: readonly string[]): ReleaseChange[] {
+    return changesInReleaseFor(this.db, seq, ids);
+  }
+
+  /** The changes of `ids` in the releases after `afterSeq` up to `uptoSeq`, oldest release first. */
+  changesOfIds(ids: readonly string[], afterSeq: number, uptoSeq: number): ReleaseChange[] {
+    return changesOfIds(this.db, ids, afterSeq, uptoSeq);
+  }
+
+  /** Whether the metadata table still answers (GET /readyz). Throws once the database is closed:
+   * `db.query` is a cached statement, which fails then; a kept prepared statement would not. */
+  answers(): boolean {
+    return this.db.query('SELECT 1 AS one FROM index_meta LIMIT 1').get() !== null;
+  }
+
+  /** Whether a table (or virtual table) named `name` is in the index file or its attached search file. */
+  hasTable(name: string): boolean {
+    return this.db.query('SELECT 1 AS ok FROM pragma_table_list WHERE name = ?').get(name) !== null;
+  }
+
+  /** Rows of the facility table, counted now (the area search sizes its arrays by it). */
+  facilityCount(): number {
+    return (this.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+  }
+
+  /** Every facility's place, score and flag, in registry_id order (the primary key's order). */
+  placedRows(): IterableIterator<PlacedRow> {
+    return this.db.query<PlacedRow, []>('SELECT registry_id, fac_name, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id').iterate();
   }
 
   close(): void {

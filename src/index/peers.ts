@@ -1,4 +1,4 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from '../shared/typebox';
 
 /** Peer groups need this many facilities; smaller ones widen to fewer NAICS digits (6, 4, 3, then 2). */
 export const MIN_PEERS = 30;

@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
-import type { PreviousIndex } from '../history/carry-forward';
-import type { Release } from '../history/model';
+import type { PreviousIndex } from './history/carry-forward';
+import type { Release } from './history/model';
 import { INDEX_FORMAT } from './schema';
 
 /**
@@ -9,7 +9,7 @@ import { INDEX_FORMAT } from './schema';
  * release history of a served index survives the upgrade that changes the format. Nothing else reads
  * an older file (a server refuses it: ./schema.ts formatRefusal), and this reads only what carrying
  * the history forward needs: the release list, the history, the score columns of `facility` (the
- * same in both) and, when the score method changes, the stored inputs (src/history/carry-forward.ts).
+ * same in both) and, when the score method changes, the stored inputs (src/index/history/carry-forward.ts).
  *
  * A layout is described by what differs between the two formats. When INDEX_FORMAT next changes,
  * LAYOUT_BEFORE takes CURRENT_LAYOUT's values and CURRENT_LAYOUT says what the new format changed.

@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite';
-import type { HistoryReader } from '../history/history-reader';
-import type { ScoreChange } from '../history/model';
-import { scoreChangeOf } from '../history/score-change';
+import type { HistoryReader } from './history/history-reader';
+import type { ScoreChange } from './history/model';
+import { scoreChangeOf } from './history/score-change';
 import type { ExplanationLine, ProgramsInputs } from '../scoring/model';
 import { explanationLines, type ComponentPoints } from '../scoring/explain';
 import { ReasonDecoder, type StoredExplanation, type TemplateRow } from './explanation-codec';

@@ -1,6 +1,6 @@
-import { t, type Static } from 'elysia';
-import { Envelope } from '../http/envelope';
-import { ScoreChange } from '../history/model';
+import { t, type Static } from '../shared/typebox';
+import { Envelope } from '../shared/envelope';
+import { ScoreChange } from '../index/history/model';
 import { Peers } from '../index/peers';
 
 /**

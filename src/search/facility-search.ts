@@ -87,7 +87,7 @@ export class FacilitySearch {
    */
   static open(index: FacilityIndex, rankedMatches = RANKED_MATCHES): FacilitySearch | null {
     // in the index file or in its attached search file (src/index/search-file.ts)
-    const has = index.db.query("SELECT 1 AS ok FROM pragma_table_list WHERE name = 'facility_search'").get();
+    const has = index.hasTable('facility_search');
     return has ? new FacilitySearch(index, rankedMatches) : null;
   }
 

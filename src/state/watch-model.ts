@@ -1,4 +1,4 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from '../shared/typebox';
 
 /**
  * Watchlists and webhook deliveries as the state store keeps them. They live here, below the

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { AppError } from '../../src/errors';
 import { FacilityResponse, type FacilityRecord } from '../../src/facilities/model';
 import { lookupFacility, toFacilityRecord } from '../../src/facilities/service';
-import { HistoryReader } from '../../src/history/history-reader';
+import { HistoryReader } from '../../src/index/history/history-reader';
 import { FacilityIndex } from '../../src/index/facility-index';
 import { EXPLANATION_AT, parseDetail } from '../../src/index/facility-detail';
 import { StoredLookup } from '../../src/index/stored-lookup';

@@ -1,7 +1,7 @@
 import { renameSync, rmSync, statSync } from 'node:fs';
 import { workerUrl } from '../../worker-url';
 import { SCORE_VERSION } from '../../scoring/score';
-import type { RecordedRelease } from '../../history/carry-forward';
+import type { RecordedRelease } from '../history/carry-forward';
 import { buildTempPath, IndexWriter } from '../index-writer';
 import { SearchBuild, type SearchOutcome } from '../search-build';
 import { searchFilePath } from '../search-file';

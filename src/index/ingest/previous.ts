@@ -1,4 +1,4 @@
-import type { PreviousIndex } from '../../history/carry-forward';
+import type { PreviousIndex } from '../history/carry-forward';
 import { PreviousFormatError, readPreviousIndex } from '../previous-format';
 import { UnusableInputError } from './errors';
 

@@ -1,0 +1,58 @@
+import type { ReleaseChange } from '../../index/history/release-changes';
+import type { FacilityIndex } from '../../index/facility-index';
+import { sha256Hex } from '../../hash';
+import type { Log } from '../../log';
+import type { OutboxEvent, WatchStore } from '../../state/watch-store';
+import type { WatchlistRecord } from '../../state/watch-model';
+import { matchChange } from '../rules';
+
+/**
+ * The webhook-id of the event a change makes for a list: derived, not random, so turning the same
+ * release into events again (after a crash, or on a second replica) yields the same ids, which the
+ * outbox keeps once.
+ */
+export function eventId(watchlistId: string, asOf: string, registryId: string): string {
+  return `msg_${sha256Hex(`${watchlistId}|${asOf}|${registryId}`).slice(0, 32)}`;
+}
+
+/** The events of one release for these lists: one per watched ID whose change the list's rule matches. */
+export function eventsOfRelease(changes: ReleaseChange[], release: { as_of: string }, lists: WatchlistRecord[], now: number): OutboxEvent[] {
+  const byId = new Map<string, ReleaseChange>();
+  for (const c of changes) byId.set(c.registry_id, c);
+  const timestamp = new Date(now).toISOString();
+  const events: OutboxEvent[] = [];
+  for (const list of lists) {
+    for (const registryId of list.registry_ids) {
+      const change = byId.get(registryId);
+      const item = change && matchChange(change, list.rule);
+      if (!item) continue;
+      const id = eventId(list.id, release.as_of, registryId);
+      const body = JSON.stringify({ type: item.type, timestamp, data: { watchlist_id: list.id, ...item } });
+      events.push({ id, watchlist_id: list.id, type: item.type, registry_id: registryId, as_of: release.as_of, body, created_at: now });
+    }
+  }
+  return events;
+}
+
+/**
+ * Turns every release of the served index not yet turned into events into outbox events, for the
+ * lists with a webhook made before that release. A release is marked done only after its events
+ * are queued, so a crash in between queues them again (same ids: nothing doubles).
+ */
+export async function emitReleaseEvents(o: { index: FacilityIndex; watch: WatchStore; now: number; log: Log }): Promise<number> {
+  const lists = await o.watch.webhookWatchlists();
+  let queued = 0;
+  for (const release of o.index.releases()) {
+    if (await o.watch.releaseDone(release.as_of)) continue;
+    const watchers = lists.filter((l) => l.base_as_of < release.as_of);
+    if (watchers.length > 0) {
+      const watched = [...new Set(watchers.flatMap((l) => l.registry_ids))];
+      const events = eventsOfRelease(o.index.changesInReleaseFor(release.seq, watched), release, watchers, o.now);
+      const added = await o.watch.enqueue(events, o.now);
+      queued += added;
+      o.log({ level: 'info', msg: 'release turned into webhook events', as_of: release.as_of, events: events.length, new_events: added, watchlists: watchers.length });
+    }
+    await o.watch.markReleaseDone(release.as_of);
+  }
+  return queued;
+}

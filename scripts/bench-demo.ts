@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * Demo lookup figures (issue 5), in-process (app.handle, offline geocoder) on a national-scale index:
+ * Demo lookup figures, in-process (app.handle, offline geocoder) on a national-scale index:
  *   npx bun run scripts/bench-demo.ts [--index var/bench/national.sqlite] [--lookups 3000]
  * Prints p50/p95/p99 of found and not-found demo lookups, and the heap held by 100,000 distinct
  * IPs' rate-limit buckets. On a shared machine, run one benchmark at a time.

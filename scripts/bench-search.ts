@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * Search and export figures on a national-scale index (issue 16):
+ * Search and export figures on a national-scale index:
  *   npx bun scripts/bench-search.ts [--index var/bench/national.sqlite] [--queries 2000] [--no-http] [--ranked 1000]
  * Prints p50/p99 in-process of `FacilitySearch.page` (limit 20) for 1-, 2- and 3-word prefix queries
  * built from random facilities (a 3-5 letter prefix of a word of the name, then of the city, then of

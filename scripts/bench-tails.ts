@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * Where the p99 of large responses comes from (issue 19), printed, never asserted:
+ * Where the p99 of large responses comes from, printed, never asserted:
  *   bun run scripts/bench-tails.ts --index var/bench/national.sqlite [--n 2000]
  *       [--http-before /path/to/old/checkout --index-before PATH]
  * 1. In-process, one request at a time through `app.handle` (no sockets): area (25 mi, limit 500,

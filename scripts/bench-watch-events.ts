@@ -1,5 +1,5 @@
 /**
- * Figure (issue 15): computing the webhook events of one weekly release for 10,000 watched IDs.
+ * Figure: computing the webhook events of one weekly release for 10,000 watched IDs.
  * Builds a national-size history (3.2M facilities added in release 1, 2% of them changed in release 2;
  * fictitious IDs) in a temp file, then times changesInRelease + eventsOfRelease for watchlists
  * holding 10,000 IDs (what emitReleaseEvents does: the changes of the watched IDs only, then the

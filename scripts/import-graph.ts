@@ -5,7 +5,7 @@
  *   npx bun scripts/import-graph.ts            # summary: files per layer, circles, upward imports
  *   npx bun scripts/import-graph.ts --edges    # also every import, as "from -> to"
  *   npx bun scripts/import-graph.ts --json     # everything as JSON
- *   npx bun scripts/import-graph.ts <old checkout>/src --before-13   # the tree before issue 13
+ *   npx bun scripts/import-graph.ts <old checkout>/src --flat-layout   # a tree from before the HTTP layer
  *
  * Every relative import counts, `import type` included (a type import is still a dependency of
  * the code's shape). Layers are declared top-down in LAYERS, by folder (a top-level file is its own
@@ -43,11 +43,11 @@ export const LAYERS: Layer[] = [
 ];
 
 /**
- * For the tree before issue 13 (commit 71395f6): its files that moved, put in the layer of the
- * file their content lives in now, so the before and after figures compare like with like:
- * `npx bun scripts/import-graph.ts <old checkout>/src --before-13`.
+ * For a tree from before the HTTP layer (routes and plugins inside feature folders): its files
+ * that moved, put in the layer of the file their content lives in now, so figures compare like with
+ * like: `npx bun scripts/import-graph.ts <old checkout>/src --flat-layout`.
  */
-export const BEFORE_13: [RegExp, string][] = [
+export const FLAT_LAYOUT: [RegExp, string][] = [
   [/^(app|deps)\.ts$|^[\w-]+\/routes\.ts$|^http\/(auth|error-handler|openapi|openapi-document|request-context|cors|home|validation-message|json-response)\.ts$|^exports\/exportable\.ts$|^ops\/access-log\.ts$|^access\/api-key-auth\.ts$|^account\/auth\.ts$/, 'api'],
   [/^(accounts\/|http\/rate-limit-headers\.ts$|demo\/(address|street-words|demo-limit)\.ts$)/, 'access/state/index'],
   [/^ops\/service-process\.ts$/, 'cli'],
@@ -200,7 +200,7 @@ export function summary(g: Graph) {
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const dir = args.find((a) => !a.startsWith('--')) ?? join(import.meta.dir, '..', 'src');
-  const g = readGraph(dir, args.includes('--before-13') ? BEFORE_13 : []);
+  const g = readGraph(dir, args.includes('--flat-layout') ? FLAT_LAYOUT : []);
   const s = summary(g);
   if (args.includes('--json')) {
     console.log(JSON.stringify({ ...s, edges: g.edges, layerOf: Object.fromEntries(g.layerOf) }, null, 2));

@@ -25,7 +25,7 @@ export const PortfolioItem = t.Object({
   overall_score: t.Integer({ minimum: 0, maximum: 100 }),
   active_enforcement: t.Boolean(),
   score_change: ScoreChange,
-  /** Issue 14: industry peers (portfolio is Starter+, so never redacted here); null without a NAICS code. */
+  /** Industry peers (portfolio is Starter+, so never redacted here); null without a NAICS code. */
   peers: t.Union([Peers, t.Null()]),
 });
 export type PortfolioItem = Static<typeof PortfolioItem>;

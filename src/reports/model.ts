@@ -28,7 +28,7 @@ export const ReportView = t.Object({
   /** The score model's one line on why the flag is set or not. */
   enforcement_reason: t.String(),
   inputs: ScoreInputs,
-  /** Issue 14: the facility's industry peers, null without a NAICS code. */
+  /** The facility's industry peers, null without a NAICS code. */
   peers: t.Union([Peers, t.Null()]),
   dataset_name: t.String(),
   as_of: t.String(),

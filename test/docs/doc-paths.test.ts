@@ -57,7 +57,7 @@ describe('the path reader finds what it must check', () => {
   });
 
   it('a file that is not there is missing; a glob with no match is missing', () => {
-    expect(pathExists('src/app.ts')).toBe(true);
+    expect(pathExists('src/api/app.ts')).toBe(true);
     expect(pathExists('src/accounts/keys.ts')).toBe(false);
     expect(pathExists('scripts/bench-*.ts')).toBe(true);
     expect(pathExists('scripts/nothing-*.ts')).toBe(false);

@@ -11,7 +11,7 @@ import { scoreFacility } from '../../src/scoring/score';
 import { FIXTURES, runIngest } from '../index/ingest/support';
 import { tempDir } from '../support/temp-dir';
 
-// The real EPA ECHO facility-search download (a byte-for-byte copy of /work/shared/data/echo_facility_search_sample.csv),
+// The real EPA ECHO facility-search download (a byte-for-byte copy of the shared real-data sample, echo_facility_search_sample.csv),
 // line 26: the worked example of docs/scoring.md. It goes through the project's own CSV reader, header
 // reader and row mapper, so an ingest regression on this row fails here.
 const SAMPLE = join(FIXTURES, 'echo_facility_search_sample.csv');

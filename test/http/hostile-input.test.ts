@@ -81,3 +81,23 @@ describe('hostile input: every message is ours', () => {
     if (!MESSAGE_TABLE.some((re) => re.test(message))) throw new Error(`message not in our table: ${JSON.stringify(message)}`);
   });
 });
+
+// Webhook URLs a hostile caller may try to store: each is a 422 in our wording that names the field.
+const hooks = makeWorld({ config: { webhookAllow: ['hooks.example.com', '127.0.0.1', '10.20.0.0/16', '::/0'] } });
+const { key: hookKey } = await hooks.keyFor('enterprise');
+const WEBHOOK_URLS = [' https://hooks.example.com/x', 'https://hooks.example.com/x\t', '\thttps://hooks.example.com/x', 'https://hooks.example.com/\u0000', 'https://hooks.example.com/\u001b[31m',
+  'https://hooks.example.com\u2028/x', 'https://\u202ehooks.example.com/x', 'https://hooks.example.com\ufeff/x', 'http:hooks.example.com/x', 'http:/hooks.example.com/x', 'http:///hooks.example.com/x',
+  '//hooks.example.com/x', 'hooks.example.com/x', 'javascript:alert(1)', 'file:///etc/passwd', 'gopher://hooks.example.com/x', 'https://user:pw@hooks.example.com/x', 'https://hooks.example.com/x#f',
+  'https://evil.example/x', 'https://hooks.example.com.evil.example/x', 'http://127.0.0.2/x', 'http://0.0.0.0/x', 'http://[::1]/x', 'http://[::ffff:127.0.0.2]/x', 'http://169.254.169.254/latest',
+  'http://0x7f000002/x', 'http://10.21.0.1/x', 'https://[::1/x', 'https://ｅｖｉｌ.example/x', 'https:// /x', ''];
+
+describe('hostile webhook URLs: refused in our words, naming the field', () => {
+  it.each(WEBHOOK_URLS.map((u) => [JSON.stringify(u), u] as const))('%s', async (_name, url) => {
+    const res = await hooks.call('/api/v1/watchlists', { method: 'POST', key: hookKey, headers: json_, body: JSON.stringify({ name: 'n', registry_ids: [], webhook_url: url }) });
+    expect(res.status).toBe(422);
+    const message: string = (await json(res)).error.message;
+    expect(message).not.toMatch(FOREIGN);
+    expect(message).toMatch(/^webhook_url /);
+    if (!MESSAGE_TABLE.some((re) => re.test(message))) throw new Error(`message not in our table: ${JSON.stringify(message)}`);
+  });
+});

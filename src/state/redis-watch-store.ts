@@ -68,14 +68,18 @@ export class RedisWatchStore implements WatchStore {
     return added;
   }
 
-  async claimDue(now: number, limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
-    const flat: string[] = await this.eval('claim', [now, limit, leaseMs]);
+  async claimDue(now: number, limit: number, leaseMs: number, skip: readonly string[] = []): Promise<ClaimedEvent[]> {
+    const flat: string[] = await this.eval('claim', [now, limit, leaseMs, ...skip]);
     const out: ClaimedEvent[] = [];
     for (let i = 0; i < flat.length; i += 3) {
       const event = JSON.parse(flat[i]!) as OutboxEvent;
       out.push({ ...event, retry_from: Number(flat[i + 1]), attempts: (JSON.parse(flat[i + 2]!) as unknown[]).length });
     }
     return out;
+  }
+
+  async release(eventId: string, dueAt: number) {
+    await this.eval('release', [eventId, dueAt]);
   }
 
   async recordAttempt(eventId: string, attempt: Attempt, outcome: AttemptOutcome) {

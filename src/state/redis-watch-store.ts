@@ -78,8 +78,8 @@ export class RedisWatchStore implements WatchStore {
     return out;
   }
 
-  async release(eventId: string, dueAt: number) {
-    await this.eval('release', [eventId, dueAt]);
+  async release(eventIds: readonly string[], dueAt: number) {
+    if (eventIds.length > 0) await this.eval('release', [dueAt, ...eventIds]);
   }
 
   async recordAttempt(eventId: string, attempt: Attempt, outcome: AttemptOutcome) {

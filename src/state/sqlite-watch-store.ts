@@ -56,7 +56,7 @@ export class SqliteWatchStore implements WatchStore {
         "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? AND watchlist_id NOT IN (SELECT value FROM json_each(?)) ORDER BY next_attempt_at, id LIMIT ?",
       ),
       lease: db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id = ?'),
-      release: db.prepare("UPDATE outbox SET next_attempt_at = ? WHERE id = ? AND status = 'pending'"),
+      release: db.prepare("UPDATE outbox SET next_attempt_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND status = 'pending'"),
       attempts: db.prepare<{ attempts: string }, [string]>('SELECT attempts FROM outbox WHERE id = ?'),
       record: db.prepare('UPDATE outbox SET attempts = ?, status = ?, next_attempt_at = ? WHERE id = ?'),
       deliveries: db.prepare<OutboxRow, [string, number]>('SELECT * FROM outbox WHERE watchlist_id = ? ORDER BY created_at DESC, id DESC LIMIT ?'),
@@ -134,8 +134,8 @@ export class SqliteWatchStore implements WatchStore {
       .immediate();
   }
 
-  async release(eventId: string, dueAt: number) {
-    this.q.release.run(dueAt, eventId);
+  async release(eventIds: readonly string[], dueAt: number) {
+    if (eventIds.length > 0) this.q.release.run(dueAt, JSON.stringify(eventIds));
   }
 
   async recordAttempt(eventId: string, attempt: Attempt, outcome: AttemptOutcome) {

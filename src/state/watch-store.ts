@@ -48,8 +48,8 @@ export interface WatchStore {
    * Events of the lists in `skip` are left for a later claim (their destination is busy).
    */
   claimDue(now: number, limit: number, leaseMs: number, skip?: readonly string[]): Promise<ClaimedEvent[]>;
-  /** Gives a claimed, still pending event back without an attempt: due again at `dueAt` (its lease ends early). */
-  release(eventId: string, dueAt: number): Promise<void>;
+  /** Gives claimed, still pending events back without an attempt: due again at `dueAt` (their lease ends early). */
+  release(eventIds: readonly string[], dueAt: number): Promise<void>;
   /** Appends the attempt and moves the event on (delivered, failed, or pending until `nextAttemptAt`). */
   recordAttempt(eventId: string, attempt: Attempt, outcome: AttemptOutcome): Promise<void>;
   /** Newest first, at most `limit`. */

@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import type { Log } from '../log';
 import type { Account } from '../state/model';
+import type { WatchlistRecord } from '../state/watch-model';
 import type { AttemptOutcome, ClaimedEvent, WatchStore } from '../state/watch-store';
 import { VERSION } from '../version';
 import { watchlistsLive } from '../watchlists/limits';
@@ -105,18 +106,25 @@ export class WebhookDispatcher {
     const full = [...this.busy.values()].filter((d) => d.inFlight >= PER_DESTINATION).flatMap((d) => [...d.lists]);
     const claimed = await this.o.watch.claimDue(this.o.clock(), free, this.o.settings.webhookLeaseMs, full);
     let started = 0;
+    const waiting: string[] = [];
+    const seen = { lists: new Map<string, WatchlistRecord | null>(), owners: new Map<string, Account | null>() };
     for (const event of claimed) {
-      const target = await this.targetOf(event);
+      const target = await this.targetOf(event, seen);
       if (typeof target === 'string') {
         await this.record(event, { ok: false, at: new Date(this.o.clock()).toISOString(), status_code: null, error: target, response_excerpt: '', duration_ms: 0 });
         continue;
       }
+      if (this.stopped) {
+        waiting.push(event.id);
+        continue;
+      }
       const dest = this.busy.get(target.destination) ?? { inFlight: 0, lists: new Set<string>() };
       this.busy.set(target.destination, dest);
+      // Remembered even when it has to wait: the next claims pass over this list while its destination is full.
       dest.lists.add(event.watchlist_id);
-      // Two events of one destination in one claim: the second waits for a slot, back in the outbox.
-      if (dest.inFlight >= PER_DESTINATION || this.stopped) {
-        await this.o.watch.release(event.id, this.o.clock());
+      // More events of one destination in one claim than it has free slots: the rest wait in the outbox.
+      if (dest.inFlight >= PER_DESTINATION) {
+        waiting.push(event.id);
         continue;
       }
       dest.inFlight++;
@@ -130,15 +138,18 @@ export class WebhookDispatcher {
         });
       this.running.add(run);
     }
+    await this.o.watch.release(waiting, this.o.clock());
     return started;
   }
 
-  /** Where the event goes now, or why it is not sent (one of the closed outcomes). */
-  private async targetOf(event: ClaimedEvent): Promise<Target | string> {
-    const list = await this.o.watch.getWatchlist(event.watchlist_id);
+  /** Where the event goes now, or why it is not sent (one of the closed outcomes). Lists and owners are read once per claim. */
+  private async targetOf(event: ClaimedEvent, seen: { lists: Map<string, WatchlistRecord | null>; owners: Map<string, Account | null> }): Promise<Target | string> {
+    if (!seen.lists.has(event.watchlist_id)) seen.lists.set(event.watchlist_id, await this.o.watch.getWatchlist(event.watchlist_id));
+    const list = seen.lists.get(event.watchlist_id);
     if (!list?.webhook_url || !list.webhook_secret) return NOT_SENT_NO_URL;
+    if (!seen.owners.has(list.account_id)) seen.owners.set(list.account_id, await this.o.accounts(list.account_id));
     // Checked at each attempt, not only when the list was made: a revoked or downgraded account's lists are dormant.
-    if (!watchlistsLive(await this.o.accounts(list.account_id))) return NOT_SENT_DORMANT;
+    if (!watchlistsLive(seen.owners.get(list.account_id)!)) return NOT_SENT_DORMANT;
     const refusal = this.allow.refusal(list.webhook_url);
     if (refusal) return `not sent: ${refusal}`;
     const u = new URL(list.webhook_url);

@@ -12,7 +12,8 @@ import { tempDir } from '../support/temp-dir';
 import { startReceiver } from '../support/webhook-receiver';
 
 // The operator's side of dormant watchlists: `keys` run as a real process on a state directory,
-// the dispatcher and the release step in this process on the same state file.
+// the dispatcher and the release step in this process on the same state file. Each `keys` process
+// takes about a second on a busy machine, hence the longer timeouts.
 
 const stateDir = tempDir('keys-watchlists');
 const s = ['--state-dir', stateDir];
@@ -57,7 +58,7 @@ describe('revoked and downgraded accounts: dormant watchlists, operator commands
     expect(watchlistsOf(revoked)).toEqual([expect.objectContaining({ id: 'wl_00000000000000d1', state: 'live', registry_ids: 4, webhook_url: receiver.url('/wl_00000000000000d1') })]);
     const text = cli(['keys', 'watchlists', revoked, ...s]).stdout;
     expect(text).toContain('wl_00000000000000d1\tlive\t4 IDs\tany_change\t');
-  });
+  }, 30_000);
 
   it('after keys revoke and keys set-tier free, queued events are not sent and a new release makes none for them', async () => {
     // Events of an earlier release, queued while the accounts were live.
@@ -82,7 +83,7 @@ describe('revoked and downgraded accounts: dormant watchlists, operator commands
     }
     expect(watchlistsOf(revoked)[0]!.state).toBe('dormant');
     expect(watchlistsOf(downgraded)[0]!.state).toBe('dormant');
-  });
+  }, 30_000);
 
   it('a new release while dormant makes no events for the dormant lists; after keys regenerate and an upgrade they resume', async () => {
     const r3 = historyIndex(ROWS_3, RELEASES, HISTORY);
@@ -98,7 +99,7 @@ describe('revoked and downgraded accounts: dormant watchlists, operator commands
     await dispatcher.tick();
     expect(receiver.received.slice(before).map((r) => [r.path, r.id])).toEqual(expect.arrayContaining([['/wl_00000000000000d1', missed!.id]]));
     expect(receiver.received.slice(before).filter((r) => r.path === '/wl_00000000000000d3').length).toBe(2);
-  });
+  }, 30_000);
 
   it('keys delete-watchlist removes a list and its deliveries; only the owner\'s id finds it', async () => {
     const wrongOwner = cli(['keys', 'delete-watchlist', bystander, 'wl_00000000000000d1', ...s]);
@@ -111,7 +112,7 @@ describe('revoked and downgraded accounts: dormant watchlists, operator commands
     expect(cli(['keys', 'watchlists', revoked, ...s]).stdout).toContain(`${revoked} has no watchlists`);
     expect(await store.watch.listDeliveries('wl_00000000000000d1', 10)).toEqual([]);
     expect(watchlistsOf(bystander).length).toBe(1);
-  });
+  }, 30_000);
 
   it.each([
     [['keys', 'watchlists'], /an account id is required/],
@@ -121,5 +122,5 @@ describe('revoked and downgraded accounts: dormant watchlists, operator commands
     const r = cli([...args, ...s]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(message);
-  });
+  }, 30_000);
 });

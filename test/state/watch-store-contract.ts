@@ -105,16 +105,16 @@ export function watchStoreContract(name: string, open: () => Promise<StateStore>
       expect((await w.claimDue(NOW, 50, 1000)).length).toBe(30);
     });
 
-    it('a released event is due again when told, with no attempt recorded; a finished one is not revived', async () => {
+    it('released events are due again when told, with no attempt recorded; a finished one is not revived', async () => {
       const w = await fresh();
-      await w.enqueue([event('msg_1', 'wl_1'), event('msg_2', 'wl_1')], NOW);
-      expect((await w.claimDue(NOW, 10, 60_000)).length).toBe(2);
-      await w.release('msg_1', NOW + 5);
+      await w.enqueue([event('msg_1', 'wl_1'), event('msg_2', 'wl_1'), event('msg_3', 'wl_1')], NOW);
+      expect((await w.claimDue(NOW, 10, 60_000)).length).toBe(3);
       await w.recordAttempt('msg_2', attempt(200), { status: 'delivered' });
-      await w.release('msg_2', NOW + 5);
+      await w.release(['msg_1', 'msg_2', 'msg_3'], NOW + 5);
+      await w.release([], NOW);
       expect(await w.claimDue(NOW + 4, 10, 1000)).toEqual([]);
       const again = await w.claimDue(NOW + 5, 10, 1000);
-      expect(again.map((e) => [e.id, e.attempts])).toEqual([['msg_1', 0]]);
+      expect(again.map((e) => [e.id, e.attempts]).sort()).toEqual([['msg_1', 0], ['msg_3', 0]]);
       expect((await w.listDeliveries('wl_1', 10)).find((d) => d.id === 'msg_2')!.status).toBe('delivered');
     });
 

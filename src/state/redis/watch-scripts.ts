@@ -77,12 +77,16 @@ for _, id in ipairs(ids) do
 end
 return out`,
 
+  // ARGV: ns, due time, then the event ids.
   release: `
-local ns, id = ARGV[1], ARGV[2]
-local key = ns .. 'ev:' .. id
-if redis.call('HGET', key, 'status') ~= 'pending' then return 0 end
-redis.call('HSET', key, 'next', ARGV[3])
-redis.call('ZADD', ns .. 'evdue', tonumber(ARGV[3]), id)
+local ns, due = ARGV[1], ARGV[2]
+for i = 3, #ARGV do
+  local key = ns .. 'ev:' .. ARGV[i]
+  if redis.call('HGET', key, 'status') == 'pending' then
+    redis.call('HSET', key, 'next', due)
+    redis.call('ZADD', ns .. 'evdue', tonumber(due), ARGV[i])
+  end
+end
 return 1`,
 
   // Attempts are appended as text: cjson would turn an empty array into {}.

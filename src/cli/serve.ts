@@ -44,7 +44,8 @@ export async function serveCommand(args: string[], env: Record<string, string | 
   };
   const store = await openStateStore(config, { serving: true, log });
   // Built before anything listens, so a bad --webhook-allow entry stops the start with its message.
-  const dispatcher = new WebhookDispatcher({ watch: store.watch, settings: config, log, clock: Date.now });
+  const accounts = (id: string) => store.getAccount(id);
+  const dispatcher = new WebhookDispatcher({ watch: store.watch, accounts, settings: config, log, clock: Date.now });
   // Built once: every app a reload builds shares them (counters, JWKS cache, report cache, the
   // web page's files, read and gzipped here).
   const parts = processParts(config, Date.now, log);
@@ -61,7 +62,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
       openIndex: () => openIndex(config.indexPath, indexOptions),
       // The release's area file, used in place; or built on a worker while everything else serves.
       prepareSpatial: (ix) => prepareSpatial(ix, log),
-      onIndexServed: async (ix) => void (await emitReleaseEvents({ index: ix, watch: store.watch, now: Date.now(), log })),
+      onIndexServed: async (ix) => void (await emitReleaseEvents({ index: ix, watch: store.watch, accounts, now: Date.now(), log })),
       stopBackground: () => dispatcher.stop(),
     },
     index,

@@ -7,6 +7,8 @@ import { JwtConfig } from './jwt-config';
 export const Config = t.Object({
   port: t.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   host: t.String({ default: '0.0.0.0' }),
+  /** Share the port with other processes already listening on it (SO_REUSEPORT); false = a taken port stops the start. */
+  reusePort: t.Boolean({ default: false }),
   /** External index file; null = the bundled sample (embedded in the binary). */
   indexPath: t.Union([t.String(), t.Null()], { default: null }),
   stateDir: t.String({ default: './var' }),
@@ -58,6 +60,7 @@ export type Config = Static<typeof Config>;
 export const DEFAULT_CONFIG: Config = Object.freeze({
   port: 8080,
   host: '0.0.0.0',
+  reusePort: false,
   indexPath: null,
   stateDir: './var',
   reportCacheDir: null,

@@ -29,6 +29,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
   return makeConfig({
     port: port === undefined ? undefined : Number(port),
     host: str('host', 'FCS_HOST'),
+    reusePort: flags['reuse-port'] === true || (fromEnv('FCS_REUSE_PORT') === undefined ? undefined : !['0', 'false'].includes(env.FCS_REUSE_PORT!)),
     indexPath: str('index', 'FCS_INDEX') ?? null,
     stateDir: str('state-dir', 'FCS_STATE_DIR'),
     reportCacheDir: str('report-cache-dir', 'FCS_REPORT_CACHE_DIR') || null,

@@ -18,9 +18,11 @@ export const Config = t.Object({
   reportCacheMaxMb: t.Integer({ minimum: 1, maximum: 1_048_576, default: 1024 }),
   /** Redis URL for shared state between replicas; null = embedded SQLite state. */
   redisUrl: t.Union([t.String(), t.Null()], { default: null }),
-  /** Redis (docs/replicas.md): namespace of every key, and the longest wait for one reply before a 503. */
+  /** Redis (docs/replicas.md): namespace of every key; the longest wait for one reply before a 503
+   * (a slow Redis is waited for); the longest wait for a connection before Redis counts as unreachable. */
   redisPrefix: t.String({ minLength: 1, default: 'fcs:' }),
-  redisTimeoutMs: t.Integer({ minimum: 10, maximum: 60000, default: 1000 }),
+  redisTimeoutMs: t.Integer({ minimum: 10, maximum: 60000, default: 10000 }),
+  redisConnectTimeoutMs: t.Integer({ minimum: 10, maximum: 60000, default: 1000 }),
   /** Browser origins (`https://app.example.com`) allowed to call the keyed endpoints cross-origin;
    * empty = none. The public demo and status answer any origin (docs/api.md, CORS). */
   corsOrigins: t.Array(t.String({ pattern: '^https?://[^/\\s]+$' }), { default: [] }),
@@ -67,7 +69,8 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   reportCacheMaxMb: 1024,
   redisUrl: null,
   redisPrefix: 'fcs:',
-  redisTimeoutMs: 1000,
+  redisTimeoutMs: 10000,
+  redisConnectTimeoutMs: 1000,
   corsOrigins: [],
   trustedProxies: [],
   geocoderUrl: null,

@@ -37,6 +37,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
     redisPrefix: env.FCS_REDIS_PREFIX || undefined,
     redisTimeoutMs: num('FCS_REDIS_TIMEOUT_MS'),
+    redisConnectTimeoutMs: num('FCS_REDIS_CONNECT_TIMEOUT_MS'),
     corsOrigins: corsOrigins ? corsOrigins.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     trustedProxies: proxies ? proxies.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     geocoderUrl: env.FCS_GEOCODER_URL || null,

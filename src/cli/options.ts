@@ -30,6 +30,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
   const config = makeConfig({
     port: port === undefined ? undefined : Number(port),
     host: str('host', 'FCS_HOST'),
+    reusePort: flags['reuse-port'] === true || (fromEnv('FCS_REUSE_PORT') === undefined ? undefined : !['0', 'false'].includes(env.FCS_REUSE_PORT!)),
     indexPath: str('index', 'FCS_INDEX') ?? null,
     stateDir: str('state-dir', 'FCS_STATE_DIR'),
     reportCacheDir: str('report-cache-dir', 'FCS_REPORT_CACHE_DIR') || null,
@@ -37,6 +38,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
     redisPrefix: env.FCS_REDIS_PREFIX || undefined,
     redisTimeoutMs: num('FCS_REDIS_TIMEOUT_MS'),
+    redisConnectTimeoutMs: num('FCS_REDIS_CONNECT_TIMEOUT_MS'),
     corsOrigins: corsOrigins ? corsOrigins.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     trustedProxies: proxies ? proxies.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     geocoderUrl: env.FCS_GEOCODER_URL || null,

@@ -26,7 +26,7 @@ export const LAYERS: Layer[] = [
     what: 'feature routes and the HTTP plugins they use (request context, error handler, access log, OpenAPI, the API-key and JWT macros)',
     files: [/^[\w-]+\/routes\.ts$/, /^http\/(error-handler|openapi|openapi-document|request-context|cors|home|validation-message)\.ts$/, /^exports\/exportable\.ts$/, /^ops\/access-log\.ts$/, /^access\/api-key-auth\.ts$/, /^account\/auth\.ts$/],
   },
-  { name: 'services', what: 'what the routes call, and the deps they are given (deps.ts)', files: [/^deps\.ts$/, /^(facilities|area|portfolio|reports|demo|account|ops|status|watchlists|webhooks|search|exports|web)\//] },
+  { name: 'services', what: 'what the routes call, and the deps they are given (deps.ts)', files: [/^deps\.ts$/, /^(facilities|area|portfolio|reports|site-report|demo|account|ops|status|watchlists|webhooks|search|exports|web)\//] },
   { name: 'access/state/index', what: 'API-key access rules, the state store, the facility index, its release history and ingest, address normalisation', files: [/^(access|state|index|history|address)\//] },
   {
     name: 'vocabulary',

@@ -14,6 +14,7 @@ import { accessLog } from './ops/access-log';
 import { opsRoutes } from './ops/routes';
 import { reportRoutes } from './reports/routes';
 import { searchRoutes } from './search/routes';
+import { siteReportRoutes } from './site-report/routes';
 import { statusRoutes } from './status/routes';
 import { watchlistRoutes } from './watchlists/routes';
 import { webRoutes } from './web/routes';
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps) {
     .use(portfolioRoutes(deps))
     .use(searchRoutes(deps))
     .use(reportRoutes(deps))
+    .use(siteReportRoutes(deps))
     .use(watchlistRoutes(deps))
     .use(accountRoutes(deps))
     .use(demoRoutes(deps))

@@ -74,7 +74,7 @@ export type Finding = Static<typeof Finding>;
 
 export const UnmappedFacility = t.Object({
   ...Facility,
-  categories: t.Array(CategoryKey, { description: 'The categories whose record type it has (its distance is unknown)' }),
+  categories: t.Array(CategoryKey, { description: 'The categories whose record type it has, adjoining aside (its distance is unknown)' }),
 });
 export type UnmappedFacility = Static<typeof UnmappedFacility>;
 

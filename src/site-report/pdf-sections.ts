@@ -64,7 +64,7 @@ export function drawUnmapped(f: Flow, r: SiteReport): void {
   f.y -= 4;
   const columns: Column<UnmappedFacility>[] = [
     { label: 'Facility, address, registry ID', width: 200, boldFirst: true, cell: (g) => [g.fac_name || 'Unnamed facility', `${g.fac_street}, ${g.fac_city}, ${g.fac_state} ${g.fac_zip}`, g.registry_id] },
-    { label: 'Record types', width: 110, cell: (g) => g.categories.filter((c) => c !== 'adjoining').map((c) => CATEGORY_SHORT[c] ?? c).join(', ') || '-' },
+    { label: 'Record types', width: 110, cell: (g) => g.categories.map((c) => CATEGORY_SHORT[c] ?? c).join(', ') || '-' },
     { label: 'Score', width: 40, align: 'right', cell: (g) => String(g.overall_score), color: (g) => scoreBand(g.overall_score).color },
     { label: 'SNC now', width: 34, align: 'center', cell: (g) => yesNo(g.significant_violation) },
     { label: 'Open enf.', width: 34, align: 'center', cell: (g) => yesNo(g.active_enforcement) },

@@ -140,7 +140,8 @@ function unmappedOf(index: FacilityIndex, zip: string | null, searched: Searched
     const row = index.getDetail(summary.registry_id);
     if (!row) continue;
     const facts = siteFactsOf(row.score_inputs, asOf);
-    facilities.push({ ...facilityFields(row, facts), categories: searched.filter((s) => s.test(facts)).map((s) => s.rule.key) });
+    // adjoining is a distance, not a record type: with no distance it says nothing
+    facilities.push({ ...facilityFields(row, facts), categories: searched.filter((s) => s.rule.key !== 'adjoining' && s.test(facts)).map((s) => s.rule.key) });
   }
   const n = facilities.length;
   return { zip, searched: true, note: `${n} ${n === 1 ? 'facility' : 'facilities'} in ZIP ${zip} without coordinates: their distance from the site is unknown.`, facilities };

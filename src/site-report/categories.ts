@@ -1,4 +1,4 @@
-import type { SiteFacts } from './facts';
+import type { HeldFields, SiteFacts } from './facts';
 
 /** The record categories a site report searches, in report order. */
 export const CATEGORY_KEYS = ['adjoining', 'snc', 'enforcement', 'rcra_tsd', 'rcra_generator', 'tri', 'npdes', 'caa_major'] as const;
@@ -15,9 +15,6 @@ export const MAX_SEARCH_MILES = 2;
  * - `not_searched`: nothing stored can stand in for it; the report lists it under "not searched".
  */
 export type Coverage = 'searched' | 'broadened' | 'not_searched';
-
-/** Which of the finer ECHO fields the index holds (./facts.ts `heldFields`). */
-export type HeldFields = { rcraUniverses: boolean; tri: boolean; caaMajor: boolean };
 
 export type CategoryRule = {
   key: CategoryKey;

@@ -4,12 +4,17 @@ import { COLORS, CONTENT_WIDTH, FOOTER_BASELINE, Flow, PAGE } from '../reports/l
 import { printedTime } from '../reports/text';
 import type { SiteReport } from './model';
 import { drawDisclaimer, drawFindings, drawSources, drawSummary, drawUnmapped, drawWarning } from './pdf-sections';
-import { drawMapLegend, drawRadiusMap } from './radius-map';
+import { drawMapLegend, drawRadiusMap, NUMBERED_DOTS } from './radius-map';
 
 /** What a site report PDF prints: the report, and the render's own stamp. */
 export type SiteReportView = { report: SiteReport; generated_at: number; request_id: string };
 
 const LOCATED_BY = { coordinates: 'Coordinates given', address: 'Street address, matched offline', zip_centroid: 'ZIP code centre (APPROXIMATE)' } as const;
+
+/** The largest distance actually searched (a category the index cannot search reaches nowhere). */
+function searchedMiles(r: SiteReport): number {
+  return Math.max(...r.summary.filter((s) => s.coverage !== 'not_searched').map((s) => s.search_distance_miles));
+}
 
 /** The property's name for headings: its name, else its address, else its coordinates. */
 export function siteTitle(r: SiteReport): string {
@@ -28,12 +33,13 @@ export async function renderSiteReport(v: SiteReportView): Promise<Uint8Array> {
   drawCover(flow, r, v);
   drawSummary(flow, r);
   flow.newPage();
-  const maxMiles = Math.max(...r.summary.filter((s) => s.coverage !== 'not_searched').map((s) => s.search_distance_miles));
+  const maxMiles = searchedMiles(r);
   flow.heading(`Radius map: ${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} found within ${maxMiles} mi`);
   flow.y -= 6;
   drawRadiusMap(flow, r.findings, maxMiles, Math.min(CONTENT_WIDTH, flow.y - 150));
   drawMapLegend(flow, r.findings);
-  flow.paragraph('Dots are placed by true bearing and great-circle distance from the site (north up, distances to scale in every direction) and numbered as in the findings table. Facilities without coordinates cannot be drawn.', { size: 8, color: COLORS.muted });
+  const numbered = r.findings.length > NUMBERED_DOTS ? `the nearest ${NUMBERED_DOTS} are numbered` : 'numbered';
+  flow.paragraph(`Dots are placed by true bearing and great-circle distance from the site (north up, distances to scale in every direction); ${numbered} as in the findings table. Facilities without coordinates cannot be drawn.`, { size: 8, color: COLORS.muted });
   flow.newPage();
   drawFindings(flow, r);
   flow.y -= 8;
@@ -127,7 +133,7 @@ function setMetadata(f: Flow, v: SiteReportView): void {
   const when = new Date(v.generated_at);
   const r = v.report;
   f.doc.setTitle(`Site report: ${siteTitle(r)}`);
-  f.doc.setSubject(`EPA ECHO records screening within ${Math.max(...Object.values(r.search_distances))} mi, data as of ${r.dataset.as_of}${r.dataset.fictitious ? ' (fictitious sample data)' : ''}`);
+  f.doc.setSubject(`EPA ECHO records screening within ${searchedMiles(r)} mi, data as of ${r.dataset.as_of}${r.dataset.fictitious ? ' (fictitious sample data)' : ''}`);
   f.doc.setAuthor('facility-score');
   f.doc.setCreator('facility-score');
   f.doc.setProducer('facility-score (pdf-lib)');

@@ -2,7 +2,6 @@ import type { FacilityIndex } from '../index/facility-index';
 import { factsOf } from '../scoring/facts';
 import type { ScoreInputs } from '../scoring/model';
 import { ENFORCEMENT_WINDOW_MONTHS } from '../scoring/rules';
-import type { HeldFields } from './categories';
 
 /** What the categories ask of one facility (./categories.ts). */
 export type SiteFacts = {
@@ -19,6 +18,9 @@ export type SiteFacts = {
   /** A major source per CAA_PERMIT_TYPES; null: the index does not hold it. */
   caaMajor: boolean | null;
 };
+
+/** Which of the finer ECHO fields the index holds. */
+export type HeldFields = { rcraUniverses: boolean; tri: boolean; caaMajor: boolean };
 
 /**
  * The finer ECHO fields the index holds. Index format 10 keeps none of RCRA_PERMIT_TYPES, TRI_FLAG

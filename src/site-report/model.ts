@@ -22,7 +22,20 @@ export const SiteReportBody = t.Object(
     name: t.Optional(t.String({ maxLength: 200, description: 'Name of the property, printed on the report', examples: ['Main Avenue lot'] })),
     search_distances: t.Optional(SearchDistancesIn),
   },
-  { additionalProperties: false, description: 'Give `lat` and `lng`, or `address`' },
+  {
+    additionalProperties: false,
+    description: 'Give `lat` and `lng`, or `address`',
+    examples: [
+      { address: '9794 Main Ave, Houston, TX 77297', name: 'Main Avenue lot' },
+      { lat: 29.73811, lng: -95.36831, zip: '77297', search_distances: { snc: 2, adjoining: 0.5 } },
+    ],
+  },
+);
+
+/** The response form, for OpenAPI (read with `Accept` by ./routes.ts; the parameter wins). */
+export const SiteReportQuery = t.Object(
+  { format: t.Optional(t.UnionEnum(['json', 'csv', 'geojson', 'pdf'], { description: 'Response form; overrides Accept. csv/geojson: the findings; pdf: the report document' })) },
+  { noValidate: true },
 );
 
 export const LocatedBy = t.UnionEnum(['coordinates', 'address', 'zip_centroid'], {

@@ -29,14 +29,14 @@ export function ringsFor(maxMiles: number): { miles: number; label: string }[] {
   return rings;
 }
 
-/** Most findings whose dots carry their row number; past it the numbers would hide the dots. */
-const NUMBERED_DOTS = 60;
+/** The nearest findings whose dots carry their row number; more numbers would hide the dots. */
+export const NUMBERED_DOTS = 40;
 
 /**
  * The radius map, drawn with vector operations only (no tiles, no network): the site at the
  * centre, rings at 1/8, 1/4, 1/2 and 1 mile, each finding a dot placed by its bearing and distance
  * (azimuthal equidistant: distance from the centre is true to scale in every direction), coloured
- * by score band and numbered as in the findings table; a north arrow and a scale bar.
+ * by score band, the nearest numbered as in the findings table; a north arrow and a scale bar.
  * Draws into a square of `side` points whose top left is at (PAGE.margin, f.y).
  */
 export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: number, side: number): void {
@@ -61,14 +61,13 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
   page.drawLine({ start: { x: x0 + 6, y: cy }, end: { x: x0 + side - 6, y: cy }, thickness: 0.3, color: COLORS.rule });
 
   // worst scores drawn last, so they sit on top where dots overlap
-  const numbered = findings.length <= NUMBERED_DOTS;
   const placed = findings.map((g, i) => ({ g, n: i + 1 })).sort((a, b) => b.g.overall_score - a.g.overall_score);
   for (const { g, n } of placed) {
     const r = g.distance_miles * perMile;
     const x = cx + r * Math.sin(g.bearing_degrees * DEG);
     const y = cy + r * Math.cos(g.bearing_degrees * DEG);
     page.drawCircle({ x, y, size: 3.4, color: scoreBand(g.overall_score).color, borderColor: COLORS.white, borderWidth: 0.6 });
-    if (numbered) f.text(String(n), x + 4, y + 2, { size: 5.5, bold: true, color: COLORS.ink });
+    if (n <= NUMBERED_DOTS) f.text(String(n), x + 4, y + 2, { size: 5.5, bold: true, color: COLORS.ink });
   }
 
   // the site: a navy square outline over the dots, so a facility on site still shows inside it

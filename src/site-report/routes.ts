@@ -10,7 +10,7 @@ import { parseJson, readJsonText } from '../portfolio/body';
 import { FacilitySearch } from '../search/facility-search';
 import { exportSiteReport } from './export';
 import { locateSite, offlineLocator } from './locate';
-import { Finding, SiteReportBody, SiteReportResponse } from './model';
+import { Finding, SiteReportBody, SiteReportQuery, SiteReportResponse } from './model';
 import { checkSiteRequest } from './request';
 import { buildSiteReport, type SiteQuery } from './service';
 
@@ -73,6 +73,7 @@ export function siteReportRoutes(deps: AppDeps) {
         },
         apiKey: SITE_REPORT,
         body: SiteReportBody,
+        query: SiteReportQuery,
         response: { 200: SiteReportResponse, ...ERRORS },
         detail: {
           tags: ['Site report'],

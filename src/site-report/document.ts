@@ -96,7 +96,8 @@ function drawCover(f: Flow, r: SiteReport, v: SiteReportView): void {
   const facts: [string, string][] = [
     ['Coordinates', `${formatCoordinates(s.lat, s.lng)}  (${s.lat.toFixed(5)}, ${s.lng.toFixed(5)})`],
     ['Located by', LOCATED_BY[s.located_by]],
-    ['How', s.note],
+    // a ZIP centre's note is in the warning box above
+    ...(s.approximate ? [] : [['How', s.note] as [string, string]]),
     ['ZIP code', s.zip ?? 'Not given'],
     ['Data', `${r.dataset.name}, as of ${r.dataset.as_of}${r.dataset.fictitious ? ' (FICTITIOUS sample)' : ''}`],
     ['Generated', `${printedTime(v.generated_at)}, request ${v.request_id}`],
@@ -113,7 +114,7 @@ function drawCover(f: Flow, r: SiteReport, v: SiteReportView): void {
   const snc = r.findings.filter((g) => g.categories.includes('snc')).length;
   f.paragraph(
     `${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} listed; ${near} within 1/8 mile; ${snc} in significant non-compliance within ${r.search_distances.snc} mi. ` +
-      `${r.unmapped.facilities.length} without coordinates in the site's ZIP. This is a records screening, not a Phase I ESA (last page).`,
+      `${r.unmapped.searched ? `${r.unmapped.facilities.length} without coordinates in the site's ZIP` : 'Facilities without coordinates: not looked for (see the findings pages)'}. This is a records screening, not a Phase I ESA (last page).`,
     { size: 9.5, bold: true, color: COLORS.navy },
   );
   f.y -= 4;

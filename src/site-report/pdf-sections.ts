@@ -23,7 +23,7 @@ export function drawSummary(f: Flow, r: SiteReport): void {
   f.y -= 6;
   const broad = r.summary.filter((s) => s.coverage === 'broadened');
   const none = r.summary.filter((s) => s.coverage === 'not_searched');
-  if (broad.length) f.paragraph(`* Broadened: ${broad.map((s) => `${s.label.toLowerCase()}: ${s.note.replace(/^Broadened: /, '').replace(/ ECHO columns:.*$/, '')}`).join(' ')}`, NOTE);
+  for (const s of broad) f.paragraph(`* ${s.label}, broadened: ${s.note.replace(/^Broadened: /, '').replace(/ ECHO columns:.*$/, '')}`, NOTE);
   if (none.length) f.paragraph(`Not searched: ${none.map((s) => s.label.toLowerCase()).join(', ')} (the index does not hold the ECHO field). A dash is not a zero.`, NOTE);
   f.paragraph('Counts are of facilities listed under each category within its search distance; a facility can be counted under several categories. Bands by exact great-circle distance: on site under 0.02 mi, upper bounds inclusive.', NOTE);
 }

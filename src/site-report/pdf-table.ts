@@ -27,27 +27,24 @@ export function drawTable<T>(f: Flow, columns: Column<T>[], rows: readonly T[], 
   const maxLines = opts.maxLines ?? 4;
   const scale = CONTENT_WIDTH / columns.reduce((w, c) => w + c.width, 0);
   const widths = columns.map((c) => c.width * scale);
+  const headerLines = columns.map((c, i) => f.lines(c.label, { size, bold: true }, widths[i]! - 2 * PAD, 2));
+  const headerH = Math.max(...headerLines.map((l) => l.length)) * leading + 2 * PAD;
   const header = () => {
-    const lines = columns.map((c, i) => f.lines(c.label, { size, bold: true }, widths[i]! - 2 * PAD, 2));
-    const h = Math.max(...lines.map((l) => l.length)) * leading + 2 * PAD;
-    f.rect(PAGE.margin, f.y - h, CONTENT_WIDTH, h, COLORS.navy);
+    f.rect(PAGE.margin, f.y - headerH, CONTENT_WIDTH, headerH, COLORS.navy);
     let x = PAGE.margin;
     columns.forEach((c, i) => {
-      lines[i]!.forEach((line, k) => cellText(f, line, x, widths[i]!, f.y - PAD - size - k * leading, c.align, { size, bold: true, color: COLORS.white }));
+      headerLines[i]!.forEach((line, k) => cellText(f, line, x, widths[i]!, f.y - PAD - size - k * leading, c.align, { size, bold: true, color: COLORS.white }));
       x += widths[i]!;
     });
-    f.y -= h;
+    f.y -= headerH;
   };
-  f.ensure(3 * leading + 4 * PAD);
-  header();
-  rows.forEach((row, r) => {
-    const cells = columns.map((c, i) => {
+  const cellsOf = (row: T) =>
+    columns.map((c, i) => {
       const raw = c.cell(row);
-      const parts = Array.isArray(raw) ? raw : [raw];
       const out: { text: string; bold: boolean; first: boolean }[] = [];
-      parts.forEach((p, k) => {
+      (Array.isArray(raw) ? raw : [raw]).forEach((part, k) => {
         const bold = Boolean(c.boldFirst && k === 0);
-        for (const line of f.lines(p, { size, bold }, widths[i]! - 2 * PAD)) out.push({ text: line, bold, first: k === 0 });
+        for (const line of f.lines(part, { size, bold }, widths[i]! - 2 * PAD)) out.push({ text: line, bold, first: k === 0 });
       });
       if (out.length > maxLines) {
         out.length = maxLines;
@@ -55,7 +52,14 @@ export function drawTable<T>(f: Flow, columns: Column<T>[], rows: readonly T[], 
       }
       return out;
     });
-    const h = Math.max(1, ...cells.map((c) => c.length)) * leading + 2 * PAD;
+  const heightOf = (cells: ReturnType<typeof cellsOf>) => Math.max(1, ...cells.map((c) => c.length)) * leading + 2 * PAD;
+  // the header never stands alone at the foot of a page: it starts where its first row fits too
+  const first = rows.length > 0 ? cellsOf(rows[0]!) : null;
+  f.ensure(headerH + (first ? heightOf(first) : 0));
+  header();
+  rows.forEach((row, r) => {
+    const cells = r === 0 ? first! : cellsOf(row);
+    const h = heightOf(cells);
     const pages = f.pages.length;
     f.ensure(h);
     if (f.pages.length !== pages) header();

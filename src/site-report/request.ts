@@ -40,18 +40,28 @@ export function checkSiteRequest(body: unknown): SiteRequest {
   const range: string[] = [];
   for (const k of Object.keys(b)) if (!FIELDS.includes(k)) shape.push(`${JSON.stringify(k.slice(0, 40))} is not a field; the fields are ${FIELDS.join(', ')}`);
 
+  // each reader records its problem and answers null, so every field is checked in one pass
   const number = (name: string, v: unknown, ok: (n: number) => boolean, what: string): number | null => {
     if (v === undefined) return null;
-    if (typeof v !== 'number') return shape.push(`${name} must be a number, got ${kindOf(v)}`), null;
-    if (!Number.isFinite(v) || !ok(v)) return range.push(`${name} must be ${what}, got ${v}`), null;
+    if (typeof v !== 'number') {
+      shape.push(`${name} must be a number, got ${kindOf(v)}`);
+      return null;
+    }
+    if (!Number.isFinite(v) || !ok(v)) {
+      range.push(`${name} must be ${what}, got ${v}`);
+      return null;
+    }
     return v;
   };
   const text = (name: string, v: unknown): string | null => {
     if (v === undefined) return null;
-    if (typeof v !== 'string') return shape.push(`${name} must be a string, got ${kindOf(v)}`), null;
-    if (v.trim() === '') return range.push(`${name} must not be empty`), null;
-    if (v.length > MAX_TEXT_CHARS) return range.push(`${name} must be at most ${MAX_TEXT_CHARS} characters, got ${v.length}`), null;
-    return v.trim();
+    if (typeof v !== 'string') {
+      shape.push(`${name} must be a string, got ${kindOf(v)}`);
+      return null;
+    }
+    const problem = v.trim() === '' ? `${name} must not be empty` : v.length > MAX_TEXT_CHARS ? `${name} must be at most ${MAX_TEXT_CHARS} characters, got ${v.length}` : null;
+    if (problem) range.push(problem);
+    return problem ? null : v.trim();
   };
 
   const lat = number('lat', b.lat, (n) => n >= -90 && n <= 90, 'a latitude in decimal degrees from -90 to 90');

@@ -42,14 +42,14 @@ function searchedCategories(index: FacilityIndex, distances: Record<CategoryKey,
   return { searched, coverage };
 }
 
-function facilityFields(row: FacilitySummary, facts: SiteFacts) {
+/** Who and where a facility is: the first fields of a finding. */
+function identityOf(row: FacilitySummary) {
+  return { registry_id: row.registry_id, fac_name: row.fac_name, fac_street: row.fac_street, fac_city: row.fac_city, fac_state: row.fac_state, fac_zip: row.fac_zip };
+}
+
+/** What its record says: the last fields of a finding. */
+function recordOf(row: FacilitySummary, facts: SiteFacts) {
   return {
-    registry_id: row.registry_id,
-    fac_name: row.fac_name,
-    fac_street: row.fac_street,
-    fac_city: row.fac_city,
-    fac_state: row.fac_state,
-    fac_zip: row.fac_zip,
     overall_score: row.overall_score,
     significant_violation: facts.significant,
     active_enforcement: row.active_enforcement,
@@ -83,14 +83,13 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
     const band = bandOf(hit.distance);
     for (const c of categories) bands.get(c)![band]++;
     const bearing = bearingDegrees(site.lat, site.lng, row.lat, row.lng);
-    const { registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, ...rest } = facilityFields(row, facts);
     findings.push({
-      registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip,
+      ...identityOf(row),
       distance_miles: roundMiles(hit.distance),
       bearing_degrees: roundBearing(bearing),
       direction: directionOf(hit.distance, bearing),
       categories,
-      ...rest,
+      ...recordOf(row, facts),
     });
   }
 
@@ -141,7 +140,7 @@ function unmappedOf(index: FacilityIndex, zip: string | null, searched: Searched
     if (!row) continue;
     const facts = siteFactsOf(row.score_inputs, asOf);
     // adjoining is a distance, not a record type: with no distance it says nothing
-    facilities.push({ ...facilityFields(row, facts), categories: searched.filter((s) => s.rule.key !== 'adjoining' && s.test(facts)).map((s) => s.rule.key) });
+    facilities.push({ ...identityOf(row), ...recordOf(row, facts), categories: searched.filter((s) => s.rule.key !== 'adjoining' && s.test(facts)).map((s) => s.rule.key) });
   }
   const n = facilities.length;
   return { zip, searched: true, note: `${n} ${n === 1 ? 'facility' : 'facilities'} in ZIP ${zip} without coordinates: their distance from the site is unknown.`, facilities };

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'bun:test';
-import { chmodSync, readdirSync } from 'node:fs';
+import { chmodSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Config } from '../../src/config';
 import { ASTM_SOURCES_NOT_IN_ECHO } from '../../src/site-report/sources';
-import { json, makeWorld } from '../helpers';
+import { json, makeWorld, memoryIndex } from '../helpers';
 import { rng } from '../area/fixtures';
 import { pdfInfo, pdfPages, pdfText, qpdfCheck } from '../reports/pdf-tools';
 import { tempDir } from '../support/temp-dir';
@@ -84,12 +85,48 @@ describe('the site report as PDF', () => {
   });
 });
 
+describe('the cache key holds the index identity', () => {
+  it('the same site on another build of the index is a MISS in the same cache directory', async () => {
+    const dir = tempDir('site-report-identity');
+    const a = await pdfWorld({ reportCacheDir: dir });
+    const b = makeWorld({ rows, config: { reportCacheDir: dir }, deps: { index: memoryIndex(rows, { dataset_name: 'another build' }) } });
+    const { key } = await b.keyFor('platform');
+    const askB = async () => (await b.call('/api/v1/site-report?format=pdf', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(SITE) })).headers.get('x-cache');
+    expect([(await a.ask(SITE)).cache, (await a.ask(SITE)).cache, await askB(), await askB()]).toEqual(['MISS', 'HIT', 'MISS', 'HIT']);
+  });
+});
+
+/** Mounts a tmpfs at `dir` (root only); false when this machine will not let us. */
+function mountTmpfs(dir: string, options: string): boolean {
+  const ok = Bun.spawnSync(['mount', '-t', 'tmpfs', '-o', options, 'tmpfs', dir], { stdout: 'ignore', stderr: 'ignore' }).exitCode === 0;
+  if (ok) afterAll(() => void Bun.spawnSync(['umount', '-l', dir]));
+  return ok;
+}
+const CAN_MOUNT = mountTmpfs(tempDir('site-report-probe'), 'size=4k');
+
 describe('a cache that cannot store still answers the PDF', () => {
+  it.skipIf(!CAN_MOUNT)('a full cache filesystem (a 64 KiB tmpfs filled to the brim: ENOSPC; needs root to mount it): BYPASS, and MISS then HIT once space is freed', async () => {
+    const dir = tempDir('site-report-full');
+    expect(mountTmpfs(dir, 'size=64k,mode=0700')).toBe(true);
+    const filler = Buffer.alloc(4096, 1);
+    for (let i = 0; ; i++) {
+      try {
+        writeFileSync(join(dir, `filler-${i}`), filler);
+      } catch {
+        break;
+      }
+    }
+    const { ask } = await pdfWorld({ reportCacheDir: dir });
+    const full = await ask(SITE);
+    expect([full.res.status, full.cache, qpdfCheck(full.pdf).ok]).toEqual([200, 'BYPASS', true]);
+    expect(readdirSync(dir).filter((n) => !n.startsWith('filler-'))).toEqual([]);
+    for (const n of readdirSync(dir)) rmSync(join(dir, n));
+    expect([(await ask(SITE)).cache, (await ask(SITE)).cache]).toEqual(['MISS', 'HIT']);
+  });
+
   it('a read-only cache directory (a read-only tmpfs as root, mode 0555 otherwise): 200, a sound PDF, X-Cache BYPASS', async () => {
     const dir = tempDir('site-report-ro');
-    const mounted = Bun.spawnSync(['mount', '-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', dir], { stdout: 'ignore', stderr: 'ignore' }).exitCode === 0;
-    if (mounted) afterAll(() => void Bun.spawnSync(['umount', '-l', dir]));
-    else chmodSync(dir, 0o555);
+    if (!mountTmpfs(dir, 'ro,size=64k')) chmodSync(dir, 0o555);
     const { ask, world } = await pdfWorld({ reportCacheDir: dir });
     const r = await ask(SITE);
     expect(r.res.status).toBe(200);

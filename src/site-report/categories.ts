@@ -99,8 +99,6 @@ export const CATEGORIES: readonly CategoryRule[] = [
   },
 ];
 
-export const CATEGORY_BY_KEY = new Map(CATEGORIES.map((c) => [c.key, c]));
-
 /** How `rule` is searched when the index holds `held`. */
 export function coverageOf(rule: CategoryRule, held: HeldFields): Coverage {
   if (!rule.held || rule.held(held)) return 'searched';

@@ -6,20 +6,11 @@ import { searchFallbackGeocoder } from '../demo/search-fallback';
 import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySearch } from '../search/facility-search';
+import type { Site } from './model';
 import type { SiteRequest } from './request';
 
-export type LocatedBy = 'coordinates' | 'address' | 'zip_centroid';
-
-/** Where a report is drawn from, and how that point was found. */
-export type LocatedSite = {
-  lat: number;
-  lng: number;
-  located_by: LocatedBy;
-  approximate: boolean;
-  zip: string | null;
-  matched_registry_id: string | null;
-  note: string;
-};
+/** Where a report is drawn from, and how that point was found: the answer's `site`, less what the caller named. */
+export type LocatedSite = Omit<Site, 'name' | 'address'>;
 
 /** The site is taken to 5 decimals (about 1 m): the same site always gives the same report (and cache key). */
 export function roundCoordinate(v: number): number {

@@ -53,6 +53,7 @@ export const Site = t.Object({
   matched_registry_id: t.Union([t.String(), t.Null()], { description: 'located_by address: the facility whose index address matched' }),
   note: t.String({ description: 'How the site was located, in one sentence' }),
 });
+export type Site = Static<typeof Site>;
 
 const Facility = {
   registry_id: t.String({ examples: ['990001127439'] }),

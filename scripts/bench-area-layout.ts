@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
 /**
- * The area layout step of ingest alone, in this process versus in a child process (issue 19's
+ * The area layout step of ingest alone, in this process versus in a child process (
  * ingest budgets), on the columns of an existing release:
- *   flock /work/bench.lock npx bun run scripts/bench-area-layout.ts [--index var/bench/national.sqlite] [--runs 2]
+ *   npx bun run scripts/bench-area-layout.ts [--index var/bench/national.sqlite] [--runs 2]
  * Each run is a fresh process of this script that rebuilds the collected columns from the index's
  * `.area` file (registry order, as ingest's collector hands them over), then times
  * `SpatialCollector.prepareBeside` both ways, alternating. Prints per run: the step's wall time and

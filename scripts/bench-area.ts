@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * Radius search and portfolio figures on a national-scale index (issue 4):
+ * Radius search and portfolio figures on a national-scale index:
  *   npx bun run scripts/bench-area.ts [--index var/bench/national.sqlite]
  *       [--reps 10] [--resolutions 5,6,7] [--no-http] [--no-rtree]
  * Prints: spatial-index build time and memory; the 20 densest metros; p50/p99 in-process for

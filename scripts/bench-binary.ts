@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * Figures of the compiled binary (issue 8), printed, never asserted:
+ * Figures of the compiled binary, printed, never asserted:
  *   npx bun run scripts/bench-binary.ts [--binary dist/facility-score]
  *     [--index var/bench/national.sqlite] [--runs 10] [--lookups 10000] [--drop-caches]
  * - binary size;

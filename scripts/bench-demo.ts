@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * Demo lookup figures (issue 5), in-process (app.handle, offline geocoder) on a national-scale index:
+ * Demo lookup figures, in-process (app.handle, offline geocoder) on a national-scale index:
  *   npx bun run scripts/bench-demo.ts [--index var/bench/national.sqlite] [--lookups 3000]
  * Prints p50/p95/p99 of found and not-found demo lookups, and the heap held by 100,000 distinct
  * IPs' rate-limit buckets. On a shared machine, run one benchmark at a time.
@@ -9,8 +9,8 @@ import { prepareSpatial } from '../src/ops/index-preparer';
 import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createApp } from '../src/app';
-import { processParts } from '../src/deps';
+import { createApp } from '../src/api/app';
+import { processParts } from '../src/api/deps';
 import { makeConfig } from '../src/config';
 import { normalizeAddressKey } from '../src/address/address';
 import { nearestFacilityId } from '../src/demo/nearest-facility';

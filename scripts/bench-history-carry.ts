@@ -5,16 +5,15 @@
  *   bun run scripts/bench-history-carry.ts [--previous var/bench/national.sqlite] [--work DIR] [--share 0.02]
  * Copies the previous index, changes the scores of `--share` of its facilities in the copy (a stand-in for
  * next week's facility table: the diff scans every row whatever changed), then times recordRelease
- * (src/history/carry-forward.ts) against the previous index: wall and CPU time, rows written, growth.
+ * (src/index/history/carry-forward.ts) against the previous index: wall and CPU time, rows written, growth.
  * Then serves the copy and measures GET /history against GET /facility with wrk (8 connections).
  */
 import { Database } from 'bun:sqlite';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PREVIOUS_SCHEMA, recordRelease } from '../src/history/carry-forward';
-import { HISTORY_DDL } from '../src/history/schema';
-import { FacilityIndex } from '../src/index/facility-index';
+import { PREVIOUS_SCHEMA, recordRelease } from '../src/index/history/carry-forward';
+import { readPreviousIndex } from '../src/index/previous-format';
 import { INDEX_FORMAT } from '../src/index/schema';
 import { benchKey, fmt, median, requireWrk, runWrk, startChild } from './bench/wrk';
 
@@ -34,10 +33,9 @@ requireWrk();
 const ROOT = join(import.meta.dir, '..');
 const previousPath = values.previous!;
 const next = join(values.work!, 'carry-2.sqlite');
-const prev = FacilityIndex.open(previousPath);
-const previous = { path: previousPath, releases: [...prev.releases()], hasTables: prev.db.query("SELECT 1 FROM sqlite_master WHERE name = 'history'").get() !== null, inputsKeys: prev.inputsKeys };
-const info = prev.info;
-prev.close();
+// read as `ingest --previous` reads it (the current format or the one before)
+const previous = readPreviousIndex(previousPath);
+const info = previous.releases[previous.releases.length - 1]!;
 
 const every = Math.round(1 / Number(values.share));
 const changedWhere = `(CAST(substr(registry_id, -6) AS INTEGER) % ${every}) = 0`;
@@ -52,8 +50,7 @@ if (values.reuse) {
   db.exec('DELETE FROM history; DELETE FROM release;');
   changed = (db.query(`SELECT count(*) AS n FROM facility WHERE ${changedWhere}`).get() as { n: number }).n;
 } else {
-  if (previous.hasTables) db.exec('DELETE FROM history; DELETE FROM release;');
-  else db.exec(HISTORY_DDL);
+  db.exec('DELETE FROM history; DELETE FROM release;');
   // every 1/share-th facility (by ID) scores one point lower: the changed facilities of "next week"
   changed = db.prepare(`UPDATE facility SET overall_score = max(0, overall_score - 1), recency = max(0, recency - 1) WHERE ${changedWhere}`).run().changes;
 }

@@ -108,7 +108,7 @@ server.stop();
 const t = (runs: Run[]) => median(runs.map((r) => r.seconds));
 const cpu = (runs: Run[]) => median(runs.map((r) => r.cpuSeconds));
 const rss = (runs: Run[]) => Math.max(...runs.map((r) => r.maxRssMb));
-console.log(`machine             shared (2 cores, other engineers' jobs running); medians of ${values.rounds} round(s), --threads ${values.threads}`);
+console.log(`machine             2 cores; medians of ${values.rounds} round(s), --threads ${values.threads}`);
 console.log(`release 1           ${release1} (${fmt(mb(statSync(release1).size), 0)} MB)`);
 console.log(`release 2           ${manifest.rows_in.toLocaleString('en-US')} rows in; generator: ${manifest.changed.length} edited, ${manifest.removed.length} removed, ${manifest.added.length} added (${fmt((100 * (manifest.changed.length + manifest.removed.length + manifest.added.length)) / manifest.rows_in)}%)`);
 console.log(`history of week 2   ${byKind.map((k) => `${k.n} ${k.change}`).join(', ')} (${fmt((100 * byKind.reduce((s, k) => s + k.n, 0)) / facilities)}% of facilities; scores also move as events age)`);

@@ -29,7 +29,7 @@ requireWrk();
 const root = join(import.meta.dir, '..');
 const bun = process.execPath;
 const dir = mkdtempSync(join(tmpdir(), 'fcs-bench-lookup-'));
-// Unpinned by default, as the figures are defined; --pin puts the server on one core and wrk
+// Unpinned by default, as the lookup figures are defined; --pin puts the server on one core and wrk
 // on the other. Pinned, wrk gets a whole core and the bare server (wrk-bound) roughly 1.4x faster,
 // while the full server (server-bound) barely moves: the ratio drops. Both are in docs/architecture.md.
 const cpus = values.pin ? benchCpus() : null;

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateKey } from '../src/access/key-format';
-import { createApp } from '../src/app';
-import { processParts } from '../src/deps';
+import { createApp } from '../src/api/app';
+import { processParts } from '../src/api/deps';
 import { makeConfig } from '../src/config';
 import { FacilityIndex } from '../src/index/facility-index';
 import { renderReport } from '../src/reports/document';
@@ -55,13 +55,13 @@ console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities, fic
 
 // 1. The renderer alone: view + pdf-lib layout + save.
 // The JIT needs a few hundred renders before pdf-lib runs at full speed; measure after that.
-for (let i = 0; i < 300; i++) await renderReport(buildReportView(index.get(ids[i % ids.length]!)!, index.info, { generatedAt: Date.now(), requestId: 'req_WARMUP' }));
+for (let i = 0; i < 300; i++) await renderReport(buildReportView(index.getDetail(ids[i % ids.length]!)!, index.info, { generatedAt: Date.now(), documentId: '0000000000000000' }));
 const renderMs: number[] = [];
 const bytes: number[] = [];
 const cpuBefore = process.cpuUsage();
 for (const id of ids) {
-  const row = index.get(id)!;
-  const [ms, pdf] = await timed(() => renderReport(buildReportView(row, index.info, { generatedAt: Date.now(), requestId: 'req_BENCH' })));
+  const row = index.getDetail(id)!;
+  const [ms, pdf] = await timed(() => renderReport(buildReportView(row, index.info, { generatedAt: Date.now(), documentId: '0000000000000000' })));
   renderMs.push(ms);
   bytes.push(pdf.length);
 }

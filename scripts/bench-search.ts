@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * Search and export figures on a national-scale index (issue 16):
+ * Search and export figures on a national-scale index:
  *   npx bun scripts/bench-search.ts [--index var/bench/national.sqlite] [--queries 2000] [--no-http] [--ranked 1000]
  * Prints p50/p99 in-process of `FacilitySearch.page` (limit 20) for 1-, 2- and 3-word prefix queries
  * built from random facilities (a 3-5 letter prefix of a word of the name, then of the city, then of
@@ -11,9 +11,9 @@ import { prepareSpatial } from '../src/ops/index-preparer';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { generateKey } from '../src/access/key-format';
-import { createApp } from '../src/app';
+import { createApp } from '../src/api/app';
 import { makeConfig } from '../src/config';
-import { processParts } from '../src/deps';
+import { processParts } from '../src/api/deps';
 import { parseAddressQuery } from '../src/demo/address-query';
 import { findFacilityBySearch } from '../src/demo/search-fallback';
 import { FacilityIndex } from '../src/index/facility-index';

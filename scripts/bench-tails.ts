@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * Where the p99 of large responses comes from (issue 19), printed, never asserted:
+ * Where the p99 of large responses comes from, printed, never asserted:
  *   bun run scripts/bench-tails.ts --index var/bench/national.sqlite [--n 2000]
  *       [--http-before /path/to/old/checkout --index-before PATH]
  * 1. In-process, one request at a time through `app.handle` (no sockets): area (25 mi, limit 500,
@@ -17,9 +17,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createApp } from '../src/app';
+import { createApp } from '../src/api/app';
 import { makeConfig } from '../src/config';
-import { processParts } from '../src/deps';
+import { processParts } from '../src/api/deps';
 import { findWithinRadius } from '../src/area/service';
 import { nameAt, registryIdAt } from '../src/area/spatial-index';
 import { searchRadius, type RadiusQuery } from '../src/area/spatial-search';

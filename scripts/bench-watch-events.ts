@@ -1,5 +1,5 @@
 /**
- * Figure (issue 15): computing the webhook events of one weekly release for 10,000 watched IDs.
+ * Figure: computing the webhook events of one weekly release for 10,000 watched IDs.
  * Builds a national-size history (3.2M facilities added in release 1, 2% of them changed in release 2;
  * fictitious IDs) in a temp file, then times changesInRelease + eventsOfRelease for watchlists
  * holding 10,000 IDs (what emitReleaseEvents does: the changes of the watched IDs only, then the
@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { changesInReleaseFor } from '../src/history/release-changes';
-import { eventsOfRelease } from '../src/webhooks/release-events';
+import { changesInReleaseFor } from '../src/index/history/release-changes';
+import { eventsOfRelease } from '../src/watchlists/webhooks/release-events';
 import type { WatchlistRecord } from '../src/watchlists/model';
 
 const { values } = parseArgs({ options: { facilities: { type: 'string', default: '3200000' }, dir: { type: 'string', default: tmpdir() } } });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * First view of the web page (issue 18), in Debian's Chromium driven by puppeteer-core, against a
+ * First view of the web page, in Debian's Chromium driven by puppeteer-core, against a
  * real `serve` of the bundled sample on loopback:
  *   bun run scripts/bench-web.ts [--runs 10]
  * Each run is a cold tab (HTTP cache off) loading `/`. Prints, as median and worst: first contentful

@@ -1,15 +1,19 @@
 /**
- * The import structure of src/: files, layers, circles and imports that run upward.
+ * The import structure of src/: files, layers, circles and imports that run upward, between files
+ * and between folders.
  *
  *   npx bun scripts/import-graph.ts            # summary: files per layer, circles, upward imports
  *   npx bun scripts/import-graph.ts --edges    # also every import, as "from -> to"
  *   npx bun scripts/import-graph.ts --json     # everything as JSON
- *   npx bun scripts/import-graph.ts <old checkout>/src --before-13   # the tree before issue 13
+ *   npx bun scripts/import-graph.ts <old checkout>/src --flat-layout   # a tree from before the HTTP layer
  *
  * Every relative import counts, `import type` included (a type import is still a dependency of
- * the code's shape). Layers are declared top-down in LAYERS; a file belongs to the first layer
- * whose pattern matches it. An import into the same or a lower layer is fine; into a higher one is
- * "upward". test/tooling/import-graph.test.ts holds the limits (no circle, at most 3 upward).
+ * the code's shape). Layers are declared top-down in LAYERS, by folder (a top-level file is its own
+ * folder); a file belongs to the first layer whose pattern matches it. An import into the same or a
+ * lower layer is fine; into a higher one is "upward". A folder is the first segment of a path under
+ * src/; the folder graph has an arrow where any file of one imports a file of another.
+ * test/tooling/import-graph.test.ts holds the limits (no circle of files or of folders, at most 3
+ * upward imports and at most 3 upward folder arrows).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -19,31 +23,35 @@ export type Layer = { name: string; what: string; files: RegExp[] };
 /** Top-down. The first matching layer wins, so narrower patterns come before their folder's. */
 export const LAYERS: Layer[] = [
   { name: 'browser', what: "the web page's browser code (a separate program bundled by scripts/build-web.ts; imports only itself and npm)", files: [/^web\/client\//] },
-  { name: 'cli', what: 'entry point, commands, the serving process (listen, reload, drain)', files: [/^main\.ts$/, /^cli\//, /^ops\/service-process\.ts$/] },
-  { name: 'app', what: 'createApp: composes the plugins and feature routes', files: [/^app\.ts$/] },
+  { name: 'cli', what: 'entry point, commands, the serving process (listen, reload, drain)', files: [/^main\.ts$/, /^cli\//] },
   {
-    name: 'routes',
-    what: 'feature routes and the HTTP plugins they use (request context, error handler, access log, OpenAPI, the API-key and JWT macros)',
-    files: [/^[\w-]+\/routes\.ts$/, /^http\/(error-handler|openapi|openapi-document|request-context|cors|home|validation-message)\.ts$/, /^exports\/exportable\.ts$/, /^ops\/access-log\.ts$/, /^access\/api-key-auth\.ts$/, /^account\/auth\.ts$/],
+    name: 'api',
+    what: 'the HTTP layer: createApp and its deps, one routes file per feature, the plugins (request context, error handler, CORS, OpenAPI, access log, the API-key and JWT macros)',
+    files: [/^api\//],
   },
-  { name: 'services', what: 'what the routes call, and the deps they are given (deps.ts)', files: [/^deps\.ts$/, /^(facilities|area|portfolio|reports|site-report|demo|account|ops|status|watchlists|webhooks|search|exports|web)\//] },
-  { name: 'access/state/index', what: 'API-key access rules, the state store, the facility index, its release history and ingest, address normalisation', files: [/^(access|state|index|history|address)\//] },
+  {
+    name: 'features',
+    what: 'the engines the routes call, one folder per capability; none imports Elysia',
+    files: [/^(facilities|area|portfolio|reports|site-report|demo|account|ops|search|exports|history|watchlists|web)\//],
+  },
+  { name: 'access/state/index', what: 'API-key access rules, the state store, the facility index with its release history and ingest, address normalisation', files: [/^(access|state|index|address)\//] },
   {
     name: 'vocabulary',
-    what: 'the score model and the shared vocabulary: errors, tiers, log, config types, envelope schemas',
-    files: [/^scoring\//, /^(errors|tiers|log|config|jwt-config|hash|version|worker-url)\.ts$/, /^http\/(envelope|json-response)\.ts$/],
+    what: 'the score model and the shared vocabulary: errors, tiers, log, config types, the schema vocabulary, envelope schemas, IP ranges, state codes',
+    files: [/^(scoring|shared)\//, /^(errors|tiers|log|config|jwt-config|hash|version|worker-url)\.ts$/],
   },
 ];
 
 /**
- * For the tree before issue 13 (commit 71395f6): its files that moved, put in the layer of the
- * file their content lives in now, so the before and after figures compare like with like:
- * `npx bun scripts/import-graph.ts <old checkout>/src --before-13`.
+ * For a tree from before the HTTP layer (routes and plugins inside feature folders): its files
+ * that moved, put in the layer of the file their content lives in now, so figures compare like with
+ * like: `npx bun scripts/import-graph.ts <old checkout>/src --flat-layout`.
  */
-export const BEFORE_13: [RegExp, string][] = [
-  [/^http\/auth\.ts$/, 'routes'],
+export const FLAT_LAYOUT: [RegExp, string][] = [
+  [/^(app|deps)\.ts$|^[\w-]+\/routes\.ts$|^http\/(auth|error-handler|openapi|openapi-document|request-context|cors|home|validation-message|json-response)\.ts$|^exports\/exportable\.ts$|^ops\/access-log\.ts$|^access\/api-key-auth\.ts$|^account\/auth\.ts$/, 'api'],
   [/^(accounts\/|http\/rate-limit-headers\.ts$|demo\/(address|street-words|demo-limit)\.ts$)/, 'access/state/index'],
-  [/^http\/errors\.ts$/, 'vocabulary'],
+  [/^ops\/service-process\.ts$/, 'cli'],
+  [/^http\/(errors|envelope)\.ts$/, 'vocabulary'],
 ];
 
 export type Graph = {
@@ -92,10 +100,10 @@ export function readGraph(srcDir: string, moved: [RegExp, string][] = []): Graph
   return { files, layerOf, edges };
 }
 
-/** Strongly connected components with more than one file (or a file importing itself): the circles. */
-export function circlesOf(g: Graph): string[][] {
-  const next = new Map<string, string[]>(g.files.map((f) => [f, []]));
-  for (const e of g.edges) next.get(e.from)!.push(e.to);
+/** Strongly connected components with more than one node (or a node importing itself). */
+function componentsOf(nodes: readonly string[], edges: readonly { from: string; to: string }[]): string[][] {
+  const next = new Map<string, string[]>(nodes.map((f) => [f, []]));
+  for (const e of edges) next.get(e.from)!.push(e.to);
   let counter = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -124,8 +132,34 @@ export function circlesOf(g: Graph): string[][] {
       if (component.length > 1 || next.get(v)!.includes(v)) out.push(component.sort());
     }
   };
-  for (const f of g.files) if (!index.has(f)) visit(f);
+  for (const f of nodes) if (!index.has(f)) visit(f);
   return out;
+}
+
+/** Files that import each other, directly or round a loop: the circles. */
+export function circlesOf(g: Graph): string[][] {
+  return componentsOf(g.files, g.edges);
+}
+
+/** The folder a file is in: the first segment of its path (`index/ingest/x.ts` -> `index/`); a top-level file is its own. */
+export const folderOf = (file: string) => (file.includes('/') ? `${file.slice(0, file.indexOf('/'))}/` : file);
+
+/** One arrow per pair of folders where a file of the one imports a file of the other. */
+export function folderArrows(g: Graph): { from: string; to: string; imports: { from: string; to: string }[] }[] {
+  const arrows = new Map<string, { from: string; to: string; imports: { from: string; to: string }[] }>();
+  for (const e of g.edges) {
+    const from = folderOf(e.from), to = folderOf(e.to);
+    if (from === to) continue;
+    const key = `${from} ${to}`;
+    if (!arrows.has(key)) arrows.set(key, { from, to, imports: [] });
+    arrows.get(key)!.imports.push(e);
+  }
+  return [...arrows.values()];
+}
+
+/** Folders that import each other, directly or round a loop (no file circle needed: a/x -> b/y and b/z -> a/w is one). */
+export function folderCirclesOf(g: Graph): string[][] {
+  return componentsOf([...new Set(g.files.map(folderOf))].sort(), folderArrows(g));
 }
 
 const rank = (layer: string) => {
@@ -140,6 +174,14 @@ export function upwardImports(g: Graph): { from: string; to: string; fromLayer: 
     .filter((e) => rank(e.toLayer) < rank(e.fromLayer));
 }
 
+/** Folder arrows that carry at least one upward import. */
+export function upwardFolderArrows(g: Graph): { from: string; to: string; imports: string[] }[] {
+  const up = upwardImports(g);
+  return folderArrows(g)
+    .map((a) => ({ from: a.from, to: a.to, imports: up.filter((u) => folderOf(u.from) === a.from && folderOf(u.to) === a.to).map((u) => `${u.from} -> ${u.to}`) }))
+    .filter((a) => a.imports.length > 0);
+}
+
 export function summary(g: Graph) {
   return {
     files: g.files.length,
@@ -148,13 +190,17 @@ export function summary(g: Graph) {
     unlayered: g.files.filter((f) => g.layerOf.get(f) === '(no layer)'),
     circles: circlesOf(g),
     upward: upwardImports(g),
+    folders: new Set(g.files.map(folderOf)).size,
+    folderArrows: folderArrows(g).length,
+    folderCircles: folderCirclesOf(g),
+    upwardFolders: upwardFolderArrows(g),
   };
 }
 
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const dir = args.find((a) => !a.startsWith('--')) ?? join(import.meta.dir, '..', 'src');
-  const g = readGraph(dir, args.includes('--before-13') ? BEFORE_13 : []);
+  const g = readGraph(dir, args.includes('--flat-layout') ? FLAT_LAYOUT : []);
   const s = summary(g);
   if (args.includes('--json')) {
     console.log(JSON.stringify({ ...s, edges: g.edges, layerOf: Object.fromEntries(g.layerOf) }, null, 2));
@@ -167,6 +213,11 @@ if (import.meta.main) {
     for (const c of s.circles) console.log(`  ${c.join(' <-> ')}`);
     console.log(`\nUpward imports (${s.upward.length}):`);
     for (const u of s.upward) console.log(`  ${u.from} (${u.fromLayer}) -> ${u.to} (${u.toLayer})`);
+    console.log(`\nFolders: ${s.folders} (a top-level file counts as one), ${s.folderArrows} arrows between them`);
+    console.log(`Folder circles (${s.folderCircles.length}):`);
+    for (const c of s.folderCircles) console.log(`  ${c.join(' <-> ')}`);
+    console.log(`Upward folder arrows (${s.upwardFolders.length}):`);
+    for (const a of s.upwardFolders) console.log(`  ${a.from} -> ${a.to}: ${a.imports.join(', ')}`);
     if (args.includes('--edges')) {
       console.log('\nImports:');
       for (const e of g.edges) console.log(`  ${e.from} -> ${e.to}`);

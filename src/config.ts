@@ -1,4 +1,4 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from './shared/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { Tier } from './tiers';
 import { JwtConfig } from './jwt-config';

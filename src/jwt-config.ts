@@ -1,4 +1,4 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from './shared/typebox';
 import { Tier } from './tiers';
 
 /**

@@ -2,7 +2,7 @@
 /**
  * The one entry point, in dev (`bun run src/main.ts <command>`) and in the compiled binary. It
  * hands argv and env to src/cli/, the layer that reads them (cli/options.ts), opens the files and
- * starts the server (cli/serve.ts, which listens through ops/service-process.ts). Nothing below
+ * starts the server (cli/serve.ts, which listens through cli/service-process.ts). Nothing below
  * that layer reads env.
  */
 import { runCli } from './cli/run';

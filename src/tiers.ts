@@ -1,4 +1,4 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from './shared/typebox';
 
 export const Tier = t.Union([t.Literal('free'), t.Literal('starter'), t.Literal('platform'), t.Literal('enterprise')]);
 export type Tier = Static<typeof Tier>;

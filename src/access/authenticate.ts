@@ -2,7 +2,7 @@ import { AppError } from '../errors';
 import type { Account } from '../state/model';
 import type { StateStore } from '../state/store';
 import { hashKey } from './key-format';
-import { API_KEY_CHALLENGE } from '../http/envelope';
+import { API_KEY_CHALLENGE } from '../shared/envelope';
 
 // Keys are never longer than this; anything longer is rejected before hashing.
 const MAX_KEY_LENGTH = 128;

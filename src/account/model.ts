@@ -1,6 +1,6 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from '../shared/typebox';
 import { Tier } from '../tiers';
-import { Envelope } from '../http/envelope';
+import { Envelope } from '../shared/envelope';
 
 const DateTime = t.String({ format: 'date-time', examples: ['2026-11-15T12:00:00.000Z'] });
 

@@ -1,5 +1,5 @@
-import { t, type Static } from 'elysia';
-import { Envelope } from '../http/envelope';
+import { t, type Static } from '../shared/typebox';
+import { Envelope } from '../shared/envelope';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_RADIUS_MILES } from './query';
 
 /**

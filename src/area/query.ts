@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import type { RadiusQuery } from './spatial-search';
-import { US_STATE_CODES } from './states';
+import { US_STATE_CODES } from '../shared/us-states';
 
 export const MAX_RADIUS_MILES = 25;
 export const DEFAULT_LIMIT = 100;

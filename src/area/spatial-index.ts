@@ -1,5 +1,5 @@
 import { cellToLatLng, h3IndexToSplitLong, latLngToCell } from 'h3-js';
-import type { Database } from 'bun:sqlite';
+import type { FacilityIndex } from '../index/facility-index';
 import { cosLat, haversinePre } from './geo';
 
 /**
@@ -77,7 +77,6 @@ export function registryIdAt(s: SpatialIndex, i: number): string {
   return String(s.idNum[i]).padStart(s.idLen[i]!, '0');
 }
 
-type Raw = { registry_id: string; fac_name: string; lat: number; lng: number; overall_score: number; active_enforcement: number; fac_state: string };
 
 /**
  * What the spatial index is made from: one entry per facility, in registry_id order (the order of
@@ -179,14 +178,14 @@ export function putRegistryId(c: SpatialColumns, i: number, registryId: string):
 }
 
 /** Reads the facility table once, in registry_id order (the primary key's order). */
-export function readSpatialColumns(db: Database): SpatialColumns {
-  const n = (db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+export function readSpatialColumns(index: FacilityIndex): SpatialColumns {
+  const n = index.facilityCount();
   const c = allocateColumns(n);
   const stateCode = new Map<string, number>();
-  const rows = db.query<Raw, []>('SELECT registry_id, fac_name, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id');
+  const rows = index.placedRows();
   const names = new NameBytes();
   let count = 0;
-  for (const r of rows.iterate()) {
+  for (const r of rows) {
     if (count >= n) break;
     const i = count++;
     c.lat[i] = r.lat;
@@ -205,9 +204,9 @@ export function readSpatialColumns(db: Database): SpatialColumns {
 }
 
 /** Reads the facility table of `index` and lays it out (seconds at national scale: one H3 call per facility). */
-export function buildSpatialIndex(index: { db: Database }, res = AREA_H3_RES): SpatialIndex {
+export function buildSpatialIndex(index: FacilityIndex, res = AREA_H3_RES): SpatialIndex {
   const started = performance.now();
-  const s = layoutSpatialIndex(readSpatialColumns(index.db), res);
+  const s = layoutSpatialIndex(readSpatialColumns(index), res);
   s.buildMs = performance.now() - started;
   return s;
 }

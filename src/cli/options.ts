@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { makeConfig, type Config } from '../config';
 import { jwtConfigFrom } from '../account/jwt-options';
+import { WebhookAllowList } from '../watchlists/webhooks/allow-list';
 
 /** Options shared by commands that touch state or the index; flags override env. */
 export const COMMON_OPTIONS = {
@@ -26,7 +27,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
   const corsOrigins = str('cors-origins', 'FCS_CORS_ORIGINS');
   const maxMb = str('report-cache-max-mb', 'FCS_REPORT_CACHE_MAX_MB');
   const webhookAllow = str('webhook-allow', 'FCS_WEBHOOK_ALLOW');
-  return makeConfig({
+  const config = makeConfig({
     port: port === undefined ? undefined : Number(port),
     host: str('host', 'FCS_HOST'),
     indexPath: str('index', 'FCS_INDEX') ?? null,
@@ -55,4 +56,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     webhookPollMs: num('FCS_WEBHOOK_POLL_MS'),
     webhookLeaseMs: num('FCS_WEBHOOK_LEASE_MS'),
   });
+  // Checked at load, so a bad entry stops every command with its name, not the first delivery.
+  new WebhookAllowList(config.webhookAllow);
+  return config;
 }

@@ -1,17 +1,17 @@
 import { join } from 'node:path';
 import { ACCOUNT_ENV_HELP, ACCOUNT_OPTIONS } from '../account/jwt-options';
 import { jwtModeOf } from '../account/jwt';
-import { createApp } from '../app';
-import { processParts } from '../deps';
+import { createApp } from '../api/app';
+import { processParts } from '../api/deps';
 import { openIndex } from '../index/bundled';
 import { prepareSpatial } from '../ops/index-preparer';
 import { newLifecycle } from '../ops/lifecycle';
-import { ServiceProcess } from '../ops/service-process';
+import { ServiceProcess } from './service-process';
 import { lineLog } from '../ops/log-sink';
 import { openStateStore } from '../state/open-store';
 import { loadWebAssets } from '../web/assets';
-import { WebhookDispatcher } from '../webhooks/dispatcher';
-import { emitReleaseEvents } from '../webhooks/release-events';
+import { WebhookDispatcher } from '../watchlists/webhooks/dispatcher';
+import { emitReleaseEvents } from '../watchlists/webhooks/release-events';
 import { configFrom, parse } from './options';
 
 const HELP = `facility-score serve [--port 8080] [--host 0.0.0.0] [--index PATH] [--state-dir ./var] [--redis-url URL] [--trusted-proxies CIDR,...] [--cors-origins ORIGIN,...] [--report-cache-dir DIR|off] [--report-cache-max-mb 1024]
@@ -44,7 +44,8 @@ export async function serveCommand(args: string[], env: Record<string, string | 
   };
   const store = await openStateStore(config, { serving: true, log });
   // Built before anything listens, so a bad --webhook-allow entry stops the start with its message.
-  const dispatcher = new WebhookDispatcher({ watch: store.watch, settings: config, log, clock: Date.now });
+  const accounts = (id: string) => store.getAccount(id);
+  const dispatcher = new WebhookDispatcher({ watch: store.watch, accounts, settings: config, log, clock: Date.now });
   // Built once: every app a reload builds shares them (counters, JWKS cache, report cache, the
   // web page's files, read and gzipped here).
   const parts = processParts(config, Date.now, log);
@@ -61,7 +62,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
       openIndex: () => openIndex(config.indexPath, indexOptions),
       // The release's area file, used in place; or built on a worker while everything else serves.
       prepareSpatial: (ix) => prepareSpatial(ix, log),
-      onIndexServed: async (ix) => void (await emitReleaseEvents({ index: ix, watch: store.watch, now: Date.now(), log })),
+      onIndexServed: async (ix) => void (await emitReleaseEvents({ index: ix, watch: store.watch, accounts, now: Date.now(), log })),
       stopBackground: () => dispatcher.stop(),
     },
     index,

@@ -1,5 +1,5 @@
 import parser from 'parse-address';
-import { US_STATE_CODES } from '../area/states';
+import { US_STATE_CODES } from '../shared/us-states';
 import { cleanUnit, normalizeCity, normalizeStreet, zip5 } from '../address/address';
 
 /** One reading of where the street ends and the city begins. */

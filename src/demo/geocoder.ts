@@ -1,9 +1,9 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from '../shared/typebox';
 
 /** Where a geocoded point came from: the index's own addresses (exactly, or through the search fallback), or an external Census-format service. */
 export const GeocodeSource = t.Union([t.Literal('offline'), t.Literal('search'), t.Literal('census')]);
 
-/** One geocoder answer (issue 5: `geocode(address) -> {lat, lng, matched, source} | null`). */
+/** One geocoder answer (`geocode(address) -> {lat, lng, matched, source} | null`). */
 export const GeocodeResult = t.Object({
   lat: t.Number(),
   lng: t.Number(),

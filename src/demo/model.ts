@@ -1,5 +1,5 @@
-import { t, type Static } from 'elysia';
-import { Envelope } from '../http/envelope';
+import { t, type Static } from '../shared/typebox';
+import { Envelope } from '../shared/envelope';
 import { RedactedComponents } from '../facilities/model';
 
 export const MAX_ADDRESS_LENGTH = 200;

@@ -63,7 +63,7 @@ export function findFacilityBySearch(index: FacilityIndex, search: FacilitySearc
   return null;
 }
 
-/** The search fallback as a geocoder, chained after the exact offline one (src/demo/routes.ts). */
+/** The search fallback as a geocoder, chained after the exact offline one (src/api/demo.ts). */
 export function searchFallbackGeocoder(index: FacilityIndex, search: FacilitySearch): Geocoder {
   return {
     name: 'search',

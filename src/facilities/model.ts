@@ -1,6 +1,6 @@
-import { t, type Static } from 'elysia';
-import { Envelope } from '../http/envelope';
-import { ScoreChange } from '../history/model';
+import { t, type Static } from '../shared/typebox';
+import { Envelope } from '../shared/envelope';
+import { ScoreChange } from '../index/history/model';
 import { Peers } from '../index/peers';
 import { ExplanationLine, MAX_POINTS, ProgramsInputs } from '../scoring/model';
 
@@ -41,10 +41,11 @@ export const RedactedDetail = t.Object({
 export type RedactedDetail = Static<typeof RedactedDetail>;
 
 /**
- * Issue 14 (score model fcs-2.0): each ECHO program's own record, the industry peers and why the
- * score lost points. A field whose source column is absent is null ("not reported"), never 0.
+ * The extras a Starter+ lookup shows beyond the score: each ECHO program's own record, the industry
+ * peers and why the score lost points. A field whose source column is absent is null ("not
+ * reported"), never 0.
  */
-export const Score2Fields = t.Object({
+export const LookupExtras = t.Object({
   programs: t.Union([ProgramsInputs, RedactedDetail], {
     description: 'caa, cwa, rcra, sdwa: null for a program the facility is not in; inside, null = not reported by the source',
   }),
@@ -53,7 +54,7 @@ export const Score2Fields = t.Object({
     description: 'One line per component: points lost and the sentence the PDF report prints',
   }),
 });
-export type Score2Fields = Static<typeof Score2Fields>;
+export type LookupExtras = Static<typeof LookupExtras>;
 
 /** Spec 2.2. */
 export const FacilityRecord = t.Object({
@@ -69,7 +70,7 @@ export const FacilityRecord = t.Object({
   active_enforcement: t.Boolean(),
   score_components: t.Union([ScoreComponents, RedactedComponents]),
   score_change: ScoreChange,
-  ...Score2Fields.properties,
+  ...LookupExtras.properties,
 });
 export type FacilityRecord = Static<typeof FacilityRecord>;
 

@@ -1,13 +1,10 @@
 import { TIER_RULES, type Tier } from '../tiers';
 import { AppError } from '../errors';
-import type { FacilityIndex } from '../index/facility-index';
+import type { FacilityDetail, FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
-import { MAX_POINTS, type ExplanationLine } from '../scoring/model';
-import type { ScoreChange } from '../history/model';
-import type { FacilityDetail } from '../index/facility-index';
-import type { LookupRow, StoredLookup } from '../index/stored-lookup';
-import { explainComponents, explanationLines } from '../scoring/explain';
-import type { FacilityRecord, RedactedComponents, RedactedDetail, Score2Fields, ScoreComponents } from './model';
+import type { StoredAnswer } from '../index/stored-lookup';
+import { MAX_POINTS } from '../scoring/model';
+import type { FacilityRecord, LookupExtras, RedactedComponents, RedactedDetail } from './model';
 
 export const REDACTED_MESSAGE = 'Score components are available on the Starter plan or above';
 
@@ -22,49 +19,18 @@ export function redactedDetail(): RedactedDetail {
 }
 
 /** Free tier's programs / peers / explanation: each the same redacted object. */
-export function redactedScore2(): Score2Fields {
+export function redactedExtras(): LookupExtras {
   return { programs: redactedDetail(), peers: redactedDetail(), explanation: redactedDetail() };
 }
 
 /**
- * Programs, peers and explanation as index format 7 stores them (src/index/stored-lookup.ts): the
- * same values score2Of derives per request, read from the row's detail (decoded once per distinct
- * text) and its templates. `programs` is shared between responses (frozen).
+ * Spec 2.2 record of a stored answer (src/index/stored-lookup.ts), with components (and programs,
+ * peers, explanation) redacted where the tier says so.
  */
-export function storedScore2(stored: StoredLookup, row: LookupRow & { detail: string }): Score2Fields {
-  const d = stored.decoded(row.detail);
-  return {
-    programs: d.programs,
-    peers: stored.peersOf(row.fac_naics, row.overall_score),
-    explanation: stored.explanationOf(d, row) as ExplanationLine[],
-  };
-}
-
-/** Programs, peers and explanation of a full row; the explanation's points are the stored ones. */
-export function score2Of(row: FacilityDetail, asOf: string): Score2Fields {
-  return {
-    programs: row.score_inputs.programs,
-    peers: row.peers,
-    explanation: explanationLines(row, explainComponents(row.score_inputs, asOf)),
-  };
-}
-
-export function componentsOf(row: FacilitySummary): ScoreComponents {
-  return {
-    baseline: row.baseline,
-    violation_frequency: { score: row.violation_frequency, max_points: MAX_POINTS.violation_frequency },
-    penalty_severity: { score: row.penalty_severity, max_points: MAX_POINTS.penalty_severity },
-    recency: { score: row.recency, max_points: MAX_POINTS.recency },
-    repeat_offender: { score: row.repeat_offender, max_points: MAX_POINTS.repeat_offender },
-    overall: row.overall_score,
-  };
-}
-
-/** Spec 2.2 record of an index row, with components (and programs, peers, explanation) redacted where the tier says so; `scoreChange` from the index's history. */
-export function toFacilityRecord(row: FacilitySummary, tier: Tier, scoreChange: ScoreChange, score2?: Score2Fields): FacilityRecord {
+export function toFacilityRecord({ row, scoreChange, extras }: StoredAnswer, tier: Tier): FacilityRecord {
   const full = TIER_RULES[tier].fullComponents;
-  const extra = full && score2 ? score2 : redactedScore2();
-  // one literal with every field named: spreading score2 into it cost 0.3-0.5 µs of a Starter+ lookup (in process)
+  const extra = full && extras ? extras : redactedExtras();
+  // one literal with every field named: spreading the extras into it cost 0.3-0.5 µs of a Starter+ lookup (in process)
   return {
     registry_id: row.registry_id,
     fac_name: row.fac_name,
@@ -76,7 +42,16 @@ export function toFacilityRecord(row: FacilitySummary, tier: Tier, scoreChange: 
     fac_naics: row.fac_naics,
     overall_score: row.overall_score,
     active_enforcement: row.active_enforcement,
-    score_components: full ? componentsOf(row) : redactedComponents(),
+    score_components: full
+      ? {
+          baseline: row.baseline,
+          violation_frequency: { score: row.violation_frequency, max_points: MAX_POINTS.violation_frequency },
+          penalty_severity: { score: row.penalty_severity, max_points: MAX_POINTS.penalty_severity },
+          recency: { score: row.recency, max_points: MAX_POINTS.recency },
+          repeat_offender: { score: row.repeat_offender, max_points: MAX_POINTS.repeat_offender },
+          overall: row.overall_score,
+        }
+      : redactedComponents(),
     score_change: scoreChange,
     programs: extra.programs,
     peers: extra.peers,
@@ -88,7 +63,7 @@ function notInIndex(registryId: string): AppError {
   return new AppError('NOT_FOUND', `No facility with registry ID ${registryId} is in the index`);
 }
 
-/** The record a lookup returns, or 404 NOT_FOUND. */
+/** The slim row of a facility (reports, before they render), or 404 NOT_FOUND. */
 export function findFacility(index: FacilityIndex, registryId: string): FacilitySummary {
   const row = index.getSummary(registryId);
   if (!row) throw notInIndex(registryId);
@@ -96,21 +71,16 @@ export function findFacility(index: FacilityIndex, registryId: string): Facility
 }
 
 /**
- * What a lookup returns for `tier`: Free reads only the slim row (nothing to show beyond it). Starter+
- * on an index of format 7 reads the row with its stored programs and explanation in one statement
- * and fills in the explanation's templates; older formats read the inputs and peers and explain per request.
+ * What a lookup returns for `tier`: the index reads the facility's stored answer in one place (the
+ * row, its score change and, for Starter+, the programs, peers and explanation ingest computed), and
+ * this shapes it for the tier. 404 NOT_FOUND when the facility is not in the index.
  */
 export function lookupFacility(index: FacilityIndex, registryId: string, tier: Tier): FacilityRecord {
-  if (!TIER_RULES[tier].fullComponents) return toFacilityRecord(findFacility(index, registryId), tier, index.scoreChangeOf(registryId));
-  const stored = index.stored;
-  if (stored) {
-    const row = stored.get(registryId);
-    if (!row) throw notInIndex(registryId);
-    if (row.detail !== null) return toFacilityRecord(row, tier, index.scoreChangeOf(registryId), storedScore2(stored, row as LookupRow & { detail: string }));
-  }
-  const row = index.getDetail(registryId);
-  if (!row) throw notInIndex(registryId);
-  return toFacilityRecord(row, tier, index.scoreChangeOf(registryId), score2Of(row, index.info.as_of));
+  return toFacilityRecord(index.stored.answer(registryId, TIER_RULES[tier].fullComponents) ?? missing(registryId), tier);
+}
+
+function missing(registryId: string): never {
+  throw notInIndex(registryId);
 }
 
 /** The full row, score inputs and industry peers included (reports explain each component from them), or the same 404. */

@@ -1,6 +1,7 @@
 import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
-import type { FacilityHistory, HistoryEntry, HistoryItem } from './model';
+import type { HistoryEntry } from '../index/history/model';
+import type { FacilityHistory, HistoryItem } from './model';
 
 function toItem(e: HistoryEntry, before: HistoryEntry | undefined): HistoryItem {
   const present = e.overall_score !== null;

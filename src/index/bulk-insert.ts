@@ -7,7 +7,7 @@ export const ROWS_PER_STATEMENT = 64;
  * Multi-row INSERTs into one table: `add` collects a row's values, `flush` writes what was collected,
  * 64 rows a statement (a shorter statement for the rest, prepared once per length). Ingest writes
  * three tables a row; as one statement per row per table, bun:sqlite's calls were a visible share of
- * the load (measured in docs/ingest.md, *Sixth session*).
+ * the load (docs/benchmarks.md).
  */
 export class BulkInsert {
   private readonly statements = new Map<number, Statement>();

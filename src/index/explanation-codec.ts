@@ -2,7 +2,7 @@ import type { ExplainedComponents } from '../scoring/explain';
 import { MAX_POINTS, type ScoreExplanation } from '../scoring/model';
 
 /**
- * Compact storage of the explanation's sentences (index format 7, column facility.detail): each
+ * Compact storage of the explanation's sentences (column facility.detail): each
  * sentence is a template (table reason_template: its text cut at every number, date or dollar
  * amount) and the values that fill it. The sentences' shapes are few (32 templates in 200,000
  * national rows), so a facility stores its four sentences in ~23 bytes instead of ~440. Lossless for

@@ -3,9 +3,8 @@ import { ReasonTemplates, type TemplateRow } from './explanation-codec';
 import { ProgramRecords, programsArray, programsOfArray, type RecordRow, type SharedRecords, type StoredProgram } from './program-codec';
 
 /**
- * facility.detail (index format 7): one JSON array, `[programs, ...explanation]`: the programs as
- * program-codec.ts stores them (0 when the facility is in none; since format 10 a shareable record
- * is the id of a program_record row), then for each explained component its sentence's template id
+ * facility.detail: one JSON array, `[programs, ...explanation]`: the programs as program-codec.ts
+ * stores them (0 when the facility is in none; a shareable record is the id of a program_record row), then for each explained component its sentence's template id
  * and values (explanation-codec.ts). A lookup parses it once per distinct text (stored-lookup.ts)
  * and builds the API's `programs` and `explanation` from it.
  */
@@ -22,7 +21,7 @@ function detailArray(programs: ProgramsInputs, why: ScoreExplanation, templates:
   return out;
 }
 
-/** `records`: share records through program_record (format 10); without it they are stored in the row, as formats 7-9 did. */
+/** `records`: share records through program_record; without it every record is stored in the row. */
 export function encodeDetail(programs: ProgramsInputs, why: ScoreExplanation, templates: ReasonTemplates, records?: ProgramRecords): string {
   return JSON.stringify(detailArray(programs, why, templates, records));
 }
@@ -30,7 +29,7 @@ export function encodeDetail(programs: ProgramsInputs, why: ScoreExplanation, te
 /**
  * Whether a detail is one of few shapes: every program record shared (an id) or absent, and every value
  * of its sentences a plain number (no date, no amount with separators). Such details repeat across
- * many facilities ("No Violation Identified" under the same programs), so format 10 stores each once.
+ * many facilities ("No Violation Identified" under the same programs), so each is stored once.
  */
 function shareable(d: DetailArray): boolean {
   const programs = d[0] as StoredProgram[] | 0;
@@ -47,7 +46,7 @@ export type DetailDictionary = { templates: TemplateRow[]; records: RecordRow[];
 
 /**
  * One build's detail encoding (ids are per index file): sentence templates, shared program records
- * and (format 10) shared details. A shareable detail is stored once in table shared_detail and the
+ * and shared details. A shareable detail is stored once in table shared_detail and the
  * facility's row holds its id, an integer (ids from 1), so most rows carry 1-3 bytes instead of ~40 and a lookup's
  * decoded detail is found by a number (stored-lookup.ts). Other details are stored in the row as text.
  */

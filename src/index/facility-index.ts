@@ -1,42 +1,27 @@
 import { Database } from 'bun:sqlite';
 import { attachSearchFile, ownSearchTables, SEARCH_SCHEMA } from './search-file';
 import { existsSync } from 'node:fs';
-import { HistoryReader } from '../history/history-reader';
-import type { HistoryEntry, Release, ScoreChange } from '../history/model';
-import { scoreChangeOf } from '../history/score-change';
-import type { ScoreInputs } from '../scoring/model';
+import { HistoryReader } from './history/history-reader';
+import type { HistoryEntry, Release, ScoreChange } from './history/model';
+import { changesInReleaseFor, changesOfIds, type ReleaseChange } from './history/release-changes';
+import { scoreChangeOf } from './history/score-change';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
 import type { Peers } from './peers';
-import { decodePrograms } from './program-codec';
 import { inputsOfStored } from './inputs-codec';
-import { INDEX_FORMAT, READABLE_FORMATS } from './schema';
+import { formatRefusal } from './schema';
 import { StoredLookup, type StoredDetailRef } from './stored-lookup';
-
-type RawRow = Omit<FacilityRow, 'active_enforcement' | 'score_inputs'> & {
-  active_enforcement: number;
-  score_inputs: string;
-  /** Format 7: facility.detail; formats 5-6: facility_programs.programs (program-codec.ts); null when the facility has none. */
-  programs: StoredDetailRef | null;
-};
 
 const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, f.overall_score,
   active_enforcement, baseline, violation_frequency, penalty_severity, recency, repeat_offender, score_hash`;
-/** Full rows join the score inputs kept beside the slim facility table (schema.ts). */
-const FULL_ROWS = `SELECT ${SUMMARY_COLUMNS}, score_inputs, g.programs FROM facility f JOIN facility_inputs i ON i.registry_id = f.registry_id
-  LEFT JOIN facility_programs g ON g.registry_id = f.registry_id`;
-type RawSummary = Omit<RawRow, 'score_inputs' | 'programs'>;
+type RawSummary = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number };
+/** A facility table row as the area search reads it (`placedRows`): the flag as SQLite stores it, 0 or 1. */
+export type PlacedRow = { registry_id: string; fac_name: string; lat: number; lng: number; overall_score: number; active_enforcement: number; fac_state: string };
 
 // Rows come fresh from SQLite and are not shared, so the flag is converted in place (no copy per lookup).
 function toSummary(r: RawSummary): FacilitySummary {
   const s = r as unknown as FacilitySummary;
   s.active_enforcement = (r.active_enforcement as number) === 1;
   return s;
-}
-
-function toRow({ programs, ...r }: RawRow, decode: (programs: StoredDetailRef | null) => ScoreInputs['programs'], inputsKeys: readonly string[] | null): FacilityRow {
-  const inputs = inputsOfStored(r.score_inputs, inputsKeys);
-  inputs.programs = decode(programs);
-  return { ...r, active_enforcement: r.active_enforcement === 1, score_inputs: inputs };
 }
 
 /** Peers columns of peer_rank (schema.ts PEER_DDL), as read beside a facility; all null without a group. */
@@ -49,36 +34,11 @@ function peersOf(r: RawPeers): Peers | null {
   return { naics: r.peer_naics, naics_digits: r.naics_digits!, peer_count: r.peer_count!, percentile: r.percentile!, median_score: r.median_score! };
 }
 
-/** index_meta `inputs_keys` (format 10), or null for an index that stores keyed inputs. */
-function readInputsKeys(db: Database): readonly string[] | null {
+/** index_meta `inputs_keys`: the keys of the stored inputs' values (./inputs-codec.ts). */
+function readInputsKeys(db: Database): readonly string[] {
   const row = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'inputs_keys'").get();
-  return row ? (JSON.parse(row.value) as string[]) : null;
-}
-
-const hasTable = (db: Database, name: string) => db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== null;
-
-/**
- * Where the programs are: format 7 keeps them in facility.detail (read as the `programs` column of
- * a one-row subquery), formats 5-6 in facility_programs; formats 2-4 (before issue 14) have neither,
- * nor peer_rank: those read as empty tables, so an older index still serves (programs all null,
- * peers null) until it is rebuilt.
- */
-function issue14Tables(db: Database, stored: StoredLookup | null): { sql: (sql: string) => string; decode: (programs: StoredDetailRef | null) => ScoreInputs['programs'] } {
-  if (stored) {
-    return {
-      sql: (sql) => sql.replace(/\bfacility_programs\b/g, '(SELECT registry_id, detail AS programs FROM facility)'),
-      decode: (detail) => (detail === null ? decodePrograms(null) : stored.programsOf(detail)),
-    };
-  }
-  const decode = (programs: StoredDetailRef | null) => decodePrograms(programs as string | null); // formats 5-6: text or none
-  if (hasTable(db, 'peer_rank')) return { sql: (sql) => sql, decode };
-  return {
-    sql: (sql) =>
-      sql
-        .replace(/\bfacility_programs\b/g, '(SELECT NULL AS registry_id, NULL AS programs WHERE 0)')
-        .replace(/\bpeer_rank\b/g, '(SELECT NULL AS naics, NULL AS overall_score, NULL AS peer_naics, NULL AS naics_digits, NULL AS peer_count, NULL AS percentile, NULL AS median_score WHERE 0)'),
-    decode,
-  };
+  if (!row) throw new IndexOpenError('not a facility index (index_meta has no inputs_keys)');
+  return JSON.parse(row.value) as string[];
 }
 
 /**
@@ -102,33 +62,28 @@ export type FacilityDetail = FacilityRow & { peers: Peers | null };
 /** A portfolio item: the brief plus peers. */
 export type BriefWithPeers = FacilityBrief & { peers: Peers | null };
 
-/** Thrown when an index file is missing, unreadable or of another format; main.ts prints it as one line. */
+/** Thrown when an index file is missing, unreadable or of another format (schema.ts formatRefusal); the CLI prints it as one line. */
 export class IndexOpenError extends Error {}
 
 /** The read-only facility index. Statements are prepared once; every method takes plain values. */
 export class FacilityIndex {
   readonly info: IndexInfo;
-  /** Format 10: the keys of the stored inputs' values (./inputs-codec.ts); null before, when the inputs are keyed objects. */
-  readonly inputsKeys: readonly string[] | null;
+  /** The keys of the stored inputs' values (./inputs-codec.ts). */
+  readonly inputsKeys: readonly string[];
   /** Where the search tables are, in words, for the start and reload log lines (./search-file.ts). */
   readonly searchTables: string;
-  private readonly byId;
   private readonly summaryById;
   private readonly byAddressKey;
   private readonly briefsByIds;
   private readonly inputsById;
-  private readonly programsById;
+  private readonly detailById;
   private readonly peersOfScore;
   private readonly briefsWithPeers;
   private readonly locationsByIds;
   private readonly unmappedByZip;
   private readonly history: HistoryReader;
-  private readonly decodeProgramsOf: (programs: StoredDetailRef | null) => ScoreInputs['programs'];
-  /**
-   * Format 7: the stored programs, explanation and peers of a Starter+ lookup (./stored-lookup.ts).
-   * Null for formats 2-6, which have none: their lookups explain per request.
-   */
-  readonly stored: StoredLookup | null;
+  /** A lookup's stored answer: row, score change, programs, peers and explanation (./stored-lookup.ts). */
+  readonly stored: StoredLookup;
   /**
    * The content of the release's area file (`<index>.area`) when the index is not a file it can lie
    * beside: the binary's embedded sample (./bundled.ts). Null otherwise: serve looks beside the file.
@@ -142,23 +97,20 @@ export class FacilityIndex {
   ) {
     try {
       const format = db.query("SELECT value FROM index_meta WHERE key = 'format'").get() as { value: string } | null;
-      if (!READABLE_FORMATS.includes(format?.value ?? '')) throw new IndexOpenError(`index format ${format?.value ?? 'unknown'}, expected ${INDEX_FORMAT}`);
+      if (!format) throw new IndexOpenError('not a facility index (index_meta has no format)');
+      const refusal = formatRefusal(format.value);
+      if (refusal) throw new IndexOpenError(refusal);
       const info = db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string } | null;
       if (!info) throw new IndexOpenError('index has no metadata');
       this.info = JSON.parse(info.value) as IndexInfo;
       this.inputsKeys = readInputsKeys(db);
       this.searchTables = searchTables ?? ownSearchTables(db);
       this.history = new HistoryReader(db, this.info);
+      this.stored = new StoredLookup(db, SUMMARY_COLUMNS, this.history, this.info.score_version);
     } catch (e) {
       if (e instanceof IndexOpenError) throw e;
       throw new IndexOpenError(`not a facility index (${(e as Error).message})`);
     }
-    // formats 7 and up: facility rows carry their detail, with its templates in reason_template and
-    // (format 10) its shared program records in program_record (schema.ts)
-    this.stored = hasTable(db, 'reason_template') ? new StoredLookup(db, SUMMARY_COLUMNS) : null;
-    const { sql, decode } = issue14Tables(db, this.stored);
-    this.decodeProgramsOf = decode;
-    this.byId = db.prepare<RawRow, [string]>(sql(`${FULL_ROWS} WHERE f.registry_id = ?`));
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
     // The IDs go in as one JSON array through json_each, never spliced into SQL.
     this.briefsByIds = db.prepare<Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number }, [string]>(
@@ -166,10 +118,10 @@ export class FacilityIndex {
     );
     // separate keyed reads: on the sample, one 4-table join took 36 us where these take ~14 us together
     this.inputsById = db.prepare<{ score_inputs: string }, [string]>('SELECT score_inputs FROM facility_inputs WHERE registry_id = ?');
-    this.programsById = db.prepare<{ programs: StoredDetailRef }, [string]>(sql('SELECT programs FROM facility_programs g WHERE g.registry_id = ?'));
-    this.peersOfScore = db.prepare<RawPeers, [string, number]>(sql(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`));
+    this.detailById = db.prepare<{ detail: StoredDetailRef }, [string]>('SELECT detail FROM facility WHERE registry_id = ?');
+    this.peersOfScore = db.prepare<RawPeers, [string, number]>(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`);
     this.briefsWithPeers = db.prepare<{ registry_id: string; fac_name: string; overall_score: number; active_enforcement: number; lat: number; lng: number } & RawPeers, [string]>(
-      sql(`SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, lat, lng, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`),
+      `SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, lat, lng, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`,
     );
     this.locationsByIds = db.prepare<{ registry_id: string; lat: number; lng: number }, [string]>(
       'SELECT registry_id, lat, lng FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
@@ -197,12 +149,12 @@ export class FacilityIndex {
     } catch (e) {
       throw new IndexOpenError(`cannot open index ${path}: ${(e as Error).message}`);
     }
-    return new FacilityIndex(db, search.note);
-  }
-
-  get(registryId: string): FacilityRow | null {
-    const r = this.byId.get(registryId);
-    return r ? toRow(r, this.decodeProgramsOf, this.inputsKeys) : null;
+    try {
+      return new FacilityIndex(db, search.note);
+    } catch (e) {
+      db.close(); // a refused file is not left locked (the connection holds an exclusive lock)
+      throw e;
+    }
   }
 
   /** The row without its score inputs: what a lookup returns, without parsing JSON it will not use. */
@@ -225,12 +177,12 @@ export class FacilityIndex {
     return out;
   }
 
-  /** The full row (score inputs parsed) with its industry peers: what a Starter+ lookup shows. */
+  /** The full row (score inputs parsed, programs as new objects) with its industry peers: what a report explains. */
   getDetail(registryId: string): FacilityDetail | null {
     const summary = this.getSummary(registryId);
     if (!summary) return null;
     const inputs = inputsOfStored(this.inputsById.get(registryId)!.score_inputs, this.inputsKeys);
-    inputs.programs = this.decodeProgramsOf(this.programsById.get(registryId)?.programs ?? null);
+    inputs.programs = this.stored.programsOf(this.detailById.get(registryId)!.detail);
     const peers = this.peersOfScore.get(summary.fac_naics, summary.overall_score);
     return Object.assign(summary, { score_inputs: inputs, peers: peers ? peersOf(peers) : null });
   }
@@ -285,7 +237,7 @@ export class FacilityIndex {
     return this.history.historyOf(registryId, this.getSummary(registryId));
   }
 
-  /** The facility's `score_change` (src/history/score-change.ts). */
+  /** The facility's `score_change` (src/index/history/score-change.ts). */
   scoreChangeOf(registryId: string): ScoreChange {
     return scoreChangeOf(this.history.storedEntries(registryId), this.info.score_version);
   }
@@ -295,6 +247,37 @@ export class FacilityIndex {
     const out = new Map<string, ScoreChange>();
     for (const [id, entries] of this.history.storedEntriesOf(ids)) out.set(id, scoreChangeOf(entries, this.info.score_version));
     return out;
+  }
+
+  /** The changes of release `seq` among `ids` (src/index/history/release-changes.ts). */
+  changesInReleaseFor(seq: number, ids: readonly string[]): ReleaseChange[] {
+    return changesInReleaseFor(this.db, seq, ids);
+  }
+
+  /** The changes of `ids` in the releases after `afterSeq` up to `uptoSeq`, oldest release first. */
+  changesOfIds(ids: readonly string[], afterSeq: number, uptoSeq: number): ReleaseChange[] {
+    return changesOfIds(this.db, ids, afterSeq, uptoSeq);
+  }
+
+  /** Whether the metadata table still answers (GET /readyz). Throws once the database is closed:
+   * `db.query` is a cached statement, which fails then; a kept prepared statement would not. */
+  answers(): boolean {
+    return this.db.query('SELECT 1 AS one FROM index_meta LIMIT 1').get() !== null;
+  }
+
+  /** Whether a table (or virtual table) named `name` is in the index file or its attached search file. */
+  hasTable(name: string): boolean {
+    return this.db.query('SELECT 1 AS ok FROM pragma_table_list WHERE name = ?').get(name) !== null;
+  }
+
+  /** Rows of the facility table, counted now (the area search sizes its arrays by it). */
+  facilityCount(): number {
+    return (this.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+  }
+
+  /** Every facility's place, score and flag, in registry_id order (the primary key's order). */
+  placedRows(): IterableIterator<PlacedRow> {
+    return this.db.query<PlacedRow, []>('SELECT registry_id, fac_name, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id').iterate();
   }
 
   close(): void {

@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../address/address';
-import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from '../history/carry-forward';
+import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from './history/carry-forward';
 import { explainComponents } from '../scoring/explain';
 import type { ScoreInputs } from '../scoring/model';
 import { BulkInsert } from './bulk-insert';

@@ -2,11 +2,10 @@ import { ScoreInputs } from '../scoring/model';
 
 /**
  * facility_inputs.score_inputs, the score model's inputs kept for reports (the programs live in
- * facility.detail). Formats up to 9 store the keyed JSON object; format 10 stores the values alone, as a
- * JSON array in the order of the keys the index lists in index_meta `inputs_keys`. The keys were ~60% of
- * every row (466 -> 98 bytes on the sample and nationally) and this table was most of a national index (1.57 GB of
- * 2.75), so the build writes far less. Each index names its own keys, so a later model that adds an
- * input still reads older files.
+ * facility.detail): the values alone, as a JSON array in the order of the keys the index lists in
+ * index_meta `inputs_keys`. Stored as keyed objects, the keys were ~60% of every row (466 -> 98 bytes
+ * on the sample and nationally) and this table was most of a national index (1.57 GB of 2.75). Each
+ * index names its own keys, so a reader never assumes the model's current ones.
  */
 
 /** The stored keys, in the schema's order, without `programs`. */
@@ -22,19 +21,14 @@ export function storedInputsArray(i: ScoreInputs): unknown[] {
   ];
 }
 
-/** The stored text of a facility's inputs (format 10). */
+/** The stored text of a facility's inputs. */
 export function storedInputsJson(inputs: ScoreInputs): string {
   return JSON.stringify(storedInputsArray(inputs));
 }
 
-/**
- * The inputs of a stored text, `programs` left for the caller to set. `keys`: the index's
- * `inputs_keys` (null for formats up to 9, whose text is the keyed object).
- */
-export function inputsOfStored(text: string, keys: readonly string[] | null): ScoreInputs {
-  const parsed = JSON.parse(text) as unknown;
-  if (!Array.isArray(parsed)) return parsed as ScoreInputs;
-  if (!keys) throw new Error('stored inputs are an array but the index lists no inputs_keys');
+/** The inputs of a stored text, `programs` left for the caller to set. `keys`: the index's `inputs_keys`. */
+export function inputsOfStored(text: string, keys: readonly string[]): ScoreInputs {
+  const parsed = JSON.parse(text) as unknown[];
   const out: Record<string, unknown> = {};
   for (let k = 0; k < keys.length; k++) out[keys[k]!] = parsed[k];
   return out as ScoreInputs;

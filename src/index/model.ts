@@ -1,4 +1,4 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from '../shared/typebox';
 import { ScoreInputs } from '../scoring/model';
 
 /** One facility as the index stores it: identity, location and its computed score. */

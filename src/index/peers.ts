@@ -1,10 +1,10 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from '../shared/typebox';
 
 /** Peer groups need this many facilities; smaller ones widen to fewer NAICS digits (6, 4, 3, then 2). */
 export const MIN_PEERS = 30;
 export const PEER_DIGITS = [6, 4, 3, 2] as const;
 
-/** Issue 14 `peers`: where the facility's score stands among facilities of the same industry. */
+/** `peers`: where the facility's score stands among facilities of the same industry. */
 export const Peers = t.Object({
   naics: t.String({ description: 'NAICS code of the peer group (the facility\'s primary code, cut to naics_digits)', examples: ['332813'] }),
   naics_digits: t.Integer({ minimum: 2, maximum: 6, description: '6, else 4, 3 or 2: the longest prefix whose group holds at least 30 facilities' }),
@@ -17,7 +17,7 @@ export type Peers = Static<typeof Peers>;
 /** One row of table peer_rank: the peers of every facility with primary NAICS `naics` and overall score `score`. */
 export type PeerRankRow = [naics: string, score: number, group: string, digits: number, count: number, percentile: number, median: number];
 
-/** peer_rank.peers (format 7): the row's Peers as JSON text, keys in schema order. */
+/** peer_rank.peers: the row's Peers as JSON text, keys in schema order. */
 export function peersJson([, , group, digits, count, percentile, median]: PeerRankRow): string {
   const peers: Peers = { naics: group, naics_digits: digits, peer_count: count, percentile, median_score: median };
   return JSON.stringify(peers);

@@ -1,7 +1,7 @@
 import { type ProgramInputs, type ProgramsInputs } from '../scoring/model';
 
 /**
- * Compact storage of the per-program records (format 7: facility.detail; formats 5-6: table facility_programs): one JSON array of four
+ * Compact storage of the per-program records (in facility.detail): one JSON array of four
  * entries (caa, cwa, rcra, sdwa), each null or the nine fields in ProgramInputs order. Keyed JSON
  * doubled the size of the inputs (374 -> 828 bytes a row) and spilled rows to overflow pages: the
  * index file grew 2.3x on a 100k-row national slice.
@@ -9,7 +9,7 @@ import { type ProgramInputs, type ProgramsInputs } from '../scoring/model';
 
 /**
  * One program's entry in a stored array: null (not in the program), its nine fields, or (index
- * format 10, facility.detail) the id of a shared record in table program_record.
+ * facility.detail) the id of a shared record in table program_record.
  */
 export type StoredProgram = unknown[] | number | null;
 /** A row of program_record: id and the record's nine fields as JSON. */
@@ -19,10 +19,10 @@ export type RecordRow = [id: number, record: string];
 const MAX_SHARED_RECORDS = 65_536;
 
 /**
- * Assigns program_record ids during a build (format 10). A record with no date and no money in it
+ * Assigns program_record ids during a build. A record with no date and no money in it
  * (most of them: "No Violation Identified" with zero counts) is one of few shapes, so it is stored once
  * and each facility keeps its id: the sample's facility.detail went from 117 to ~40 bytes a row, which
- * keeps a national `facility` row (WITHOUT ROWID: whole rows in interior cells) near its format-6
+ * keeps a national `facility` row (WITHOUT ROWID: whole rows in interior cells) at about its old
  * width. Records with a date or an amount stay in the row: they are nearly all distinct.
  * Ids are per index file; one build owns one (the producer, or the writer for add()).
  */
@@ -55,7 +55,7 @@ export class ProgramRecords {
   }
 }
 
-/** The shared records of an index, by id (read once at open; empty before format 10). */
+/** The shared records of an index, by id (read once at open). */
 export type SharedRecords = readonly (readonly unknown[])[];
 
 export function sharedRecordsOf(rows: Iterable<{ id: number; record: string }>): SharedRecords {
@@ -71,7 +71,7 @@ function fieldsOf(r: ProgramInputs): unknown[] {
 
 /**
  * The stored array (four entries), or null when the facility is in no program the source reports.
- * With `records` (format 10), shareable records are stored as their ids.
+ * With `records`, shareable records are stored as their ids.
  */
 export function programsArray(p: ProgramsInputs, records?: ProgramRecords): StoredProgram[] | null {
   if (p.caa === null && p.cwa === null && p.rcra === null && p.sdwa === null) return null;
@@ -80,19 +80,9 @@ export function programsArray(p: ProgramsInputs, records?: ProgramRecords): Stor
   return [row(p.caa), row(p.cwa), row(p.rcra), row(p.sdwa)];
 }
 
-/** The stored text, or null when the facility is in no program the source reports (no row is written). */
-export function encodePrograms(p: ProgramsInputs): string | null {
-  const rows = programsArray(p);
-  return rows === null ? null : JSON.stringify(rows);
-}
-
-export function decodePrograms(text: string | null): ProgramsInputs {
-  return programsOfArray(text === null ? null : (JSON.parse(text) as (unknown[] | null)[]));
-}
-
 const NO_RECORDS: SharedRecords = [];
 
-/** The records of a stored array (null or 0: in no program); `shared`: the index's program_record rows (format 10). */
+/** The records of a stored array (null or 0: in no program); `shared`: the index's program_record rows. */
 export function programsOfArray(rows: readonly StoredProgram[] | null | 0, shared: SharedRecords = NO_RECORDS): ProgramsInputs {
   if (!rows) return { caa: null, cwa: null, rcra: null, sdwa: null };
   return { caa: programOf(rows[0], shared), cwa: programOf(rows[1], shared), rcra: programOf(rows[2], shared), sdwa: programOf(rows[3], shared) };

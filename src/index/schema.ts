@@ -1,31 +1,36 @@
-import { HISTORY_DDL } from '../history/schema';
+import { HISTORY_DDL } from './history/schema';
 
-/** DDL of the facility index file (the search tables: ./search-table.ts). Bump INDEX_FORMAT when it changes; readers refuse formats not in READABLE_FORMATS. */
-export const INDEX_FORMAT = '10';
 /**
- * Format 2 is format 3 without the release and history tables: it reads as one release (src/history/).
- * Format 3 is format 4 without the search tables: it serves everything but search (503, src/search/).
- * Format 4 is format 5 without facility_programs and peer_rank (issue 14): it reads with programs
- * and peers null (facility-index.ts).
- * Formats 4 and 5 have the first search layout (docids in registry-ID order, no prefix index),
- * which format 6's score order cannot walk: they serve everything but search (503, src/search/).
- * Formats 5 and 6 keep the programs in facility_programs and have no facility.detail: a lookup
- * explains them per request (facility-index.ts, src/facilities/service.ts), as before format 7.
- * Formats 6 and 7 are format 8 with the second search layout (four FTS5 columns with positions,
- * issue 16): search reads them like format 8 (only matches and docids are used).
- * Formats 6 to 8 number search docids 1..N; format 9 numbers them score * 2^32 + rank within the
- * score (./search-docids.ts), so ingest can build the search tables while it loads. Readers map both
- * to the same places in the score order.
- * Formats 7 to 9 store every program record in facility.detail; format 10 stores a record without a
- * date or an amount once, in program_record, and the row its id (./program-codec.ts). A reader resolves
- * ids when the table is there (a format-9 detail has none).
+ * Index format 10, the only one a server reads (an index of another number is refused at open:
+ * formatRefusal). A file holds `facility` (one slim row per facility: identity, location, score
+ * components, and `detail`, what a Starter+ lookup shows beyond the row: its programs and the
+ * explanation as sentence-template ids and values, or the integer id of a `shared_detail` row many
+ * facilities share; ./facility-detail.ts), `reason_template` and `program_record` (templates and
+ * program records stored once), `facility_inputs` (the score model's inputs as a value array in the
+ * order `index_meta.inputs_keys` names: ./inputs-codec.ts), `facility_address` (the demo geocoder's
+ * keys), `peer_rank` (industry peers by NAICS code and score, with the API's JSON), the release and
+ * history tables (src/history/), the search tables (./search-table.ts; in `<index>.search` for a
+ * national build, search docids `score * 2^32 + rank`: ./search-docids.ts) and `index_meta` (format,
+ * info, inputs_keys). Bump INDEX_FORMAT when any of this changes, and retarget ./previous-format.ts.
  */
-export const READABLE_FORMATS: readonly string[] = ['2', '3', '4', '5', '6', '7', '8', '9', INDEX_FORMAT];
+export const INDEX_FORMAT = '10';
+
+/**
+ * The one sentence a server says about an index of another format, or null for the current one.
+ * Only the number is compared: what an older file lacks is never guessed at, the file is rebuilt.
+ */
+export function formatRefusal(found: string): string | null {
+  if (found === INDEX_FORMAT) return null;
+  const n = Number(found);
+  const which = `format ${found}; this version reads format ${INDEX_FORMAT}`;
+  if (Number.isInteger(n) && n > Number(INDEX_FORMAT)) return `the index was built by a newer version: serve it with that version or a later one (${which})`;
+  return `the index was built by an older version: rebuild it with \`ingest\` (${which})`;
+}
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small
- * (about 200 bytes; format 7 added a lookup's stored detail, ~117 bytes on the sample, which format 10
- * brings to an integer id for 82% of rows and ~67 bytes for the rest): a national table of 3.2M rows is then ~0.55 GB instead of ~2 GB, and a random
+ * (about 200 bytes; a lookup's stored detail is an integer id for 82% of rows and ~67 bytes of text
+ * for the rest): a national table of 3.2M rows is then ~0.55 GB instead of ~2 GB, and a random
  * lookup or a 500-ID portfolio touches far fewer pages. What only reports and the demo need lives
  * beside it, keyed the same way.
  */
@@ -48,8 +53,8 @@ CREATE TABLE facility (
   recency INTEGER NOT NULL,
   repeat_offender INTEGER NOT NULL,
   score_hash TEXT NOT NULL,
-  -- format 7: the programs and explanation a Starter+ lookup shows (./facility-detail.ts; ~117 bytes);
-  -- format 10: the text, or the id (an integer) of a row of shared_detail: no type, so SQLite keeps either as given
+  -- the programs and explanation a Starter+ lookup shows (./facility-detail.ts): the text, or the id
+  -- (an integer) of a row of shared_detail: no type, so SQLite keeps either as given
   detail
 ) WITHOUT ROWID;
 -- the score model's inputs (JSON), for reports that explain each component
@@ -61,9 +66,8 @@ ${HISTORY_DDL}
 `;
 
 /**
- * Issue 14: industry peers, filled at the end of ingest (src/index/peers.ts): one row per primary
- * NAICS code and overall score present, so a lookup reads its peers with one key.
- * (Formats 5 and 6 also had `facility_programs (registry_id, programs)`: the programs now live in facility.detail.)
+ * Industry peers, filled at the end of ingest (src/index/peers.ts): one row per primary NAICS code and
+ * overall score present, so a lookup reads its peers with one key.
  */
 export const PEER_DDL = `
 CREATE TABLE peer_rank (
@@ -74,22 +78,22 @@ CREATE TABLE peer_rank (
   peer_count INTEGER NOT NULL,
   percentile INTEGER NOT NULL,
   median_score INTEGER NOT NULL,
-  -- format 7: the API's peers object as JSON text, so a lookup copies it instead of writing it
+  -- the API's peers object as JSON text, so a lookup copies it instead of writing it
   peers TEXT NOT NULL,
   PRIMARY KEY (naics, overall_score)
 ) WITHOUT ROWID;
 `;
 
 /**
- * Format 7: what a Starter+ lookup shows beyond the slim row is computed at ingest, so a lookup reads
+ * What a Starter+ lookup shows beyond the slim row is computed at ingest, so a lookup reads
  * it with the row and explains nothing: `facility.detail` holds the programs (program-codec.ts) and the
  * explanation as sentence templates and their values (explanation-codec.ts, facility-detail.ts);
  * the templates are here, peer_rank.peers holds the peers as JSON.
  */
 export const DETAIL_DDL = `
 CREATE TABLE reason_template (id INTEGER PRIMARY KEY NOT NULL, pieces TEXT NOT NULL);
--- format 10: program records without a date or an amount, stored once (./program-codec.ts ProgramRecords)
+-- program records without a date or an amount, stored once (./program-codec.ts ProgramRecords)
 CREATE TABLE program_record (id INTEGER PRIMARY KEY NOT NULL, record TEXT NOT NULL);
--- format 10: details many facilities share, stored once (./facility-detail.ts DetailEncoder); facility.detail holds the id
+-- details many facilities share, stored once (./facility-detail.ts DetailEncoder); facility.detail holds the id
 CREATE TABLE shared_detail (id INTEGER PRIMARY KEY NOT NULL, detail TEXT NOT NULL);
 `;

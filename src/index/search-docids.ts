@@ -4,13 +4,12 @@ import type { Database } from 'bun:sqlite';
  * How search docids are numbered (docs/search.md, "The search tables").
  *
  * Docids follow (overall_score, registry_id), so FTS5 yields a query's matches in the score order.
- * Since index format 9 a docid is `score * BUCKET + rank`, rank being the facility's 1-based place
- * among the facilities of the same score in registry-ID order. Unlike a plain 1..N numbering, this
- * can be assigned while the rows stream in (ingest builds the search tables on a thread of their own
- * during the load: ./search-build.ts), because it needs no count of lower scores.
- * Formats 6 to 8 number 1..N. Readers that need a facility's place in the whole order (the word
- * planner's estimates, evenly spread samples) go through `DocidSpace`, which maps both numberings
- * to the same 1..N positions.
+ * A docid is `score * BUCKET + rank`, rank being the facility's 1-based place among the facilities of
+ * the same score in registry-ID order. Unlike a plain 1..N numbering, this can be assigned while the
+ * rows stream in (ingest builds the search tables on a thread of their own during the load:
+ * ./search-build.ts), because it needs no count of lower scores. Readers that need a facility's
+ * place in the whole order (the word planner's estimates, evenly spread samples) go through
+ * `DocidSpace`, which maps docids to 1..N positions.
  */
 export const BUCKET = 2 ** 32;
 
@@ -29,16 +28,11 @@ export class DocidSpace {
     private readonly counts: number[],
   ) {}
 
-  /** Formats 6-8: docids are the places. */
-  static dense(total: number): DocidSpace {
-    return new DocidSpace(total, [], [], []);
-  }
-
   /**
-   * Format 9: one descent of search_doc's key per score present (about 70 on a real file), so an
-   * index opens in well under a millisecond instead of counting its 3.2M rows.
+   * One descent of search_doc's key per score present (about 70 on a real file), so an index opens
+   * in well under a millisecond instead of counting its 3.2M rows.
    */
-  static bucketed(db: Database): DocidSpace {
+  static of(db: Database): DocidSpace {
     const next = db.prepare<{ docid: number }, [number]>('SELECT docid FROM search_doc WHERE docid >= ?1 ORDER BY docid LIMIT 1');
     const last = db.prepare<{ docid: number | null }, [number]>('SELECT max(docid) AS docid FROM search_doc WHERE docid < ?1');
     const starts: number[] = [];
@@ -59,7 +53,6 @@ export class DocidSpace {
 
   /** The 1-based place of `docid` in the whole order. */
   position(docid: number): number {
-    if (this.starts.length === 0) return docid;
     const start = Math.floor(docid / BUCKET) * BUCKET;
     const i = this.bucketOf(start);
     return i < 0 ? 0 : this.before[i]! + (docid - start);
@@ -67,7 +60,7 @@ export class DocidSpace {
 
   /** The docid at place `position` (1..total). */
   docidAt(position: number): number {
-    if (this.starts.length === 0) return position;
+    if (this.starts.length === 0) return position; // no facilities: no places
     let lo = 0;
     let hi = this.starts.length - 1;
     while (lo < hi) {

@@ -20,7 +20,7 @@ export function searchFilePath(indexPath: string): string {
 /** The table tying a search file to its index: `index_identity`, its indexIdentity (./identity.ts). */
 export const SEARCH_META_DDL = 'CREATE TABLE search_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID';
 
-const NO_SEARCH_TABLES = 'none (an index built before search, or its .search file is missing): search unavailable';
+const NO_SEARCH_TABLES = 'none (its .search file is missing): search unavailable';
 
 /** Where an index's own search tables are, in the words of the log lines: in it, or none. */
 export function ownSearchTables(db: Database): string {

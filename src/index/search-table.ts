@@ -3,8 +3,8 @@ import { BUCKET } from './search-docids';
 
 /**
  * The facility search table (src/search/): an FTS5 index over name, street, city and ZIP, filled once
- * at the end of a build from the facility table, or during the load in a file of their own (index
- * format 9; docs/search.md, "The search tables").
+ * at the end of a build from the facility table, or during the load in a file of their own
+ * (docs/search.md, "The search tables").
  *
  * - One column, `words`: the four fields joined by spaces. FTS5 only finds candidates here; which
  *   field a word is in matters for the relevance order, which src/search/rank.ts computes from the
@@ -21,7 +21,7 @@ import { BUCKET } from './search-docids';
  * - `search_doc` maps the FTS rowid to the registry ID and carries the filter and sort columns, so
  *   a search filters its candidates by integer-keyed reads. Docids are numbered in
  *   (overall_score, registry_id) order: FTS5 yields matches in rowid order, so the score order is
- *   read a page at a time, never sorted (src/search/facility-search.ts). Since format 9 a docid is
+ *   read a page at a time, never sorted (src/search/facility-search.ts). A docid is
  *   score * 2^32 + rank within the score (./search-docids.ts), so ingest can number and index the
  *   rows while they stream in, on a second thread (./search-build.ts).
  */

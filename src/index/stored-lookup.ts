@@ -1,8 +1,11 @@
 import type { Database } from 'bun:sqlite';
-import { ReasonDecoder, type StoredExplanation, type TemplateRow } from './explanation-codec';
-import { EXPLANATION_AT, parseDetail } from './facility-detail';
+import type { HistoryReader } from './history/history-reader';
+import type { ScoreChange } from './history/model';
+import { scoreChangeOf } from './history/score-change';
 import type { ExplanationLine, ProgramsInputs } from '../scoring/model';
 import { explanationLines, type ComponentPoints } from '../scoring/explain';
+import { ReasonDecoder, type StoredExplanation, type TemplateRow } from './explanation-codec';
+import { EXPLANATION_AT, parseDetail, programsOfDetail } from './facility-detail';
 import { programsOfArray, sharedRecordsOf, type SharedRecords } from './program-codec';
 import type { FacilitySummary } from './model';
 import type { Peers } from './peers';
@@ -13,26 +16,31 @@ import type { Peers } from './peers';
  */
 export type DecodedDetail = Readonly<{ programs: ProgramsInputs; why: StoredExplanation; lines: { points: number; value: readonly ExplanationLine[] } }>;
 
+/** facility.detail as read: its own text, or the id of a shared_detail row. */
+export type StoredDetailRef = string | number;
+
+/** What a Starter+ lookup shows beyond the slim row, as the index stores it. Shared between lookups: read-only. */
+export type StoredExtras = { programs: ProgramsInputs; peers: Peers | null; explanation: ExplanationLine[] };
+
+/**
+ * Everything a lookup answers of one facility, read in one place; src/facilities/service.ts only
+ * shapes it for the caller's tier. `extras` is null when they were not asked for (Free).
+ */
+export type StoredAnswer = { row: FacilitySummary; scoreChange: ScoreChange; extras: StoredExtras | null };
+
+type RawRow = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number | boolean; detail: StoredDetailRef };
+
 function freezePrograms(p: ProgramsInputs): ProgramsInputs {
   for (const r of [p.caa, p.cwa, p.rcra, p.sdwa]) if (r) Object.freeze(r);
   return Object.freeze(p);
 }
 
 /**
- * A Starter+ lookup's row: the slim row with its stored detail (facility-detail.ts): the text, or
- * (format 10) the id of a shared detail; null only for a row ingest wrote none for.
- */
-export type LookupRow = FacilitySummary & { detail: StoredDetailRef | null };
-/** facility.detail as read: its text, or the id of a shared_detail row (format 10). */
-export type StoredDetailRef = string | number;
-
-const hasTable = (db: Database, name: string) => db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== null;
-
-/**
- * What index format 7 stores for a Starter+ lookup, and how it is read: the row and its detail in
- * one statement (the detail is a column of `facility`: as a side table read by key, in a join or a
- * subquery, it cost 0.8-1 µs more a lookup on the sample), the explanation templates read once at
- * open, and the peers (table peer_rank, a few thousand rows) kept in memory once read.
+ * The reader of a lookup's stored answer: the row and its detail in one statement (the detail is a
+ * column of `facility`: as a side table read by key, in a join or a subquery, it cost 0.8-1 µs more a
+ * lookup on the sample), the explanation templates and shared program records read once at open, the
+ * peers (table peer_rank, a few thousand rows) kept in memory once read, and the score change from
+ * the history tables.
  */
 export class StoredLookup {
   readonly reasons: ReasonDecoder;
@@ -40,24 +48,47 @@ export class StoredLookup {
   private readonly peersByKey;
   /** peer_rank.peers by NAICS code and score, parsed once, filled as lookups need them (bounded by peer_rank's rows). */
   private readonly peers = new Map<string, (Peers | null)[]>();
-
   private memo = new Map<StoredDetailRef, DecodedDetail>();
-  /** The index's program_record rows (format 10; empty before). */
+  /** The index's program_record rows. */
   private readonly shared: SharedRecords;
   private readonly sharedDetail;
 
-  constructor(db: Database, summaryColumns: string, private readonly memoLimit = 4096) {
-    this.shared = hasTable(db, 'program_record') ? sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all()) : [];
-    this.sharedDetail = hasTable(db, 'shared_detail') ? db.prepare<{ detail: string }, [number]>('SELECT detail FROM shared_detail WHERE id = ?') : null;
+  constructor(
+    db: Database,
+    summaryColumns: string,
+    private readonly history: HistoryReader,
+    private readonly scoreVersion: string,
+    private readonly memoLimit = 4096,
+  ) {
+    this.shared = sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
+    this.sharedDetail = db.prepare<{ detail: string }, [number]>('SELECT detail FROM shared_detail WHERE id = ?');
     this.reasons = new ReasonDecoder(db.query<{ id: number; pieces: string }, []>('SELECT id, pieces FROM reason_template').all().map((r): TemplateRow => [r.id, r.pieces]));
-    this.byId = db.prepare<Omit<LookupRow, 'active_enforcement'> & { active_enforcement: number }, [string]>(`SELECT ${summaryColumns}, detail FROM facility f WHERE f.registry_id = ?`);
+    this.byId = db.prepare<RawRow, [string]>(`SELECT ${summaryColumns}, detail FROM facility f WHERE f.registry_id = ?`);
     this.peersByKey = db.prepare<{ peers: string }, [string, number]>('SELECT peers FROM peer_rank WHERE naics = ? AND overall_score = ?');
+  }
+
+  /**
+   * The facility's answer, or null when it is not in the index: its row, its score change and, when
+   * `withExtras`, its programs, peers and explanation. The row comes fresh from SQLite and is not
+   * shared, so its flag is converted in place (no copy per lookup); it keeps its `detail` column,
+   * which no response names.
+   */
+  answer(registryId: string, withExtras: boolean): StoredAnswer | null {
+    const row = this.byId.get(registryId);
+    if (!row) return null;
+    row.active_enforcement = row.active_enforcement === 1;
+    const answer: StoredAnswer = { row: row as FacilitySummary, scoreChange: scoreChangeOf(this.history.storedEntries(registryId), this.scoreVersion), extras: null };
+    if (withExtras) {
+      const d = this.decoded(row.detail);
+      answer.extras = { programs: d.programs, peers: this.peersOf(row.fac_naics, row.overall_score), explanation: this.explanationOf(d, answer.row) as ExplanationLine[] };
+    }
+    return answer;
   }
 
   /**
    * The programs and sentences of a stored detail, parsed once per distinct detail. Most facilities
    * share theirs with many others (a clean record under the same programs: on the sample 8 details
-   * cover 78% of the rows; format 10 stores those once and the row holds a number), so a lookup
+   * cover 78% of the rows, stored once in shared_detail, and the row holds a number), so a lookup
    * usually skips the JSON.parse, the four program objects and the sentence fill-in. The values are
    * shared between responses, so they are frozen; the memo is bounded (`memoLimit` details, then it
    * starts over, so details seen often come back in at once).
@@ -93,13 +124,13 @@ export class StoredLookup {
 
   /** The programs of a stored detail as new objects (full rows: reports). */
   programsOf(ref: StoredDetailRef): ProgramsInputs {
-    return programsOfArray(parseDetail(this.textOf(ref))[0], this.shared);
+    return programsOfDetail(this.textOf(ref), this.shared);
   }
 
   /** A stored detail's text: the row's own, or its shared_detail row's. */
   textOf(ref: StoredDetailRef): string {
     if (typeof ref === 'string') return ref;
-    const text = this.sharedDetail?.get(ref)?.detail;
+    const text = this.sharedDetail.get(ref)?.detail;
     if (text === undefined) throw new Error(`shared detail ${ref} is not in the index`);
     return text;
   }
@@ -107,15 +138,6 @@ export class StoredLookup {
   /** Distinct detail texts held decoded now (tests). */
   get memoSize(): number {
     return this.memo.size;
-  }
-
-  get(registryId: string): LookupRow | null {
-    const r = this.byId.get(registryId);
-    if (!r) return null;
-    // rows come fresh from SQLite and are not shared: the flag is converted in place
-    const row = r as unknown as LookupRow;
-    row.active_enforcement = r.active_enforcement === 1;
-    return row;
   }
 
   /** The facility's `peers`, null without a group (no NAICS code). Shared between lookups: read-only. */

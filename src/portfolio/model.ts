@@ -1,6 +1,6 @@
-import { t, type Static } from 'elysia';
-import { Envelope } from '../http/envelope';
-import { ScoreChange } from '../history/model';
+import { t, type Static } from '../shared/typebox';
+import { Envelope } from '../shared/envelope';
+import { ScoreChange } from '../index/history/model';
 import { Peers } from '../index/peers';
 
 /**
@@ -25,7 +25,7 @@ export const PortfolioItem = t.Object({
   overall_score: t.Integer({ minimum: 0, maximum: 100 }),
   active_enforcement: t.Boolean(),
   score_change: ScoreChange,
-  /** Issue 14: industry peers (portfolio is Starter+, so never redacted here); null without a NAICS code. */
+  /** Industry peers (portfolio is Starter+, so never redacted here); null without a NAICS code. */
   peers: t.Union([Peers, t.Null()]),
 });
 export type PortfolioItem = Static<typeof PortfolioItem>;

@@ -1,4 +1,4 @@
-import { t, type Static } from 'elysia';
+import { t, type Static } from '../shared/typebox';
 import { asOfDay, monthsBefore, parseDataDate, type DataDate } from './dates';
 import { PROGRAMS, type Program, type ProgramInputs, type ScoreInputs } from './model';
 import { HISTORY_QUARTERS } from './rules';

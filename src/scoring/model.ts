@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { t, type Static } from 'elysia';
+import { t, type Static } from '../shared/typebox';
 
 /** `null` in the inputs always means "the source file has no such column" (not reported), never "none". */
 const Reported = <T extends TSchema>(schema: T) => t.Union([schema, t.Null()]);

@@ -23,7 +23,7 @@ export function scoreFacility(inputs: ScoreInputs, asOf: string): ScoreResult {
 
 /**
  * scoreFacility and explainComponents of the same inputs, the facts derived once: ingest stores the
- * explanation beside the score (index format 7), so a lookup does not derive it again.
+ * explanation beside the score (facility.detail), so a lookup does not derive it again.
  */
 export function scoreAndExplain(inputs: ScoreInputs, asOf: string): { score: ScoreResult; why: ScoreExplanation } {
   const f = factsOf(inputs, asOf);

@@ -82,21 +82,18 @@ export class FacilitySearch {
   private readonly count;
 
   /**
-   * The search over `index`, or null when the index has no usable search tables: none (format 3,
-   * built before search existed) or the first layout (formats 4 and 5: docids not in score order).
-   * Formats 6 and 7 (four columns with positions) are read like format 8: only MATCH and rowids are used.
+   * The search over `index`, or null when it has no search tables: its `.search` file is missing or
+   * belongs to another build (src/index/search-file.ts), and every search answers 503.
    */
   static open(index: FacilityIndex, rankedMatches = RANKED_MATCHES): FacilitySearch | null {
     // in the index file or in its attached search file (src/index/search-file.ts)
-    const has = index.db.query("SELECT 1 AS ok FROM pragma_table_list WHERE name = 'facility_search'").get();
-    const format = index.db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'format'").get();
-    return has && format?.value !== '4' && format?.value !== '5' ? new FacilitySearch(index, rankedMatches, ['6', '7', '8'].includes(format?.value ?? '')) : null;
+    const has = index.hasTable('facility_search');
+    return has ? new FacilitySearch(index, rankedMatches) : null;
   }
 
   private constructor(
     index: FacilityIndex,
     private readonly rankedMatches: number,
-    denseDocids: boolean,
   ) {
     const db: Database = index.db;
     this.fingerprint = indexIdentity(index.info).slice(0, 16);
@@ -104,7 +101,7 @@ export class FacilitySearch {
     this.candidates = db.prepare<Row, Params>(CANDIDATES);
     this.byDocid = db.prepare<Row, Params>(BY_DOCID);
     this.count = db.prepare<{ n: number }, [string, number]>(COUNT);
-    const space = denseDocids ? DocidSpace.dense(db.query<{ n: number | null }, []>('SELECT max(docid) AS n FROM search_doc').get()?.n ?? 0) : DocidSpace.bucketed(db);
+    const space = DocidSpace.of(db);
     this.total = space.total;
     this.avgWords = averageWords(db, space);
     this.planner = new WordPlanner(db, space);

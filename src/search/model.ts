@@ -1,5 +1,5 @@
-import { t, type Static } from 'elysia';
-import { Envelope } from '../http/envelope';
+import { t, type Static } from '../shared/typebox';
+import { Envelope } from '../shared/envelope';
 import { MAX_QUERY_CHARS, MAX_QUERY_WORDS } from './match';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './query';
 

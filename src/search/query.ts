@@ -1,4 +1,4 @@
-import { US_STATE_CODES } from '../area/states';
+import { US_STATE_CODES } from '../shared/us-states';
 import { AppError } from '../errors';
 import { decodeCursor } from './cursor';
 import type { SearchRequest } from './request';

@@ -7,7 +7,12 @@ import { drawDisclaimer, drawFindings, drawSources, drawSummary, drawUnmapped, d
 import { drawMapLegend, drawRadiusMap, NUMBERED_DOTS } from './radius-map';
 
 /** What a site report PDF prints: the report, and the render's own stamp. */
-export type SiteReportView = { report: SiteReport; generated_at: number; request_id: string };
+/**
+ * What a site report PDF prints: the report, when it was rendered, and its document ID (the start of
+ * its cache key). Nothing of the request that rendered it: a cached copy is served to every caller
+ * who asks for the same site, name and address within 24 h, and a request ID is the caller's text.
+ */
+export type SiteReportView = { report: SiteReport; generated_at: number; document_id: string };
 
 const LOCATED_BY = { coordinates: 'Coordinates given', address: 'Street address, matched offline', zip_centroid: 'ZIP code centre (APPROXIMATE)' } as const;
 
@@ -99,8 +104,8 @@ function drawCover(f: Flow, r: SiteReport, v: SiteReportView): void {
     // a ZIP centre's note is in the warning box above
     ...(s.approximate ? [] : [['How', s.note] as [string, string]]),
     ['ZIP code', s.zip ?? 'Not given'],
-    ['Data', `${r.dataset.name}, as of ${r.dataset.as_of}${r.dataset.fictitious ? ' (FICTITIOUS sample)' : ''}`],
-    ['Generated', `${printedTime(v.generated_at)}, request ${v.request_id}`],
+    ['Data', `${r.dataset.name}, as of ${r.dataset.as_of}${r.dataset.fictitious ? ' (FICTITIOUS sample)' : ''}; scoring method ${r.dataset.score_version}`],
+    ['Generated', `${printedTime(v.generated_at)}, document ${v.document_id}`],
   ];
   for (const [label, value] of facts) {
     const lines = f.lines(value, { size: 9.5 }, CONTENT_WIDTH - 90, 3);
@@ -124,7 +129,7 @@ function drawFooter(f: Flow, page: PDFPage, v: SiteReportView, index: number, co
   const y = FOOTER_BASELINE;
   page.drawLine({ start: { x: PAGE.margin, y: y + 14 }, end: { x: PAGE.width - PAGE.margin, y: y + 14 }, thickness: 0.5, color: COLORS.rule });
   const style = { size: 7.5, color: COLORS.muted };
-  f.text(`Generated ${printedTime(v.generated_at)}  ·  Request ${v.request_id}  ·  A records screening, not a Phase I ESA`, PAGE.margin, y, style, 'left', page);
+  f.text(`Generated ${printedTime(v.generated_at)}  ·  Document ${v.document_id}  ·  A records screening, not a Phase I ESA`, PAGE.margin, y, style, 'left', page);
   f.text(`Page ${index + 1} of ${count}`, PAGE.width - PAGE.margin, y, { ...style, bold: true }, 'right', page);
   const source = v.report.dataset.fictitious ? 'Fictitious sample data, not EPA data' : 'Source: U.S. EPA ECHO';
   f.text(`${source}  ·  data as of ${v.report.dataset.as_of}  ·  site ${v.report.site.lat.toFixed(5)}, ${v.report.site.lng.toFixed(5)}`, PAGE.margin, y - 11, style, 'left', page);

@@ -22,7 +22,7 @@ export function siteReportKey(q: SiteQuery, info: IndexInfo): string {
 
 /**
  * The PDF of the report of `query`: from the cache when a fresh copy exists (24 h, the dossier's cache and
- * rules: docs/reports.md), else rendered now, stamped with this request's time and ID, and stored.
+ * rules), else rendered now, stamped with the time and its document ID, and stored.
  * A cache that cannot be read or written (a full or read-only disk) only costs a render.
  */
 export async function exportSiteReport(input: {
@@ -32,14 +32,13 @@ export async function exportSiteReport(input: {
   info: IndexInfo;
   cache: ReportCache | null;
   now: number;
-  requestId: string;
 }): Promise<{ pdf: Uint8Array; cache: CacheOutcome }> {
   const key = siteReportKey(input.query, input.info);
   const cached = input.cache ? await input.cache.get(key).catch(() => null) : null;
   if (cached) return { pdf: cached, cache: 'HIT' };
   // loaded on the first render, as the dossier's: pdf-lib costs start time (src/reports/service.ts)
   const { renderSiteReport } = await import('./document');
-  const pdf = await renderSiteReport({ report: input.build(), generated_at: input.now, request_id: input.requestId });
+  const pdf = await renderSiteReport({ report: input.build(), generated_at: input.now, document_id: key.slice(0, 16) });
   const stored = input.cache ? await input.cache.put(key, pdf).catch(() => false) : false;
   return { pdf, cache: stored ? 'MISS' : 'BYPASS' };
 }

@@ -1,5 +1,5 @@
-import { t, type Static } from 'elysia';
-import { Envelope } from '../http/envelope';
+import { t, type Static } from '../shared/typebox';
+import { Envelope } from '../shared/envelope';
 import { CATEGORY_KEYS, MAX_SEARCH_MILES } from './categories';
 import { COMPASS_POINTS, DISTANCE_BANDS } from './compass';
 

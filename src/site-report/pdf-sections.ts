@@ -104,7 +104,7 @@ export function drawDisclaimer(f: Flow): void {
   const text = [
     'This is a screening of public EPA ECHO compliance records around one point. It is not a Phase I Environmental Site Assessment under ASTM E1527-21 and does not satisfy All Appropriate Inquiries: there was no site reconnaissance, no interviews, no review of historical sources, and most standard environmental record sources were not searched (listed above).',
     'Locations are ECHO\'s facility coordinates, which can be approximate or wrong; a facility whose coordinates are missing or misplaced can be absent from the map and the findings. Distances are great-circle distances from the site point, not from the property boundary.',
-    'Scores and flags are derived from the records as of the date shown (docs/scoring.md); they are not legal findings. Verify anything that matters against the source records before relying on it.',
+    'Scores and flags are derived from the records as of the date shown, by the scoring method named in the data line; they are not legal findings. Verify anything that matters against the source records before relying on it.',
   ];
   // kept on one page: a disclaimer split across pages reads as two
   const lines = text.reduce((n, p) => n + f.lines(p, style, CONTENT_WIDTH).length, 0);

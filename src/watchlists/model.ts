@@ -1,5 +1,5 @@
-import { t, type Static } from 'elysia';
-import { Envelope } from '../http/envelope';
+import { t, type Static } from '../shared/typebox';
+import { Envelope } from '../shared/envelope';
 import { Attempt, Delivery, EventType, Rule, type WatchlistRecord } from '../state/watch-model';
 
 export { Attempt, Delivery, EventType, Rule, type WatchlistRecord };

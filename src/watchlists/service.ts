@@ -1,10 +1,9 @@
 import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
-import { changesOfIds } from '../history/release-changes';
 import type { Account } from '../state/model';
 import type { WatchStore } from '../state/watch-store';
-import type { WebhookAllowList } from '../webhooks/allow-list';
-import { newWebhookSecret } from '../webhooks/signing';
+import type { WebhookAllowList } from './webhooks/allow-list';
+import { newWebhookSecret } from './webhooks/signing';
 import { WATCHLIST_LIMITS } from './limits';
 import type { ChangeItem, CreateBody, PatchBody, Watchlist, WatchlistRecord } from './model';
 import { matchChange } from './rules';
@@ -29,11 +28,9 @@ function checkedIds(ids: string[], account: Account): string[] {
   return unique;
 }
 
+/** The URL as stored (normalised), or null for none; a URL the allow-list refuses is a 422. */
 function checkedUrl(url: string | null | undefined, allow: WebhookAllowList): string | null {
-  if (url === undefined || url === null) return null;
-  const refusal = allow.refusal(url);
-  if (refusal) throw new AppError('VALIDATION_ERROR', refusal);
-  return url;
+  return url === undefined || url === null ? null : allow.normalise(url);
 }
 
 export async function createWatchlist(d: WatchDeps, account: Account, body: CreateBody): Promise<Watchlist> {
@@ -99,7 +96,7 @@ export function watchlistChanges(index: FacilityIndex, w: WatchlistRecord, since
   const newest = releases[releases.length - 1]!;
   const lower = since ?? releases[releases.length - 2]?.as_of ?? null;
   const afterSeq = lower === null ? 0 : releases.filter((r) => r.as_of <= lower).reduce((m, r) => Math.max(m, r.seq), 0);
-  const changes = changesOfIds(index.db, w.registry_ids, afterSeq, newest.seq)
+  const changes = index.changesOfIds(w.registry_ids, afterSeq, newest.seq)
     .map((c) => matchChange(c, w.rule))
     .filter((c): c is ChangeItem => c !== null);
   return { since: lower, as_of: newest.as_of, changes };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
-import { bruteForceRadius } from '../../src/area/brute-force';
+import { bruteForceRadius } from '../support/brute-force';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
 import { buildSpatialIndex, registryIdAt, type SpatialIndex } from '../../src/area/spatial-index';
 import { searchRadius, type RadiusQuery } from '../../src/area/spatial-search';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
 import { TIERS } from '../../src/tiers';
-import { bruteForceRadius } from '../../src/area/brute-force';
+import { bruteForceRadius } from '../support/brute-force';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
 import { AreaResponse } from '../../src/area/model';
 import type { FacilityRow } from '../../src/index/model';

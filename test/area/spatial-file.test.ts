@@ -75,7 +75,7 @@ describe('collecting the spatial index while ingest writes the index', () => {
     const c = new SpatialCollector();
     for (const r of shuffled) c.add(encoded(r));
     const fromRows = c.columns();
-    const fromTable = readSpatialColumns(memoryIndex(ROWS).db);
+    const fromTable = readSpatialColumns(memoryIndex(ROWS));
     // State codes are numbered in the order first seen, so compare the decoded states.
     const states = (cols: typeof fromRows) => Array.from(cols.state, (s) => cols.states[s]);
     expect(states(fromRows)).toEqual(states(fromTable));

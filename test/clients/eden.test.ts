@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'bun:test';
 import { treaty } from '@elysiajs/eden';
-import type { App } from '../../src/app';
+import type { App } from '../../src/api/app';
 import { makeWorld } from '../helpers';
 
 // Eden Treaty over the running app: real HTTP on loopback, typed from `App` (`npm run typecheck`

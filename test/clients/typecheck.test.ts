@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => world.app.stop(true));
 
 // The Eden Treaty test (eden.test.ts) is type-checked with the whole project by `npm run typecheck`:
-// its types come from src/app.ts, and checking the app's types here would cost the suite ~50 s.
+// its types come from src/api/app.ts, and checking the app's types here would cost the suite ~50 s.
 describe('a client typed by openapi-typescript from our document', () => {
   it('tsc type-checks the client against the generated types with 0 errors', () => {
     const r = Bun.spawnSync([join(ROOT, 'node_modules', '.bin', 'tsc'), '--noEmit', '-p', join(GENERATED, 'tsconfig.json')], { cwd: ROOT });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
-import { clientResolver, parseCidr, parseIp } from '../../src/demo/client-ip';
+import { clientResolver } from '../../src/demo/client-ip';
+import { parseCidr, parseIp } from '../../src/shared/cidr';
 import { makeWorld } from '../helpers';
 
 describe('client address resolution', () => {

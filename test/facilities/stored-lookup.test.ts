@@ -3,17 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import { Elysia } from 'elysia';
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FacilityResponse } from '../../src/facilities/model';
-import { lookupFacility } from '../../src/facilities/service';
+import { AppError } from '../../src/errors';
+import { FacilityResponse, type FacilityRecord } from '../../src/facilities/model';
+import { lookupFacility, toFacilityRecord } from '../../src/facilities/service';
+import { HistoryReader } from '../../src/index/history/history-reader';
 import { FacilityIndex } from '../../src/index/facility-index';
 import { EXPLANATION_AT, parseDetail } from '../../src/index/facility-detail';
 import { StoredLookup } from '../../src/index/stored-lookup';
 import { ingest } from '../../src/index/ingest/ingest';
-import { encodePrograms, programsOfArray, sharedRecordsOf, type StoredProgram } from '../../src/index/program-codec';
-import { inputsOfStored } from '../../src/index/inputs-codec';
-import { explanationLines } from '../../src/scoring/explain';
+import { programsOfArray, sharedRecordsOf } from '../../src/index/program-codec';
+import { explainComponents, explanationLines } from '../../src/scoring/explain';
 import { TIERS, type Tier } from '../../src/tiers';
 import { json, makeWorld } from '../helpers';
 import { addHistory } from '../support/history-index';
@@ -23,51 +23,17 @@ const SAMPLE_CSV = join(import.meta.dir, '..', '..', 'data', 'sample-echo-export
 const META = { request_id: 'req_TEST', timestamp: '2026-11-15T12:00:00.000Z', response_time_ms: 3 };
 
 /**
- * Turns a format-10 index file into the format-6 layout it replaces: programs back in
- * facility_programs (program-codec.ts text), no stored detail, templates or peers JSON. Its lookups
- * then take the per-request path (explained from the inputs), the computation format 7 stores.
+ * The record as the score model derives it per request from the full row (inputs explained again,
+ * peers from peer_rank's columns): the computation the stored answer replaces.
  */
-function toFormat6(path: string): void {
-  const db = new Database(path, { strict: true });
-  db.exec('CREATE TABLE facility_programs (registry_id TEXT PRIMARY KEY NOT NULL, programs TEXT NOT NULL) WITHOUT ROWID');
-  const put = db.prepare('INSERT INTO facility_programs VALUES (?, ?)');
-  const shared = sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
-  const rows = db.query<{ registry_id: string; detail: string }, []>('SELECT f.registry_id, coalesce(s.detail, f.detail) AS detail FROM facility f LEFT JOIN shared_detail s ON s.id = f.detail').all();
-  for (const { registry_id, detail } of rows) {
-    const text = encodePrograms(programsOfArray(parseDetail(detail)[0], shared));
-    if (text !== null) put.run(registry_id, text);
-  }
-  db.exec("ALTER TABLE facility DROP COLUMN detail; ALTER TABLE peer_rank DROP COLUMN peers; DROP TABLE reason_template; DROP TABLE program_record; DROP TABLE shared_detail; UPDATE index_meta SET value = '6' WHERE key = 'format'; VACUUM");
-  db.close();
-}
-
-/**
- * Turns a format-10 index file into the format-9 layout it replaces: every program record and
- * detail back in the row as text (no program_record, no shared_detail), the inputs keyed objects
- * (no inputs_keys). Formats 7 and 8 store details the same way.
- */
-function toFormat9(path: string): void {
-  const db = new Database(path, { strict: true });
-  const keys = JSON.parse(db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'inputs_keys'").get()!.value) as string[];
-  const shared = sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
-  const putDetail = db.prepare('UPDATE facility SET detail = ?2 WHERE registry_id = ?1');
-  const details = db.query<{ registry_id: string; detail: string }, []>('SELECT f.registry_id, coalesce(s.detail, f.detail) AS detail FROM facility f LEFT JOIN shared_detail s ON s.id = f.detail').all();
-  for (const { registry_id, detail } of details) {
-    const d = parseDetail(detail);
-    if (d[0] !== 0) d[0] = (d[0] as StoredProgram[]).map((p) => (typeof p === 'number' ? [...shared[p]!] : p));
-    putDetail.run(registry_id, JSON.stringify(d));
-  }
-  const putInputs = db.prepare('UPDATE facility_inputs SET score_inputs = ?2 WHERE registry_id = ?1');
-  for (const row of db.query<{ registry_id: string; score_inputs: string }, []>('SELECT registry_id, score_inputs FROM facility_inputs').all()) {
-    putInputs.run(row.registry_id, JSON.stringify(inputsOfStored(row.score_inputs, keys)));
-  }
-  db.exec("DROP TABLE program_record; DROP TABLE shared_detail; DELETE FROM index_meta WHERE key = 'inputs_keys'; UPDATE index_meta SET value = '9' WHERE key = 'format'; VACUUM");
-  db.close();
+function derivedRecord(index: FacilityIndex, id: string, tier: Tier): FacilityRecord {
+  const row = index.getDetail(id);
+  if (!row) throw new Error(`No facility with registry ID ${id} is in the index`);
+  const extras = { programs: row.score_inputs.programs, peers: row.peers, explanation: explanationLines(row, explainComponents(row.score_inputs, index.info.as_of)) };
+  return toFacilityRecord({ row, scoreChange: index.scoreChangeOf(id), extras }, tier);
 }
 
 let stored: FacilityIndex;
-let legacy: FacilityIndex;
-let format9: FacilityIndex;
 let ids: string[];
 let changed: string[];
 
@@ -89,36 +55,21 @@ beforeAll(async () => {
     ]),
   );
   db.close();
-  const old = join(dir, 'format-6.sqlite');
-  copyFileSync(path, old);
-  toFormat6(old);
-  const nine = join(dir, 'format-9.sqlite');
-  copyFileSync(path, nine);
-  toFormat9(nine);
   stored = FacilityIndex.open(path);
-  legacy = FacilityIndex.open(old);
-  format9 = FacilityIndex.open(nine);
 }, 120_000);
 
 afterAll(() => {
   stored?.close();
-  legacy?.close();
-  format9?.close();
   removeTempDirs();
 });
 
-describe('a lookup of an index that stores programs and explanations (format 7)', () => {
-  it('the two indexes are what the test says: one with stored detail, one without', () => {
-    expect(stored.stored).not.toBeNull();
-    expect(legacy.stored).toBeNull();
+describe('a lookup reads the programs and explanation ingest stored', () => {
+  it.each(TIERS)('every facility of the sample, %s tier: the body is byte for byte the per-request computation it replaces', (tier: Tier) => {
     expect(ids.length).toBeGreaterThan(19_000);
-  });
-
-  it.each(TIERS)('every facility of the sample, %s tier: the body is byte for byte the per-request computation it replaces (format 6)', (tier: Tier) => {
     let withPrograms = 0;
     let withChange = 0;
     for (const id of ids) {
-      const expected = JSON.stringify({ data: lookupFacility(legacy, id, tier), meta: META });
+      const expected = JSON.stringify({ data: derivedRecord(stored, id, tier), meta: META });
       const body = JSON.stringify({ data: lookupFacility(stored, id, tier), meta: META });
       if (body !== expected) expect({ id, body }).toEqual({ id, body: expected });
       if (body.includes('"status":')) withPrograms++;
@@ -129,31 +80,17 @@ describe('a lookup of an index that stores programs and explanations (format 7)'
     expect(withChange).toBe(changed.length);
   });
 
-  it('an unknown ID is 404 on both paths', () => {
-    for (const index of [stored, legacy]) for (const tier of TIERS) expect(() => lookupFacility(index, '990000000000', tier)).toThrow('No facility with registry ID 990000000000');
-  });
-});
-
-describe('an index of formats 7 to 9 (every record and detail in its row, keyed inputs) reads as format 10 does', () => {
-  it('the file is that layout: text details with their records inline, no shared tables, keyed inputs', () => {
-    expect(format9.stored).not.toBeNull();
-    expect(format9.inputsKeys).toBeNull();
-    expect(format9.db.query("SELECT count(*) AS n FROM sqlite_schema WHERE name IN ('program_record', 'shared_detail')").get()).toEqual({ n: 0 });
-    expect(format9.db.query("SELECT count(*) AS n FROM facility WHERE typeof(detail) <> 'text'").get()).toEqual({ n: 0 });
-    expect(format9.db.query("SELECT count(*) AS n FROM facility WHERE detail LIKE '[[[%' OR detail LIKE '[[null,[%'").get()).not.toEqual({ n: 0 });
-  });
-
-  it.each(TIERS)('every facility of the sample, %s tier: the same body byte for byte, and the same full row (reports)', (tier: Tier) => {
-    for (const id of ids) {
-      const body = JSON.stringify(lookupFacility(format9, id, tier));
-      const expected = JSON.stringify(lookupFacility(stored, id, tier));
-      if (body !== expected) expect({ id, body }).toEqual({ id, body: expected });
-    }
-    if (tier !== 'free') return;
-    for (const id of ids.filter((_, i) => i % 10 === 0)) {
-      const full = JSON.stringify(format9.getDetail(id));
-      const expected = JSON.stringify(stored.getDetail(id));
-      if (full !== expected) expect({ id, full }).toEqual({ id, full: expected });
+  it('an unknown ID is 404 on every tier', () => {
+    for (const tier of TIERS) {
+      const err = (() => {
+        try {
+          lookupFacility(stored, '990000000000', tier);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(err).toBeInstanceOf(AppError);
+      expect(err).toMatchObject({ errorCode: 'NOT_FOUND', message: 'No facility with registry ID 990000000000 is in the index' });
     }
   });
 });
@@ -173,8 +110,8 @@ describe("the Starter+ body leaves Elysia's normaliser out and loses nothing by 
 
   it("the served bytes equal what Elysia's normaliser made of the record, for 500 facilities and every tier", async () => {
     const world = makeWorld({ deps: { index: stored } });
-    // the route as it was before: the record computed per request (format 6) returned as an object, normalised against the same schema
-    const before = new Elysia().get('/before/:registry_id/:tier', ({ params }) => ({ data: lookupFacility(legacy, params.registry_id, params.tier as Tier), meta: META }), {
+    // the route as it was before: the record computed per request returned as an object, normalised against the same schema
+    const before = new Elysia().get('/before/:registry_id/:tier', ({ params }) => ({ data: derivedRecord(stored, params.registry_id, params.tier as Tier), meta: META }), {
       response: { 200: FacilityResponse },
     });
     for (const tier of TIERS) {
@@ -207,22 +144,8 @@ describe("the Starter+ body leaves Elysia's normaliser out and loses nothing by 
   });
 });
 
-describe('an index of the format before (6) still serves programs, peers and explanations', () => {
-  it('through the route, explained per request', async () => {
-    const world = makeWorld({ deps: { index: legacy } });
-    const { key } = await world.keyFor('platform', { monthlyLimit: 100 });
-    const id = ids.find((i) => JSON.stringify(lookupFacility(legacy, i, 'platform').programs).includes('"status"'))!;
-    const body = await json(await world.call(`/api/v1/facility/${id}`, { key }));
-    expect(Value.Check(FacilityResponse, body)).toBe(true);
-    expect(Object.values(body.data.programs).some((p) => p !== null)).toBe(true);
-    expect([typeof body.data.peers.naics, typeof body.data.peers.peer_count]).toEqual(['string', 'number']);
-    expect(body.data.explanation.map((l: { component: string }) => l.component)).toEqual(['violation_frequency', 'penalty_severity', 'recency', 'repeat_offender']);
-    expect(JSON.stringify(body.data)).toBe(JSON.stringify(lookupFacility(stored, id, 'platform')));
-  });
-});
-
 describe('stored details are decoded once per distinct detail (StoredLookup.decoded)', () => {
-  it('shared details (format 10) are ids in the row and their text once in shared_detail; the rest is text in the row', () => {
+  it('shared details are ids in the row and their text once in shared_detail; the rest is text in the row', () => {
     const kinds = stored.db.query<{ kind: string; n: number }, []>('SELECT typeof(detail) AS kind, count(*) AS n FROM facility GROUP BY 1 ORDER BY 1').all();
     expect(kinds.map((k) => k.kind)).toEqual(['integer', 'text']);
     const integer = kinds[0]!.n;
@@ -238,7 +161,7 @@ describe('stored details are decoded once per distinct detail (StoredLookup.deco
     const details = stored.db.query<{ detail: string | number }, []>('SELECT detail FROM facility ORDER BY registry_id').all().map((r) => r.detail);
     const shared = sharedRecordsOf(stored.db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
     expect(shared.length).toBeGreaterThan(0);
-    const bounded = new StoredLookup(stored.db, 'f.registry_id', 3);
+    const bounded = new StoredLookup(stored.db, 'f.registry_id', new HistoryReader(stored.db, stored.info), stored.info.score_version, 3);
     const reasons = stored.stored!.reasons;
     let repeats = 0;
     let previous = { text: '' as string | number, value: null as unknown };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'bun:test';
 import { Value } from '@sinclair/typebox/value';
 import { FacilityResponse } from '../../src/facilities/model';
-import { Envelope } from '../../src/http/envelope';
+import { Envelope } from '../../src/shared/envelope';
 import { FacilityHistory } from '../../src/history/model';
 import { FacilityIndex } from '../../src/index/facility-index';
 import { PortfolioResponse } from '../../src/portfolio/model';

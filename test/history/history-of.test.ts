@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { join } from 'node:path';
 import { FacilityIndex } from '../../src/index/facility-index';
-import { scoreChangeOf } from '../../src/history/score-change';
-import type { HistoryEntry } from '../../src/history/model';
+import { scoreChangeOf } from '../../src/index/history/score-change';
+import type { HistoryEntry } from '../../src/index/history/model';
 import { threeReleases, facilityTuples, historyRowsOf, quietIngest, type ScoreTuple, type ThreeReleases } from './releases';
 
 let r: ThreeReleases;

@@ -3,8 +3,10 @@ import { beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FacilityIndex } from '../../src/index/facility-index';
-import { inputsOfStored } from '../../src/index/inputs-codec';
+import { UnusableInputError } from '../../src/index/ingest/errors';
+import { readPrevious } from '../../src/index/ingest/previous';
 import { ReleaseOrderError } from '../../src/index/ingest/ingest';
+import { toFormat9 } from '../support/format-9';
 import { threeReleases, directDiff, facilityTuples, historyRowsOf, quietIngest, type ThreeReleases } from './releases';
 
 let r: ThreeReleases;
@@ -140,29 +142,18 @@ describe('a change of score method between releases', () => {
   });
 });
 
-describe('a previous index that stores its inputs keyed (format 9) and a new one that stores values (format 10)', () => {
-  it("the change of method finds the same 'rescored' and 'changed' facilities as between two format-10 indexes", async () => {
+describe('a previous index of the format before (9: inputs keyed, details inline) and a new one of the current format', () => {
+  it("the change of method finds the same 'rescored' and 'changed' facilities as between two current indexes", async () => {
     const keyed = join(r.dir, 'keyed-format-9.sqlite');
     copyFileSync(r.chained[0], keyed);
-    const db = new Database(keyed, { strict: true });
-    const keys = JSON.parse(db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'inputs_keys'").get()!.value) as string[];
-    const put = db.prepare('UPDATE facility_inputs SET score_inputs = ?2 WHERE registry_id = ?1');
-    for (const row of db.query<{ registry_id: string; score_inputs: string }, []>('SELECT registry_id, score_inputs FROM facility_inputs').all()) {
-      put.run(row.registry_id, JSON.stringify(inputsOfStored(row.score_inputs, keys)));
-    }
-    db.exec("DELETE FROM index_meta WHERE key = 'inputs_keys'; UPDATE index_meta SET value = '9' WHERE key = 'format'");
+    toFormat9(keyed);
+    const db = new Database(keyed, { readonly: true });
     expect((db.query('SELECT score_inputs FROM facility_inputs LIMIT 1').get() as { score_inputs: string }).score_inputs).toStartWith('{"qtrs_with_nc":');
     db.close();
-    const base = FacilityIndex.open(keyed);
+    const base = readPrevious(keyed);
     expect(base.inputsKeys).toBeNull();
-    // full rows (reports) read the same from either layout
-    const values = FacilityIndex.open(r.chained[0]);
-    const sampleIds = base.db.query<{ registry_id: string }, []>('SELECT registry_id FROM facility ORDER BY registry_id LIMIT 300').all().map((x) => x.registry_id);
-    for (const id of sampleIds) expect(JSON.stringify(base.getDetail(id))).toBe(JSON.stringify(values.getDetail(id)));
-    expect(values.inputsKeys).not.toBeNull();
-    values.close();
-    const otherMethod = `${base.info.score_version}+method-b`;
-    base.close();
+    expect(readPrevious(r.chained[0]).inputsKeys).not.toBeNull();
+    const otherMethod = `${base.releases[base.releases.length - 1]!.score_version}+method-b`;
     const [fromKeyed, fromValues] = [join(r.dir, 'method-b-from-keyed.sqlite'), join(r.dir, 'method-b-from-values.sqlite')];
     await quietIngest([r.files[1]], fromKeyed, { previous: keyed, scoreVersion: otherMethod });
     await quietIngest([r.files[1]], fromValues, { previous: r.chained[0], scoreVersion: otherMethod });
@@ -174,27 +165,16 @@ describe('a previous index that stores its inputs keyed (format 9) and a new one
 });
 
 describe('an index from before releases existed (format 2, no release or history table)', () => {
-  let old: string;
-  beforeAll(() => {
-    old = join(r.dir, 'format-2.sqlite');
+  it('is refused as --previous before the build starts, and nothing is written', async () => {
+    const old = join(r.dir, 'format-2.sqlite');
     copyFileSync(r.chained[0], old);
     const db = new Database(old);
     db.exec("DROP TABLE history; DROP TABLE release; UPDATE index_meta SET value = '2' WHERE key = 'format'");
     db.close();
-  });
-
-  it('still opens, as one release taken from its metadata', () => {
-    const ix = FacilityIndex.open(old);
-    expect(ix.releases()).toEqual([{ seq: 1, as_of: ix.info.as_of, score_version: ix.info.score_version, dataset_name: ix.info.dataset_name, facility_count: ix.info.facility_count }]);
-    const id = (ix.db.query('SELECT registry_id FROM facility LIMIT 1').get() as { registry_id: string }).registry_id;
-    expect(ix.historyOf(id)).toMatchObject([{ seq: 1, change: 'added', as_of: ix.info.as_of }]);
-    ix.close();
-  });
-
-  it('is a valid --previous: the next index gets releases 1 and 2 and the same history as from a current index', async () => {
     const out = join(r.dir, 'after-format-2.sqlite');
-    await quietIngest([r.files[1]], out, { previous: old });
-    expect(historyRowsOf(out, 2)).toEqual(historyRowsOf(r.chained[1], 2));
-    expect(historyRowsOf(out, 1)).toEqual(historyRowsOf(r.chained[1], 1));
+    const err = await quietIngest([r.files[1]], out, { previous: old }).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(UnusableInputError);
+    expect((err as Error).message).toContain(`--previous ${old}: the index was built by a version too old to carry its history forward from`);
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChangeKind } from '../../src/history/schema';
+import type { ChangeKind } from '../../src/index/history/schema';
 import { csvBatches } from '../../src/index/ingest/csv-records';
 import { ingest, type IngestOptions, type IngestSummary } from '../../src/index/ingest/ingest';
 import { openSource } from '../../src/index/ingest/source';

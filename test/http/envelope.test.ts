@@ -72,8 +72,8 @@ describe('unexpected failures', () => {
   it('a crash inside a handler is a generic 500 INTERNAL_ERROR; the details go only to the log', async () => {
     const boom = makeWorld();
     const key = await boom.keyFor('enterprise');
-    // A broken index: the lookup statement (a Starter+ lookup reads the row with its stored detail) throws a SQLite error with internal details.
-    (boom.deps.index.stored as any).get = () => {
+    // A broken index: the lookup's read (the row with its stored detail) throws a SQLite error with internal details.
+    (boom.deps.index.stored as any).answer = () => {
       throw new Error('SQLITE_CORRUPT: database disk image is malformed at /secret/path.sqlite');
     };
     const res = await boom.call('/api/v1/facility/990000000001', { key: key.key });
@@ -90,7 +90,7 @@ describe('unexpected failures', () => {
   it('a call that fails with a 500 is given back to the monthly quota', async () => {
     const boom = makeWorld();
     const key = await boom.keyFor('free');
-    (boom.deps.index as any).getSummary = () => {
+    (boom.deps.index.stored as any).answer = () => {
       throw new Error('disk gone');
     };
     expect((await boom.call('/api/v1/facility/990000000001', { key: key.key })).status).toBe(500);

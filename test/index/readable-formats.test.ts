@@ -2,14 +2,23 @@ import { Database } from 'bun:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { lookupFacility } from '../../src/facilities/service';
 import { FacilityIndex, IndexOpenError } from '../../src/index/facility-index';
 import { IndexWriter } from '../../src/index/index-writer';
-import { INDEX_FORMAT, READABLE_FORMATS } from '../../src/index/schema';
+import { UnusableInputError } from '../../src/index/ingest/errors';
+import { readPrevious } from '../../src/index/ingest/previous';
+import { STORED_INPUT_KEYS } from '../../src/index/inputs-codec';
+import { INDEX_FORMAT } from '../../src/index/schema';
 import { DEFAULT_ROWS, FIXED_NOW } from '../helpers';
+import { toFormat9 } from '../support/format-9';
+import { cli } from '../support/process';
 import { removeTempDirs, tempDir } from '../support/temp-dir';
 
 let current: string;
+let format9: string;
 let dir: string;
+const OLDER = (f: string) => `the index was built by an older version: rebuild it with \`ingest\` (format ${f}; this version reads format 10)`;
+const NEWER = (f: string) => `the index was built by a newer version: serve it with that version or a later one (format ${f}; this version reads format 10)`;
 
 beforeAll(() => {
   dir = tempDir('readable-formats');
@@ -17,13 +26,17 @@ beforeAll(() => {
   const w = new IndexWriter(current);
   for (const r of DEFAULT_ROWS) w.add(r);
   w.finish({ dataset_name: 'test fixture', as_of: '2026-11-01', score_version: 'test', fictitious: true, built_at: new Date(FIXED_NOW).toISOString(), sources: [], row_counts: { accepted: DEFAULT_ROWS.length } });
+  format9 = join(dir, 'format-9.sqlite');
+  copyFileSync(current, format9);
+  toFormat9(format9);
 });
 
 afterAll(removeTempDirs);
 
-/** A copy of the current index whose metadata names `format`. */
+/** A copy of the current index whose metadata names `format` (only the number differs). */
+let copies = 0;
 function markedAs(format: string): string {
-  const path = join(dir, `format-${format}.sqlite`);
+  const path = join(dir, `marked-${format}-${++copies}.sqlite`);
   copyFileSync(current, path);
   const db = new Database(path);
   db.run("UPDATE index_meta SET value = ? WHERE key = 'format'", [format]);
@@ -31,19 +44,81 @@ function markedAs(format: string): string {
   return path;
 }
 
-describe('which index formats a server opens', () => {
-  it('every format from 2 to the current one, none left out when a new one is added (format 8 once was)', () => {
-    const all = Array.from({ length: Number(INDEX_FORMAT) - 1 }, (_, i) => String(i + 2));
-    expect([...READABLE_FORMATS]).toEqual(all);
-  });
-
-  it.each(['8', '9'])('an index marked format %s opens and answers a lookup', (format) => {
-    const ix = FacilityIndex.open(markedAs(format));
-    expect(ix.getSummary(DEFAULT_ROWS[0]!.registry_id)?.registry_id).toBe(DEFAULT_ROWS[0]!.registry_id);
+describe('a server reads exactly the current index format', () => {
+  it('the current format is 10; an index of it opens and answers a Starter+ lookup', () => {
+    expect(INDEX_FORMAT).toBe('10');
+    const ix = FacilityIndex.open(current);
+    const id = DEFAULT_ROWS[0]!.registry_id;
+    expect(lookupFacility(ix, id, 'starter')).toMatchObject({ registry_id: id, explanation: expect.any(Array) });
     ix.close();
   });
 
-  it.each(['1', String(Number(INDEX_FORMAT) + 1)])('an index marked format %s is refused with one line naming both formats', (format) => {
-    expect(() => FacilityIndex.open(markedAs(format))).toThrow(new IndexOpenError(`index format ${format}, expected ${INDEX_FORMAT}`));
+  it.each([
+    ['the format before (a real format-9 file)', () => format9, OLDER('9')],
+    ['format 2', () => markedAs('2'), OLDER('2')],
+    ['format 11', () => markedAs('11'), NEWER('11')],
+  ])('%s is refused at open with one sentence', (_what, path, sentence) => {
+    expect(() => FacilityIndex.open(path())).toThrow(new IndexOpenError(sentence));
+  });
+
+  it('an index whose metadata lists no inputs_keys is refused, so stored values are never read by guessed keys', () => {
+    const path = markedAs(INDEX_FORMAT);
+    const db = new Database(path);
+    db.run("DELETE FROM index_meta WHERE key = 'inputs_keys'");
+    db.close();
+    expect(() => FacilityIndex.open(path)).toThrow(new IndexOpenError('not a facility index (index_meta has no inputs_keys)'));
+  });
+
+  it('a file numbered 10 that lacks a table of the layout is refused as not an index, not failed at a lookup', () => {
+    const path = markedAs(INDEX_FORMAT);
+    const db = new Database(path);
+    db.run('DROP TABLE shared_detail');
+    db.close();
+    expect(() => FacilityIndex.open(path)).toThrow(new IndexOpenError('not a facility index (no such table: shared_detail)'));
+  });
+
+  it('`serve` of a format-9 index exits 1 with the sentence as its one line, no stack trace', () => {
+    const r = cli(['serve', '--index', format9, '--port', '0', '--state-dir', tempDir('readable-formats-state')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`facility-score serve: ${OLDER('9')}`);
+    expect(r.stdout).not.toContain('listening');
+  });
+
+  it.each([
+    ['2', OLDER('2')],
+    ['9', OLDER('9')],
+    ['11', NEWER('11')],
+  ])('`--version` with an index of format %s exits 1 and says the sentence, no stack trace', (format, sentence) => {
+    const r = cli(['--version'], { FCS_INDEX: format === '9' ? format9 : markedAs(format) });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`dataset unavailable: ${sentence}\n`);
+    expect(`${r.stdout}${r.stderr}`).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('`ingest --previous` reads the current format and the one before it', () => {
+  it('a format-9 file (details inline, inputs keyed): its releases, and no inputs_keys', () => {
+    const p = readPrevious(format9);
+    expect(p.releases).toEqual([{ seq: 1, as_of: '2026-11-01', score_version: 'test', dataset_name: 'test fixture', facility_count: DEFAULT_ROWS.length }]);
+    expect(p.inputsKeys).toBeNull();
+  });
+
+  it('a current file: its releases and its inputs_keys', () => {
+    const p = readPrevious(current);
+    expect(p.releases.map((r) => r.as_of)).toEqual(['2026-11-01']);
+    expect(p.inputsKeys).toEqual(STORED_INPUT_KEYS);
+  });
+
+  it.each([
+    ['8', 'the index was built by a version too old to carry its history forward from: build without --previous, or carry it forward with a version in between first (format 8; --previous reads formats 9 and 10)'],
+    ['11', 'the index was built by a newer version: ingest with that version or a later one (format 11; --previous reads formats 9 and 10)'],
+  ])('format %s is refused before the build starts, in one line', (format, sentence) => {
+    const path = markedAs(format);
+    expect(() => readPrevious(path)).toThrow(new UnusableInputError(`--previous ${path}: ${sentence}`));
+  });
+
+  it('a file numbered 9 that is not the format-9 layout is refused, not read half-way', () => {
+    const path = markedAs('9');
+    expect(() => readPrevious(path)).toThrow(new UnusableInputError(`--previous ${path}: not a format-9 index (its tables are not that layout's)`));
   });
 });

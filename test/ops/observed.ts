@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../src/deps';
+import type { AppDeps } from '../../src/api/deps';
 
 /** Waits until the app has observed `n` finished requests: onAfterResponse runs after app.handle resolves. */
 export async function observed(deps: AppDeps, n: number): Promise<void> {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'bun:test';
-import { createApp } from '../../src/app';
+import { createApp } from '../../src/api/app';
 import { SpatialHandle } from '../../src/area/spatial-handle';
 import { buildSpatialIndex } from '../../src/area/spatial-index';
 import { makeConfig } from '../../src/config';
-import { processParts } from '../../src/deps';
+import { processParts } from '../../src/api/deps';
 import type { FacilityIndex } from '../../src/index/facility-index';
 import { newLifecycle } from '../../src/ops/lifecycle';
 import { ServiceMetrics } from '../../src/ops/service-metrics';
-import { ServiceProcess } from '../../src/ops/service-process';
+import { ServiceProcess } from '../../src/cli/service-process';
 import { SqliteStateStore } from '../../src/state/sqlite-store';
 import { DEFAULT_ROWS, memoryIndex } from '../helpers';
 

@@ -6,7 +6,7 @@ import { cli, tempIndex } from '../support/process';
 import { RedisServer } from '../support/redis-server';
 import { JWT_SECRET, burst, cliKey, fakeTimeEnv, startReplicas, tally, type Replica } from './cluster';
 
-// Issue 9: three real `serve` processes on loopback ports sharing one real redis-server.
+// Three real `serve` processes on loopback ports sharing one real redis-server.
 const LOOKUP = '/api/v1/facility/990000000001';
 const DEMO = '/api/v1/demo/facility?address=100%20Main%20St%2C%20Springfield%2C%20IL%2062701';
 

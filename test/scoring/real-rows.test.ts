@@ -85,7 +85,7 @@ describe('facility-search rows (no date columns): "not reported", never an inven
 
   it('the PDF of HENRY REPEATING ARMS says "Last penalty Not reported" beside its $94,770, never "None on record"', async () => {
     const row = index.getDetail('110067543064')!;
-    const text = pdfText(await renderReport(buildReportView(row, index.info, { generatedAt: FIXED_NOW, requestId: 'req_REALROW00000000000001' })));
+    const text = pdfText(await renderReport(buildReportView(row, index.info, { generatedAt: FIXED_NOW, documentId: 'a0a0a0a0a0a0a0a0' })));
     expect(text).toContain('$94,770');
     expect(text).toMatch(/Last penalty\s+Not reported/);
     expect(text).not.toContain('None on record');

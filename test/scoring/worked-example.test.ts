@@ -11,7 +11,7 @@ import { scoreFacility } from '../../src/scoring/score';
 import { FIXTURES, runIngest } from '../index/ingest/support';
 import { tempDir } from '../support/temp-dir';
 
-// The real EPA ECHO facility-search download (a byte-for-byte copy of /work/shared/data/echo_facility_search_sample.csv),
+// The real EPA ECHO facility-search download (a byte-for-byte copy of the shared real-data sample, echo_facility_search_sample.csv),
 // line 26: the worked example of docs/scoring.md. It goes through the project's own CSV reader, header
 // reader and row mapper, so an ingest regression on this row fails here.
 const SAMPLE = join(FIXTURES, 'echo_facility_search_sample.csv');
@@ -78,7 +78,7 @@ describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport N
     await runIngest([SAMPLE], join(dir, 'fs.sqlite'), { asOf: '2024-06-30' });
     const index = FacilityIndex.open(join(dir, 'fs.sqlite'));
     try {
-      const indexed = index.get(ID)!;
+      const indexed = index.getDetail(ID)!;
       expect(indexed.score_inputs).toEqual(inputs);
       expect(indexed).toMatchObject({
         fac_name: 'STURM RUGER FIREARMS MANUFACTURING FACILITY',

@@ -4,7 +4,7 @@ import { json, makeWorld } from '../helpers';
 const world = makeWorld();
 const doc = await json(await world.call('/swagger/json'));
 const op = (path: string, method: string) => doc.paths[path][method];
-// Error responses are shared components (src/http/openapi-document.ts): read through the $ref.
+// Error responses are shared components (src/api/http/openapi-document.ts): read through the $ref.
 const resolved = (r: any) => (r.$ref ? doc.components.responses[r.$ref.split('/').pop()] : r);
 const schemaOf = (s: any) => (s.$ref ? doc.components.schemas[s.$ref.split('/').pop()] : s);
 

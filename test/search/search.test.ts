@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { facility, json, makeWorld, memoryIndex } from '../helpers';
+import { DocidSpace } from '../../src/index/search-docids';
 import { FacilitySearch } from '../../src/search/facility-search';
 import { RIVER_ROWS, SEARCH_ROWS } from './fixtures';
 
@@ -169,7 +170,7 @@ describe('GET /api/v1/search access and input', () => {
   });
 });
 
-describe('an index built before search existed (format 3, no search tables)', () => {
+describe('an index whose search tables are missing', () => {
   it('serves everything else, and answers a search with 503 SERVICE_UNAVAILABLE saying to rebuild', async () => {
     const index = memoryIndex(SEARCH_ROWS);
     index.db.exec('DROP TABLE facility_search; DROP TABLE search_doc');
@@ -185,62 +186,16 @@ describe('an index built before search existed (format 3, no search tables)', ()
   });
 });
 
-describe('an index with the first search layout (formats 4 and 5: docids in registry-ID order)', () => {
-  it.each(['4', '5'])('format %s answers a search with 503 SERVICE_UNAVAILABLE saying to rebuild, since its docids are not in score order', async (format) => {
-    const index = memoryIndex(SEARCH_ROWS);
-    index.db.query("UPDATE index_meta SET value = ? WHERE key = 'format'").run(format);
-    const old = makeWorld({ deps: { index } });
-    const { key: own } = await old.keyFor('starter');
-    const res = await old.call('/api/v1/search?q=acme', { key: own });
-    expect(res.status).toBe(503);
-    expect((await json(res)).error.message).toContain('rebuild it with `ingest`');
-    expect((await old.call('/api/v1/facility/990000000101', { key: own })).status).toBe(200);
-  });
-});
-
-/** Renumbers the search docids 1..N in the same order, as formats 6 to 8 did (format 9: score * 2^32 + rank). */
-function renumberDense(index: ReturnType<typeof memoryIndex>, fts: string, columns: string, select: string): void {
-  index.db.exec(`CREATE TEMP TABLE renum AS SELECT docid AS old, row_number() OVER (ORDER BY docid) AS new FROM search_doc;
-    UPDATE search_doc SET docid = -(SELECT new FROM renum WHERE old = search_doc.docid);
-    UPDATE search_doc SET docid = -docid;
-    DROP TABLE facility_search;
-    CREATE VIRTUAL TABLE facility_search USING fts5(${fts});
-    INSERT INTO facility_search (rowid, ${columns})
-      SELECT d.docid, ${select} FROM search_doc d JOIN facility f ON f.registry_id = d.registry_id ORDER BY d.docid;`);
-}
-
-describe('indexes whose docids run 1..N (formats 6 to 8; 6 and 7 with four FTS5 columns with positions)', () => {
-  const LAYOUTS = {
-    '6': ["name, street, city, zip, content='', tokenize='ascii', prefix='3 4'", 'name, street, city, zip', 'f.fac_name, f.fac_street, f.fac_city, f.fac_zip'],
-    '7': ["name, street, city, zip, content='', tokenize='ascii', prefix='3 4'", 'name, street, city, zip', 'f.fac_name, f.fac_street, f.fac_city, f.fac_zip'],
-    '8': ["words, content='', tokenize='ascii', detail=none, columnsize=0, prefix='3 4'", 'words', "f.fac_name || ' ' || f.fac_street || ' ' || f.fac_city || ' ' || f.fac_zip"],
-  } as const;
+describe('search docids (score * 2^32 + rank) map to places in the score order', () => {
   const many = [...SEARCH_ROWS, ...RIVER_ROWS, ...Array.from({ length: 200 }, (_, i) => facility({ registry_id: `9900000003${String(i).padStart(2, '0')}`, fac_name: `RIVERBEND WORKS ${i}`, fac_city: i % 2 ? 'RIVERSIDE' : 'ELKHART', overall_score: 30 + (i % 7) * 10 }))];
 
-  it.each(['6', '7', '8'] as const)('format %s answers searches the same as format 9: only the matches and the docids are read', async (format) => {
-    const index = memoryIndex([...SEARCH_ROWS, ...RIVER_ROWS]);
-    renumberDense(index, LAYOUTS[format][0], LAYOUTS[format][1], LAYOUTS[format][2]);
-    index.db.query("UPDATE index_meta SET value = ? WHERE key = 'format'").run(format);
-    const old = makeWorld({ deps: { index } });
-    const { key: own } = await old.keyFor('starter');
-    for (const q of ['q=acme%20plat%20elkh', 'q=elkhart', 'q=riv&sort=score&limit=100', 'q=riv&limit=100', 'q=lusher']) {
-      const [a, b] = [await old.call(`/api/v1/search?${q}`, { key: own }), await world.call(`/api/v1/search?${q}`, { key })];
-      expect([q, a.status]).toEqual([q, 200]);
-      expect(ids(await json(a))).toEqual(ids(await json(b)));
-    }
-  });
-
-  it("format 9's word estimates (from a candidate's place in the score order) equal those of the same index numbered 1..N", () => {
-    const bucketed = memoryIndex(many);
-    const dense = memoryIndex(many);
-    renumberDense(dense, LAYOUTS['8'][0], LAYOUTS['8'][1], LAYOUTS['8'][2]);
-    dense.db.query("UPDATE index_meta SET value = '8' WHERE key = 'format'").run();
-    const [a, b] = [FacilitySearch.open(bucketed)!, FacilitySearch.open(dense)!];
-    for (const words of [['riv'], ['river'], ['riverbend'], ['elkh'], ['works', 'riv'], ['acme', 'pl']]) {
-      const estimates = (s: FacilitySearch) => s.plan(words).words.map((w) => [w.term, w.checked, w.docs]);
-      expect(estimates(a)).toEqual(estimates(b));
-    }
+  it("every docid's place is its row number in docid order, and the place gives the docid back", () => {
+    const index = memoryIndex(many);
+    const rows = index.db.query<{ docid: number; place: number }, []>('SELECT docid, row_number() OVER (ORDER BY docid) AS place FROM search_doc').all();
+    const space = DocidSpace.of(index.db);
+    expect(space.total).toBe(many.length);
+    for (const { docid, place } of rows) expect([docid, space.position(docid), space.docidAt(place)]).toEqual([docid, place, docid]);
     // more candidates than the sample of 64, so the estimate comes from the last sampled candidate's place
-    expect(a.plan(['riv']).words[0]!.docs).toBeGreaterThan(64);
+    expect(FacilitySearch.open(index)!.plan(['riv']).words[0]!.docs).toBeGreaterThan(64);
   });
 });

@@ -60,6 +60,16 @@ describe('the site report as PDF', () => {
     expect(text).toContain('It is not a Phase I Environmental Site Assessment');
   });
 
+  it('prints a document ID and never the request\'s ID (a cached copy goes to other callers)', async () => {
+    const { world } = await w;
+    const { key } = await world.keyFor('platform');
+    const res = await world.call('/api/v1/site-report?format=pdf', { method: 'POST', key, headers: { 'content-type': 'application/json', 'x-request-id': 'planted-text-42' }, body: JSON.stringify({ lat: 29.77, lng: -95.36 }) });
+    const text = pdfText(new Uint8Array(await res.arrayBuffer()));
+    expect(res.headers.get('x-request-id')).toBe('planted-text-42');
+    expect(text).not.toContain('planted-text-42');
+    expect(text).toMatch(/Document [0-9a-f]{16}/);
+  });
+
   it('a ZIP-centre site says APPROXIMATE on the cover', async () => {
     const text = pdfText((await (await w).ask({ address: '1 Nowhere Lane, Houston, TX 77002' })).pdf);
     expect(text).toContain('APPROXIMATE LOCATION');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { circlesOf, readGraph, summary, upwardImports } from '../../scripts/import-graph';
+import { circlesOf, folderCirclesOf, readGraph, summary, upwardFolderArrows, upwardImports } from '../../scripts/import-graph';
 import { tempDir } from '../support/temp-dir';
 
 const SRC = join(import.meta.dir, '..', '..', 'src');
@@ -16,6 +16,20 @@ describe('the import structure of src/ (scripts/import-graph.ts)', () => {
 
   it(`has at most ${MAX_UPWARD} imports from a lower layer to a higher one`, () => {
     expect(s.upward.length).toBeLessThanOrEqual(MAX_UPWARD);
+  });
+
+  it('has no circle between folders', () => {
+    expect(s.folderCircles).toEqual([]);
+  });
+
+  it(`has at most ${MAX_UPWARD} arrows from a folder to a folder of a higher layer`, () => {
+    expect(s.upwardFolders.length).toBeLessThanOrEqual(MAX_UPWARD);
+  });
+
+  it('names the HTTP framework only in src/api and the schema vocabulary (src/shared/typebox.ts)', () => {
+    const files = readGraph(SRC).files.filter((f) => !f.startsWith('api/') && f !== 'shared/typebox.ts');
+    const naming = files.filter((f) => /from\s*['"](elysia|@elysiajs\/[\w-]+)['"]/.test(readFileSync(join(SRC, f), 'utf8')));
+    expect(naming).toEqual([]);
   });
 
   it('puts every file in a declared layer (a new folder is added to LAYERS in scripts/import-graph.ts)', () => {
@@ -37,19 +51,34 @@ describe('the graph reader finds what it must fail on', () => {
   }
 
   it('a circle through three files, type imports included', () => {
-    const g = readGraph(tree({ 'deps.ts': ['ops/metrics.ts'], 'ops/metrics.ts': ['reports/cache.ts'], 'reports/cache.ts': ['deps.ts'] }));
-    expect(circlesOf(g)).toEqual([['deps.ts', 'ops/metrics.ts', 'reports/cache.ts']]);
+    const g = readGraph(tree({ 'config.ts': ['ops/metrics.ts'], 'ops/metrics.ts': ['reports/cache.ts'], 'reports/cache.ts': ['config.ts'] }));
+    expect(circlesOf(g)).toEqual([['config.ts', 'ops/metrics.ts', 'reports/cache.ts']]);
   });
 
   it('an import from the shared vocabulary up into a feature route', () => {
-    const g = readGraph(tree({ 'errors.ts': ['facilities/routes.ts'], 'facilities/routes.ts': [] }));
-    expect(upwardImports(g).map((u) => `${u.from} -> ${u.to}`)).toEqual(['errors.ts -> facilities/routes.ts']);
+    const g = readGraph(tree({ 'errors.ts': ['api/facilities.ts'], 'api/facilities.ts': [] }));
+    expect(upwardImports(g).map((u) => `${u.from} -> ${u.to}`)).toEqual(['errors.ts -> api/facilities.ts']);
+    expect(upwardFolderArrows(g)).toEqual([{ from: 'errors.ts', to: 'api/', imports: ['errors.ts -> api/facilities.ts'] }]);
   });
 
   it('imports downward or within a layer are not upward', () => {
-    const g = readGraph(tree({ 'app.ts': ['facilities/routes.ts'], 'facilities/routes.ts': ['facilities/service.ts', 'errors.ts'], 'facilities/service.ts': ['scoring/score.ts'], 'scoring/score.ts': [] }));
+    const g = readGraph(tree({ 'api/app.ts': ['api/facilities.ts'], 'api/facilities.ts': ['facilities/service.ts', 'errors.ts'], 'facilities/service.ts': ['scoring/score.ts'], 'scoring/score.ts': [] }));
     expect(upwardImports(g)).toEqual([]);
+    expect(upwardFolderArrows(g)).toEqual([]);
     expect(circlesOf(g)).toEqual([]);
+    expect(folderCirclesOf(g)).toEqual([]);
+  });
+
+  it('a circle of folders whose files form none: two folders importing each other through different files', () => {
+    const g = readGraph(tree({ 'watchlists/service.ts': ['index/history/changes.ts'], 'index/history/changes.ts': [], 'index/reader.ts': ['watchlists/rules.ts'], 'watchlists/rules.ts': [] }));
+    expect(circlesOf(g)).toEqual([]);
+    expect(folderCirclesOf(g)).toEqual([['index/', 'watchlists/']]);
+  });
+
+  it('counts one upward folder arrow for many upward imports between the same two folders', () => {
+    const g = readGraph(tree({ 'state/a.ts': ['watchlists/model.ts'], 'state/b.ts': ['watchlists/model.ts', 'watchlists/rules.ts'], 'watchlists/model.ts': [], 'watchlists/rules.ts': [] }));
+    expect(upwardImports(g)).toHaveLength(3);
+    expect(upwardFolderArrows(g).map((a) => `${a.from} -> ${a.to}`)).toEqual(['state/ -> watchlists/']);
   });
 });
 

@@ -1,7 +1,7 @@
 import { renameSync, rmSync, statSync } from 'node:fs';
 import { workerUrl } from '../../worker-url';
 import { SCORE_VERSION } from '../../scoring/score';
-import type { RecordedRelease } from '../../history/carry-forward';
+import type { RecordedRelease } from '../history/carry-forward';
 import { buildTempPath, IndexWriter } from '../index-writer';
 import { SearchBuild, type SearchOutcome } from '../search-build';
 import { searchFilePath } from '../search-file';
@@ -18,7 +18,7 @@ import { RejectsWriter } from './rejects';
 import { REJECT_REASONS, type RejectReason } from './row-mapper';
 
 /** Bumped when ingest's reading of the files changes (so `scripts/sample.ts ensure` rebuilds). */
-export const INGEST_VERSION = '2'; // 2: per-program and FEC columns, null for absent columns (issue 14)
+export const INGEST_VERSION = '2'; // 2: per-program and FEC columns, null for absent columns
 
 export { ReleaseOrderError, UnusableInputError };
 

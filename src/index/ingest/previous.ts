@@ -1,5 +1,5 @@
-import { FacilityIndex, IndexOpenError } from '../facility-index';
-import type { PreviousIndex } from '../../history/carry-forward';
+import type { PreviousIndex } from '../history/carry-forward';
+import { PreviousFormatError, readPreviousIndex } from '../previous-format';
 import { UnusableInputError } from './errors';
 
 /**
@@ -8,20 +8,13 @@ import { UnusableInputError } from './errors';
  */
 export class ReleaseOrderError extends Error {}
 
-/** The index given as --previous: its releases and whether it has the tables to carry (an older index has not). */
+/** The index given as --previous: its releases and how it stores its inputs (../previous-format.ts reads this format and the one before). */
 export function readPrevious(path: string): PreviousIndex {
-  let index: FacilityIndex;
   try {
-    index = FacilityIndex.open(path);
+    return readPreviousIndex(path);
   } catch (e) {
-    if (e instanceof IndexOpenError) throw new UnusableInputError(`--previous ${path}: ${e.message}`);
+    if (e instanceof PreviousFormatError) throw new UnusableInputError(`--previous ${path}: ${e.message}`);
     throw e;
-  }
-  try {
-    const hasTables = index.db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'history'").get() !== null;
-    return { path, releases: [...index.releases()], hasTables, inputsKeys: index.inputsKeys };
-  } finally {
-    index.close();
   }
 }
 

@@ -14,7 +14,7 @@ export type EncodedRow = [
   registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string,
   lat: number, lng: number, fac_naics: string, overall_score: number, active_enforcement: 0 | 1, baseline: number,
   violation_frequency: number, penalty_severity: number, recency: number, repeat_offender: number, score_hash: string, score_inputs_json: string,
-  /** Index format 7: the programs and the explanation, as facility.detail stores them (src/index/facility-detail.ts); format 10: or a shared detail's id. */
+  /** The programs and the explanation, as facility.detail stores them (src/index/facility-detail.ts), or a shared detail's id. */
   detail: string | number,
 ];
 export type Reject = { file: string; line: number; reason: RejectReason; detail: string; registry_id: string; fields: string[] };

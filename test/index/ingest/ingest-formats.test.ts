@@ -25,7 +25,7 @@ describe('ingesting the two ECHO formats', () => {
     expect(summary.info.row_counts).toMatchObject({ read: 31, accepted: 30, rejected: 0, blank: 1 });
     expect(summary.info.fictitious).toBe(false);
     const index = FacilityIndex.open(join(dir, 'fs.sqlite'));
-    const maverick = index.get('110000607059');
+    const maverick = index.getDetail('110000607059');
     expect(maverick).toMatchObject({ fac_name: 'MAVERICK ARMS', fac_city: 'EAGLE PASS', fac_state: 'TX', lat: 28.69254, lng: -100.50047 });
     expect(maverick!.score_inputs).toMatchObject({ qtrs_with_nc: 0, compliance_status: 'No Violation Identified', inspection_count: 2, history: null });
     // columns the download lacks are null (not reported), never 0 or an invented date
@@ -34,9 +34,9 @@ describe('ingesting the two ECHO formats', () => {
     // program statuses are read; a blank or 'Not Applicable' status is a program the facility is not in
     expect(maverick!.score_inputs.programs).toMatchObject({ caa: null, cwa: { status: 'No Violation Identified', significant: false, qtrs_with_nc: null }, sdwa: null });
     // real values as EPA published them: a quoted name with a comma, SNC flag Y, a penalty total without a count
-    expect(index.get('110000764281')).toMatchObject({ fac_name: 'BERETTA, U.S.A.' });
-    expect(index.get('110000764281')!.score_inputs).toMatchObject({ qtrs_with_nc: 11, compliance_status: 'Significant Violation', significant_violation: true });
-    expect(index.get('110012447566')!.score_inputs).toMatchObject({ formal_action_count: 1, total_penalties_usd: 43419, penalty_count: null, significant_violation: false });
+    expect(index.getDetail('110000764281')).toMatchObject({ fac_name: 'BERETTA, U.S.A.' });
+    expect(index.getDetail('110000764281')!.score_inputs).toMatchObject({ qtrs_with_nc: 11, compliance_status: 'Significant Violation', significant_violation: true });
+    expect(index.getDetail('110012447566')!.score_inputs).toMatchObject({ formal_action_count: 1, total_penalties_usd: 43419, penalty_count: null, significant_violation: false });
     index.close();
   });
 
@@ -46,7 +46,7 @@ describe('ingesting the two ECHO formats', () => {
     const file = writeFile(dir, 'old.csv', csvText([{ ...exporterRow({ FAC_QTRS_WITH_NC: '3', FAC_COMPLIANCE_STATUS: 'Violation Identified' }), EJSCREEN_FLAG_US: 'Y' }], { columns }));
     const { summary } = await runIngest([file], join(dir, 'old.sqlite'), { asOf: '2020-01-01' });
     expect(summary.missingColumns['old.csv']).toContain('total_penalties');
-    const row = FacilityIndex.open(join(dir, 'old.sqlite')).get('990000000001')!;
+    const row = FacilityIndex.open(join(dir, 'old.sqlite')).getDetail('990000000001')!;
     expect(row).toMatchObject({ fac_name: 'QUORVEX PLATING LLC', lat: 29.7569, lng: -95.3625 });
     expect(row.score_inputs).toMatchObject({ qtrs_with_nc: 3, compliance_status: 'Violation Identified', total_penalties_usd: null, date_last_penalty: null });
   });
@@ -57,7 +57,7 @@ describe('ingesting the two ECHO formats', () => {
     const file = writeFile(dir, 'e.csv.gz', text, true);
     const { summary } = await runIngest([file], join(dir, 'g.sqlite'));
     expect(summary.info.row_counts.accepted).toBe(1);
-    expect(FacilityIndex.open(join(dir, 'g.sqlite')).get('990000000001')!.fac_name).toBe('ZORVEX "EAST", PLANT\r\nBUILDING 2');
+    expect(FacilityIndex.open(join(dir, 'g.sqlite')).getSummary('990000000001')!.fac_name).toBe('ZORVEX "EAST", PLANT\r\nBUILDING 2');
   });
 
   it('takes the as-of date from --as-of, else from the last-inspection date plus days, never the wall clock', async () => {

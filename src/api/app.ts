@@ -1,0 +1,52 @@
+import { Elysia } from 'elysia';
+import { accountRoutes } from './account';
+import { areaRoutes } from './area';
+import { demoRoutes } from './demo';
+import type { AppDeps } from './deps';
+import { facilityRoutes } from './facilities';
+import { historyRoutes } from './history';
+import { errorHandler } from './http/error-handler';
+import { requestContext } from './http/request-context';
+import { cors } from './http/cors';
+import { openApiDocs } from './http/openapi';
+import { portfolioRoutes } from './portfolio';
+import { accessLog } from './http/access-log';
+import { opsRoutes } from './ops';
+import { reportRoutes } from './reports';
+import { searchRoutes } from './search';
+import { siteReportRoutes } from './site-report';
+import { statusRoutes } from './status';
+import { watchlistRoutes } from './watchlists';
+import { webRoutes } from './web';
+
+/**
+ * Composes the service from its parts, all passed in through `deps` (src/api/deps.ts): the index, the
+ * state store and the process-wide parts (`processParts`: metrics, the JWT verifier, the report
+ * cache) are built by the caller. Building the app opens nothing and listens on nothing; the demo
+ * only parses its trusted-proxy list and the ops routes point the index gauge at `deps.index`.
+ */
+export function createApp(deps: AppDeps) {
+  const app: Elysia = new Elysia();
+  const routes = () => app.routes.map((r) => ({ method: r.method, path: r.path }));
+  return app
+    .use(requestContext)
+    .use(cors(deps))
+    .use(errorHandler(deps, routes))
+    .use(accessLog(deps))
+    .use(openApiDocs(() => app))
+    .use(opsRoutes(deps))
+    .use(statusRoutes(deps))
+    .use(facilityRoutes(deps))
+    .use(historyRoutes(deps))
+    .use(areaRoutes(deps))
+    .use(portfolioRoutes(deps))
+    .use(searchRoutes(deps))
+    .use(reportRoutes(deps))
+    .use(siteReportRoutes(deps))
+    .use(watchlistRoutes(deps))
+    .use(accountRoutes(deps))
+    .use(demoRoutes(deps))
+    .use(webRoutes(deps));
+}
+
+export type App = ReturnType<typeof createApp>;

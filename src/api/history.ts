@@ -1,0 +1,30 @@
+import { Elysia } from 'elysia';
+import type { AppDeps } from './deps';
+import { apiKeyAuth, apiKeyErrors } from './http/api-key-auth';
+import { Envelope } from '../shared/envelope';
+import { metaFor } from './http/request-context';
+import { RegistryIdParam } from '../facilities/model';
+import { FacilityHistory } from '../history/model';
+import { facilityHistory } from '../history/service';
+
+export function historyRoutes(deps: AppDeps) {
+  return new Elysia({ name: 'history-routes' }).use(apiKeyAuth(deps)).get(
+    '/api/v1/facility/:registry_id/history',
+    ({ params, facts }) => ({ data: facilityHistory(deps.index, params.registry_id), meta: metaFor(facts, deps.clock) }),
+    {
+      apiKey: 'history',
+      params: RegistryIdParam,
+      response: { 200: Envelope(FacilityHistory), ...apiKeyErrors('history', 'NOT_FOUND') },
+      detail: {
+        tags: ['Facilities'],
+        summary: "A facility's score history across the releases this instance holds",
+        description:
+          'Starter plan or above (Free: 403 TIER_RESTRICTED). One entry per weekly release in which the facility\'s score, a ' +
+          'component, its enforcement flag or its presence changed, newest first; `change` says what happened since the entry ' +
+          "before ('rescored': only the score method changed). A removed facility keeps its history. Unknown ID: 404 NOT_FOUND. " +
+          'Counts as one call when the ID is well-formed. Details: docs/api.md.',
+        security: [{ apiKey: [] }],
+      },
+    },
+  );
+}

@@ -1,0 +1,69 @@
+import { Elysia, t } from 'elysia';
+import type { OpenAPIV3 } from 'openapi-types';
+import type { AppDeps } from './deps';
+import { RegistryIdParam } from '../facilities/model';
+import { findFacility, findFacilityRow } from '../facilities/service';
+import { apiKeyAuth, apiKeyErrors } from './http/api-key-auth';
+import { scoreSeries } from '../history/score-series';
+import { exportReport } from '../reports/service';
+
+const ERRORS = apiKeyErrors('report', 'NOT_FOUND');
+
+/** The OpenAPI view of the outcomes: Elysia's schema-derived 200 would claim JSON, this says PDF. */
+const DOCUMENTED_RESPONSES: OpenAPIV3.ResponsesObject = {
+  ...Object.fromEntries(
+    Object.entries(ERRORS).map(([status, schema]) => [status, { description: schema.description!, content: { 'application/json': { schema: schema as OpenAPIV3.SchemaObject } } }]),
+  ),
+  200: {
+    description: 'The dossier, a binary PDF attachment',
+    headers: {
+      'Content-Disposition': { description: 'attachment; filename="service-report-<registry_id>.pdf"', schema: { type: 'string' } },
+      'X-Cache': { description: 'HIT (served from the 24 h cache), MISS (rendered and stored) or BYPASS (rendered; cache unavailable)', schema: { type: 'string', enum: ['HIT', 'MISS', 'BYPASS'] } },
+    },
+    content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+  },
+};
+
+/** Spec 4.5: `POST /api/v1/facility/{registry_id}/report`, a binary PDF dossier (Platform and above). */
+export function reportRoutes(deps: AppDeps) {
+  const cache = deps.reportCache;
+  return new Elysia({ name: 'report-routes' }).use(apiKeyAuth(deps)).post(
+    '/api/v1/facility/:registry_id/report',
+    async ({ params, facts, set }) => {
+      // A cache hit needs only the slim row; the score inputs are read for a render.
+      const facility = findFacility(deps.index, params.registry_id);
+      const loadRow = () => findFacilityRow(deps.index, facility.registry_id);
+      const loadScoreHistory = () => scoreSeries(deps.index.historyOf(facility.registry_id), deps.index.releases());
+      const releases = deps.index.releases().length;
+      const result = await exportReport({ facility, loadRow, loadScoreHistory, releases, info: deps.index.info, cache, now: deps.clock() });
+      set.headers['content-type'] = 'application/pdf';
+      // The ID is digits only (RegistryIdParam), so it is safe inside the quoted filename.
+      set.headers['content-disposition'] = `attachment; filename="service-report-${facility.registry_id}.pdf"`;
+      set.headers['x-cache'] = facts.cache = result.cache;
+      set.headers['cache-control'] = 'private, no-store';
+      return new Response(result.pdf);
+    },
+    {
+      apiKey: 'report',
+      params: RegistryIdParam,
+      // Spec: "No request body". Whatever a client sends anyway is not read (docs/reports.md).
+      parse: 'none',
+      response: {
+        200: t.Any({ description: 'The dossier as a binary PDF (Content-Type: application/pdf)' }),
+        ...ERRORS,
+      },
+      detail: {
+        tags: ['Reports'],
+        summary: 'Export a facility dossier as PDF',
+        description:
+          'Spec 4.5. Platform and Enterprise only (Free and Starter: 403 TIER_RESTRICTED, not counted). Returns `application/pdf` as an ' +
+          'attachment named `service-report-<registry_id>.pdf`: identity, overall score, a bar and a one-line reason per component, the ' +
+          'enforcement flag, the data source and as-of date. Cached for 24 h per (registry_id, score_hash); `X-Cache` says HIT, MISS ' +
+          '(rendered and stored) or BYPASS (rendered, cache unavailable). Counts as one call, cached or not; a well-formed unknown ID is ' +
+          '404 and counted like a lookup, a malformed one is 404 and not counted. Any request body is ignored.',
+        security: [{ apiKey: [] }],
+        responses: DOCUMENTED_RESPONSES,
+      },
+    },
+  );
+}

@@ -1,0 +1,91 @@
+import { Elysia, t } from 'elysia';
+import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
+import type { AppDeps } from './deps';
+import { AppError } from '../errors';
+import { metaFor } from './http/request-context';
+import { WebhookAllowList } from '../watchlists/webhooks/allow-list';
+import { ChangesResponse, CreateBody, DeletedResponse, DeliveriesResponse, PatchBody, RedeliverResponse, SecretResponse, WatchlistListResponse, WatchlistResponse } from '../watchlists/model';
+import { createWatchlist, deleteWatchlist, ownWatchlist, present, rotateSecret, updateWatchlist, watchlistChanges } from '../watchlists/service';
+
+const IdParam = t.Object({ id: t.String({ pattern: '^wl_[0-9a-f]{16}$' }) });
+const EventParam = t.Object({ id: t.String({ pattern: '^wl_[0-9a-f]{16}$' }), event_id: t.String({ pattern: '^msg_[0-9a-f]{32}$' }) });
+/** Managing lists is housekeeping: never counted (docs/api.md). Polling `/changes` returns facility data and counts. */
+const MANAGE: ApiKeyRoute = { endpoint: 'watchlists', counted: false };
+const doc = (summary: string, description: string) => ({ tags: ['Watchlists'], summary, description: `${description} Details: docs/api.md (Watchlists), docs/webhooks.md.`, security: [{ apiKey: [] }] });
+const NOT_COUNTED = 'Starter and above; Free: 403. Not counted against the monthly quota.';
+
+export function watchlistRoutes(deps: AppDeps) {
+  const allow = new WebhookAllowList(deps.config.webhookAllow);
+  const d = () => ({ watch: deps.store.watch, index: deps.index, allow, now: deps.clock() });
+  const watch = deps.store.watch;
+  return new Elysia({ name: 'watchlist-routes' })
+    .use(apiKeyAuth(deps))
+    .post('/api/v1/watchlists', async ({ body, caller, facts, set }) => {
+      set.status = 201;
+      return { data: await createWatchlist(d(), caller, body), meta: metaFor(facts, deps.clock) };
+    }, {
+      apiKey: MANAGE,
+      body: CreateBody,
+      response: { 201: WatchlistResponse, ...apiKeyErrors(MANAGE, 'INVALID_BODY', 'VALIDATION_ERROR') },
+      detail: doc('Create a watchlist', `${NOT_COUNTED} Too many IDs or lists for the plan, or a webhook_url the operator's allow-list does not name: 422. The webhook secret is in this answer only.`),
+    })
+    .get('/api/v1/watchlists', async ({ caller, facts }) => {
+      const lists = (await watch.listWatchlists(caller.id)).map((w) => present(w));
+      return { data: { watchlists: lists, total: lists.length }, meta: metaFor(facts, deps.clock) };
+    }, { apiKey: MANAGE, response: { 200: WatchlistListResponse, ...apiKeyErrors(MANAGE) }, detail: doc("List the account's watchlists", NOT_COUNTED) })
+    .get('/api/v1/watchlists/:id', async ({ caller, params, facts }) => ({
+      data: present(await ownWatchlist(watch, caller, params.id)),
+      meta: metaFor(facts, deps.clock),
+    }), { apiKey: MANAGE, params: IdParam, response: { 200: WatchlistResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Read a watchlist', `${NOT_COUNTED} Another account's list is 404.`) })
+    .patch('/api/v1/watchlists/:id', async ({ caller, params, body, facts }) => ({
+      data: await updateWatchlist(d(), caller, params.id, body),
+      meta: metaFor(facts, deps.clock),
+    }), {
+      apiKey: MANAGE,
+      params: IdParam,
+      body: PatchBody,
+      response: { 200: WatchlistResponse, ...apiKeyErrors(MANAGE, 'INVALID_BODY', 'NOT_FOUND', 'VALIDATION_ERROR') },
+      detail: doc('Change a watchlist', `${NOT_COUNTED} Fields given replace the stored ones; null removes the rule or the webhook.`),
+    })
+    .delete('/api/v1/watchlists/:id', async ({ caller, params, facts }) => {
+      await deleteWatchlist(watch, caller, params.id);
+      return { data: { id: params.id, deleted: true as const }, meta: metaFor(facts, deps.clock) };
+    }, { apiKey: MANAGE, params: IdParam, response: { 200: DeletedResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Delete a watchlist and its pending deliveries', NOT_COUNTED) })
+    .post('/api/v1/watchlists/:id/secret', async ({ caller, params, facts }) => ({
+      data: { id: params.id, webhook_secret: await rotateSecret(d(), caller, params.id) },
+      meta: metaFor(facts, deps.clock),
+    }), {
+      apiKey: MANAGE,
+      params: IdParam,
+      response: { 200: SecretResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND', 'VALIDATION_ERROR') },
+      detail: doc('Rotate the webhook signing secret', `${NOT_COUNTED} The new secret is shown once; the old one stops signing at once.`),
+    })
+    .get('/api/v1/watchlists/:id/changes', async ({ caller, params, query, facts }) => {
+      const w = await ownWatchlist(watch, caller, params.id);
+      const r = watchlistChanges(deps.index, w, query.since);
+      return { data: { watchlist_id: w.id, ...r, total: r.changes.length }, meta: metaFor(facts, deps.clock) };
+    }, {
+      apiKey: 'watchlists',
+      params: IdParam,
+      query: t.Object({ since: t.Optional(t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Releases after this as-of date (YYYY-MM-DD); default: the newest release only' })) }),
+      response: { 200: ChangesResponse, ...apiKeyErrors('watchlists', 'NOT_FOUND', 'VALIDATION_ERROR') },
+      detail: doc("The list's matching changes since a release", 'Starter and above; Free: 403. Counts as one call. For callers without a webhook receiver (air-gapped).'),
+    })
+    .get('/api/v1/watchlists/:id/deliveries', async ({ caller, params, query, facts }) => {
+      const w = await ownWatchlist(watch, caller, params.id);
+      const deliveries = await watch.listDeliveries(w.id, query.limit ?? 100);
+      return { data: { watchlist_id: w.id, deliveries, total: deliveries.length }, meta: metaFor(facts, deps.clock) };
+    }, {
+      apiKey: MANAGE,
+      params: IdParam,
+      query: t.Object({ limit: t.Optional(t.Integer({ minimum: 1, maximum: 500 })) }),
+      response: { 200: DeliveriesResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND', 'VALIDATION_ERROR') },
+      detail: doc('Webhook deliveries of a watchlist, newest first', `${NOT_COUNTED} Each with its attempts (time, status code, error, a short excerpt of the answer).`),
+    })
+    .post('/api/v1/watchlists/:id/deliveries/:event_id/redeliver', async ({ caller, params, facts, set }) => {
+      const w = await ownWatchlist(watch, caller, params.id);
+      if (!(await watch.redeliver(w.id, params.event_id, deps.clock()))) throw new AppError('NOT_FOUND', `No delivery ${params.event_id} on watchlist ${w.id}`);
+      set.status = 202;
+      return { data: { id: params.event_id, status: 'pending' as const }, meta: metaFor(facts, deps.clock) };
+    }, { apiKey: MANAGE, params: EventParam, response: { 202: RedeliverResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Deliver an event again', `${NOT_COUNTED} Same webhook-id; a fresh 24 h retry window.`) });
+}

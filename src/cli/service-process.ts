@@ -1,0 +1,201 @@
+import type { createApp } from '../api/app';
+import type { Config } from '../config';
+import type { Log } from '../log';
+import type { FacilityIndex } from '../index/facility-index';
+import type { StateStore } from '../state/store';
+import type { SpatialHandle } from '../area/spatial-handle';
+import type { Lifecycle } from '../ops/lifecycle';
+import type { ServiceMetrics } from '../ops/service-metrics';
+
+type App = ReturnType<typeof createApp>;
+
+export type ServiceParts = {
+  config: Config;
+  store: StateStore;
+  log: Log;
+  metrics: ServiceMetrics;
+  lifecycle: Lifecycle;
+  /** Builds a complete app over an index and its area search's spatial index (the same deps otherwise). */
+  makeApp: (index: FacilityIndex, spatial: SpatialHandle) => App;
+  /** Opens the configured index anew (for a reload: the path may now point at a new file). */
+  openIndex: () => Promise<FacilityIndex>;
+  /**
+   * The spatial index of an index, as a handle that may become ready later (src/ops/index-preparer.ts):
+   * at start the server listens at once and the area search waits for it alone; a reload hands over
+   * only once it is ready, since the old index serves everything meanwhile.
+   */
+  prepareSpatial: (index: FacilityIndex) => SpatialHandle;
+  /** Runs once an index serves (at start and after each reload): turns new releases into webhook events. */
+  onIndexServed?: (index: FacilityIndex) => Promise<void>;
+  /** Background work that uses the state store (webhook delivery): stopped before the store closes. */
+  stopBackground?: () => Promise<void>;
+};
+
+function describe(index: FacilityIndex) {
+  const i = index.info;
+  return { dataset: i.dataset_name, as_of: i.as_of, facilities: i.facility_count, fictitious: i.fictitious, search_tables: index.searchTables };
+}
+
+/**
+ * The running server: one app over one index, listening. Two operations change it:
+ * - reload (SIGHUP): open the configured index again; if it is valid, build a fresh app on it,
+ *   bind it to the same port (SO_REUSEPORT, which Elysia sets), then stop the old server
+ *   gracefully. New connections reach the new app at once; requests already on the old one
+ *   finish on the old index, which is closed after. An invalid file leaves the old app serving.
+ * - shutdown (SIGTERM/SIGINT): stop accepting, let in-flight requests finish (bounded by
+ *   `shutdownTimeoutMs`), close the index and the state store, and report the exit code.
+ */
+/**
+ * What Bun's HTTP server lets us set before our code runs (docs/api.md, "Answers from the HTTP
+ * layer"). No request body of ours is over 64 KiB (the portfolio's own cap answers 413 in the
+ * envelope), so anything over 1 MiB is refused by Bun (a bare 413) without being buffered.
+ */
+export const SERVER_LIMITS = { maxRequestBodySize: 1 << 20 } as const;
+
+export class ServiceProcess {
+  private app: App;
+  private index: FacilityIndex;
+  private reloading = false;
+  /** Set while two servers share the port; a shutdown waits for it so neither is left behind. */
+  private handingOver: Promise<void> | null = null;
+  private stopping = false;
+
+  private constructor(
+    private readonly parts: ServiceParts,
+    index: FacilityIndex,
+  ) {
+    this.index = index;
+    this.app = parts.makeApp(index, parts.prepareSpatial(index));
+  }
+
+  /** Listens on the configured host and port (0 = any free port) as soon as the index is open. */
+  static async start(parts: ServiceParts, index: FacilityIndex): Promise<ServiceProcess> {
+    const s = new ServiceProcess(parts, index);
+    s.app.listen({ ...SERVER_LIMITS, port: parts.config.port, hostname: parts.config.host });
+    parts.metrics.inFlight.collectWith(() => [{ labels: {}, value: s.app.server?.pendingRequests ?? 0 }]);
+    await s.indexServed(index);
+    return s;
+  }
+
+  get port(): number {
+    return this.app.server?.port ?? this.parts.config.port;
+  }
+
+  get indexInfo() {
+    return this.index.info;
+  }
+
+  /** Where the served index's search tables are (FacilityIndex.searchTables). */
+  get searchTables(): string {
+    return this.index.searchTables;
+  }
+
+  /** True when the new index is being served; false when the reload was refused (old one still serves). */
+  async reload(): Promise<boolean> {
+    const { log, metrics } = this.parts;
+    if (this.stopping || this.reloading) {
+      log({ level: 'warn', msg: 'reload ignored: a reload or shutdown is already in progress' });
+      return false;
+    }
+    this.reloading = true;
+    const started = performance.now();
+    let opened: FacilityIndex | undefined;
+    try {
+      let spatial: SpatialHandle;
+      try {
+        opened = await this.parts.openIndex();
+        // In place from the release's area file, else built on a worker thread while the old app answers.
+        spatial = this.parts.prepareSpatial(opened);
+        await spatial.ready;
+      } catch (e) {
+        opened?.close();
+        metrics.indexReloads.inc({ result: 'failed' });
+        log({ level: 'error', msg: `reload refused, still serving the previous index: ${(e as Error).message}`, ...describe(this.index) });
+        return false;
+      }
+      // A SIGTERM that came while the new index was being prepared wins: drop it.
+      if (this.stopping) {
+        opened.close();
+        return false;
+      }
+      this.handingOver = this.handOver(opened, spatial);
+      try {
+        await this.handingOver;
+      } catch (e) {
+        // The new app could not be built or bound (handOver changes nothing before that succeeds).
+        opened.close();
+        metrics.indexReloads.inc({ result: 'failed' });
+        log({ level: 'error', msg: `reload failed at hand-over, still serving the previous index: ${(e as Error).message}`, ...describe(this.index) });
+        return false;
+      }
+      await this.indexServed(opened);
+      log({
+        level: 'info',
+        msg: 'index reloaded',
+        ...describe(opened),
+        took_ms: Math.round(performance.now() - started),
+        area_index: spatial.source,
+      });
+      return true;
+    } finally {
+      this.reloading = false;
+      this.handingOver = null;
+    }
+  }
+
+  // A failure here (state store away) must not refuse or undo the index: the events of a release
+  // not marked done are made at the next start or reload.
+  private async indexServed(index: FacilityIndex): Promise<void> {
+    try {
+      await this.parts.onIndexServed?.(index);
+    } catch (e) {
+      this.parts.log({ level: 'error', msg: `webhook events of the new release not queued yet: ${(e as Error).message}` });
+    }
+  }
+
+  /**
+   * Binds a new app over `next` to the port, then stops the old server gracefully and closes its index.
+   * The new app's ops routes point the index gauge of the shared metrics at `next` (src/api/ops.ts).
+   */
+  private async handOver(next: FacilityIndex, spatial: SpatialHandle): Promise<void> {
+    const { metrics, config, log } = this.parts;
+    const prev = { app: this.app, index: this.index };
+    const app = this.parts.makeApp(next, spatial);
+    app.listen({ ...SERVER_LIMITS, port: this.port, hostname: config.host, reusePort: true });
+    this.app = app;
+    this.index = next;
+    metrics.indexReloads.inc({ result: 'ok' });
+    // From here the new app serves; a failure to retire the old one is only worth a line.
+    try {
+      await prev.app.server?.stop(false);
+      prev.index.close();
+    } catch (e) {
+      log({ level: 'warn', msg: `previous index not closed cleanly after reload: ${(e as Error).message}` });
+    }
+  }
+
+  /** Graceful stop; resolves to the process exit code (0 clean, 1 if requests had to be cut off). */
+  async shutdown(signal: string): Promise<number> {
+    const { log, lifecycle, store, config } = this.parts;
+    if (this.stopping) return 0;
+    this.stopping = true;
+    lifecycle.draining = true;
+    log({ level: 'info', msg: `${signal}: stopping; no new connections, finishing in-flight requests`, in_flight: this.app.server?.pendingRequests ?? 0 });
+    await this.handingOver?.catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const drained = this.app.server?.stop(false).then(() => true) ?? Promise.resolve(true);
+    const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs)));
+    const clean = await Promise.race([drained, timedOut]);
+    clearTimeout(timer);
+    if (!clean) {
+      log({ level: 'error', msg: `in-flight requests still running after ${config.shutdownTimeoutMs} ms; closing their connections`, in_flight: this.app.server?.pendingRequests ?? 0 });
+      await this.app.server?.stop(true);
+    }
+    await this.parts.stopBackground?.();
+    // Each counted call was committed before its response; closing checkpoints the WAL.
+    await store.close();
+    this.index.close();
+    log({ level: 'info', msg: 'stopped', clean });
+    return clean ? 0 : 1;
+  }
+}

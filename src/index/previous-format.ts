@@ -1,0 +1,78 @@
+import { Database } from 'bun:sqlite';
+import { existsSync } from 'node:fs';
+import type { PreviousIndex } from './history/carry-forward';
+import type { Release } from './history/model';
+import { INDEX_FORMAT } from './schema';
+
+/**
+ * The index layouts `ingest --previous` reads: the current format and the one just before it, so the
+ * release history of a served index survives the upgrade that changes the format. Nothing else reads
+ * an older file (a server refuses it: ./schema.ts formatRefusal), and this reads only what carrying
+ * the history forward needs: the release list, the history, the score columns of `facility` (the
+ * same in both) and, when the score method changes, the stored inputs (src/index/history/carry-forward.ts).
+ *
+ * A layout is described by what differs between the two formats. When INDEX_FORMAT next changes,
+ * LAYOUT_BEFORE takes CURRENT_LAYOUT's values and CURRENT_LAYOUT says what the new format changed.
+ */
+export type Layout = {
+  format: string;
+  /** facility_inputs.score_inputs: keyed JSON objects, or value arrays named by index_meta `inputs_keys` (./inputs-codec.ts). */
+  inputs: 'keyed' | 'values';
+  /** facility.detail: every record and detail in the row, or the shared ones stored once (tables shared_detail, program_record). */
+  details: 'inline' | 'shared';
+};
+
+export const CURRENT_LAYOUT: Layout = { format: INDEX_FORMAT, inputs: 'values', details: 'shared' };
+export const LAYOUT_BEFORE: Layout = { format: '9', inputs: 'keyed', details: 'inline' };
+
+const READABLE = [LAYOUT_BEFORE, CURRENT_LAYOUT];
+const SHARED_TABLES = ['shared_detail', 'program_record'];
+
+/** Thrown when a file cannot be a previous index; its message is one line, the path not included. */
+export class PreviousFormatError extends Error {}
+
+function refusal(found: string): string {
+  const which = `format ${found}; --previous reads formats ${LAYOUT_BEFORE.format} and ${CURRENT_LAYOUT.format}`;
+  if (Number(found) > Number(CURRENT_LAYOUT.format)) return `the index was built by a newer version: ingest with that version or a later one (${which})`;
+  return `the index was built by a version too old to carry its history forward from: build without --previous, or carry it forward with a version in between first (${which})`;
+}
+
+function hasTable(db: Database, name: string): boolean {
+  return db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== null;
+}
+
+/** What --previous needs of the file at `path`, read now so a wrong file fails before the build starts. */
+export function readPreviousIndex(path: string): PreviousIndex {
+  if (!existsSync(path)) throw new PreviousFormatError('index file not found');
+  let db: Database;
+  try {
+    db = new Database(path, { readonly: true, strict: true });
+  } catch (e) {
+    throw new PreviousFormatError(`cannot open index (${(e as Error).message})`);
+  }
+  try {
+    const meta = (key: string) => db.query<{ value: string }, [string]>('SELECT value FROM index_meta WHERE key = ?').get(key)?.value;
+    let format: string | undefined;
+    try {
+      format = meta('format');
+    } catch (e) {
+      throw new PreviousFormatError(`not a facility index (${(e as Error).message})`);
+    }
+    if (format === undefined) throw new PreviousFormatError('not a facility index (index_meta has no format)');
+    const layout = READABLE.find((l) => l.format === format);
+    if (!layout) throw new PreviousFormatError(refusal(format));
+    // a file that is not the layout its number says would fail in the middle of the build
+    const shared = SHARED_TABLES.every((t) => hasTable(db, t));
+    if (shared !== (layout.details === 'shared') || !hasTable(db, 'release') || !hasTable(db, 'history')) {
+      throw new PreviousFormatError(`not a format-${format} index (its tables are not that layout's)`);
+    }
+    const keys = meta('inputs_keys');
+    if ((keys !== undefined) !== (layout.inputs === 'values')) throw new PreviousFormatError(`not a format-${format} index (inputs_keys ${keys === undefined ? 'missing' : 'present'})`);
+    const releases = db.query<Release, []>('SELECT seq, as_of, score_version, dataset_name, facility_count FROM release ORDER BY seq').all();
+    if (releases.length === 0) throw new PreviousFormatError('the index lists no release');
+    // hasTables: both layouts have the release and history tables (checked above)
+    return { path, releases, hasTables: true, inputsKeys: keys === undefined ? null : (JSON.parse(keys) as string[]) };
+  } finally {
+    db.close();
+  }
+}

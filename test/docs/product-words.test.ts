@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'bun:test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ROOT } from '../support/process';
+
+/**
+ * The repository speaks of the product. How it was built (work sessions, issue numbers, who ran
+ * what on which machine) belongs in commit messages, so code, tests, scripts and docs never say it.
+ * Product words that look alike pass: a key *issue*, `sessionStorage`, a browser's `session` field.
+ */
+const WORK_WORDS: readonly RegExp[] = [
+  /\bissues?[ -]#?\d+/i, // "issue 14", "issues 13-19", "issue-15", "issue #3"
+  /\bissue #/i,
+  /\b(the|this|that|its|each|which|whose) issue(s|'s)?\b/i, // "the issue's target"
+  /\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|this|that|last|next|previous|earlier|later|same|one|each|every|work|our|a|the) sessions?\b/i,
+  /\bsessions?[ -]\d/i,
+  /\bengineers?\b/i,
+  /\b(other|another) agents?\b/i,
+  /\/work\//, // this machine's paths
+];
+
+const SCOPE = ['src', 'test', 'scripts', 'docs', 'README.md'];
+const SELF = 'test/docs/product-words.test.ts';
+
+/** The text files in scope: tracked files when git can say which, else every file under the folders. */
+function filesInScope(): string[] {
+  const git = Bun.spawnSync(['git', 'ls-files', '-z', '--', ...SCOPE], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
+  const listed = git.exitCode === 0 ? git.stdout.toString().split('\0').filter(Boolean) : SCOPE.flatMap((p) => walk(p));
+  return listed.filter((f) => f !== SELF && !/\.(png|gz|sqlite|pdf)$/.test(f));
+}
+
+function walk(path: string): string[] {
+  const full = join(ROOT, path);
+  try {
+    if (!statSync(full).isDirectory()) return [path];
+  } catch {
+    return [];
+  }
+  return readdirSync(full).flatMap((name) => (name === 'node_modules' || name.startsWith('.') ? [] : walk(relative(ROOT, join(full, name)))));
+}
+
+/** Lines of `text` that say how the work was done, as `line: text`. */
+export function workWordsIn(text: string): string[] {
+  return text.split('\n').flatMap((line, i) => (WORK_WORDS.some((re) => re.test(line)) ? [`${i + 1}: ${line.trim().slice(0, 160)}`] : []));
+}
+
+describe('the repository speaks of the product, not of how it was built', () => {
+  it('no file in src/, test/, scripts/, docs/ or the README mentions work sessions, issue numbers, engineers or machine paths', () => {
+    const hits = filesInScope().flatMap((file) => {
+      let text: string;
+      try {
+        text = readFileSync(join(ROOT, file), 'utf8');
+      } catch {
+        return []; // deleted in the working tree
+      }
+      return text.includes('\0') ? [] : workWordsIn(text).map((hit) => `${file}:${hit}`);
+    });
+    expect(hits).toEqual([]);
+  });
+});
+
+describe('the word patterns', () => {
+  it.each([
+    'Issue 14 (score model fcs-2.0): programs',
+    'before issues 13-19',
+    'the issue-15 history contract',
+    "Unpinned by default, as the issue's figures are defined",
+    'measured in the fifth session',
+    'Sixth session figures',
+    'a machine shared with six other engineers',
+    "other engineers' jobs running",
+    'other agents running',
+    'flock /work/bench.lock npx bun run scripts/bench-area-layout.ts',
+  ])('finds "%s"', (line) => {
+    expect(workWordsIn(line)).toHaveLength(1);
+  });
+
+  it.each([
+    "const issue = (w, sub) => post(w, '/api/v1/account/key', sub)",
+    "summary: 'Issue the first API key of the signed-in user'",
+    'key issue, regeneration and usage',
+    'kept in `sessionStorage` only',
+    'session: Object.keys(sessionStorage)',
+    'a user agent string',
+    'the release of 2026-11-07 is the 2nd',
+  ])('passes "%s"', (line) => {
+    expect(workWordsIn(line)).toEqual([]);
+  });
+});

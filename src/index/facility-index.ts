@@ -41,6 +41,22 @@ function readInputsKeys(db: Database): readonly string[] {
   return JSON.parse(row.value) as string[];
 }
 
+/**
+ * The statement of `unmappedInZip`, or null when `facility.lat` is NOT NULL (no facility without
+ * coordinates can be there) or the index has no search tables (formats 2-3) to find a ZIP by.
+ */
+function unmappedStatement(db: Database) {
+  const lat = db.query<{ notnull: number }, []>("SELECT \"notnull\" FROM pragma_table_info('facility') WHERE name = 'lat'").get();
+  const search = db.query("SELECT 1 AS ok FROM pragma_table_list WHERE name = 'facility_search'").get();
+  if (!lat || lat.notnull === 1 || !search) return null;
+  // every column of facility's own: search_doc repeats some of them
+  const columns = SUMMARY_COLUMNS.split(',').map((c) => (c.trim().startsWith('f.') ? c.trim() : `f.${c.trim()}`)).join(', ');
+  return db.prepare<RawSummary, [string, string]>(
+    `SELECT ${columns} FROM facility_search JOIN search_doc d ON d.docid = facility_search.rowid JOIN facility f ON f.registry_id = d.registry_id
+     WHERE facility_search MATCH ?1 AND f.lat IS NULL AND substr(f.fac_zip, 1, 5) = ?2 ORDER BY f.registry_id`,
+  );
+}
+
 /** A full row with its industry peers (null: no NAICS code). */
 export type FacilityDetail = FacilityRow & { peers: Peers | null };
 /** A portfolio item: the brief plus peers. */
@@ -64,6 +80,7 @@ export class FacilityIndex {
   private readonly peersOfScore;
   private readonly briefsWithPeers;
   private readonly locationsByIds;
+  private readonly unmappedByZip;
   private readonly history: HistoryReader;
   /** A lookup's stored answer: row, score change, programs, peers and explanation (./stored-lookup.ts). */
   readonly stored: StoredLookup;
@@ -109,6 +126,7 @@ export class FacilityIndex {
     this.locationsByIds = db.prepare<{ registry_id: string; lat: number; lng: number }, [string]>(
       'SELECT registry_id, lat, lng FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
     );
+    this.unmappedByZip = unmappedStatement(db);
     this.byAddressKey = db.prepare<RawSummary, [string]>(
       `SELECT ${SUMMARY_COLUMNS} FROM facility_address a JOIN facility f ON f.registry_id = a.registry_id WHERE a.address_key = ? ORDER BY f.registry_id`,
     );
@@ -189,6 +207,19 @@ export class FacilityIndex {
     if (ids.length === 0) return out;
     for (const r of this.locationsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, { lat: r.lat, lng: r.lng });
     return out;
+  }
+
+  /**
+   * Facilities the index holds without coordinates whose ZIP5 is `zip`, lowest registry ID first (a
+   * site report's unmapped list); null when this index cannot hold any. Every format so far has
+   * `facility.lat NOT NULL` (ingest rejects rows without coordinates), so this is null today; an
+   * index whose `lat` may be NULL is asked, through the search tables (the ZIP is one of a
+   * facility's words), so no request scans `facility`.
+   */
+  unmappedInZip(zip: string): FacilitySummary[] | null {
+    if (!this.unmappedByZip) return null;
+    if (!/^\d{5}$/.test(zip)) return [];
+    return this.unmappedByZip.all(`"${zip}"`, zip).map(toSummary);
   }
 
   /** Facilities filed under a normalised address key (src/demo/address.ts), lowest registry ID first. */

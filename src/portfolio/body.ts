@@ -9,8 +9,12 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-function tooLarge(): AppError {
-  return new AppError('PAYLOAD_TOO_LARGE', `The request body is over ${MAX_BODY_BYTES} bytes (64 KiB); a portfolio of 500 IDs needs under 8 KiB`);
+/** What the messages of `readJsonText` say about the body a route expects. */
+export type BodyHints = { example: string; typicalSize: string };
+const PORTFOLIO_HINTS: BodyHints = { example: '{"registry_ids": [...]}', typicalSize: 'a portfolio of 500 IDs needs under 8 KiB' };
+
+function tooLarge(hints: BodyHints): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', `The request body is over ${MAX_BODY_BYTES} bytes (64 KiB); ${hints.typicalSize}`);
 }
 
 /**
@@ -20,13 +24,13 @@ function tooLarge(): AppError {
  * text when the body is not usable JSON text (Elysia would wrap a throw from a parse hook into a
  * generic parse error), so the route reports it, after authentication.
  */
-export async function readJsonText(request: Request): Promise<string | AppError> {
+export async function readJsonText(request: Request, hints: BodyHints = PORTFOLIO_HINTS): Promise<string | AppError> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && !(Number(declared) <= MAX_BODY_BYTES)) return tooLarge();
+  if (declared !== null && !(Number(declared) <= MAX_BODY_BYTES)) return tooLarge(hints);
   if (!JSON_TYPE.test(request.headers.get('content-type') ?? '')) {
     return new AppError('INVALID_BODY', 'The body must be JSON sent with Content-Type: application/json');
   }
-  if (!request.body) return new AppError('INVALID_BODY', 'The body is empty; send {"registry_ids": [...]}');
+  if (!request.body) return new AppError('INVALID_BODY', `The body is empty; send ${hints.example}`);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
@@ -36,7 +40,7 @@ export async function readJsonText(request: Request): Promise<string | AppError>
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
       void reader.cancel().catch(() => undefined);
-      return tooLarge();
+      return tooLarge(hints);
     }
     chunks.push(value);
   }

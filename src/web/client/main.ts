@@ -1,6 +1,6 @@
 import './styles.css';
 import { parseRoute, type Route } from './router';
-import { datasetLine, keyBox, navBar } from './shell';
+import { datasetLine, keyBox, NAV, navBar } from './shell';
 import { facilityView } from './views/facility';
 import { lookupView } from './views/lookup';
 import { searchView } from './views/search';
@@ -12,6 +12,7 @@ const VIEWS: Record<string, (main: HTMLElement, route: Route) => Promise<void>> 
   facility: facilityView,
   // Loaded when first opened: the map's code and outlines are most of the page's bytes.
   area: async (main, route) => (await import('./views/area')).areaView(main, route),
+  'site-report': async (main, route) => (await import('./views/site-report')).siteReportView(main, route),
   watchlists: (main) => watchlistsView(main),
 };
 
@@ -26,7 +27,7 @@ async function render(): Promise<void> {
   if (!route) return; // an in-page anchor such as the skip link: the view stays
   const view = VIEWS[route.view] ? route.view : 'lookup';
   mark(view === 'facility' ? '' : view);
-  document.title = `${view === 'lookup' ? 'Address lookup' : view[0]!.toUpperCase() + view.slice(1)} · Facility compliance scores`;
+  document.title = `${NAV.find(([v]) => v === view)?.[1] ?? view[0]!.toUpperCase() + view.slice(1)} · Facility compliance scores`;
   // Each render draws into its own element: a slower earlier render that finishes late writes into
   // a detached one and cannot overwrite this.
   const seq = ++renders;

@@ -64,6 +64,7 @@ export const NAV: [string, string][] = [
   ['lookup', 'Address lookup'],
   ['search', 'Search'],
   ['area', 'Area map'],
+  ['site-report', 'Site report'],
   ['watchlists', 'Watchlists'],
 ];
 

@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite';
-import { attachSearchFile, ownSearchTables, SEARCH_SCHEMA } from './search-file';
+import { attachSearchFile, ownSearchTables, SEARCH_SCHEMA } from './search/file';
 import { existsSync } from 'node:fs';
 import { HistoryReader } from './history/history-reader';
 import type { HistoryEntry, Release, ScoreChange } from './history/model';
@@ -9,6 +9,7 @@ import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './m
 import type { Peers } from './peers';
 import { inputsOfStored } from './inputs-codec';
 import { formatRefusal } from './schema';
+import { SearchReader } from './search/reader';
 import { StoredLookup, type StoredDetailRef } from './stored-lookup';
 
 const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, f.overall_score,
@@ -54,7 +55,7 @@ export class FacilityIndex {
   readonly info: IndexInfo;
   /** The keys of the stored inputs' values (./inputs-codec.ts). */
   readonly inputsKeys: readonly string[];
-  /** Where the search tables are, in words, for the start and reload log lines (./search-file.ts). */
+  /** Where the search tables are, in words, for the start and reload log lines (./search/file.ts). */
   readonly searchTables: string;
   private readonly summaryById;
   private readonly byAddressKey;
@@ -65,6 +66,7 @@ export class FacilityIndex {
   private readonly briefsWithPeers;
   private readonly locationsByIds;
   private readonly history: HistoryReader;
+  private searchReader: SearchReader | null | undefined;
   /** A lookup's stored answer: row, score change, programs, peers and explanation (./stored-lookup.ts). */
   readonly stored: StoredLookup;
   /**
@@ -121,7 +123,7 @@ export class FacilityIndex {
     let search: ReturnType<typeof attachSearchFile>;
     try {
       db = new Database(path, { readonly: true, strict: true });
-      // A national index's search tables are in a file beside it (./search-file.ts), attached first
+      // A national index's search tables are in a file beside it (./search/file.ts), attached first
       // so the settings below hold for both files.
       search = attachSearchFile(db, path);
       // The file never changes under us (ingest writes a new file and renames it), so hold the
@@ -232,6 +234,12 @@ export class FacilityIndex {
    * `db.query` is a cached statement, which fails then; a kept prepared statement would not. */
   answers(): boolean {
     return this.db.query('SELECT 1 AS one FROM index_meta LIMIT 1').get() !== null;
+  }
+
+  /** The search tables' reader (./search/reader.ts), prepared at the first call; null when the index has none usable. */
+  search(): SearchReader | null {
+    if (this.searchReader === undefined) this.searchReader = SearchReader.of(this.db);
+    return this.searchReader;
   }
 
   /** Whether a table (or virtual table) named `name` is in the index file or its attached search file. */

@@ -150,7 +150,7 @@ export class IndexWriter {
     return this.count;
   }
 
-  /** Writes metadata, the release list and history (src/history/), and atomically replaces `path`. */
+  /** Writes metadata, the release list and history (./history/carry-forward.ts), and atomically replaces `path`. */
   finish(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
     const full = this.seal(info);
     this.commit();
@@ -168,7 +168,7 @@ export class IndexWriter {
   }
 
   /**
-   * The first half of seal(): records the release (src/history/) and the metadata, and returns the
+   * The first half of seal(): records the release (./history/carry-forward.ts) and the metadata, and returns the
    * index's final IndexInfo, which the files beside it are tied to: ingest starts laying out the area
    * index in its own process now, while complete() runs.
    */

@@ -75,6 +75,7 @@ export class StoredLookup {
     const row = this.byId.get(registryId, this.scoreVersion);
     if (!row) return null;
     row.active_enforcement = row.active_enforcement === 1;
+    // the two columns as ./history/score-change.ts scoreChangeOf reads them, written out: the lookup stays in this one place
     const scoreChange: ScoreChange = row.previous_score === null ? null : { previous_score: row.previous_score, previous_as_of: row.previous_as_of! };
     const answer: StoredAnswer = { row: row as FacilitySummary, scoreChange, extras: null };
     if (withExtras) {

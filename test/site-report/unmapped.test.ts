@@ -4,7 +4,7 @@ import { buildSpatialIndex } from '../../src/area/spatial-index';
 import { FacilityIndex } from '../../src/index/facility-index';
 import { IndexWriter } from '../../src/index/index-writer';
 import type { FacilityRow } from '../../src/index/model';
-import { fillSearchTables } from '../../src/index/search-table';
+import { fillSearchTables } from '../../src/index/search/table';
 import { defaultDistances } from '../../src/site-report/categories';
 import type { LocatedSite } from '../../src/site-report/locate';
 import { buildSiteReport } from '../../src/site-report/service';

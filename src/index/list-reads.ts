@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import { PEER_COLUMNS, peersOf, type RawPeers } from './facility-reads';
 import type { ScoreChange } from './history/model';
-import { SCORE_CHANGE_COLUMNS, SCORE_CHANGE_JOIN, scoreChangeOf, type ScoreChangeColumns } from './history/score-change';
+import { manyChangeEntriesStatement, scoreChangesOf } from './history/score-change';
 import type { FacilityBrief } from './model';
 import type { Peers } from './peers';
 
@@ -20,6 +20,8 @@ export class ListReads {
   private readonly briefsByIds;
   private readonly briefsWithPeers;
   private readonly locationsByIds;
+  /** The facilities' history entries for their score changes; null on a first release (no history rows). */
+  private readonly changeEntries;
 
   constructor(
     private readonly db: Database,
@@ -27,10 +29,11 @@ export class ListReads {
   ) {
     const ids = 'IN (SELECT value FROM json_each(?))';
     this.briefsByIds = db.prepare<RawBrief, [string]>(`SELECT registry_id, fac_name, overall_score, active_enforcement FROM facility WHERE registry_id ${ids}`);
-    this.briefsWithPeers = db.prepare<RawBrief & Location & RawPeers & ScoreChangeColumns, [string, string]>(
-      `SELECT f.registry_id, f.fac_name, f.overall_score, f.active_enforcement, f.lat, f.lng, ${PEER_COLUMNS}, ${SCORE_CHANGE_COLUMNS} FROM facility f
-       LEFT JOIN peer_rank p ON p.naics = f.fac_naics AND p.overall_score = f.overall_score ${SCORE_CHANGE_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?1))`,
+    this.briefsWithPeers = db.prepare<RawBrief & Location & RawPeers, [string]>(
+      `SELECT f.registry_id, f.fac_name, f.overall_score, f.active_enforcement, f.lat, f.lng, ${PEER_COLUMNS} FROM facility f
+       LEFT JOIN peer_rank p ON p.naics = f.fac_naics AND p.overall_score = f.overall_score WHERE f.registry_id ${ids}`,
     );
+    this.changeEntries = manyChangeEntriesStatement(db);
     this.locationsByIds = db.prepare<{ registry_id: string } & Location, [string]>(`SELECT registry_id, lat, lng FROM facility WHERE registry_id ${ids}`);
   }
 
@@ -52,10 +55,12 @@ export class ListReads {
   briefsAndPeers(ids: readonly string[], locations?: Map<string, Location>): Map<string, BriefWithPeers> {
     const out = new Map<string, BriefWithPeers>();
     if (ids.length === 0) return out;
-    for (const r of this.briefsWithPeers.all(JSON.stringify(ids), this.scoreVersion)) {
+    const json = JSON.stringify(ids);
+    const changes = this.changeEntries ? scoreChangesOf(this.changeEntries.all(json), this.scoreVersion) : null;
+    for (const r of this.briefsWithPeers.all(json)) {
       locations?.set(r.registry_id, { lat: r.lat, lng: r.lng });
       const { registry_id, fac_name, overall_score } = r;
-      out.set(registry_id, { registry_id, fac_name, overall_score, active_enforcement: r.active_enforcement === 1, peers: peersOf(r), score_change: scoreChangeOf(r) });
+      out.set(registry_id, { registry_id, fac_name, overall_score, active_enforcement: r.active_enforcement === 1, peers: peersOf(r), score_change: changes?.get(registry_id) ?? null });
     }
     return out;
   }

@@ -2,7 +2,7 @@ import type { Database } from 'bun:sqlite';
 import type { FacilitySummary } from '../model';
 import type { HistoryEntry, Release, ScoreChange } from './model';
 import { changesInReleaseFor, changesOfIds, type ReleaseChange } from './release-changes';
-import { SCORE_CHANGE_COLUMNS, SCORE_CHANGE_JOIN, scoreChangeOf, type ScoreChangeColumns } from './score-change';
+import { changeEntriesStatement, scoreChangeOf } from './score-change';
 import type { ChangeKind } from './schema';
 
 type RawEntry = Omit<HistoryEntry, 'active_enforcement' | 'change'> & { change: ChangeKind; active_enforcement: number | null };
@@ -21,7 +21,7 @@ function toEntry(r: RawEntry): HistoryEntry {
 export class HistoryReader {
   private readonly list: readonly Release[];
   private readonly entriesOf;
-  private readonly scoreChange;
+  private readonly changeEntries;
 
   constructor(
     private readonly db: Database,
@@ -29,7 +29,7 @@ export class HistoryReader {
   ) {
     this.list = db.query<Release, []>('SELECT seq, as_of, score_version, dataset_name, facility_count FROM release ORDER BY seq').all();
     this.entriesOf = db.prepare<RawEntry, [string]>(`SELECT ${ENTRY_COLUMNS} FROM history h JOIN release r ON r.seq = h.seq WHERE h.registry_id = ? ORDER BY h.seq DESC`);
-    this.scoreChange = db.prepare<ScoreChangeColumns, [string, string]>(`SELECT ${SCORE_CHANGE_COLUMNS} FROM facility f ${SCORE_CHANGE_JOIN} WHERE f.registry_id = ?1`);
+    this.changeEntries = changeEntriesStatement(db);
   }
 
   /** Every release, oldest first; the last one is the index's own data. */
@@ -49,8 +49,7 @@ export class HistoryReader {
 
   /** The facility's `score_change` (./score-change.ts); null too when it is not in the index. */
   scoreChangeOf(registryId: string): ScoreChange {
-    const r = this.scoreChange.get(registryId, this.scoreVersion);
-    return r ? scoreChangeOf(r) : null;
+    return this.changeEntries ? scoreChangeOf(this.changeEntries.all(registryId), this.scoreVersion) : null;
   }
 
   /** The changes of release `seq` among `ids` (./release-changes.ts). */

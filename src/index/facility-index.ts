@@ -9,6 +9,7 @@ import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './m
 import type { Peers } from './peers';
 import { inputsOfStored } from './inputs-codec';
 import { formatRefusal } from './schema';
+import type { Location } from './model';
 import { StoredLookup, type StoredDetailRef } from './stored-lookup';
 
 const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, f.overall_score,
@@ -22,6 +23,11 @@ function toSummary(r: RawSummary): FacilitySummary {
   const s = r as unknown as FacilitySummary;
   s.active_enforcement = (r.active_enforcement as number) === 1;
   return s;
+}
+
+/** A stored place as the API gives it: null when the facility has no usable coordinates. */
+export function locationOf(r: { lat: number | null; lng: number | null }): Location {
+  return r.lat === null || r.lng === null ? null : { lat: r.lat, lng: r.lng };
 }
 
 /** Peers columns of peer_rank (schema.ts PEER_DDL), as read beside a facility; all null without a group. */
@@ -120,10 +126,10 @@ export class FacilityIndex {
     this.inputsById = db.prepare<{ score_inputs: string }, [string]>('SELECT score_inputs FROM facility_inputs WHERE registry_id = ?');
     this.detailById = db.prepare<{ detail: StoredDetailRef }, [string]>('SELECT detail FROM facility WHERE registry_id = ?');
     this.peersOfScore = db.prepare<RawPeers, [string, number]>(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`);
-    this.briefsWithPeers = db.prepare<{ registry_id: string; fac_name: string; overall_score: number; active_enforcement: number; lat: number; lng: number } & RawPeers, [string]>(
+    this.briefsWithPeers = db.prepare<{ registry_id: string; fac_name: string; overall_score: number; active_enforcement: number; lat: number | null; lng: number | null } & RawPeers, [string]>(
       `SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, lat, lng, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`,
     );
-    this.locationsByIds = db.prepare<{ registry_id: string; lat: number; lng: number }, [string]>(
+    this.locationsByIds = db.prepare<{ registry_id: string; lat: number | null; lng: number | null }, [string]>(
       'SELECT registry_id, lat, lng FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
     );
     this.unmappedByZip = unmappedStatement(db);
@@ -191,21 +197,21 @@ export class FacilityIndex {
    * getBriefs plus each facility's industry peers (portfolio items). `locations`, when given,
    * receives their locations from the same read (the export forms).
    */
-  getBriefsWithPeers(ids: readonly string[], locations?: Map<string, { lat: number; lng: number }>): Map<string, BriefWithPeers> {
+  getBriefsWithPeers(ids: readonly string[], locations?: Map<string, Location>): Map<string, BriefWithPeers> {
     const out = new Map<string, BriefWithPeers>();
     if (ids.length === 0) return out;
     for (const r of this.briefsWithPeers.all(JSON.stringify(ids))) {
-      locations?.set(r.registry_id, { lat: r.lat, lng: r.lng });
+      locations?.set(r.registry_id, locationOf(r));
       out.set(r.registry_id, { registry_id: r.registry_id, fac_name: r.fac_name, overall_score: r.overall_score, active_enforcement: r.active_enforcement === 1, peers: peersOf(r) });
     }
     return out;
   }
 
   /** The WGS84 locations of those `ids` that are in the index, keyed by ID (the export forms' coordinates). */
-  getLocations(ids: readonly string[]): Map<string, { lat: number; lng: number }> {
-    const out = new Map<string, { lat: number; lng: number }>();
+  getLocations(ids: readonly string[]): Map<string, Location> {
+    const out = new Map<string, Location>();
     if (ids.length === 0) return out;
-    for (const r of this.locationsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, { lat: r.lat, lng: r.lng });
+    for (const r of this.locationsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, locationOf(r));
     return out;
   }
 
@@ -270,14 +276,14 @@ export class FacilityIndex {
     return this.db.query('SELECT 1 AS ok FROM pragma_table_list WHERE name = ?').get(name) !== null;
   }
 
-  /** Rows of the facility table, counted now (the area search sizes its arrays by it). */
-  facilityCount(): number {
-    return (this.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+  /** Facilities with coordinates, counted now (the area search sizes its arrays by it). */
+  placedCount(): number {
+    return (this.db.query('SELECT count(*) AS n FROM facility WHERE lat IS NOT NULL').get() as { n: number }).n;
   }
 
-  /** Every facility's place, score and flag, in registry_id order (the primary key's order). */
+  /** Every placed facility's place, score and flag, in registry_id order (the primary key's order); those without coordinates are never in the area search. */
   placedRows(): IterableIterator<PlacedRow> {
-    return this.db.query<PlacedRow, []>('SELECT registry_id, fac_name, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id').iterate();
+    return this.db.query<PlacedRow, []>('SELECT registry_id, fac_name, lat, lng, overall_score, active_enforcement, fac_state FROM facility WHERE lat IS NOT NULL ORDER BY registry_id').iterate();
   }
 
   close(): void {

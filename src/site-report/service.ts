@@ -82,7 +82,8 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
     if (categories.length === 0) continue;
     const band = bandOf(hit.distance);
     for (const c of categories) bands.get(c)![band]++;
-    const bearing = bearingDegrees(site.lat, site.lng, row.lat, row.lng);
+    // the area search holds only placed facilities, so this row has coordinates
+    const bearing = bearingDegrees(site.lat, site.lng, row.lat!, row.lng!);
     findings.push({
       ...identityOf(row),
       distance_miles: roundMiles(hit.distance),

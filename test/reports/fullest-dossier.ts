@@ -66,6 +66,7 @@ export const FULLEST_INFO: IndexInfo = {
   dataset_name: 'FICTITIOUS national-size sample of invented facilities for layout tests (generator seed layout-v1), not EPA data',
   as_of: '2026-10-31',
   facility_count: 3_200_000,
+  facilities_without_location: 6_400,
   score_version: 'fcs-2.0',
   fictitious: true,
   built_at: '2026-11-01T00:00:00Z',

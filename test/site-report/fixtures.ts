@@ -42,7 +42,7 @@ export function scatter(rand: () => number, site: { lat: number; lng: number }, 
   const out: { row: FacilityRow; traits: Traits }[] = [];
   for (let i = 0; i < count; i++) {
     const r = rand();
-    const at = r < 0.03 ? site : r < 0.06 && out.length ? { lat: out.at(-1)!.row.lat, lng: out.at(-1)!.row.lng } : destination(site.lat, site.lng, rand() * 360, spreadMiles * Math.sqrt(rand()), R_MILES);
+    const at = r < 0.03 ? site : r < 0.06 && out.length ? { lat: out.at(-1)!.row.lat!, lng: out.at(-1)!.row.lng! } : destination(site.lat, site.lng, rand() * 360, spreadMiles * Math.sqrt(rand()), R_MILES);
     const e = rand();
     const traits: Traits = { snc: rand() < 0.25, recentFormal: e < 0.2, oldFormal: e >= 0.2 && e < 0.35, rcra: rand() < 0.4, cwa: rand() < 0.3, caa: rand() < 0.3 };
     out.push({ row: withTraits(String(id0 + i), at, traits, [20, 55, 80, 95, 100][Math.floor(rand() * 5)]!), traits });
@@ -52,12 +52,16 @@ export function scatter(rand: () => number, site: { lat: number; lng: number }, 
 
 const rad = (d: number) => (d * Math.PI) / 180;
 
-function unit(lat: number, lng: number): [number, number, number] {
+/** A point; the fixtures' facilities all have coordinates (null only satisfies the row type). */
+type Point = { lat: number | null; lng: number | null };
+
+function unit(lat: number | null, lng: number | null): [number, number, number] {
+  if (lat === null || lng === null) throw new Error('a fixture facility without coordinates');
   return [Math.cos(rad(lat)) * Math.cos(rad(lng)), Math.cos(rad(lat)) * Math.sin(rad(lng)), Math.sin(rad(lat))];
 }
 
 /** Great-circle distance by the chord of unit vectors (not the haversine the service uses). */
-export function chordMiles(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+export function chordMiles(a: Point, b: Point): number {
   const [x1, y1, z1] = unit(a.lat, a.lng);
   const [x2, y2, z2] = unit(b.lat, b.lng);
   const chord = Math.hypot(x1 - x2, y1 - y2, z1 - z2);
@@ -65,7 +69,7 @@ export function chordMiles(a: { lat: number; lng: number }, b: { lat: number; ln
 }
 
 /** Initial bearing from `a` to `b`: the direction of b's vector in a's local east/north plane. */
-export function enuBearing(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+export function enuBearing(a: { lat: number; lng: number }, b: Point): number {
   const v = unit(b.lat, b.lng);
   const east = [-Math.sin(rad(a.lng)), Math.cos(rad(a.lng)), 0];
   const north = [-Math.sin(rad(a.lat)) * Math.cos(rad(a.lng)), -Math.sin(rad(a.lat)) * Math.sin(rad(a.lng)), Math.cos(rad(a.lat))];

@@ -9,6 +9,7 @@ import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './m
 import type { Peers } from './peers';
 import { inputsOfStored } from './inputs-codec';
 import { formatRefusal } from './schema';
+import { evidenceOfStored, type Evidence } from './evidence';
 import type { Location } from './model';
 import { StoredLookup, type StoredDetailRef } from './stored-lookup';
 
@@ -64,7 +65,7 @@ function unmappedStatement(db: Database) {
 }
 
 /** A full row with its industry peers (null: no NAICS code). */
-export type FacilityDetail = FacilityRow & { peers: Peers | null };
+export type FacilityDetail = FacilityRow & { evidence: Evidence; peers: Peers | null };
 /** A portfolio item: the brief plus peers. */
 export type BriefWithPeers = FacilityBrief & { peers: Peers | null };
 
@@ -82,6 +83,9 @@ export class FacilityIndex {
   private readonly byAddressKey;
   private readonly briefsByIds;
   private readonly inputsById;
+  /** index_meta `evidence_reported`: the evidence keys every source had a column for (./evidence.ts). */
+  readonly evidenceReported: ReadonlySet<string>;
+  private readonly evidenceById;
   private readonly detailById;
   private readonly peersOfScore;
   private readonly briefsWithPeers;
@@ -110,6 +114,9 @@ export class FacilityIndex {
       if (!info) throw new IndexOpenError('index has no metadata');
       this.info = JSON.parse(info.value) as IndexInfo;
       this.inputsKeys = readInputsKeys(db);
+      const reported = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'evidence_reported'").get();
+      this.evidenceReported = new Set(reported ? (JSON.parse(reported.value) as string[]) : []);
+      this.evidenceById = db.prepare<{ evidence: string }, [string]>('SELECT evidence FROM facility_evidence WHERE registry_id = ?');
       this.searchTables = searchTables ?? ownSearchTables(db);
       this.history = new HistoryReader(db, this.info);
       this.stored = new StoredLookup(db, SUMMARY_COLUMNS, this.history, this.info.score_version);
@@ -190,7 +197,12 @@ export class FacilityIndex {
     const inputs = inputsOfStored(this.inputsById.get(registryId)!.score_inputs, this.inputsKeys);
     inputs.programs = this.stored.programsOf(this.detailById.get(registryId)!.detail);
     const peers = this.peersOfScore.get(summary.fac_naics, summary.overall_score);
-    return Object.assign(summary, { score_inputs: inputs, peers: peers ? peersOf(peers) : null });
+    return Object.assign(summary, { score_inputs: inputs, evidence: this.evidenceOf(registryId), peers: peers ? peersOf(peers) : null });
+  }
+
+  /** The ECHO fields stored beside the score of a facility (./evidence.ts); all null for a key no source reported. */
+  evidenceOf(registryId: string): Evidence {
+    return evidenceOfStored(this.evidenceById.get(registryId)?.evidence ?? null, this.evidenceReported);
   }
 
   /**

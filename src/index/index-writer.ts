@@ -9,7 +9,7 @@ import { DetailEncoder, type DetailDictionary } from './facility-detail';
 import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally, peersJson } from './peers';
 import { STORED_INPUT_KEYS, storedInputsJson } from './inputs-codec';
-import { storedEvidenceJson } from './evidence';
+import { EVIDENCE_KEYS, storedEvidenceJson } from './evidence';
 import { DETAIL_DDL, INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
 import { fillSearchTables, SEARCH_DDL } from './search-table';
 
@@ -48,6 +48,8 @@ export class IndexWriter {
   private closed = false;
   /** Set by describe(): the data's as-of date, which the explanations of add()'s rows need. */
   private asOf = '';
+  /** Rows added with add() carried evidence: every key then counts as reported (ingest sets evidence_reported itself). */
+  private evidenceGiven = false;
   /** Set by finish(): the release this build wrote. */
   release: RecordedRelease | null = null;
 
@@ -98,6 +100,7 @@ export class IndexWriter {
       row.repeat_offender, row.score_hash, storedInputsJson(row.score_inputs), '', row.evidence ? storedEvidenceJson(row.evidence) : '',
     ]);
     if (added) this.unexplained.push({ id: row.registry_id, inputs: row.score_inputs });
+    if (row.evidence) this.evidenceGiven = true;
   }
 
   /** One row in EncodedRow column order (src/index/ingest/producer.ts), for add(): false when its registry ID is already written. */
@@ -194,6 +197,8 @@ export class IndexWriter {
     put.run('format', INDEX_FORMAT);
     put.run('inputs_keys', JSON.stringify(STORED_INPUT_KEYS));
     put.run('info', JSON.stringify(full));
+    // ingest names the keys its sources had before this runs (setMeta); add()'s rows report all or none
+    this.db.prepare('INSERT OR IGNORE INTO index_meta VALUES (?, ?)').run('evidence_reported', JSON.stringify(this.evidenceGiven ? EVIDENCE_KEYS : []));
     this.asOf = full.as_of;
     return full;
   }

@@ -110,6 +110,21 @@ describe('an unusable input fails the whole ingest and leaves the old index in p
     expect(readFileSync(out).equals(before)).toBe(true);
   });
 
+  it("the CLI's summary line counts the facilities indexed without a location beside the rejected rows", async () => {
+    const dir = tempDir('ingest');
+    const file = writeFile(dir, 'r.csv', csvText([exporterRow(), exporterRow({ REGISTRY_ID: id(2), FAC_LAT: '' }), exporterRow({ REGISTRY_ID: '' })]));
+    const printed: string[] = [];
+    const quiet = { log: console.log, error: console.error };
+    console.log = (...a: unknown[]) => void printed.push(a.join(' '));
+    console.error = () => {};
+    try {
+      expect(await ingestCommand([file, '--out', join(dir, 'r.sqlite')], {})).toBe(0);
+    } finally {
+      Object.assign(console, quiet);
+    }
+    expect(printed.join('\n')).toContain('rows      3 read: 2 indexed (1 without location), 1 rejected (missing_id 1), 0 blank');
+  });
+
   it('the CLI exits 1 for an unusable file, 0 with rejected rows, 2 on a usage error', async () => {
     const dir = tempDir('ingest');
     const out = join(dir, 'cli.sqlite');

@@ -51,8 +51,8 @@ function emptyOf(key: EvidenceKey): Evidence[EvidenceKey] {
 
 /**
  * facility_evidence.evidence: only the keys whose value differs from the empty one, as JSON; '' when
- * none does (no row is written). Nationally most facilities have no TRI, GHG or federal case: storing
- * every key of every row would add ~0.5 GB for nothing a reader cannot derive from `evidence_reported`.
+ * none does (no row is written). Most facilities have no TRI, GHG or federal case, so the empty keys
+ * are left to `evidence_reported` instead of repeated in every row.
  */
 export function storedEvidenceJson(e: Evidence): string {
   const out: Record<string, unknown> = {};

@@ -90,8 +90,8 @@ describe('progress', () => {
     now.set(1_000);
     p.update(10, 100);
     const bar = out[0]!;
-    p.printLine('  rejected f.csv:7 missing_coordinates: no lat/lng', (l) => out.push(`${l}\n`));
-    expect(out.slice(1)).toEqual(['\r\x1b[K', '  rejected f.csv:7 missing_coordinates: no lat/lng\n', bar]);
+    p.printLine('  rejected f.csv:7 non_numeric_id: registry ID "X1"', (l) => out.push(`${l}\n`));
+    expect(out.slice(1)).toEqual(['\r\x1b[K', '  rejected f.csv:7 non_numeric_id: registry ID "X1"\n', bar]);
   });
 
   it('a real gzip ingest on a terminal: progress follows the compressed bytes consumed, and reject lines sit on their own lines', async () => {

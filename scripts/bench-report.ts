@@ -15,7 +15,7 @@ import { generateKey } from '../src/access/key-format';
 import { createApp } from '../src/api/app';
 import { processParts } from '../src/api/deps';
 import { makeConfig } from '../src/config';
-import { FacilityIndex } from '../src/index/facility-index';
+import { FacilityIndex, connectionOf } from '../src/index/facility-index';
 import { renderReport } from '../src/reports/document';
 import { buildReportView } from '../src/reports/view';
 import { SqliteStateStore } from '../src/state/sqlite-store';
@@ -37,9 +37,9 @@ requireWrk();
 const root = join(import.meta.dir, '..');
 const work = mkdtempSync(join(tmpdir(), 'fcs-bench-report-'));
 const index = FacilityIndex.open(indexPath);
-const facilities = (index.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+const facilities = index.info.facility_count;
 // Random facilities, not the first rows, so names, lengths and scores vary.
-const drawn = (index.db.query('SELECT registry_id FROM facility ORDER BY random() LIMIT ?').all(2 * samples) as { registry_id: string }[]).map((r) => r.registry_id);
+const drawn = (connectionOf(index).query('SELECT registry_id FROM facility ORDER BY random() LIMIT ?').all(2 * samples) as { registry_id: string }[]).map((r) => r.registry_id);
 // the second half only warms the app path up (JIT), so measured misses are first exports of their facility
 const ids = drawn.slice(0, samples);
 const warmIds = drawn.slice(samples);

@@ -14,7 +14,7 @@ import { generateKey } from '../src/access/key-format';
 import { createApp } from '../src/api/app';
 import { makeConfig } from '../src/config';
 import { processParts } from '../src/api/deps';
-import { FacilityIndex } from '../src/index/facility-index';
+import { connectionOf, FacilityIndex } from '../src/index/facility-index';
 import { prepareSpatial } from '../src/ops/index-preparer';
 import { SqliteStateStore } from '../src/state/sqlite-store';
 import { fmt } from './bench/wrk';
@@ -29,8 +29,8 @@ if (!existsSync(indexPath)) {
 
 const work = mkdtempSync(join(tmpdir(), 'fcs-bench-site-report-'));
 const index = FacilityIndex.open(indexPath);
-const facilities = (index.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
-const drawn = index.db.query('SELECT registry_id, lat, lng FROM facility ORDER BY random() LIMIT ?').all(2 * samples) as { registry_id: string; lat: number; lng: number }[];
+const facilities = (connectionOf(index).query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+const drawn = connectionOf(index).query('SELECT registry_id, lat, lng FROM facility ORDER BY random() LIMIT ?').all(2 * samples) as { registry_id: string; lat: number; lng: number }[];
 // the second half only warms the app path up (JIT), so measured misses are first reports of their site
 const sites = drawn.slice(0, samples);
 const warm = drawn.slice(samples);

@@ -72,8 +72,7 @@ export function readPreviousIndex(path: string): PreviousIndex {
     if (keys === undefined) throw new PreviousFormatError(`not a format-${format} index (inputs_keys missing)`);
     const releases = db.query<Release, []>('SELECT seq, as_of, score_version, dataset_name, facility_count FROM release ORDER BY seq').all();
     if (releases.length === 0) throw new PreviousFormatError('the index lists no release');
-    // hasTables: both layouts have the release and history tables (checked above)
-    return { path, releases, hasTables: true, inputsKeys: JSON.parse(keys) as string[] };
+    return { path, releases, inputsKeys: JSON.parse(keys) as string[] };
   } finally {
     db.close();
   }

@@ -9,9 +9,10 @@ import { HISTORY_DDL } from './history/schema';
  * program records stored once), `facility_inputs` (the score model's inputs as a value array in the
  * order `index_meta.inputs_keys` names: ./inputs-codec.ts), `facility_address` (the demo geocoder's
  * keys), `facility_evidence` (the ECHO fields shown beside the score, only where there is something
- * to store: ./evidence.ts; index_meta `evidence_reported` names the keys the sources had), `peer_rank` (industry peers by NAICS code and score, with the API's JSON), the release and
- * history tables (src/history/), the search tables (./search-table.ts; in `<index>.search` for a
- * national build, search docids `score * 2^32 + rank`: ./search-docids.ts) and `index_meta` (format,
+ * to store: ./evidence.ts; index_meta `evidence_reported` names the keys the sources had), `peer_rank`
+ * (industry peers by NAICS code and score, with the API's JSON), the release and history tables
+ * (./history/schema.ts), the search tables (./search/table.ts; in `<index>.search` for a national
+ * build, search docids `score * 2^32 + rank`: ./search/docids.ts) and `index_meta` (format,
  * info, inputs_keys). Bump INDEX_FORMAT when any of this changes, and retarget ./previous-format.ts.
  */
 export const INDEX_FORMAT = '11';

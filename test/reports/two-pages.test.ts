@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'bun:test';
 import { BUNDLED_INDEX_PATH } from '../../src/index/bundled';
-import { FacilityIndex, type FacilityDetail } from '../../src/index/facility-index';
+import { connectionOf, FacilityIndex, type FacilityDetail } from '../../src/index/facility-index';
 import { scoreSeries } from '../../src/history/score-series';
 import { renderReport } from '../../src/reports/document';
 import { programRows } from '../../src/reports/program-table';
@@ -56,7 +56,7 @@ describe('the fullest dossier', () => {
 describe('the bundled sample', () => {
   const index = FacilityIndex.open(BUNDLED_INDEX_PATH);
   afterAll(() => index.close());
-  const ids = (index.db.query('SELECT registry_id FROM facility').all() as { registry_id: string }[]).map((r) => r.registry_id);
+  const ids = (connectionOf(index).query('SELECT registry_id FROM facility').all() as { registry_id: string }[]).map((r) => r.registry_id);
   // The rows with the most to print: most programs, then the longest name and reasons.
   const bulk = (d: FacilityDetail) => programRows(d.score_inputs).length * 1000 + d.fac_name.length + Object.values(explainComponents(d.score_inputs, index.info.as_of)).join('').length / 10;
   const fullest = ids

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'bun:test';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { FacilityIndex } from '../../src/index/facility-index';
+import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import { renderReport } from '../../src/reports/document';
 import { NOT_REPORTED, recordRows } from '../../src/reports/record-rows';
 import { buildReportView } from '../../src/reports/view';
@@ -17,7 +17,7 @@ const AS_OF = '2024-06-30';
 const dir = tempDir('real-rows');
 await runIngest([join(FIXTURES, 'echo_facility_search_sample.csv')], join(dir, 'real.sqlite'), { asOf: AS_OF });
 const index = FacilityIndex.open(join(dir, 'real.sqlite'));
-const ids = (index.db.query('SELECT registry_id FROM facility ORDER BY registry_id').all() as { registry_id: string }[]).map((r) => r.registry_id);
+const ids = (connectionOf(index).query('SELECT registry_id FROM facility ORDER BY registry_id').all() as { registry_id: string }[]).map((r) => r.registry_id);
 const rows = ids.map((id) => index.getDetail(id)!);
 afterAll(() => {
   index.close();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { buildSpatialIndex } from '../../src/area/spatial-index';
-import { FacilityIndex } from '../../src/index/facility-index';
+import { connectionOf, FacilityIndex } from '../../src/index/facility-index';
 import type { FacilityRow } from '../../src/index/model';
 import { defaultDistances } from '../../src/site-report/categories';
 import type { LocatedSite } from '../../src/site-report/locate';
@@ -34,7 +34,7 @@ describe('facilities without coordinates in the site\'s ZIP', () => {
 
   it('an index without search tables cannot find a ZIP: unmappedInZip is null and the report says it was not searched, and why', () => {
     const index = memoryIndex(MAPPED);
-    const db = index.db;
+    const db = connectionOf(index);
     db.exec('DROP TABLE facility_search');
     const bare = new FacilityIndex(db);
     expect(bare.unmappedInZip('77002')).toBeNull();

@@ -61,7 +61,7 @@ function timeAll(run: (q: RadiusQuery) => unknown, metros: { lat: number; lng: n
 }
 
 const index = FacilityIndex.open(indexPath);
-const facilities = index.facilityCount();
+const facilities = index.info.facility_count;
 console.log(`# bench-area ${new Date().toISOString()}\nindex: ${indexPath} (${facilities.toLocaleString()} facilities); Bun ${Bun.version}\n`);
 
 /** Anonymous (private, non-file) memory of this process: what the spatial index really costs, unlike RSS, which also counts the index file's mmapped pages. */

@@ -37,7 +37,7 @@ requireWrk();
 const root = join(import.meta.dir, '..');
 const work = mkdtempSync(join(tmpdir(), 'fcs-bench-report-'));
 const index = FacilityIndex.open(indexPath);
-const facilities = index.facilityCount();
+const facilities = index.info.facility_count;
 // Random facilities, not the first rows, so names, lengths and scores vary.
 const drawn = (connectionOf(index).query('SELECT registry_id FROM facility ORDER BY random() LIMIT ?').all(2 * samples) as { registry_id: string }[]).map((r) => r.registry_id);
 // the second half only warms the app path up (JIT), so measured misses are first exports of their facility

@@ -45,6 +45,7 @@ const spots: { lat: number; lng: number }[] = [];
 for (const id of ids) {
   if (spots.length >= 50) break;
   const f = index.getSummary(id)!;
+  if (f.lat === null || f.lng === null) continue;
   const q: RadiusQuery = { lat: f.lat, lng: f.lng, radiusMiles: 25, limit: 500, sort: 'distance', state: null, activeEnforcement: null };
   if (searchRadius(spatial, q).length === 500) spots.push({ lat: f.lat, lng: f.lng });
 }

@@ -7,7 +7,7 @@ import { AREA_H3_RES, NameBytes, allocateColumns, layoutSpatialIndex, putRegistr
 import { layoutInChildProcess } from './spatial-layout-process';
 
 /** The row fields a spatial index needs, as ingest hands them over (src/index/ingest/producer.ts EncodedRow order). */
-type Row = readonly [registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string, lat: number, lng: number, fac_naics: string, overall_score: number, active_enforcement: number, ...rest: unknown[]];
+type Row = readonly [registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string, lat: number | null, lng: number | null, fac_naics: string, overall_score: number, active_enforcement: number, ...rest: unknown[]];
 
 /** The area file a build of `indexPath` writes before it is put in place, and the columns handed to the layout process. */
 export function spatialTempPaths(indexPath: string, pid: number = process.pid): { area: string; columns: string } {
@@ -39,6 +39,7 @@ export class SpatialCollector {
 
   /** One indexed facility (each registry ID once: what the index writer accepted). */
   add(row: Row): void {
+    if (row[6] === null || row[7] === null) return; // no coordinates: found by ID and search, never by area
     if (this.n === this.cap) this.grow();
     const c = this.cols;
     const i = this.n++;

@@ -179,7 +179,7 @@ export function putRegistryId(c: SpatialColumns, i: number, registryId: string):
 
 /** Reads the facility table once, in registry_id order (the primary key's order). */
 export function readSpatialColumns(index: FacilityIndex): SpatialColumns {
-  const n = index.facilityCount();
+  const n = index.placedCount();
   const c = allocateColumns(n);
   const stateCode = new Map<string, number>();
   const rows = index.placedRows();

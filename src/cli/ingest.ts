@@ -57,7 +57,7 @@ function summaryText(s: IngestSummary): string {
     `ingest: built ${s.out} in ${s.seconds.toFixed(1)} s (${Math.round((c.read ?? 0) / Math.max(s.seconds, 0.001)).toLocaleString('en-US')} rows/s, ${s.threads} thread${s.threads === 2 ? 's' : ''})`,
     `  dataset   ${s.info.dataset_name}${s.info.fictitious ? '  [FICTITIOUS]' : ''}`,
     `  as of     ${s.info.as_of} (${asOfHow})`,
-    `  rows      ${c.read} read: ${c.accepted} indexed, ${c.rejected} rejected${reasons.length ? ` (${reasons.join(', ')})` : ''}, ${c.blank} blank`,
+    `  rows      ${c.read} read: ${c.accepted} indexed${c.without_location ? ` (${c.without_location} without location)` : ''}, ${c.rejected} rejected${reasons.length ? ` (${reasons.join(', ')})` : ''}, ${c.blank} blank`,
     `  rejects   ${s.rejectsPath}`,
     `  facilities ${s.info.facility_count}, score method ${s.info.score_version}`,
     ...s.companionFiles.map((f) => `  beside it ${f.path} (${(f.ms / 1000).toFixed(1)} s)`),

@@ -45,7 +45,8 @@ export function offlineGeocoder(index: FacilityIndex): Geocoder {
     async geocode(address) {
       const q = parseAddressQuery(address);
       const row = q && findFacilityAtAddress(index, q);
-      if (!row) return null;
+      // a facility without coordinates gives no point to place the address at
+      if (!row || row.lat === null || row.lng === null) return null;
       return {
         lat: row.lat,
         lng: row.lng,

@@ -70,7 +70,7 @@ export function searchFallbackGeocoder(index: FacilityIndex, search: FacilitySea
     async geocode(address) {
       const q = parseAddressQuery(address);
       const row = q && findFacilityBySearch(index, search, q);
-      if (!row) return null;
+      if (!row || row.lat === null || row.lng === null) return null;
       return { lat: row.lat, lng: row.lng, matched: `${row.fac_street}|${row.fac_state}`, source: 'search', registry_id: row.registry_id };
     },
   };

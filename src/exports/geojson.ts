@@ -1,20 +1,21 @@
-/** A WGS84 point as the index stores it. */
-export type Location = { lat: number; lng: number };
+import type { Location } from '../index/model';
+
+export type { Location };
 
 /**
  * An RFC 7946 FeatureCollection: one Point feature per item at `[lng, lat]` (longitude first, as
  * the RFC requires), the item's fields as its properties (nested objects kept as objects), its
  * registry ID as the feature id. An item's `location`, if it has one, is the geometry and is not
- * repeated among the properties.
+ * repeated among the properties; without one the geometry is null (RFC 7946 3.2: an unlocated feature).
  */
 export function toGeoJson(items: readonly Record<string, unknown>[], locate: (item: Record<string, unknown>) => Location): string {
   const features = items.map((item) => {
-    const { lat, lng } = locate(item);
+    const place = locate(item);
     const { location: _location, ...properties } = item;
     return {
       type: 'Feature',
       id: item.registry_id,
-      geometry: { type: 'Point', coordinates: [lng, lat] },
+      geometry: place === null ? null : { type: 'Point', coordinates: [place.lng, place.lat] },
       properties,
     };
   });

@@ -30,7 +30,7 @@ export function exportResponse(format: Exclude<ExportFormat, 'json'>, list: Expo
   const located = list.items.map((item) => {
     const location = list.locations.get(item.registry_id as string);
     // Items come from this index; a facility without a row is a bug, not a client error.
-    if (!location) throw new Error(`no location for ${String(item.registry_id)}`);
+    if (location === undefined) throw new Error(`no location for ${String(item.registry_id)}`);
     return { ...item, location };
   });
   const body =

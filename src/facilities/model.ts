@@ -64,7 +64,9 @@ export const FacilityRecord = t.Object({
   fac_city: t.String(),
   fac_state: t.String({ minLength: 2, maxLength: 2 }),
   fac_zip: t.String(),
-  location: t.Object({ lat: t.Number(), lng: t.Number() }),
+  location: t.Union([t.Object({ lat: t.Number(), lng: t.Number() }), t.Null()], {
+    description: 'WGS84; null for a facility EPA lists without usable coordinates (never in an area search)',
+  }),
   fac_naics: t.String(),
   overall_score: t.Integer({ minimum: 0, maximum: 100, description: '0-100, higher = better compliance (docs/scoring.md)' }),
   active_enforcement: t.Boolean(),

@@ -1,6 +1,6 @@
 import { TIER_RULES, type Tier } from '../tiers';
 import { AppError } from '../errors';
-import type { FacilityDetail, FacilityIndex } from '../index/facility-index';
+import { locationOf, type FacilityDetail, type FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
 import type { StoredAnswer } from '../index/stored-lookup';
 import { MAX_POINTS } from '../scoring/model';
@@ -38,7 +38,7 @@ export function toFacilityRecord({ row, scoreChange, extras }: StoredAnswer, tie
     fac_city: row.fac_city,
     fac_state: row.fac_state,
     fac_zip: row.fac_zip,
-    location: { lat: row.lat, lng: row.lng },
+    location: locationOf(row),
     fac_naics: row.fac_naics,
     overall_score: row.overall_score,
     active_enforcement: row.active_enforcement,

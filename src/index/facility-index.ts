@@ -4,7 +4,8 @@ import { HistoryReader } from './history/history-reader';
 import type { HistoryEntry, Release, ScoreChange } from './history/model';
 import type { ReleaseChange } from './history/release-changes';
 import { ListReads, type BriefWithPeers, type PlacedRow } from './list-reads';
-import type { FacilityBrief, FacilitySummary, IndexInfo } from './model';
+import type { FacilityBrief, FacilitySummary, IndexInfo, Location } from './model';
+import type { Evidence } from './evidence';
 import { IndexOpenError, openIndexFile, readIndexHeader } from './open-index';
 import { SearchReader } from './search/reader';
 import { ownSearchTables } from './search/file';
@@ -13,6 +14,7 @@ import { UnmappedReads } from './unmapped-reads';
 
 export { IndexOpenError } from './open-index';
 export type { FacilityDetail } from './facility-reads';
+export { locationOf } from './facility-reads';
 export type { BriefWithPeers, PlacedRow } from './list-reads';
 
 /**
@@ -107,12 +109,12 @@ export class FacilityIndex {
    * getBriefs plus each facility's industry peers and score change, in one statement (portfolio
    * items); `locations`, when given, receives their locations (the export forms).
    */
-  getBriefsWithPeers(ids: readonly string[], locations?: Map<string, { lat: number; lng: number }>): Map<string, BriefWithPeers> {
+  getBriefsWithPeers(ids: readonly string[], locations?: Map<string, Location>): Map<string, BriefWithPeers> {
     return this.lists.briefsAndPeers(ids, locations);
   }
 
-  /** The WGS84 locations of those `ids` that are in the index, keyed by ID (the export forms' coordinates). */
-  getLocations(ids: readonly string[]): Map<string, { lat: number; lng: number }> {
+  /** The WGS84 locations of those `ids` that are in the index (null: no coordinates), keyed by ID (the export forms' coordinates). */
+  getLocations(ids: readonly string[]): Map<string, Location> {
     return this.lists.locations(ids);
   }
 
@@ -121,12 +123,22 @@ export class FacilityIndex {
     return this.unmapped.inZip(zip);
   }
 
-  /** Rows of the facility table, counted now (the area search sizes its arrays by it). */
-  facilityCount(): number {
-    return this.lists.count();
+  /** Facilities with coordinates, counted now (the area search sizes its arrays by it). */
+  placedCount(): number {
+    return this.lists.placedCount();
   }
 
-  /** Every facility's place, score and flag, in registry_id order (the primary key's order). */
+  /** The ECHO fields stored beside the score of a facility (./evidence.ts); null for a key no source reported. */
+  evidenceOf(registryId: string): Evidence {
+    return this.facilities.evidence(registryId);
+  }
+
+  /** index_meta `evidence_reported`: the evidence keys every source had a column for. */
+  get evidenceReported(): ReadonlySet<string> {
+    return this.facilities.evidenceReported;
+  }
+
+  /** Every placed facility's place, score and flag, in registry_id order (the primary key's order); never one without coordinates. */
   placedRows(): IterableIterator<PlacedRow> {
     return this.lists.placed();
   }

@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import { inputsOfStored } from './inputs-codec';
-import type { FacilityRow, FacilitySummary } from './model';
+import { evidenceOfStored, type Evidence } from './evidence';
+import type { FacilityRow, FacilitySummary, Location } from './model';
 import type { Peers } from './peers';
 import type { StoredDetailRef, StoredLookup } from './stored-lookup';
 
@@ -16,6 +17,11 @@ export function toSummary(r: RawSummary): FacilitySummary {
   return s;
 }
 
+/** A stored place as the API gives it: null when the facility has no usable coordinates. */
+export function locationOf(r: { lat: number | null; lng: number | null }): Location {
+  return r.lat === null || r.lng === null ? null : { lat: r.lat, lng: r.lng };
+}
+
 /** Peers columns of peer_rank `p` (schema.ts PEER_DDL), as read beside a facility; all null without a group. */
 export const PEER_COLUMNS = 'p.peer_naics, p.naics_digits, p.peer_count, p.percentile, p.median_score';
 export type RawPeers = { peer_naics: string | null; naics_digits: number | null; peer_count: number | null; percentile: number | null; median_score: number | null };
@@ -26,7 +32,7 @@ export function peersOf(r: RawPeers): Peers | null {
 }
 
 /** A full row with its industry peers (null: no NAICS code). */
-export type FacilityDetail = FacilityRow & { peers: Peers | null };
+export type FacilityDetail = FacilityRow & { evidence: Evidence; peers: Peers | null };
 
 /**
  * Reads of one facility by registry ID or address key (reports, the demo, the history's baseline);
@@ -38,6 +44,9 @@ export class FacilityReads {
   private readonly detailById;
   private readonly peersOfScore;
   private readonly byAddressKey;
+  private readonly evidenceById;
+  /** index_meta `evidence_reported`: the evidence keys every source had a column for (./evidence.ts). */
+  readonly evidenceReported: ReadonlySet<string>;
 
   constructor(
     db: Database,
@@ -49,6 +58,9 @@ export class FacilityReads {
     this.inputsById = db.prepare<{ score_inputs: string }, [string]>('SELECT score_inputs FROM facility_inputs WHERE registry_id = ?');
     this.detailById = db.prepare<{ detail: StoredDetailRef }, [string]>('SELECT detail FROM facility WHERE registry_id = ?');
     this.peersOfScore = db.prepare<RawPeers, [string, number]>(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`);
+    const reported = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'evidence_reported'").get();
+    this.evidenceReported = new Set(reported ? (JSON.parse(reported.value) as string[]) : []);
+    this.evidenceById = db.prepare<{ evidence: string }, [string]>('SELECT evidence FROM facility_evidence WHERE registry_id = ?');
     this.byAddressKey = db.prepare<RawSummary, [string]>(
       `SELECT ${SUMMARY_COLUMNS} FROM facility_address a JOIN facility f ON f.registry_id = a.registry_id WHERE a.address_key = ? ORDER BY f.registry_id`,
     );
@@ -67,7 +79,12 @@ export class FacilityReads {
     const inputs = inputsOfStored(this.inputsById.get(registryId)!.score_inputs, this.inputsKeys);
     inputs.programs = this.stored.programsOf(this.detailById.get(registryId)!.detail);
     const peers = this.peersOfScore.get(summary.fac_naics, summary.overall_score);
-    return Object.assign(summary, { score_inputs: inputs, peers: peers ? peersOf(peers) : null });
+    return Object.assign(summary, { score_inputs: inputs, evidence: this.evidence(registryId), peers: peers ? peersOf(peers) : null });
+  }
+
+  /** The ECHO fields stored beside the score (./evidence.ts); null for a key no source reported. */
+  evidence(registryId: string): Evidence {
+    return evidenceOfStored(this.evidenceById.get(registryId)?.evidence ?? null, this.evidenceReported);
   }
 
   /** Facilities filed under a normalised address key (src/demo/address.ts), lowest registry ID first. */

@@ -9,6 +9,7 @@ import { DetailEncoder, type DetailDictionary } from './facility-detail';
 import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally, peersJson } from './peers';
 import { STORED_INPUT_KEYS, storedInputsJson } from './inputs-codec';
+import { EVIDENCE_KEYS, storedEvidenceJson } from './evidence';
 import { DETAIL_DDL, INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
 import { fillSearchTables, SEARCH_DDL } from './search/table';
 
@@ -27,6 +28,7 @@ export class IndexWriter {
   private readonly insert;
   private readonly insertInputs;
   private readonly insertAddress;
+  private readonly insertEvidence;
   private readonly setDetail;
   private readonly insertTemplate;
   private readonly insertRecord;
@@ -38,12 +40,16 @@ export class IndexWriter {
   private readonly details = new DetailEncoder();
   /** Facility rows inserted (duplicates not counted): the index's facility_count. */
   private count = 0;
+  /** Of those, rows without coordinates (facilities_without_location). */
+  private unplaced = 0;
   /** Scores by NAICS code, ranked into peer_rank by finish(). */
   private readonly peers = new PeerTally();
   /** Set by complete() once the file is closed (an abort after it only removes the file). */
   private closed = false;
   /** Set by describe(): the data's as-of date, which the explanations of add()'s rows need. */
   private asOf = '';
+  /** Rows added with add() carried evidence: every key then counts as reported (ingest sets evidence_reported itself). */
+  private evidenceGiven = false;
   /** Set by finish(): the release this build wrote. */
   release: RecordedRelease | null = null;
 
@@ -70,6 +76,7 @@ export class IndexWriter {
     );
     this.insertInputs = this.db.prepare('INSERT INTO facility_inputs VALUES (?1, ?2)');
     this.insertAddress = this.db.prepare('INSERT OR IGNORE INTO facility_address VALUES (?1, ?2)');
+    this.insertEvidence = this.db.prepare('INSERT INTO facility_evidence VALUES (?1, ?2)');
     this.setDetail = this.db.prepare('UPDATE facility SET detail = ?2 WHERE registry_id = ?1');
     this.insertTemplate = this.db.prepare('INSERT INTO reason_template VALUES (?1, ?2)');
     this.insertRecord = this.db.prepare('INSERT INTO program_record VALUES (?1, ?2)');
@@ -78,6 +85,7 @@ export class IndexWriter {
       facility: new BulkInsert(this.db, 'INSERT', 'facility', 18),
       inputs: new BulkInsert(this.db, 'INSERT', 'facility_inputs', 2),
       address: new BulkInsert(this.db, 'INSERT OR IGNORE', 'facility_address', 2),
+      evidence: new BulkInsert(this.db, 'INSERT', 'facility_evidence', 2),
     };
   }
 
@@ -89,19 +97,22 @@ export class IndexWriter {
     const added = this.addEncodedIfNew([
       row.registry_id, row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics,
       row.overall_score, row.active_enforcement ? 1 : 0, row.baseline, row.violation_frequency, row.penalty_severity, row.recency,
-      row.repeat_offender, row.score_hash, storedInputsJson(row.score_inputs), '',
+      row.repeat_offender, row.score_hash, storedInputsJson(row.score_inputs), '', row.evidence ? storedEvidenceJson(row.evidence) : '',
     ]);
     if (added) this.unexplained.push({ id: row.registry_id, inputs: row.score_inputs });
+    if (row.evidence) this.evidenceGiven = true;
   }
 
   /** One row in EncodedRow column order (src/index/ingest/producer.ts), for add(): false when its registry ID is already written. */
-  private addEncodedIfNew(v: readonly (string | number)[]): boolean {
+  private addEncodedIfNew(v: readonly (string | number | null)[]): boolean {
     // '' (add()'s rows, whose detail finish() writes) is stored as NULL; a shared detail's id is a number
     if (this.insert.run(...v.slice(0, 17), v[18] === '' ? null : (v[18] as string | number)).changes !== 1) return false;
     const id = v[0] as string;
     this.insertInputs.run(id, v[17] as string);
     this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
+    if (v[19]) this.insertEvidence.run(id, v[19] as string);
     this.count++;
+    if (v[6] === null) this.unplaced++;
     this.peers.add(v[8] as string, v[9] as number);
     return true;
   }
@@ -111,20 +122,23 @@ export class IndexWriter {
    * given first through addDictionary, written 64 rows a statement (./bulk-insert.ts). The producer
    * rejects duplicate registry IDs with their source line; one reaching here is a bug, and an error.
    */
-  addEncodedRows(rows: readonly (readonly (string | number)[])[]): void {
-    const { facility, inputs, address } = this.bulk;
+  addEncodedRows(rows: readonly (readonly (string | number | null)[])[]): void {
+    const { facility, inputs, address, evidence } = this.bulk;
     try {
       for (const v of rows) {
         const id = v[0] as string;
         facility.add(id, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!, v[10]!, v[11]!, v[12]!, v[13]!, v[14]!, v[15]!, v[16]!, v[18] === '' ? null : v[18]!);
         inputs.add(id, v[17]!);
         address.add(normalizeAddressKey(v[2] as string, v[4] as string), id);
+        if (v[19]) evidence.add(id, v[19]);
         this.count++;
+        if (v[6] === null) this.unplaced++;
         this.peers.add(v[8] as string, v[9] as number);
       }
       facility.flush();
       inputs.flush();
       address.flush();
+      evidence.flush();
     } catch (e) {
       if (e instanceof Error && e.message.includes('UNIQUE constraint failed: facility')) {
         throw new Error("a registry ID reached the index twice: the producer's duplicate check missed it");
@@ -151,7 +165,7 @@ export class IndexWriter {
   }
 
   /** Writes metadata, the release list and history (./history/carry-forward.ts), and atomically replaces `path`. */
-  finish(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
+  finish(info: Omit<IndexInfo, 'facility_count' | 'facilities_without_location'>): IndexInfo {
     const full = this.seal(info);
     this.commit();
     return full;
@@ -161,7 +175,7 @@ export class IndexWriter {
    * All of finish() but the rename: the file is complete and closed under its temp name, so what
    * a release carries beside it can be written before the two are put in place (ingest's companions).
    */
-  seal(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
+  seal(info: Omit<IndexInfo, 'facility_count' | 'facilities_without_location'>): IndexInfo {
     const full = this.describe(info);
     this.complete();
     return full;
@@ -172,8 +186,8 @@ export class IndexWriter {
    * index's final IndexInfo, which the files beside it are tied to: ingest starts laying out the area
    * index in its own process now, while complete() runs.
    */
-  describe(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
-    const full: IndexInfo = { ...info, facility_count: this.count };
+  describe(info: Omit<IndexInfo, 'facility_count' | 'facilities_without_location'>): IndexInfo {
+    const full: IndexInfo = { ...info, facility_count: this.count, facilities_without_location: this.unplaced };
     this.release = recordRelease(this.db, { as_of: full.as_of, score_version: full.score_version, dataset_name: full.dataset_name, facility_count: full.facility_count }, this.previous, STORED_INPUT_KEYS);
     // The previous index is read by recordRelease only. Its page cache (up to 128 MiB, full after the
     // diff's scan) is handed back now, before the search fill's sort takes up to the main cache's size:
@@ -183,6 +197,8 @@ export class IndexWriter {
     put.run('format', INDEX_FORMAT);
     put.run('inputs_keys', JSON.stringify(STORED_INPUT_KEYS));
     put.run('info', JSON.stringify(full));
+    // ingest names the keys its sources had before this runs (setMeta); add()'s rows report all or none
+    this.db.prepare('INSERT OR IGNORE INTO index_meta VALUES (?, ?)').run('evidence_reported', JSON.stringify(this.evidenceGiven ? EVIDENCE_KEYS : []));
     this.asOf = full.as_of;
     return full;
   }

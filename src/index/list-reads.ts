@@ -1,8 +1,8 @@
 import type { Database } from 'bun:sqlite';
-import { PEER_COLUMNS, peersOf, type RawPeers } from './facility-reads';
+import { locationOf, PEER_COLUMNS, peersOf, type RawPeers } from './facility-reads';
 import type { ScoreChange } from './history/model';
 import { manyChangeEntriesStatement, scoreChangesOf } from './history/score-change';
-import type { FacilityBrief } from './model';
+import type { FacilityBrief, Location } from './model';
 import type { Peers } from './peers';
 
 /** A portfolio item: the brief plus peers and score change. */
@@ -10,7 +10,7 @@ export type BriefWithPeers = FacilityBrief & { peers: Peers | null; score_change
 /** A facility table row as the area search reads it (`placedRows`): the flag as SQLite stores it, 0 or 1. */
 export type PlacedRow = { registry_id: string; fac_name: string; lat: number; lng: number; overall_score: number; active_enforcement: number; fac_state: string };
 type RawBrief = Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number };
-type Location = { lat: number; lng: number };
+type StoredPlace = { lat: number | null; lng: number | null };
 
 /**
  * Reads of many facilities at once: a portfolio's or an export's IDs, and the whole table for the
@@ -29,12 +29,12 @@ export class ListReads {
   ) {
     const ids = 'IN (SELECT value FROM json_each(?))';
     this.briefsByIds = db.prepare<RawBrief, [string]>(`SELECT registry_id, fac_name, overall_score, active_enforcement FROM facility WHERE registry_id ${ids}`);
-    this.briefsWithPeers = db.prepare<RawBrief & Location & RawPeers, [string]>(
+    this.briefsWithPeers = db.prepare<RawBrief & StoredPlace & RawPeers, [string]>(
       `SELECT f.registry_id, f.fac_name, f.overall_score, f.active_enforcement, f.lat, f.lng, ${PEER_COLUMNS} FROM facility f
        LEFT JOIN peer_rank p ON p.naics = f.fac_naics AND p.overall_score = f.overall_score WHERE f.registry_id ${ids}`,
     );
     this.changeEntries = manyChangeEntriesStatement(db);
-    this.locationsByIds = db.prepare<{ registry_id: string } & Location, [string]>(`SELECT registry_id, lat, lng FROM facility WHERE registry_id ${ids}`);
+    this.locationsByIds = db.prepare<{ registry_id: string } & StoredPlace, [string]>(`SELECT registry_id, lat, lng FROM facility WHERE registry_id ${ids}`);
   }
 
   /** The briefs of those `ids` that are in the index, keyed by ID, read in one statement; unknown IDs are absent. */
@@ -58,28 +58,28 @@ export class ListReads {
     const json = JSON.stringify(ids);
     const changes = this.changeEntries ? scoreChangesOf(this.changeEntries.all(json), this.scoreVersion) : null;
     for (const r of this.briefsWithPeers.all(json)) {
-      locations?.set(r.registry_id, { lat: r.lat, lng: r.lng });
+      locations?.set(r.registry_id, locationOf(r));
       const { registry_id, fac_name, overall_score } = r;
       out.set(registry_id, { registry_id, fac_name, overall_score, active_enforcement: r.active_enforcement === 1, peers: peersOf(r), score_change: changes?.get(registry_id) ?? null });
     }
     return out;
   }
 
-  /** The WGS84 locations of those `ids` that are in the index, keyed by ID. */
+  /** The WGS84 locations of those `ids` that are in the index (null: no coordinates), keyed by ID. */
   locations(ids: readonly string[]): Map<string, Location> {
     const out = new Map<string, Location>();
     if (ids.length === 0) return out;
-    for (const r of this.locationsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, { lat: r.lat, lng: r.lng });
+    for (const r of this.locationsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, locationOf(r));
     return out;
   }
 
-  /** Rows of the facility table, counted now (the area search sizes its arrays by it). */
-  count(): number {
-    return this.db.query<{ n: number }, []>('SELECT count(*) AS n FROM facility').get()!.n;
+  /** Facilities with coordinates, counted now (the area search sizes its arrays by it). */
+  placedCount(): number {
+    return this.db.query<{ n: number }, []>('SELECT count(*) AS n FROM facility WHERE lat IS NOT NULL').get()!.n;
   }
 
-  /** Every facility's place, score and flag, in registry_id order (the primary key's order). */
+  /** Every placed facility's place, score and flag, in registry_id order; those without coordinates are never in the area search. */
   placed(): IterableIterator<PlacedRow> {
-    return this.db.query<PlacedRow, []>('SELECT registry_id, fac_name, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id').iterate();
+    return this.db.query<PlacedRow, []>('SELECT registry_id, fac_name, lat, lng, overall_score, active_enforcement, fac_state FROM facility WHERE lat IS NOT NULL ORDER BY registry_id').iterate();
   }
 }

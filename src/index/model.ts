@@ -1,5 +1,6 @@
 import { t, type Static } from '../shared/typebox';
 import { ScoreInputs } from '../scoring/model';
+import { Evidence } from './evidence';
 
 /** One facility as the index stores it: identity, location and its computed score. */
 export const FacilityRow = t.Object({
@@ -9,8 +10,9 @@ export const FacilityRow = t.Object({
   fac_city: t.String(),
   fac_state: t.String(),
   fac_zip: t.String(),
-  lat: t.Number(),
-  lng: t.Number(),
+  /** Null (both) for a facility without usable coordinates. */
+  lat: t.Union([t.Number(), t.Null()]),
+  lng: t.Union([t.Number(), t.Null()]),
   fac_naics: t.String(),
   overall_score: t.Integer(),
   active_enforcement: t.Boolean(),
@@ -22,11 +24,16 @@ export const FacilityRow = t.Object({
   score_hash: t.String(),
   /** The inputs the score was computed from, kept so reports can say what drove each component. */
   score_inputs: ScoreInputs,
+  /** The ECHO fields shown beside the score (tests may leave it out: nothing stored). */
+  evidence: t.Optional(Evidence),
 });
 export type FacilityRow = Static<typeof FacilityRow>;
 
+/** A WGS84 point as the index stores it; null for a facility without usable coordinates. */
+export type Location = { lat: number; lng: number } | null;
+
 /** A row without its score inputs (lookups, portfolios, areas). */
-export const FacilitySummary = t.Omit(FacilityRow, ['score_inputs']);
+export const FacilitySummary = t.Omit(FacilityRow, ['score_inputs', 'evidence']);
 export type FacilitySummary = Static<typeof FacilitySummary>;
 
 /** Spec 2.4's four fields of a facility: a portfolio result row, and an area item less the distance. */
@@ -38,6 +45,7 @@ export const IndexInfo = t.Object({
   dataset_name: t.String(),
   as_of: t.String({ description: 'Date the data describes (YYYY-MM-DD); scores are relative to it, never the wall clock' }),
   facility_count: t.Integer(),
+  facilities_without_location: t.Integer({ description: 'Facilities indexed without usable coordinates: found by ID and search, not by area' }),
   score_version: t.String(),
   fictitious: t.Boolean({ description: 'True when the data is an invented sample, not EPA data' }),
   built_at: t.String(),

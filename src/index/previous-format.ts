@@ -9,24 +9,26 @@ import { INDEX_FORMAT } from './schema';
  * release history of a served index survives the upgrade that changes the format. Nothing else reads
  * an older file (a server refuses it: ./schema.ts formatRefusal), and this reads only what carrying
  * the history forward needs: the release list, the history, the score columns of `facility` (the
- * same in both) and, when the score method changes, the stored inputs (src/index/history/carry-forward.ts).
+ * same in both) and, when the score method changes, the stored inputs as value arrays named by
+ * index_meta `inputs_keys` (the same in both; src/index/history/carry-forward.ts).
  *
  * A layout is described by what differs between the two formats. When INDEX_FORMAT next changes,
  * LAYOUT_BEFORE takes CURRENT_LAYOUT's values and CURRENT_LAYOUT says what the new format changed.
  */
 export type Layout = {
   format: string;
-  /** facility_inputs.score_inputs: keyed JSON objects, or value arrays named by index_meta `inputs_keys` (./inputs-codec.ts). */
-  inputs: 'keyed' | 'values';
-  /** facility.detail: every record and detail in the row, or the shared ones stored once (tables shared_detail, program_record). */
-  details: 'inline' | 'shared';
+  /** facility.lat/lng: NOT NULL (rows without coordinates were rejected), or NULL for a facility without usable coordinates. */
+  location: 'required' | 'nullable';
+  /** Table facility_evidence (./evidence.ts): the ECHO fields shown beside the score. Not read by --previous, only checked. */
+  evidence: boolean;
 };
 
-export const CURRENT_LAYOUT: Layout = { format: INDEX_FORMAT, inputs: 'values', details: 'shared' };
-export const LAYOUT_BEFORE: Layout = { format: '9', inputs: 'keyed', details: 'inline' };
+export const CURRENT_LAYOUT: Layout = { format: INDEX_FORMAT, location: 'nullable', evidence: true };
+export const LAYOUT_BEFORE: Layout = { format: '10', location: 'required', evidence: false };
 
 const READABLE = [LAYOUT_BEFORE, CURRENT_LAYOUT];
-const SHARED_TABLES = ['shared_detail', 'program_record'];
+/** Tables both layouts have and --previous reads or checks. */
+const COMMON_TABLES = ['release', 'history', 'facility_inputs', 'shared_detail', 'program_record'];
 
 /** Thrown when a file cannot be a previous index; its message is one line, the path not included. */
 export class PreviousFormatError extends Error {}
@@ -62,15 +64,15 @@ export function readPreviousIndex(path: string): PreviousIndex {
     const layout = READABLE.find((l) => l.format === format);
     if (!layout) throw new PreviousFormatError(refusal(format));
     // a file that is not the layout its number says would fail in the middle of the build
-    const shared = SHARED_TABLES.every((t) => hasTable(db, t));
-    if (shared !== (layout.details === 'shared') || !hasTable(db, 'release') || !hasTable(db, 'history')) {
+    const latNotNull = db.query<{ notnull: number }, []>("SELECT \"notnull\" FROM pragma_table_info('facility') WHERE name = 'lat'").get()?.notnull === 1;
+    if (!COMMON_TABLES.every((t) => hasTable(db, t)) || hasTable(db, 'facility_evidence') !== layout.evidence || latNotNull !== (layout.location === 'required')) {
       throw new PreviousFormatError(`not a format-${format} index (its tables are not that layout's)`);
     }
     const keys = meta('inputs_keys');
-    if ((keys !== undefined) !== (layout.inputs === 'values')) throw new PreviousFormatError(`not a format-${format} index (inputs_keys ${keys === undefined ? 'missing' : 'present'})`);
+    if (keys === undefined) throw new PreviousFormatError(`not a format-${format} index (inputs_keys missing)`);
     const releases = db.query<Release, []>('SELECT seq, as_of, score_version, dataset_name, facility_count FROM release ORDER BY seq').all();
     if (releases.length === 0) throw new PreviousFormatError('the index lists no release');
-    return { path, releases, inputsKeys: keys === undefined ? null : (JSON.parse(keys) as string[]) };
+    return { path, releases, inputsKeys: JSON.parse(keys) as string[] };
   } finally {
     db.close();
   }

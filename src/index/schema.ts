@@ -1,19 +1,21 @@
 import { HISTORY_DDL } from './history/schema';
 
 /**
- * Index format 10, the only one a server reads (an index of another number is refused at open:
- * formatRefusal). A file holds `facility` (one slim row per facility: identity, location, score
- * components, and `detail`, what a Starter+ lookup shows beyond the row: its programs and the
+ * Index format 11, the only one a server reads (an index of another number is refused at open:
+ * formatRefusal). A file holds `facility` (one slim row per facility: identity, location (NULL for
+ * a facility without usable coordinates: served by ID and search, never placed), score components, and `detail`, what a Starter+ lookup shows beyond the row: its programs and the
  * explanation as sentence-template ids and values, or the integer id of a `shared_detail` row many
  * facilities share; ./facility-detail.ts), `reason_template` and `program_record` (templates and
  * program records stored once), `facility_inputs` (the score model's inputs as a value array in the
  * order `index_meta.inputs_keys` names: ./inputs-codec.ts), `facility_address` (the demo geocoder's
- * keys), `peer_rank` (industry peers by NAICS code and score, with the API's JSON), the release and
- * history tables (./history/schema.ts), the search tables (./search/table.ts; in `<index>.search` for a
- * national build, search docids `score * 2^32 + rank`: ./search/docids.ts) and `index_meta` (format,
+ * keys), `facility_evidence` (the ECHO fields shown beside the score, only where there is something
+ * to store: ./evidence.ts; index_meta `evidence_reported` names the keys the sources had), `peer_rank`
+ * (industry peers by NAICS code and score, with the API's JSON), the release and history tables
+ * (./history/schema.ts), the search tables (./search/table.ts; in `<index>.search` for a national
+ * build, search docids `score * 2^32 + rank`: ./search/docids.ts) and `index_meta` (format,
  * info, inputs_keys). Bump INDEX_FORMAT when any of this changes, and retarget ./previous-format.ts.
  */
-export const INDEX_FORMAT = '10';
+export const INDEX_FORMAT = '11';
 
 /**
  * The one sentence a server says about an index of another format, or null for the current one.
@@ -42,8 +44,9 @@ CREATE TABLE facility (
   fac_city TEXT NOT NULL,
   fac_state TEXT NOT NULL,
   fac_zip TEXT NOT NULL,
-  lat REAL NOT NULL,
-  lng REAL NOT NULL,
+  -- NULL for a facility without usable coordinates (never in the area search)
+  lat REAL,
+  lng REAL,
   fac_naics TEXT NOT NULL,
   overall_score INTEGER NOT NULL,
   active_enforcement INTEGER NOT NULL,
@@ -61,6 +64,8 @@ CREATE TABLE facility (
 CREATE TABLE facility_inputs (registry_id TEXT PRIMARY KEY NOT NULL, score_inputs TEXT NOT NULL) WITHOUT ROWID;
 -- normalised street line + state (src/demo/address.ts), for the demo's offline geocoder
 CREATE TABLE facility_address (address_key TEXT NOT NULL, registry_id TEXT NOT NULL, PRIMARY KEY (address_key, registry_id)) WITHOUT ROWID;
+-- the ECHO fields shown beside the score (./evidence.ts), only for facilities with something to store
+CREATE TABLE facility_evidence (registry_id TEXT PRIMARY KEY NOT NULL, evidence TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE index_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
 ${HISTORY_DDL}
 `;

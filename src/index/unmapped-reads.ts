@@ -5,16 +5,15 @@ import type { FacilitySummary } from './model';
 /**
  * Facilities without coordinates, by ZIP (a site report's unmapped list). Asked through the search
  * tables (the ZIP is one of a facility's words), so no request scans `facility`. Null when this
- * index cannot hold any (`facility.lat NOT NULL`) or has no search tables to find a ZIP by.
+ * index has no search tables to find a ZIP by.
  */
 export class UnmappedReads {
   private readonly byZip;
 
   constructor(db: Database) {
-    const lat = db.query<{ notnull: number }, []>("SELECT \"notnull\" FROM pragma_table_info('facility') WHERE name = 'lat'").get();
     const search = db.query("SELECT 1 AS ok FROM pragma_table_list WHERE name = 'facility_search'").get();
     this.byZip =
-      !lat || lat.notnull === 1 || !search
+      !search
         ? null
         : db.prepare<RawSummary, [string, string]>(
             `SELECT ${SUMMARY_COLUMNS} FROM facility_search JOIN search_doc d ON d.docid = facility_search.rowid JOIN facility f ON f.registry_id = d.registry_id
@@ -22,7 +21,7 @@ export class UnmappedReads {
           );
   }
 
-  /** Lowest registry ID first; null when the index cannot hold facilities without coordinates. */
+  /** Lowest registry ID first; null when the index has no search tables. */
   inZip(zip: string): FacilitySummary[] | null {
     if (!this.byZip) return null;
     if (!/^\d{5}$/.test(zip)) return [];

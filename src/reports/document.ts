@@ -86,7 +86,7 @@ function drawIdentity(f: Flow, v: ReportView): void {
   const facts: [string, string][] = [
     ['Registry ID', v.registry_id],
     ['NAICS code', v.fac_naics || 'Not reported'],
-    ['Coordinates', formatCoordinates(v.lat, v.lng)],
+    ['Coordinates', v.lat === null || v.lng === null ? 'not reported (EPA lists no usable coordinates)' : formatCoordinates(v.lat, v.lng)],
     ['Industry peers', peersLine(v)],
   ];
   for (const [label, value] of facts) {

@@ -18,8 +18,9 @@ export const ReportView = t.Object({
   registry_id: t.String(),
   fac_name: t.String(),
   address_lines: t.Array(t.String()),
-  lat: t.Number(),
-  lng: t.Number(),
+  /** Null: the facility has no usable coordinates. */
+  lat: t.Union([t.Number(), t.Null()]),
+  lng: t.Union([t.Number(), t.Null()]),
   fac_naics: t.String(),
   overall_score: t.Integer(),
   baseline: t.Integer(),

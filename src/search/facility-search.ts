@@ -15,8 +15,8 @@ export type SearchHit = {
   fac_state: string;
   overall_score: number;
   active_enforcement: boolean;
-  lat: number;
-  lng: number;
+  lat: number | null;
+  lng: number | null;
   key: CursorKey;
 };
 

@@ -1,5 +1,6 @@
 import type { Location } from '../exports/geojson';
 import { encodeCursor } from './cursor';
+import { locationOf } from '../index/facility-index';
 import type { FacilitySearch } from './facility-search';
 import type { SearchResult } from './model';
 import type { SearchRequest } from './query';
@@ -9,7 +10,7 @@ export function searchFacilities(search: FacilitySearch, r: SearchRequest): { re
   const { hits, more } = search.page(r);
   const locations = new Map<string, Location>();
   const facilities = hits.map((h) => {
-    locations.set(h.registry_id, { lat: h.lat, lng: h.lng });
+    locations.set(h.registry_id, locationOf(h));
     return {
       registry_id: h.registry_id,
       fac_name: h.fac_name,

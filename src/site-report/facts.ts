@@ -1,4 +1,5 @@
 import type { FacilityIndex } from '../index/facility-index';
+import { caaMajorOf, type Evidence } from '../index/evidence';
 import { factsOf } from '../scoring/facts';
 import type { ScoreInputs } from '../scoring/model';
 import { ENFORCEMENT_WINDOW_MONTHS } from '../scoring/rules';
@@ -23,13 +24,14 @@ export type SiteFacts = {
 export type HeldFields = { rcraUniverses: boolean; tri: boolean; caaMajor: boolean };
 
 /**
- * The finer ECHO fields the index holds. Index format 10 keeps none of RCRA_PERMIT_TYPES, TRI_FLAG
- * and CAA_PERMIT_TYPES (ingest reads only each program's flag and compliance record:
- * src/index/ingest/program-columns.ts), so those categories are broadened or not searched. When the
- * index stores them, this says so and `siteFactsOf` reads them; the categories then search exactly.
+ * The finer ECHO fields the index holds: RCRA_PERMIT_TYPES, TRI_FLAG and CAA_PERMIT_TYPES are stored
+ * (src/index/evidence.ts) when every source had the column (index_meta `evidence_reported`: an ECHO
+ * exporter file does, a facility-search download does not). A category whose field is not held is
+ * broadened to its program or not searched (./categories.ts).
  */
-export function heldFields(_index: FacilityIndex): HeldFields {
-  return { rcraUniverses: false, tri: false, caaMajor: false };
+export function heldFields(index: FacilityIndex): HeldFields {
+  const r = index.evidenceReported;
+  return { rcraUniverses: r.has('rcra_universes'), tri: r.has('tri_flag'), caaMajor: r.has('caa_permit_types') };
 }
 
 /** Program names as reports print them, in the order of ScoreInputs.programs. */
@@ -40,7 +42,7 @@ export const PROGRAM_LABELS = { caa: 'CAA', cwa: 'CWA', rcra: 'RCRA', sdwa: 'SDW
  * the window, or undated but counted by a 5-year column (FAC_FORMAL_ACTION_COUNT and the program
  * counts cover the last 5 years).
  */
-export function siteFactsOf(inputs: ScoreInputs, asOf: string): SiteFacts {
+export function siteFactsOf(inputs: ScoreInputs, evidence: Evidence, asOf: string): SiteFacts {
   const f = factsOf(inputs, asOf);
   const last = f.lastFormalAction;
   const formalActionInWindow = last !== null && (last.monthsAgo === null ? f.formalActions > 0 : last.monthsAgo <= ENFORCEMENT_WINDOW_MONTHS);
@@ -49,9 +51,9 @@ export function siteFactsOf(inputs: ScoreInputs, asOf: string): SiteFacts {
     significant: f.currentStatus === 'significant',
     formalActionInWindow,
     programs: { caa: p.caa !== null, cwa: p.cwa !== null, rcra: p.rcra !== null, sdwa: p.sdwa !== null },
-    rcraUniverses: null,
-    tri: null,
-    caaMajor: null,
+    rcraUniverses: evidence.rcra_universes,
+    tri: evidence.tri_flag,
+    caaMajor: caaMajorOf(evidence),
   };
 }
 

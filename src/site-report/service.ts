@@ -77,12 +77,13 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
     const id = registryIdAt(spatial, hit.pos);
     const row = index.getDetail(id);
     if (!row) continue; // the spatial index is built from this index: never, short of a bug
-    const facts = siteFactsOf(row.score_inputs, asOf);
+    const facts = siteFactsOf(row.score_inputs, row.evidence, asOf);
     const categories = reach.filter((s) => s.test(facts)).map((s) => s.rule.key);
     if (categories.length === 0) continue;
     const band = bandOf(hit.distance);
     for (const c of categories) bands.get(c)![band]++;
-    const bearing = bearingDegrees(site.lat, site.lng, row.lat, row.lng);
+    // the area search holds only placed facilities, so this row has coordinates
+    const bearing = bearingDegrees(site.lat, site.lng, row.lat!, row.lng!);
     findings.push({
       ...identityOf(row),
       distance_miles: roundMiles(hit.distance),
@@ -132,13 +133,13 @@ function unmappedOf(index: FacilityIndex, zip: string | null, searched: Searched
   }
   const rows = index.unmappedInZip(zip);
   if (rows === null) {
-    return { zip, searched: false, note: `This index holds no facilities without coordinates (its ingest rejects them), so none can be listed for ZIP ${zip}.`, facilities: [] };
+    return { zip, searched: false, note: `This index has no search tables to find the facilities of ZIP ${zip} by, so facilities without coordinates were not looked for.`, facilities: [] };
   }
   const facilities: UnmappedFacility[] = [];
   for (const summary of rows) {
     const row = index.getDetail(summary.registry_id);
     if (!row) continue;
-    const facts = siteFactsOf(row.score_inputs, asOf);
+    const facts = siteFactsOf(row.score_inputs, row.evidence, asOf);
     // adjoining is a distance, not a record type: with no distance it says nothing
     facilities.push({ ...identityOf(row), ...recordOf(row, facts), categories: searched.filter((s) => s.rule.key !== 'adjoining' && s.test(facts)).map((s) => s.rule.key) });
   }

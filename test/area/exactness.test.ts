@@ -54,7 +54,7 @@ describe('radius search equals a brute-force scan of every facility', () => {
     expect(spatial.count).toBe(rows.length);
     expect(new Set(rows.map((r) => `${r.lat},${r.lng}`)).size).toBeLessThan(rows.length);
     expect(spatial.idOther.size).toBeGreaterThan(0);
-    expect(rows.some((r) => r.lng > 179.5) && rows.some((r) => r.lng < -179.5)).toBe(true);
+    expect(rows.some((r) => r.lng! > 179.5) && rows.some((r) => r.lng! < -179.5)).toBe(true);
   });
 
   it('for random centres, radii, limits, sorts and filters around Houston, Chicago, the Aleutians, Hawaii, Puerto Rico, Guam and a pentagon', () => {

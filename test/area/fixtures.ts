@@ -71,7 +71,7 @@ export function cluster(rand: () => number, place: Place, count: number, spreadM
   const rows: FacilityRow[] = [];
   for (let i = 0; i < count; i++) {
     const prev = rows[rows.length - 1];
-    const at = prev && rand() < 0.05 ? { lat: prev.lat, lng: prev.lng } : destination(place.lat, place.lng, rand() * 360, spreadMiles * Math.sqrt(rand()), earthRadiusMiles);
+    const at = prev && rand() < 0.05 ? { lat: prev.lat!, lng: prev.lng! } : destination(place.lat, place.lng, rand() * 360, spreadMiles * Math.sqrt(rand()), earthRadiusMiles);
     rows.push(placed(rand, at, place.state));
   }
   return rows;

@@ -44,8 +44,8 @@ describe('CSV form', () => {
     expect(Object.keys(rows[0]!)).toEqual(columns);
     const tricky = rows.find((r) => r.registry_id === TRICKY.registry_id)!;
     expect(tricky.fac_name).toBe('SMITH, JONES & "PARTNERS"\nPLATING');
-    expect(Number(tricky['location.lat'])).toBe(TRICKY.lat);
-    expect(Number(tricky['location.lng'])).toBe(TRICKY.lng);
+    expect(Number(tricky['location.lat'])).toBe(TRICKY.lat!);
+    expect(Number(tricky['location.lng'])).toBe(TRICKY.lng!);
     expect(tricky.active_enforcement).toBe('false');
   });
 

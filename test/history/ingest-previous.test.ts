@@ -6,7 +6,7 @@ import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import { UnusableInputError } from '../../src/index/ingest/errors';
 import { readPrevious } from '../../src/index/ingest/previous';
 import { ReleaseOrderError } from '../../src/index/ingest/ingest';
-import { toFormat9 } from '../support/format-9';
+import { toFormat10 } from '../support/format-10';
 import { threeReleases, directDiff, facilityTuples, historyRowsOf, quietIngest, type ThreeReleases } from './releases';
 
 let r: ThreeReleases;
@@ -142,22 +142,22 @@ describe('a change of score method between releases', () => {
   });
 });
 
-describe('a previous index of the format before (9: inputs keyed, details inline) and a new one of the current format', () => {
+describe('a previous index of the format before (10: coordinates required, no evidence table) and a new one of the current format', () => {
   it("the change of method finds the same 'rescored' and 'changed' facilities as between two current indexes", async () => {
-    const keyed = join(r.dir, 'keyed-format-9.sqlite');
-    copyFileSync(r.chained[0], keyed);
-    toFormat9(keyed);
-    const db = new Database(keyed, { readonly: true });
-    expect((db.query('SELECT score_inputs FROM facility_inputs LIMIT 1').get() as { score_inputs: string }).score_inputs).toStartWith('{"qtrs_with_nc":');
+    const before = join(r.dir, 'format-10.sqlite');
+    copyFileSync(r.chained[0], before);
+    toFormat10(before);
+    const db = new Database(before, { readonly: true });
+    expect((db.query("SELECT value FROM index_meta WHERE key = 'format'").get() as { value: string }).value).toBe('10');
+    expect(db.query("SELECT 1 FROM sqlite_master WHERE name = 'facility_evidence'").get()).toBeNull();
     db.close();
-    const base = readPrevious(keyed);
-    expect(base.inputsKeys).toBeNull();
-    expect(readPrevious(r.chained[0]).inputsKeys).not.toBeNull();
+    const base = readPrevious(before);
+    expect(base.inputsKeys).toEqual(readPrevious(r.chained[0]).inputsKeys);
     const otherMethod = `${base.releases[base.releases.length - 1]!.score_version}+method-b`;
-    const [fromKeyed, fromValues] = [join(r.dir, 'method-b-from-keyed.sqlite'), join(r.dir, 'method-b-from-values.sqlite')];
-    await quietIngest([r.files[1]], fromKeyed, { previous: keyed, scoreVersion: otherMethod });
-    await quietIngest([r.files[1]], fromValues, { previous: r.chained[0], scoreVersion: otherMethod });
-    const [a, b] = [historyRowsOf(fromKeyed, 2), historyRowsOf(fromValues, 2)];
+    const [fromBefore, fromCurrent] = [join(r.dir, 'method-b-from-format-10.sqlite'), join(r.dir, 'method-b-from-current.sqlite')];
+    await quietIngest([r.files[1]], fromBefore, { previous: before, scoreVersion: otherMethod });
+    await quietIngest([r.files[1]], fromCurrent, { previous: r.chained[0], scoreVersion: otherMethod });
+    const [a, b] = [historyRowsOf(fromBefore, 2), historyRowsOf(fromCurrent, 2)];
     expect(a).toEqual(b);
     expect(a.rescored.length).toBeGreaterThan(0);
     expect(a.changed.length).toBeGreaterThan(0);

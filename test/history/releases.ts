@@ -53,7 +53,7 @@ export function threeReleases(): Promise<ThreeReleases> {
 export async function buildThreeReleases(rows = 2000, changeShare = 0.05): Promise<ThreeReleases> {
   const dir = tempDir('history');
   const files = AS_OF.map((_, i) => join(dir, `release-${i + 1}.csv`)) as ThreeReleases['files'];
-  writeFileSync(files[0], [...exporterLines({ seed: 'history-test', rows, asOf: AS_OF[0] })].join('\r\n') + '\r\n');
+  writeFileSync(files[0], [...exporterLines({ seed: 'history-test', rows, asOf: AS_OF[0], missingCoordinatesRate: 0 })].join('\r\n') + '\r\n');
   const manifests = [
     await evolveFile(files[0], files[1], 'history-week-2', changeShare),
     await evolveFile(files[1], files[2], 'history-week-3', changeShare),

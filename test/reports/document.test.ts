@@ -10,6 +10,7 @@ const INFO: IndexInfo = {
   dataset_name: 'report test fixture',
   as_of: '2026-11-01',
   facility_count: 1,
+  facilities_without_location: 0,
   score_version: 'fcs-test-7',
   fictitious: true,
   built_at: '2026-11-02T00:00:00Z',

@@ -1,3 +1,4 @@
+import type { Evidence } from '../../src/index/evidence';
 import type { ScorePoint } from '../../src/history/score-series';
 import type { FacilityDetail } from '../../src/index/facility-index';
 import type { IndexInfo } from '../../src/index/model';
@@ -22,7 +23,25 @@ const program = (status: string): ProgramInputs => ({
   last_formal_action_date: '2026-10-01',
 });
 
+/** Every evidence field at its longest: all universes, 13-quarter histories, many federal cases, both agencies' dates. */
+export const FULLEST_EVIDENCE: Evidence = {
+  rcra_universes: ['TSDF', 'LQG', 'SQG', 'CESQG', 'VSQG', 'TRANSPORTER'],
+  caa_permit_types: 'Major, Title V Permit, Synthetic Minor, Operating Permit (Federally Enforceable State Operating Permit)',
+  tri_flag: true,
+  tri_on_site_releases_lbs: 123_456_789.5,
+  tri_releases_transfers_lbs: 987_654_321.25,
+  ghg_co2_tonnes: 12_345_678.9,
+  caa_history: 'SSSSVVVVUUUU',
+  cwa_history: 'SVSVSVSVSVSVS',
+  rcra_history: 'UUUUVVVVSSSS',
+  fec_case_ids: Array.from({ length: 24 }, (_, i) => `06-${String(2001 + i).padStart(4, '0')}-${String(1000 + i * 37)}`),
+  last_inspection_epa: '2026-10-01', last_inspection_state: '2026-10-01',
+  last_formal_action_epa: '2026-09-30', last_formal_action_state: '2026-10-01',
+  last_informal_action_epa: '2026-10-15', last_informal_action_state: '2024-01-02',
+};
+
 export const FULLEST_ROW: FacilityDetail = {
+  evidence: FULLEST_EVIDENCE,
   ...facility({
     registry_id: '990000999999',
     fac_name: '東 CONSOLIDATED AMALGAMATED PETROCHEMICAL REFINING, STORAGE, TRANSPORT AND WASTEWATER TREATMENT COMPANY OF THE GREATER SOUTHWESTERN GULF COAST REGION, INCORPORATED (FICTITIOUS) DIVISION NUMBER SEVENTEEN NORTH',
@@ -66,6 +85,7 @@ export const FULLEST_INFO: IndexInfo = {
   dataset_name: 'FICTITIOUS national-size sample of invented facilities for layout tests (generator seed layout-v1), not EPA data',
   as_of: '2026-10-31',
   facility_count: 3_200_000,
+  facilities_without_location: 6_400,
   score_version: 'fcs-2.0',
   fictitious: true,
   built_at: '2026-11-01T00:00:00Z',

@@ -89,9 +89,32 @@ describe.each(SITES)('the site report against brute force, near %s', (_name, lat
   });
 });
 
-describe('categories the index cannot decide', () => {
+describe('exact categories on an index of exporter files (RCRA_PERMIT_TYPES, TRI_FLAG, CAA_PERMIT_TYPES stored)', () => {
   const site = siteAt(29.7604, -95.3698);
-  const rows = [withTraits('990200000001', site, { snc: false, recentFormal: false, oldFormal: false, rcra: true, cwa: true, caa: true })];
+  const at = destination(site.lat, site.lng, 45, 0.1, R_MILES);
+  const rows = [
+    withTraits('990300000001', at, { snc: false, recentFormal: false, oldFormal: false, rcra: true, tsdf: true, cwa: false, caa: true, caaMajor: true, tri: true }),
+    withTraits('990300000002', at, { snc: false, recentFormal: false, oldFormal: false, rcra: true, tsdf: false, cwa: false, caa: true, caaMajor: false, tri: false }),
+  ];
+  const index = memoryIndex(rows);
+  const report = buildSiteReport(index, buildSpatialIndex(index), { site, name: null, address: null, distances: defaultDistances() });
+
+  it('rcra_tsd, rcra_generator, caa_major and tri are searched, not broadened', () => {
+    for (const k of ['rcra_tsd', 'rcra_generator', 'caa_major', 'tri'] as const) expect(report.summary.find((s) => s.category === k)!.coverage).toBe('searched');
+    expect(report.sources.not_searched.map((s) => s.name).join(' | ')).not.toContain('TRI_FLAG');
+  });
+
+  it('a TSDF that is a major air source and a TRI reporter is listed under each; a small generator and synthetic minor only as a generator', () => {
+    const byId = new Map(report.findings.map((f) => [f.registry_id, f.categories]));
+    expect(byId.get('990300000001')).toEqual(['adjoining', 'rcra_tsd', 'rcra_generator', 'tri', 'caa_major']);
+    expect(byId.get('990300000002')).toEqual(['adjoining', 'rcra_generator']);
+  });
+});
+
+describe('categories an index of facility-search downloads cannot decide (no RCRA_PERMIT_TYPES, TRI_FLAG or CAA_PERMIT_TYPES)', () => {
+  const site = siteAt(29.7604, -95.3698);
+  const { evidence: _notInTheSource, ...row } = withTraits('990200000001', site, { snc: false, recentFormal: false, oldFormal: false, rcra: true, cwa: true, caa: true });
+  const rows = [row];
   const index = memoryIndex(rows);
   const report = buildSiteReport(index, buildSpatialIndex(index), { site, name: null, address: null, distances: defaultDistances() });
 

@@ -1,4 +1,5 @@
 import type { FacilityRow } from '../../src/index/model';
+import { EVIDENCE_KEYS, evidenceOfStored, type Evidence } from '../../src/index/evidence';
 import type { ProgramInputs } from '../../src/scoring/model';
 import { CLEAN_INPUTS, facility, inputsWith } from '../helpers';
 import { destination } from '../area/fixtures';
@@ -12,7 +13,25 @@ const PROGRAM: ProgramInputs = {
 };
 
 /** What a generated facility is, as the test decides it (not as the service reads it). */
-export type Traits = { snc: boolean; recentFormal: boolean; oldFormal: boolean; rcra: boolean; cwa: boolean; caa: boolean };
+export type Traits = {
+  snc: boolean; recentFormal: boolean; oldFormal: boolean; rcra: boolean; cwa: boolean; caa: boolean;
+  /** Among RCRA facilities: a TSDF as well as a generator (else a small quantity generator only). */
+  tsdf?: boolean;
+  /** Among CAA facilities: a major source (else synthetic minor). */
+  caaMajor?: boolean;
+  /** A TRI reporter. */
+  tri?: boolean;
+};
+
+/** The ECHO fields the categories read beside the score, as an exporter row of these traits has them. */
+export function evidenceOf(t: Traits): Evidence {
+  return {
+    ...evidenceOfStored(null, new Set(EVIDENCE_KEYS)),
+    rcra_universes: t.rcra ? (t.tsdf ? ['TSDF', 'LQG'] : ['SQG']) : [],
+    caa_permit_types: t.caa ? (t.caaMajor ? 'Major' : 'Synthetic Minor') : '',
+    tri_flag: t.tri === true,
+  };
+}
 
 /** A fictitious facility at `at` with the given traits; the index's as-of date is 2026-11-01. */
 export function withTraits(id: string, at: { lat: number; lng: number }, t: Traits, score = 80): FacilityRow {
@@ -31,6 +50,7 @@ export function withTraits(id: string, at: { lat: number; lng: number }, t: Trai
       ...formal,
       programs: { caa: t.caa ? PROGRAM : null, cwa: t.cwa ? PROGRAM : null, rcra: t.rcra ? PROGRAM : null, sdwa: null },
     }),
+    evidence: evidenceOf(t),
   });
 }
 
@@ -42,9 +62,10 @@ export function scatter(rand: () => number, site: { lat: number; lng: number }, 
   const out: { row: FacilityRow; traits: Traits }[] = [];
   for (let i = 0; i < count; i++) {
     const r = rand();
-    const at = r < 0.03 ? site : r < 0.06 && out.length ? { lat: out.at(-1)!.row.lat, lng: out.at(-1)!.row.lng } : destination(site.lat, site.lng, rand() * 360, spreadMiles * Math.sqrt(rand()), R_MILES);
+    const at = r < 0.03 ? site : r < 0.06 && out.length ? { lat: out.at(-1)!.row.lat!, lng: out.at(-1)!.row.lng! } : destination(site.lat, site.lng, rand() * 360, spreadMiles * Math.sqrt(rand()), R_MILES);
     const e = rand();
     const traits: Traits = { snc: rand() < 0.25, recentFormal: e < 0.2, oldFormal: e >= 0.2 && e < 0.35, rcra: rand() < 0.4, cwa: rand() < 0.3, caa: rand() < 0.3 };
+    Object.assign(traits, { tsdf: traits.rcra && rand() < 0.4, caaMajor: traits.caa && rand() < 0.5, tri: rand() < 0.2 });
     out.push({ row: withTraits(String(id0 + i), at, traits, [20, 55, 80, 95, 100][Math.floor(rand() * 5)]!), traits });
   }
   return out;
@@ -52,12 +73,16 @@ export function scatter(rand: () => number, site: { lat: number; lng: number }, 
 
 const rad = (d: number) => (d * Math.PI) / 180;
 
-function unit(lat: number, lng: number): [number, number, number] {
+/** A point; the fixtures' facilities all have coordinates (null only satisfies the row type). */
+type Point = { lat: number | null; lng: number | null };
+
+function unit(lat: number | null, lng: number | null): [number, number, number] {
+  if (lat === null || lng === null) throw new Error('a fixture facility without coordinates');
   return [Math.cos(rad(lat)) * Math.cos(rad(lng)), Math.cos(rad(lat)) * Math.sin(rad(lng)), Math.sin(rad(lat))];
 }
 
 /** Great-circle distance by the chord of unit vectors (not the haversine the service uses). */
-export function chordMiles(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+export function chordMiles(a: Point, b: Point): number {
   const [x1, y1, z1] = unit(a.lat, a.lng);
   const [x2, y2, z2] = unit(b.lat, b.lng);
   const chord = Math.hypot(x1 - x2, y1 - y2, z1 - z2);
@@ -65,7 +90,7 @@ export function chordMiles(a: { lat: number; lng: number }, b: { lat: number; ln
 }
 
 /** Initial bearing from `a` to `b`: the direction of b's vector in a's local east/north plane. */
-export function enuBearing(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+export function enuBearing(a: { lat: number; lng: number }, b: Point): number {
   const v = unit(b.lat, b.lng);
   const east = [-Math.sin(rad(a.lng)), Math.cos(rad(a.lng)), 0];
   const north = [-Math.sin(rad(a.lat)) * Math.cos(rad(a.lng)), -Math.sin(rad(a.lat)) * Math.sin(rad(a.lng)), Math.cos(rad(a.lat))];
@@ -87,9 +112,8 @@ export function sectorOf(bearing: number): string {
 }
 
 /**
- * The categories a facility belongs under on this index, as the documentation states them:
- * RCRA universe and CAA major are not stored, so those categories list every facility of the
- * program (broadened); TRI_FLAG is not stored, so `tri` lists none.
+ * The categories a facility belongs under on an index of exporter files, as the documentation
+ * states them: RCRA universes, TRI_FLAG and CAA major sources are stored and searched exactly.
  */
 export function expectedCategories(t: Traits, miles: number, d: Record<string, number>): string[] {
   const within = (k: string) => miles <= d[k]!;
@@ -97,9 +121,10 @@ export function expectedCategories(t: Traits, miles: number, d: Record<string, n
   if (within('adjoining')) out.push('adjoining');
   if (t.snc && within('snc')) out.push('snc');
   if (t.recentFormal && within('enforcement')) out.push('enforcement');
-  if (t.rcra && within('rcra_tsd')) out.push('rcra_tsd');
+  if (t.rcra && t.tsdf && within('rcra_tsd')) out.push('rcra_tsd');
   if (t.rcra && within('rcra_generator')) out.push('rcra_generator');
+  if (t.tri && within('tri')) out.push('tri');
   if (t.cwa && within('npdes')) out.push('npdes');
-  if (t.caa && within('caa_major')) out.push('caa_major');
+  if (t.caa && t.caaMajor && within('caa_major')) out.push('caa_major');
   return out;
 }

@@ -157,7 +157,7 @@ describe('the findings as CSV and GeoJSON', () => {
     expect(fc.features.length).toBeGreaterThan(20);
     for (const f of fc.features.slice(0, 20)) {
       const row = byId.get(f.id) ?? DEFAULT_ROWS.find((r) => r.registry_id === f.id)!;
-      expect(f.geometry.coordinates).toEqual([row.lng, row.lat]);
+      expect(f.geometry.coordinates).toEqual([row.lng!, row.lat!]);
       expect(f.properties.categories.length).toBeGreaterThan(0);
     }
   });

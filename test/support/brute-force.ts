@@ -4,8 +4,9 @@ import type { RadiusQuery } from '../../src/area/spatial-search';
 /** The columns a radius search reads, as the facility table holds them. */
 export type PlacedFacility = {
   registry_id: string;
-  lat: number;
-  lng: number;
+  /** Null: no coordinates, never in an area. */
+  lat: number | null;
+  lng: number | null;
   overall_score: number;
   active_enforcement: boolean | number;
   fac_state: string;
@@ -19,6 +20,7 @@ export type PlacedFacility = {
 export function bruteForceRadius<T extends PlacedFacility>(rows: Iterable<T>, q: RadiusQuery): { row: T; distance: number }[] {
   const found: { row: T; distance: number }[] = [];
   for (const row of rows) {
+    if (row.lat === null || row.lng === null) continue;
     if (q.state !== null && row.fac_state !== q.state) continue;
     if (q.activeEnforcement !== null && Boolean(row.active_enforcement) !== q.activeEnforcement) continue;
     const distance = haversineMiles(q.lat, q.lng, row.lat, row.lng);

@@ -1,5 +1,6 @@
 import type { Program } from '../../scoring/model';
 import { UnusableInputError } from './errors';
+import { readEvidenceColumns, type EvidenceColumnMap } from './evidence-columns';
 import { readFecColumns, readProgramColumns, type FecColumnMap, type ProgramColumnMap } from './program-columns';
 
 /**
@@ -58,6 +59,8 @@ export type HeaderInfo = {
   format: SourceFormat; columns: ColumnMap; width: number; missing: Field[];
   /** Per-program and federal-case columns (fcs-2.0), and the score input fields the file has no column for. */
   programs: Record<Program, ProgramColumnMap | null>; fec: FecColumnMap; notReported: string[];
+  /** The columns stored beside the score (src/index/evidence.ts). */
+  evidence: EvidenceColumnMap;
 };
 
 /** Score input field (scoring/model.ts) each facility-level column feeds: absent column, `null` input. */
@@ -99,6 +102,6 @@ export function readHeader(header: string[]): HeaderInfo {
   const fec = readFecColumns(position);
   return {
     format, columns, width: header.length, missing: SCORE_FIELDS.filter((f) => columns[f] < 0),
-    programs: readProgramColumns(position), fec, notReported: notReportedOf(columns, fec),
+    programs: readProgramColumns(position), fec, notReported: notReportedOf(columns, fec), evidence: readEvidenceColumns(position),
   };
 }

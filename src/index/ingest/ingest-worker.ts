@@ -14,7 +14,7 @@ declare const self: Worker;
 export type ToWorker = { kind: 'start'; files: string[]; asOf?: string } | { kind: 'ack' };
 export type FromWorker =
   | { kind: 'ready' }
-  | { kind: 'header'; file: string; format: SourceFormat; missing: Field[] }
+  | { kind: 'header'; file: string; format: SourceFormat; missing: Field[]; evidence: string[] }
   | { kind: 'rows'; rows: EncodedRow[]; bytes: number; read: number; dictionary: DetailDictionary }
   | { kind: 'rejects'; rejects: Reject[] }
   | { kind: 'blank' }
@@ -43,7 +43,7 @@ self.onmessage = async (event: MessageEvent<ToWorker>) => {
   }
   try {
     await produce(msg.files, msg.asOf, {
-      header: (file, format, missing) => post({ kind: 'header', file, format, missing }),
+      header: (file, format, missing, evidence) => post({ kind: 'header', file, format, missing, evidence }),
       rows: async (rows, bytes, read, dictionary) => {
         flushRejects();
         while (credits <= 0) await new Promise<void>((r) => (wake = r));

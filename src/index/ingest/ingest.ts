@@ -117,7 +117,8 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   const searchFileFrom = opts.searchFileFrom ?? SEARCH_FILE_FROM;
   const search = buildsSearchFile(total, searchFileFrom) ? new SearchBuild(buildTempPath(opts.out)) : null;
   const rejects = new RejectsWriter(opts.out);
-  const counts = { read: 0, accepted: 0, rejected: 0, blank: 0 };
+  // without_location: accepted rows with no usable coordinates (indexed, never in the area search)
+  const counts = { read: 0, accepted: 0, rejected: 0, blank: 0, without_location: 0 };
   const byReason = new Map<RejectReason, number>();
   const progress = opts.progress ? new Progress(total, opts.progress) : null;
   const sources: IndexInfo['sources'] = [];
@@ -126,6 +127,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   let asOf = '';
   let asOfSource: AsOfSource = 'flag';
   let allFictitious = true;
+  let evidenceKeys: string[] | null = null;
   let shown = 0;
   const companions = opts.companions ?? [];
   const prepared: { tmpPath: string; path: string; ms: number }[] = [];
@@ -144,8 +146,10 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     }
   };
   const sink: ProducerSink = {
-    header: (file, format, missing) => {
+    header: (file, format, missing, evidence) => {
       formats.push(format);
+      // a key is reported when every file has its column: a row of a file without it reads null, not empty
+      evidenceKeys = evidenceKeys === null ? evidence : evidenceKeys.filter((k) => evidence.includes(k));
       if (missing.length) missingColumns[file] = missing;
     },
     rows: (rows, bytes, read, dictionary) => {
@@ -155,6 +159,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
       writer.addEncodedRows(rows);
       for (const v of rows) {
         counts.accepted++;
+        if (v[6] === null) counts.without_location++;
         for (const c of companions) c.add(v);
         search?.add(v);
         if (allFictitious && !v[0].startsWith('99')) allFictitious = false;
@@ -182,6 +187,7 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     const labels = [...new Set(formats.map((f) => FORMAT_LABEL[f]))].join(' + ');
     const loaded = performance.now();
     writer.setMeta('ingest_version', INGEST_VERSION);
+    writer.setMeta('evidence_reported', JSON.stringify(evidenceKeys ?? []));
     const info = writer.describe({
       dataset_name: opts.datasetName ?? `${fictitious ? 'FICTITIOUS ' : ''}${labels}: ${sources.map((s) => s.name).join(', ')}`,
       as_of: asOf,
@@ -258,7 +264,7 @@ async function runInWorker(opts: IngestOptions, sink: ProducerSink): Promise<1 |
             started = true;
             return send({ kind: 'start', files: opts.files, asOf: opts.asOf });
           case 'header':
-            return sink.header(m.file, m.format, m.missing);
+            return sink.header(m.file, m.format, m.missing, m.evidence);
           case 'rows':
             sink.rows(m.rows, m.bytes, m.read, m.dictionary);
             return send({ kind: 'ack' });

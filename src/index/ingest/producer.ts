@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import { scoreAndExplain } from '../../scoring/score';
 import { DetailEncoder, type DetailDictionary } from '../facility-detail';
 import { storedInputsJson } from '../inputs-codec';
+import { storedEvidenceJson } from '../evidence';
+import { evidenceReported } from './evidence-columns';
 import { AS_OF_BUFFER_ROWS, AsOfVoter, type AsOfSource } from './as-of';
 import { readHeader, type Field, type HeaderInfo, type SourceFormat } from './columns';
 import { csvBatches } from './csv-records';
@@ -12,16 +14,19 @@ import { openSource } from './source';
 /** A scored row in insert order (see IndexWriter.addEncoded): compact enough to pass between threads. */
 export type EncodedRow = [
   registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string,
-  lat: number, lng: number, fac_naics: string, overall_score: number, active_enforcement: 0 | 1, baseline: number,
+  lat: number | null, lng: number | null, fac_naics: string, overall_score: number, active_enforcement: 0 | 1, baseline: number,
   violation_frequency: number, penalty_severity: number, recency: number, repeat_offender: number, score_hash: string, score_inputs_json: string,
   /** The programs and the explanation, as facility.detail stores them (src/index/facility-detail.ts), or a shared detail's id. */
   detail: string | number,
+  /** facility_evidence.evidence (src/index/evidence.ts storedEvidenceJson), '' when there is nothing to store. */
+  evidence_json: string,
 ];
 export type Reject = { file: string; line: number; reason: RejectReason; detail: string; registry_id: string; fields: string[] };
 
 /** What the producer reports; the consumer (same thread or the main thread) indexes and writes rejects. */
 export type ProducerSink = {
-  header(file: string, format: SourceFormat, missing: Field[]): void;
+  /** `evidence`: the evidence keys the file has columns for (src/index/evidence.ts). */
+  header(file: string, format: SourceFormat, missing: Field[], evidence: string[]): void;
   /** `dictionary`: the explanation templates and shared program records first used by these rows (the writer stores them with the rows). */
   rows(rows: EncodedRow[], bytesRead: number, rowsRead: number, dictionary: DetailDictionary): void | Promise<void>;
   reject(r: Reject): void;
@@ -77,7 +82,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     batch.push([
       m.registry_id, m.fac_name, m.fac_street, m.fac_city, m.fac_state, m.fac_zip, m.lat, m.lng, m.fac_naics,
       s.overall, s.active_enforcement ? 1 : 0, s.baseline, s.violation_frequency, s.penalty_severity, s.recency, s.repeat_offender,
-      s.score_hash, storedInputsJson(m.inputs), details.encode(m.inputs.programs, why),
+      s.score_hash, storedInputsJson(m.inputs), details.encode(m.inputs.programs, why), storedEvidenceJson(m.evidence),
     ]);
     if (batch.length >= BATCH) await flushBatch();
   };
@@ -96,7 +101,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
       for await (const batch of csvBatches(src.chunks)) for (const rec of batch) {
         if (!header) {
           header = readHeader(rec.fields);
-          sink.header(src.name, header.format, header.missing);
+          sink.header(src.name, header.format, header.missing, evidenceReported(header.evidence));
           continue;
         }
         rowsRead++;

@@ -1,19 +1,22 @@
 import { PROGRAMS, type ProgramInputs, type ProgramsInputs, type ScoreInputs } from '../../scoring/model';
 import type { HeaderInfo } from './columns';
 import type { ProgramColumnMap } from './program-columns';
+import { evidenceOf, type Evidence } from './evidence-columns';
 import { Bad, isBlank, parseAmount, parseCount, parseDate } from './values';
 
 /** Why a row was not indexed. Every rejected row lands in the rejects CSV with one of these. */
-export const REJECT_REASONS = [
-  'missing_id', 'non_numeric_id', 'missing_coordinates', 'coordinates_out_of_range', 'zero_coordinates',
-  'duplicate_id', 'bad_date', 'bad_number', 'bad_history', 'wrong_field_count',
-] as const;
+export const REJECT_REASONS = ['missing_id', 'non_numeric_id', 'duplicate_id', 'bad_date', 'bad_number', 'bad_history', 'wrong_field_count'] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
 
-/** A row ready to score: identity and location, plus the score model's inputs. */
+/**
+ * A row ready to score: identity and location, plus the score model's inputs. `lat`/`lng` are null for
+ * a facility without usable coordinates (blank, out of range, or the (0, 0) placeholder): it is still
+ * a facility, indexed and found by ID and search, only not placed on a map.
+ */
 export type MappedRow = {
   registry_id: string; fac_name: string; fac_street: string; fac_city: string; fac_state: string; fac_zip: string;
-  lat: number; lng: number; fac_naics: string; inputs: ScoreInputs; days_last_inspection: number | null;
+  lat: number | null; lng: number | null; fac_naics: string; inputs: ScoreInputs; days_last_inspection: number | null;
+  evidence: Evidence;
 };
 export type Rejection = { reason: RejectReason; detail: string; registry_id: string };
 
@@ -39,13 +42,7 @@ export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
     else return { reason: 'non_numeric_id', detail: `registry ID "${rawId}" is not a number and there is no DFR URL fid=`, registry_id: rawId };
   }
 
-  const rawLat = cell(f, c.lat), rawLng = cell(f, c.lng);
-  if (isBlank(rawLat) || isBlank(rawLng)) return { reason: 'missing_coordinates', detail: `lat "${rawLat}", long "${rawLng}"`, registry_id };
-  const lat = Number(rawLat), lng = Number(rawLng);
-  if (!Number.isFinite(lat) || !Number.isFinite(lng) || lat < -90 || lat > 90 || lng < -180 || lng > 180) {
-    return { reason: 'coordinates_out_of_range', detail: `lat "${rawLat}", long "${rawLng}"`, registry_id };
-  }
-  if (lat === 0 && lng === 0) return { reason: 'zero_coordinates', detail: 'lat 0, long 0 (a placeholder, not a place)', registry_id };
+  const place = placeOf(cell(f, c.lat), cell(f, c.lng));
 
   // an absent column is null (not reported); a blank cell of a present column is 0, as ECHO leaves zero counts blank.
   // Each value is checked as it is parsed, in the order the rejection reports them (the first Bad wins).
@@ -118,13 +115,22 @@ export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
     fac_city: cell(f, c.city),
     fac_state: upper(cell(f, c.state)),
     fac_zip: cell(f, c.zip),
-    lat,
-    lng,
+    lat: place === null ? null : place[0],
+    lng: place === null ? null : place[1],
     fac_naics: naicsOf(cell(f, c.naics)),
     inputs,
     // blank or NA-like ('NA', 'N/A', '-'): no day count, so no vote for the as-of date (parseCount reads those as 0)
     days_last_inspection: isBlank(rawDays) ? null : days,
+    evidence: evidenceOf(f, header.evidence),
   };
+}
+
+/** [lat, lng], or null when either is blank, not a number, out of range, or exactly (0, 0) (a placeholder, not a place). */
+function placeOf(rawLat: string, rawLng: string): [number, number] | null {
+  if (isBlank(rawLat) || isBlank(rawLng)) return null;
+  const lat = Number(rawLat), lng = Number(rawLng);
+  if (!Number.isFinite(lat) || !Number.isFinite(lng) || lat < -90 || lat > 90 || lng < -180 || lng > 180) return null;
+  return lat === 0 && lng === 0 ? null : [lat, lng];
 }
 
 /**
@@ -168,7 +174,7 @@ function bad(b: Bad, reason: RejectReason, registry_id: string): Rejection {
 }
 
 /** What mapRow needs of a header (columns.ts readHeader). */
-export type RowHeader = Pick<HeaderInfo, 'columns' | 'programs' | 'fec' | 'notReported'>;
+export type RowHeader = Pick<HeaderInfo, 'columns' | 'programs' | 'fec' | 'notReported' | 'evidence'>;
 
 const SIGNIFICANT_STATUS = /significant|\bsnc\b|\bhpv\b/i;
 const NOT_IN_PROGRAM = /^not applicable/i;

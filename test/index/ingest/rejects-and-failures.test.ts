@@ -34,10 +34,19 @@ describe('bad rows are counted, shown and written to the rejects CSV, never drop
   it('counts each reason in the index metadata', async () => {
     const { summary } = await built();
     expect(summary.info.row_counts).toEqual({
-      read: 11, accepted: 2, rejected: 9, blank: 0,
-      rejected_missing_id: 1, rejected_non_numeric_id: 1, rejected_missing_coordinates: 1, rejected_coordinates_out_of_range: 1,
-      rejected_zero_coordinates: 1, rejected_duplicate_id: 1, rejected_bad_date: 1, rejected_bad_number: 1, rejected_wrong_field_count: 1,
+      read: 11, accepted: 5, rejected: 6, blank: 0, without_location: 3,
+      rejected_missing_id: 1, rejected_non_numeric_id: 1, rejected_duplicate_id: 1, rejected_bad_date: 1, rejected_bad_number: 1, rejected_wrong_field_count: 1,
     });
+    expect(summary.info.facilities_without_location).toBe(3);
+  });
+
+  it('rows with blank, out-of-range or (0, 0) coordinates are facilities without a location, not rejects', async () => {
+    const { summary, out } = await built();
+    expect(readFileSync(summary.rejectsPath, 'utf8')).not.toMatch(new RegExp(`${id(5)}|${id(6)}|${id(7)}`));
+    const ix = FacilityIndex.open(out);
+    for (const n of [5, 6, 7]) expect(ix.getSummary(id(n))).toMatchObject({ registry_id: id(n), lat: null, lng: null });
+    expect(ix.getSummary(id(1))!.lat).not.toBeNull();
+    ix.close();
   });
 
   it('writes every rejected row beside the index with file, line, reason and the record as read', async () => {
@@ -48,10 +57,9 @@ describe('bad rows are counted, shown and written to the rejects CSV, never drop
     // in order of discovery: duplicates surface once the as-of date is known and buffered rows are indexed
     const byLine = lines.slice(1).sort((a, b) => Number(a.split(',')[1]) - Number(b.split(',')[1]));
     expect(byLine.map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
-      'bad.csv,3,missing_id', 'bad.csv,4,non_numeric_id', 'bad.csv,5,missing_coordinates', 'bad.csv,6,coordinates_out_of_range',
-      'bad.csv,7,zero_coordinates', 'bad.csv,8,duplicate_id', 'bad.csv,9,bad_date', 'bad.csv,10,bad_number', 'bad.csv,12,wrong_field_count',
+      'bad.csv,3,missing_id', 'bad.csv,4,non_numeric_id', 'bad.csv,8,duplicate_id', 'bad.csv,9,bad_date', 'bad.csv,10,bad_number', 'bad.csv,12,wrong_field_count',
     ]);
-    expect(byLine[5]).toContain('SECOND COPY');
+    expect(byLine[2]).toContain('SECOND COPY');
   });
 
   it('shows the first rejects with their line numbers as it goes', async () => {
@@ -82,7 +90,7 @@ describe('an unusable input fails the whole ingest and leaves the old index in p
     ['a plain file cut off mid-row', () => full.slice(0, full.length - 40), /truncated/],
     ['a file cut off inside a quoted field', () => full + '990000000003,"unclosed', /truncated/],
     ['a gzip file cut short', () => gzipSync(Buffer.from(full.repeat(50))).subarray(0, 300), /truncated|gzip/],
-    ['a file where no row can be indexed', () => csvText([exporterRow({ FAC_LAT: '' })]), /no row could be indexed/],
+    ['a file where no row can be indexed', () => csvText([exporterRow({ REGISTRY_ID: 'NONE' })]), /no row could be indexed/],
   ])('%s', async (_what, content, message) => {
     const { dir, out, before } = await withGoodIndex();
     const bad = writeFile(dir, "bad.csv", content());
@@ -100,6 +108,21 @@ describe('an unusable input fails the whole ingest and leaves the old index in p
     const empty = writeFile(dir, 'empty.csv', '');
     await expect(runIngest([good, empty], out)).rejects.toBeInstanceOf(UnusableInputError);
     expect(readFileSync(out).equals(before)).toBe(true);
+  });
+
+  it("the CLI's summary line counts the facilities indexed without a location beside the rejected rows", async () => {
+    const dir = tempDir('ingest');
+    const file = writeFile(dir, 'r.csv', csvText([exporterRow(), exporterRow({ REGISTRY_ID: id(2), FAC_LAT: '' }), exporterRow({ REGISTRY_ID: '' })]));
+    const printed: string[] = [];
+    const quiet = { log: console.log, error: console.error };
+    console.log = (...a: unknown[]) => void printed.push(a.join(' '));
+    console.error = () => {};
+    try {
+      expect(await ingestCommand([file, '--out', join(dir, 'r.sqlite')], {})).toBe(0);
+    } finally {
+      Object.assign(console, quiet);
+    }
+    expect(printed.join('\n')).toContain('rows      3 read: 2 indexed (1 without location), 1 rejected (missing_id 1), 0 blank');
   });
 
   it('the CLI exits 1 for an unusable file, 0 with rejected rows, 2 on a usage error', async () => {

@@ -16,12 +16,6 @@ describe('mapping an exporter row', () => {
   it.each([
     ['missing_id', { REGISTRY_ID: '' }],
     ['non_numeric_id', { REGISTRY_ID: '1.10001E+11' }],
-    ['missing_coordinates', { FAC_LAT: '' }],
-    ['missing_coordinates', { FAC_LONG: 'NA' }],
-    ['coordinates_out_of_range', { FAC_LAT: '91.5' }],
-    ['coordinates_out_of_range', { FAC_LONG: '-181' }],
-    ['coordinates_out_of_range', { FAC_LAT: 'north' }],
-    ['zero_coordinates', { FAC_LAT: '0', FAC_LONG: '0.0' }],
     ['bad_date', { FAC_DATE_LAST_PENALTY: '13/01/2025' }],
     ['bad_date', { FAC_DATE_LAST_FORMAL_ACTION: '02/30/2025' }],
     ['bad_date', { FAC_DATE_LAST_INSPECTION: 'last spring' }],
@@ -33,8 +27,22 @@ describe('mapping an exporter row', () => {
     expect((map(overrides) as Rejection).reason).toBe(reason);
   });
 
+  it.each([
+    ['blank', { FAC_LAT: '' }],
+    ['NA', { FAC_LONG: 'NA' }],
+    ['out of range', { FAC_LAT: '91.5' }],
+    ['out of range', { FAC_LONG: '-181' }],
+    ['not a number', { FAC_LAT: 'north' }],
+    ['the (0, 0) placeholder', { FAC_LAT: '0', FAC_LONG: '0.0' }],
+  ] as const)('a row whose coordinates are %s is a facility without a location, not a rejection: %o', (_why, overrides) => {
+    const m = map(overrides) as MappedRow;
+    expect('reason' in m).toBe(false);
+    expect(m.registry_id).toBe('990000000001');
+    expect([m.lat, m.lng]).toEqual([null, null]);
+  });
+
   it('keeps the raw ID of a rejected row so the rejects file can name it', () => {
-    expect((map({ FAC_LAT: '' }) as Rejection).registry_id).toBe('990000000001');
+    expect((map({ FAC_INSPECTION_COUNT: 'several' }) as Rejection).registry_id).toBe('990000000001');
   });
 
   it('recovers a spreadsheet-mangled ID from the DFR URL fid=', () => {

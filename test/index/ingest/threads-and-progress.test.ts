@@ -6,6 +6,11 @@ import { Progress } from '../../../src/index/ingest/progress';
 import { runIngest, writeFile } from './support';
 import { tempDir } from '../../support/temp-dir';
 
+/** Every 701st data line's registry ID made non-numeric (and no DFR URL fid= to recover it): a reject. */
+function withBadIds(lines: string[]): string[] {
+  return lines.map((l, i) => (i > 0 && i % 701 === 0 ? l.replace(/^\d+,/, 'NOT-AN-ID,').replace(/fid=\d+/, 'fid=') : l));
+}
+
 describe('ingest on a worker thread', () => {
   it('builds exactly the same facility, facility_inputs and facility_address tables as ingest on one thread', async () => {
     const dir = tempDir('ingest');
@@ -57,8 +62,8 @@ describe('progress', () => {
 
   it.each([true, false])('a real ingest reports progress as it goes (inline %p), not only on rare row counts', async (inline) => {
     const dir = tempDir('ingest');
-    // 9,000 generated rows with some rejected for missing coordinates: batch ends fall on uneven row counts
-    const file = writeFile(dir, 'p.csv', [...exporterLines({ seed: 'progress', rows: 9000, asOf: '2026-10-31' })].join('\r\n') + '\r\n');
+    // 9,000 generated rows with some rejected for a non-numeric ID: batch ends fall on uneven row counts
+    const file = writeFile(dir, 'p.csv', withBadIds([...exporterLines({ seed: 'progress', rows: 9000, asOf: '2026-10-31' })]).join('\r\n') + '\r\n');
     const out: string[] = [];
     const { summary } = await runIngest([file], join(dir, 'p.sqlite'), { inline, progress: { tty: false, write: (s) => out.push(s), intervalMs: 0 } });
     expect(summary.info.row_counts.rejected).toBeGreaterThan(0);
@@ -85,13 +90,13 @@ describe('progress', () => {
     now.set(1_000);
     p.update(10, 100);
     const bar = out[0]!;
-    p.printLine('  rejected f.csv:7 missing_coordinates: no lat/lng', (l) => out.push(`${l}\n`));
-    expect(out.slice(1)).toEqual(['\r\x1b[K', '  rejected f.csv:7 missing_coordinates: no lat/lng\n', bar]);
+    p.printLine('  rejected f.csv:7 non_numeric_id: registry ID "X1"', (l) => out.push(`${l}\n`));
+    expect(out.slice(1)).toEqual(['\r\x1b[K', '  rejected f.csv:7 non_numeric_id: registry ID "X1"\n', bar]);
   });
 
   it('a real gzip ingest on a terminal: progress follows the compressed bytes consumed, and reject lines sit on their own lines', async () => {
     const dir = tempDir('ingest');
-    const csv = [...exporterLines({ seed: 'progress-gz', rows: 12_000, asOf: '2026-10-31' })].join('\r\n') + '\r\n';
+    const csv = withBadIds([...exporterLines({ seed: 'progress-gz', rows: 12_000, asOf: '2026-10-31' })]).join('\r\n') + '\r\n';
     const file = join(dir, 'p.csv.gz');
     await Bun.write(file, Bun.gzipSync(csv));
     const out: string[] = [];

@@ -43,7 +43,8 @@ export function exportResponse(format: Exclude<ExportFormat, 'json'>, list: Expo
       ...headers,
       'content-type': MEDIA_TYPE[format],
       'content-disposition': `attachment; filename="${file}"`,
-      vary: 'Accept',
+      // The form follows Accept; a keyed answer also follows Origin (CORS), and this Vary replaces the one set before.
+      vary: 'Accept, Origin',
     },
   });
 }

@@ -1,6 +1,7 @@
 import { summaryOf, type Attempt, type Delivery, type WatchlistRecord, type WatchlistSummaryRecord } from './watch-model';
 import type { RedisConnection } from './redis/connection';
 import { WATCH_SCRIPTS } from './redis/watch-scripts';
+import { parseInTurns } from '../shared/turns';
 import type { AttemptOutcome, ClaimedEvent, OutboxEvent, WatchStore } from './watch-store';
 
 /**
@@ -21,7 +22,7 @@ export class RedisWatchStore implements WatchStore {
   private async records(ids: string[]): Promise<WatchlistRecord[]> {
     if (ids.length === 0) return [];
     const texts: (string | null)[] = await this.conn.send('MGET', ids.map((id) => `${this.ns}wl:${id}`));
-    return texts.filter((x): x is string => typeof x === 'string').map((x) => JSON.parse(x) as WatchlistRecord);
+    return parseInTurns<WatchlistRecord>(texts.filter((x): x is string => typeof x === 'string'));
   }
 
   async createWatchlist(w: WatchlistRecord, maxLists: number) {

@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite';
 import { summaryOf, type Attempt, type Delivery, type WatchlistRecord, type WatchlistSummaryRecord } from './watch-model';
+import { parseInTurns } from '../shared/turns';
 import type { AttemptOutcome, ClaimedEvent, OutboxEvent, WatchStore } from './watch-store';
 
 const DDL = `
@@ -96,8 +97,9 @@ export class SqliteWatchStore implements WatchStore {
     return this.q.summaries.all(accountId).map((r) => JSON.parse(r.summary) as WatchlistSummaryRecord);
   }
 
+  // Every hooked list with its IDs, read when a release is turned into events in the serving process.
   async webhookWatchlists() {
-    return this.q.withHook.all().map((r) => JSON.parse(r.record) as WatchlistRecord);
+    return parseInTurns<WatchlistRecord>(this.q.withHook.all().map((r) => r.record));
   }
 
   async updateWatchlist(w: WatchlistRecord) {

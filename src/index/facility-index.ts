@@ -145,6 +145,11 @@ export class FacilityIndex {
     return r ? toSummary(r) : null;
   }
 
+  /** The first `limit` facilities in registry ID order (the demo's example addresses are picked among them). */
+  firstSummaries(limit: number): FacilitySummary[] {
+    return this.db.query<RawSummary, [number]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f ORDER BY f.registry_id LIMIT ?`).all(limit).map(toSummary);
+  }
+
   /** The briefs of those `ids` that are in the index, keyed by ID, read in one statement; unknown IDs are absent. */
   getBriefs(ids: readonly string[]): Map<string, FacilityBrief> {
     const out = new Map<string, FacilityBrief>();

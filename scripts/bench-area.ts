@@ -61,7 +61,7 @@ function timeAll(run: (q: RadiusQuery) => unknown, metros: { lat: number; lng: n
 }
 
 const index = FacilityIndex.open(indexPath);
-const facilities = (index.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+const facilities = index.facilityCount();
 console.log(`# bench-area ${new Date().toISOString()}\nindex: ${indexPath} (${facilities.toLocaleString()} facilities); Bun ${Bun.version}\n`);
 
 /** Anonymous (private, non-file) memory of this process: what the spatial index really costs, unlike RSS, which also counts the index file's mmapped pages. */
@@ -232,7 +232,7 @@ function buildRtree(ix: FacilityIndex): Rtree {
   rmSync(path, { force: true });
   const db = new Database(path, { create: true });
   db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -524288;');
-  db.exec(`ATTACH '${ix.db.filename}' AS ix`);
+  db.exec(`ATTACH '${ix.file}' AS ix`);
   db.exec(`CREATE TABLE fac (id INTEGER PRIMARY KEY, lat REAL, lng REAL, score INTEGER, active INTEGER, state TEXT);
     INSERT INTO fac SELECT row_number() OVER (ORDER BY registry_id) - 1, lat, lng, overall_score, active_enforcement, fac_state FROM ix.facility;
     CREATE VIRTUAL TABLE rt USING rtree(id, min_lat, max_lat, min_lng, max_lng);

@@ -15,7 +15,7 @@ import { generateKey } from '../src/access/key-format';
 import { createApp } from '../src/api/app';
 import { processParts } from '../src/api/deps';
 import { makeConfig } from '../src/config';
-import { FacilityIndex } from '../src/index/facility-index';
+import { FacilityIndex, connectionOf } from '../src/index/facility-index';
 import { renderReport } from '../src/reports/document';
 import { buildReportView } from '../src/reports/view';
 import { SqliteStateStore } from '../src/state/sqlite-store';
@@ -37,9 +37,9 @@ requireWrk();
 const root = join(import.meta.dir, '..');
 const work = mkdtempSync(join(tmpdir(), 'fcs-bench-report-'));
 const index = FacilityIndex.open(indexPath);
-const facilities = (index.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+const facilities = index.facilityCount();
 // Random facilities, not the first rows, so names, lengths and scores vary.
-const drawn = (index.db.query('SELECT registry_id FROM facility ORDER BY random() LIMIT ?').all(2 * samples) as { registry_id: string }[]).map((r) => r.registry_id);
+const drawn = (connectionOf(index).query('SELECT registry_id FROM facility ORDER BY random() LIMIT ?').all(2 * samples) as { registry_id: string }[]).map((r) => r.registry_id);
 // the second half only warms the app path up (JIT), so measured misses are first exports of their facility
 const ids = drawn.slice(0, samples);
 const warmIds = drawn.slice(samples);
@@ -55,13 +55,13 @@ console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities, fic
 
 // 1. The renderer alone: view + pdf-lib layout + save.
 // The JIT needs a few hundred renders before pdf-lib runs at full speed; measure after that.
-for (let i = 0; i < 300; i++) await renderReport(buildReportView(index.getDetail(ids[i % ids.length]!)!, index.info, { generatedAt: Date.now(), requestId: 'req_WARMUP' }));
+for (let i = 0; i < 300; i++) await renderReport(buildReportView(index.getDetail(ids[i % ids.length]!)!, index.info, { generatedAt: Date.now(), documentId: '0000000000000000' }));
 const renderMs: number[] = [];
 const bytes: number[] = [];
 const cpuBefore = process.cpuUsage();
 for (const id of ids) {
   const row = index.getDetail(id)!;
-  const [ms, pdf] = await timed(() => renderReport(buildReportView(row, index.info, { generatedAt: Date.now(), requestId: 'req_BENCH' })));
+  const [ms, pdf] = await timed(() => renderReport(buildReportView(row, index.info, { generatedAt: Date.now(), documentId: '0000000000000000' })));
   renderMs.push(ms);
   bytes.push(pdf.length);
 }

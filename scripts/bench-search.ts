@@ -16,7 +16,7 @@ import { makeConfig } from '../src/config';
 import { processParts } from '../src/api/deps';
 import { parseAddressQuery } from '../src/demo/address-query';
 import { findFacilityBySearch } from '../src/demo/search-fallback';
-import { FacilityIndex } from '../src/index/facility-index';
+import { FacilityIndex, connectionOf } from '../src/index/facility-index';
 import { FacilitySearch } from '../src/search/facility-search';
 import { queryWords } from '../src/search/match';
 import type { SearchRequest } from '../src/search/query';
@@ -43,8 +43,8 @@ console.log(`index ${indexPath}: ${index.info.facility_count.toLocaleString('en-
 
 type Row = { fac_name: string; fac_city: string; registry_id: string };
 // Facilities are picked by registry ID (not by search docid), so indexes of other builds time the same queries.
-const span = index.db.query('SELECT min(registry_id) AS lo, max(registry_id) AS hi FROM facility').get() as { lo: string; hi: string };
-const pick = index.db.prepare<Row, [string]>('SELECT registry_id, fac_name, fac_city FROM facility WHERE registry_id >= ? ORDER BY registry_id LIMIT 1');
+const span = connectionOf(index).query('SELECT min(registry_id) AS lo, max(registry_id) AS hi FROM facility').get() as { lo: string; hi: string };
+const pick = connectionOf(index).prepare<Row, [string]>('SELECT registry_id, fac_name, fac_city FROM facility WHERE registry_id >= ? ORDER BY registry_id LIMIT 1');
 const randomId = () => String(Number(span.lo) + Math.floor(random() * (Number(span.hi) - Number(span.lo)))).padStart(span.lo.length, '0');
 const prefix = (w: string) => w.slice(0, 3 + Math.floor(random() * 3));
 
@@ -92,7 +92,7 @@ for (const sort of ['relevance', 'score'] as const) {
 // The demo's search fallback (src/demo/search-fallback.ts) on addresses typed without their street
 // type and ZIP ("2100 LUSHER, ELKHART IN"): time, and how often it names the facility itself.
 {
-  const rows = index.db.query<{ registry_id: string; fac_street: string; fac_city: string; fac_state: string }, []>(
+  const rows = connectionOf(index).query<{ registry_id: string; fac_street: string; fac_city: string; fac_state: string }, []>(
     'SELECT f.registry_id, fac_street, fac_city, fac_state FROM facility f ORDER BY random() LIMIT 300',
   ).all();
   const times: number[] = [];
@@ -128,7 +128,7 @@ await store.setKey(account.id, key.hash, key.prefix, Date.now());
 const config = makeConfig({ logRequests: false });
 const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, spatial: prepareSpatial(index, () => {}), store, clock: Date.now, log: () => {} });
 const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch });
-const ids = (index.db.query('SELECT registry_id FROM facility ORDER BY random() LIMIT 5000').all() as { registry_id: string }[]).map((r) => r.registry_id);
+const ids = (connectionOf(index).query('SELECT registry_id FROM facility ORDER BY random() LIMIT 5000').all() as { registry_id: string }[]).map((r) => r.registry_id);
 const times: Record<string, number[]> = { csv: [], geojson: [], json: [] };
 let bytes = { csv: 0, geojson: 0, json: 0 } as Record<string, number>;
 for (let i = 0; i < 300; i++) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bun
 /**
- * The README's two pictures, made from the current build (`npm run docs:images`):
- *   docs/report-page1.png  page 1 of a Platform dossier of a bundled-sample facility (pdftoppm, 60 dpi)
- *   docs/web-page.png      the web page's area view around central Houston (Debian's Chromium, 1280 px)
+ * The docs' pictures, made from the current build (`npm run docs:images`):
+ *   docs/report-page1.png     page 1 of a Platform dossier of a bundled-sample facility (pdftoppm, 60 dpi)
+ *   docs/site-report-map.png  the radius map page of a site report in midtown Manhattan (pdftoppm, 60 dpi)
+ *   docs/web-page.png         the web page's area view around central Houston (Debian's Chromium, 1280 px)
  * Serves the bundled FICTITIOUS sample on loopback with a fresh state dir, like the tests do; nothing
  * leaves loopback (the browser's requests elsewhere are aborted). Needs poppler-utils and chromium.
  */
@@ -53,6 +54,16 @@ async function reportImage(base: string, key: string, scratch: string): Promise<
   run(['pdftoppm', '-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', pdf, join(DOCS, 'report-page1')]);
 }
 
+/** Page 2 of a site report: the radius map around a point where the sample has a few dozen facilities. */
+async function siteReportImage(base: string, key: string, scratch: string): Promise<void> {
+  const body = { lat: 40.75, lng: -73.99, zip: '10001', name: 'Midtown parcel (example)' };
+  const res = await fetch(`${base}/api/v1/site-report?format=pdf`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (res.status !== 200) throw new Error(`site report answered ${res.status}: ${await res.text()}`);
+  const pdf = join(scratch, 'site-report.pdf');
+  writeFileSync(pdf, new Uint8Array(await res.arrayBuffer()));
+  run(['pdftoppm', '-png', '-r', '60', '-f', '2', '-l', '2', '-singlefile', pdf, join(DOCS, 'site-report-map')]);
+}
+
 async function webImage(browser: Browser, base: string, key: string): Promise<void> {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
@@ -89,9 +100,10 @@ let browser: Browser | null = null;
 try {
   server = await startServer(['--state-dir', stateDir]);
   await reportImage(server.base, platform, scratch);
+  await siteReportImage(server.base, platform, scratch);
   browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, `--user-data-dir=${profile}`], userDataDir: profile });
   await webImage(browser, server.base, starter);
-  console.log('docs-images: wrote docs/report-page1.png and docs/web-page.png');
+  console.log('docs-images: wrote docs/report-page1.png, docs/site-report-map.png and docs/web-page.png');
 } finally {
   const proc = browser?.process();
   await Promise.race([browser?.close(), Bun.sleep(5_000)]).catch(() => {});

@@ -32,7 +32,7 @@ export const LAYERS: Layer[] = [
   {
     name: 'features',
     what: 'the engines the routes call, one folder per capability; none imports Elysia',
-    files: [/^(facilities|area|portfolio|reports|demo|account|ops|search|exports|history|watchlists|web)\//],
+    files: [/^(facilities|area|portfolio|reports|site-report|demo|account|ops|search|exports|history|watchlists|web)\//],
   },
   { name: 'access/state/index', what: 'API-key access rules, the state store, the facility index with its release history and ingest, address normalisation', files: [/^(access|state|index|address)\//] },
   {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs beyond npm packages: real redis-server, poppler (pdftotext),
-# qpdf, sqlite3, faketime, gdal-bin and chromium from Debian. Idempotent and quick when they are already there.
+# qpdf, sqlite3, faketime, gdal-bin, chromium, podman and runc from Debian. Idempotent and quick when they are already there.
 set -euo pipefail
 need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
@@ -13,6 +13,10 @@ command -v faketime >/dev/null 2>&1 || need+=(faketime)
 command -v ogrinfo >/dev/null 2>&1 || need+=(gdal-bin)
 # chromium: the web page is tested in a real headless browser driven by puppeteer-core (test/web).
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# podman + runc: the container image is built from deploy/Dockerfile's final stage and run offline
+# (test/container). runc, because crun cannot start containers on hosts with cgroups in hybrid mode.
+command -v podman >/dev/null 2>&1 || need+=(podman)
+command -v runc >/dev/null 2>&1 || need+=(runc)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup-test: installing ${need[*]}" >&2
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

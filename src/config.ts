@@ -7,6 +7,8 @@ import { JwtConfig } from './jwt-config';
 export const Config = t.Object({
   port: t.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   host: t.String({ default: '0.0.0.0' }),
+  /** Share the port with other processes already listening on it (SO_REUSEPORT); false = a taken port stops the start. */
+  reusePort: t.Boolean({ default: false }),
   /** External index file; null = the bundled sample (embedded in the binary). */
   indexPath: t.Union([t.String(), t.Null()], { default: null }),
   stateDir: t.String({ default: './var' }),
@@ -16,9 +18,11 @@ export const Config = t.Object({
   reportCacheMaxMb: t.Integer({ minimum: 1, maximum: 1_048_576, default: 1024 }),
   /** Redis URL for shared state between replicas; null = embedded SQLite state. */
   redisUrl: t.Union([t.String(), t.Null()], { default: null }),
-  /** Redis (docs/replicas.md): namespace of every key, and the longest wait for one reply before a 503. */
+  /** Redis (docs/replicas.md): namespace of every key; the longest wait for one reply before a 503
+   * (a slow Redis is waited for); the longest wait for a connection before Redis counts as unreachable. */
   redisPrefix: t.String({ minLength: 1, default: 'fcs:' }),
-  redisTimeoutMs: t.Integer({ minimum: 10, maximum: 60000, default: 1000 }),
+  redisTimeoutMs: t.Integer({ minimum: 10, maximum: 60000, default: 10000 }),
+  redisConnectTimeoutMs: t.Integer({ minimum: 10, maximum: 60000, default: 1000 }),
   /** Browser origins (`https://app.example.com`) allowed to call the keyed endpoints cross-origin;
    * empty = none. The public demo and status answer any origin (docs/api.md, CORS). */
   corsOrigins: t.Array(t.String({ pattern: '^https?://[^/\\s]+$' }), { default: [] }),
@@ -58,13 +62,15 @@ export type Config = Static<typeof Config>;
 export const DEFAULT_CONFIG: Config = Object.freeze({
   port: 8080,
   host: '0.0.0.0',
+  reusePort: false,
   indexPath: null,
   stateDir: './var',
   reportCacheDir: null,
   reportCacheMaxMb: 1024,
   redisUrl: null,
   redisPrefix: 'fcs:',
-  redisTimeoutMs: 1000,
+  redisTimeoutMs: 10000,
+  redisConnectTimeoutMs: 1000,
   corsOrigins: [],
   trustedProxies: [],
   geocoderUrl: null,

@@ -8,6 +8,7 @@ const ENDPOINT_NAMES: Record<Endpoint, string> = {
   area: 'area endpoint',
   portfolio: 'portfolio endpoint',
   report: 'report endpoint',
+  site_report: 'site report endpoint',
   history: 'facility history endpoint',
   search: 'search endpoint',
   watchlists: 'watchlists endpoint',

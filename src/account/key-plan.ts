@@ -12,6 +12,7 @@ const DataEndpoint = t.Union([
   t.Literal('area'),
   t.Literal('portfolio'),
   t.Literal('report'),
+  t.Literal('site_report'),
   t.Literal('watchlists'),
 ]);
 
@@ -19,7 +20,7 @@ const DataEndpoint = t.Union([
 export const KeyPlan = t.Object({
   tier: Tier,
   plan: t.String({ description: 'Human name of the tier', examples: ['Starter'] }),
-  endpoints: t.Array(DataEndpoint, { description: 'The data endpoints this plan may call (facility, history, search, area, portfolio, report, watchlists)' }),
+  endpoints: t.Array(DataEndpoint, { description: 'The data endpoints this plan may call (facility, history, search, area, portfolio, report, site_report, watchlists)' }),
   full_components: t.Boolean({ description: 'false: lookups redact the score breakdown, programs, peers and explanation (Free)' }),
   portfolio_batch: t.Integer({ minimum: 0, description: 'Most registry IDs per portfolio call; 0: no portfolio' }),
   month: t.String({ pattern: '^\\d{4}-\\d{2}$', description: 'Calendar month (UTC) being counted', examples: ['2026-11'] }),
@@ -30,7 +31,7 @@ export const KeyPlan = t.Object({
 export type KeyPlan = Static<typeof KeyPlan>;
 export const KeyPlanResponse = Envelope(KeyPlan);
 
-const SHOWN = ['facility', 'history', 'search', 'area', 'portfolio', 'report', 'watchlists'] as const satisfies readonly Endpoint[];
+const SHOWN = ['facility', 'history', 'search', 'area', 'portfolio', 'report', 'site_report', 'watchlists'] as const satisfies readonly Endpoint[];
 
 export async function keyPlan(store: StateStore, account: Account, now: number): Promise<KeyPlan> {
   const rule = TIER_RULES[account.tier];

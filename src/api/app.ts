@@ -15,6 +15,7 @@ import { accessLog } from './http/access-log';
 import { opsRoutes } from './ops';
 import { reportRoutes } from './reports';
 import { searchRoutes } from './search';
+import { siteReportRoutes } from './site-report';
 import { statusRoutes } from './status';
 import { watchlistRoutes } from './watchlists';
 import { webRoutes } from './web';
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps) {
     .use(portfolioRoutes(deps))
     .use(searchRoutes(deps))
     .use(reportRoutes(deps))
+    .use(siteReportRoutes(deps))
     .use(watchlistRoutes(deps))
     .use(accountRoutes(deps))
     .use(keyPlanRoutes(deps))

@@ -35,7 +35,7 @@ export function reportRoutes(deps: AppDeps) {
       const loadRow = () => findFacilityRow(deps.index, facility.registry_id);
       const loadScoreHistory = () => scoreSeries(deps.index.historyOf(facility.registry_id), deps.index.releases());
       const releases = deps.index.releases().length;
-      const result = await exportReport({ facility, loadRow, loadScoreHistory, releases, info: deps.index.info, cache, now: deps.clock(), requestId: facts.id });
+      const result = await exportReport({ facility, loadRow, loadScoreHistory, releases, info: deps.index.info, cache, now: deps.clock() });
       set.headers['content-type'] = 'application/pdf';
       // The ID is digits only (RegistryIdParam), so it is safe inside the quoted filename.
       set.headers['content-disposition'] = `attachment; filename="service-report-${facility.registry_id}.pdf"`;

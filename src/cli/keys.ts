@@ -5,6 +5,8 @@ import { TIERS, TIER_RULES, type Tier } from '../tiers';
 import { openStateStore } from '../state/open-store';
 import type { StateStore } from '../state/store';
 import type { Account } from '../state/model';
+import { printable } from './printable';
+import { watchlistsLive } from '../watchlists/limits';
 import { configFrom, parse } from './options';
 
 const HELP = `facility-score keys <subcommand> [--state-dir DIR] [--redis-url URL]
@@ -12,10 +14,12 @@ const HELP = `facility-score keys <subcommand> [--state-dir DIR] [--redis-url UR
                                                  new account + key (key printed once; --print-key prints only the key)
   list [--json]                                  accounts with tier, key prefix, usage this month
   (--json output of create, regenerate and list uses the same field names as the account API: account_id, tier, key_prefix, ...)
-  revoke <account-id>                            kill the account's key at once
-  set-tier <account-id> <tier>
+  revoke <account-id>                            kill the account's key at once (its watchlists go dormant)
+  set-tier <account-id> <tier>                   (free: its watchlists go dormant; they resume on a plan with watchlists)
   set-limit <account-id> <calls|default>         per-account monthly cap
   regenerate <account-id> [--json]               new key for the account (old one dead at once; key printed once)
+  watchlists <account-id> [--json]               the account's watchlists, live or dormant, with their webhook URL
+  delete-watchlist <account-id> <watchlist-id>   delete a list and its queued deliveries (the owner cannot while dormant)
   token --subject S [--ttl SECONDS] [--name N]   account-login JWT signed with FCS_JWT_SECRET (no identity provider)`;
 
 function asTier(s: string | undefined): Tier {
@@ -35,6 +39,14 @@ function accountFields(a: Account) {
     created_at: a.created_at,
     key_created_at: a.key_created_at,
   };
+}
+
+/** What an operator should know after a change that may have put an account's lists to sleep. */
+async function dormantNote(store: StateStore, id: string): Promise<string> {
+  const a = await store.getAccount(id);
+  const n = (await store.watch.listWatchlists(id)).length;
+  if (!a || n === 0 || watchlistsLive(a)) return '';
+  return `; its ${n} watchlist${n === 1 ? ' is' : 's are'} dormant (no webhooks) until it has a live key on a plan with watchlists (\`keys watchlists ${id}\`, \`keys delete-watchlist\`)`;
 }
 
 async function mustExist(store: StateStore, id: string | undefined) {
@@ -90,7 +102,7 @@ export async function keysCommand(args: string[], env: Record<string, string | u
       case 'revoke': {
         const a = await mustExist(store, rest[0]);
         const revoked = await store.revokeKey(a.id);
-        console.log(revoked ? `revoked the key of ${a.id}` : `${a.id} had no live key`);
+        console.log((revoked ? `revoked the key of ${a.id}` : `${a.id} had no live key`) + (await dormantNote(store, a.id)));
         return 0;
       }
       case 'regenerate': {
@@ -105,7 +117,23 @@ export async function keysCommand(args: string[], env: Record<string, string | u
       case 'set-tier': {
         const a = await mustExist(store, rest[0]);
         await store.setTier(a.id, asTier(rest[1]));
-        console.log(`${a.id} is now ${rest[1]}`);
+        console.log(`${a.id} is now ${rest[1]}${await dormantNote(store, a.id)}`);
+        return 0;
+      }
+      case 'watchlists': {
+        const a = await mustExist(store, rest[0]);
+        const live = watchlistsLive(a);
+        const rows = (await store.watch.listWatchlists(a.id)).map((w) => ({ id: w.id, name: w.name, registry_ids: w.registry_ids.length, rule: w.rule?.type ?? 'any_change', webhook_url: w.webhook_url, state: live ? 'live' : 'dormant', created_at: w.created_at }));
+        if (values.json) console.log(JSON.stringify(rows));
+        else if (rows.length === 0) console.log(`${a.id} has no watchlists`);
+        else for (const r of rows) console.log(`${r.id}\t${r.state}\t${r.registry_ids} IDs\t${r.rule}\t${r.webhook_url ?? '(no webhook)'}\t${printable(r.name)}`);
+        return 0;
+      }
+      case 'delete-watchlist': {
+        const a = await mustExist(store, rest[0]);
+        if (!rest[1]) throw new Error('a watchlist id is required (see `keys watchlists <account-id>`)');
+        if (!(await store.watch.deleteWatchlist(rest[1], a.id))) throw new Error(`${a.id} has no watchlist ${printable(rest[1])}`);
+        console.log(`deleted watchlist ${rest[1]} of ${a.id} and its queued deliveries`);
         return 0;
       }
       case 'set-limit': {

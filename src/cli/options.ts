@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { makeConfig, type Config } from '../config';
 import { jwtConfigFrom } from '../account/jwt-options';
+import { WebhookAllowList } from '../watchlists/webhooks/allow-list';
 
 /** Options shared by commands that touch state or the index; flags override env. */
 export const COMMON_OPTIONS = {
@@ -26,9 +27,10 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
   const corsOrigins = str('cors-origins', 'FCS_CORS_ORIGINS');
   const maxMb = str('report-cache-max-mb', 'FCS_REPORT_CACHE_MAX_MB');
   const webhookAllow = str('webhook-allow', 'FCS_WEBHOOK_ALLOW');
-  return makeConfig({
+  const config = makeConfig({
     port: port === undefined ? undefined : Number(port),
     host: str('host', 'FCS_HOST'),
+    reusePort: flags['reuse-port'] === true || (fromEnv('FCS_REUSE_PORT') === undefined ? undefined : !['0', 'false'].includes(env.FCS_REUSE_PORT!)),
     indexPath: str('index', 'FCS_INDEX') ?? null,
     stateDir: str('state-dir', 'FCS_STATE_DIR'),
     reportCacheDir: str('report-cache-dir', 'FCS_REPORT_CACHE_DIR') || null,
@@ -36,6 +38,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
     redisPrefix: env.FCS_REDIS_PREFIX || undefined,
     redisTimeoutMs: num('FCS_REDIS_TIMEOUT_MS'),
+    redisConnectTimeoutMs: num('FCS_REDIS_CONNECT_TIMEOUT_MS'),
     corsOrigins: corsOrigins ? corsOrigins.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     trustedProxies: proxies ? proxies.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     geocoderUrl: env.FCS_GEOCODER_URL || null,
@@ -55,4 +58,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     webhookPollMs: num('FCS_WEBHOOK_POLL_MS'),
     webhookLeaseMs: num('FCS_WEBHOOK_LEASE_MS'),
   });
+  // Checked at load, so a bad entry stops every command with its name, not the first delivery.
+  new WebhookAllowList(config.webhookAllow);
+  return config;
 }

@@ -10,7 +10,7 @@ const USAGE = `facility-score <command> [options]
 
 Commands:
   serve   [--port 8080] [--host 0.0.0.0] [--index PATH] [--state-dir DIR]   serve the API
-  keys    create|list|revoke|set-tier|set-limit|regenerate|token ...         manage accounts and API keys
+  keys    create|list|revoke|set-tier|set-limit|regenerate|watchlists|...   manage accounts, API keys, watchlists
   ingest  <file>... --out PATH [--as-of YYYY-MM-DD]                          build a facility index
   --version                                                                  version, commit, score method, dataset
 

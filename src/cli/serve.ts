@@ -14,18 +14,18 @@ import { WebhookDispatcher } from '../watchlists/webhooks/dispatcher';
 import { emitReleaseEvents } from '../watchlists/webhooks/release-events';
 import { configFrom, parse } from './options';
 
-const HELP = `facility-score serve [--port 8080] [--host 0.0.0.0] [--index PATH] [--state-dir ./var] [--redis-url URL] [--trusted-proxies CIDR,...] [--cors-origins ORIGIN,...] [--report-cache-dir DIR|off] [--report-cache-max-mb 1024]
+const HELP = `facility-score serve [--port 8080] [--host 0.0.0.0] [--reuse-port] [--index PATH] [--state-dir ./var] [--redis-url URL] [--trusted-proxies CIDR,...] [--cors-origins ORIGIN,...] [--report-cache-dir DIR|off] [--report-cache-max-mb 1024]
   [--webhook-allow HOST,*.DOMAIN,CIDR,...]   webhook targets the operator allows; default none (docs/webhooks.md)
   [--jwt-jwks-url URL | --jwt-jwks-file PATH] [--jwt-issuer ISS] [--jwt-audience AUD,...] [--jwt-algorithms ALG,...]
   [--jwt-tier-claim CLAIM] [--jwt-tier-map value=tier,...] [--signup-tier free|starter|platform|enterprise]   account login (docs/accounts.md)
-Env: FCS_PORT (or PORT), FCS_HOST, FCS_INDEX, FCS_STATE_DIR, REDIS_URL, FCS_TRUSTED_PROXIES, FCS_CORS_ORIGINS, FCS_LOG_REQUESTS=0,
+Env: FCS_PORT (or PORT), FCS_HOST, FCS_REUSE_PORT=1, FCS_INDEX, FCS_STATE_DIR, REDIS_URL, FCS_TRUSTED_PROXIES, FCS_CORS_ORIGINS, FCS_LOG_REQUESTS=0,
   FCS_METRICS_TOKEN, FCS_SHUTDOWN_TIMEOUT_MS (docs/operations.md),
   FCS_WEBHOOK_ALLOW, FCS_WEBHOOK_TIMEOUT_MS, FCS_WEBHOOK_RETRY_BASE_MS, FCS_WEBHOOK_RETRY_MAX_MS, FCS_WEBHOOK_GIVE_UP_MS,
   FCS_WEBHOOK_POLL_MS, FCS_WEBHOOK_LEASE_MS (docs/webhooks.md),
   ${ACCOUNT_ENV_HELP}`;
 
 export async function serveCommand(args: string[], env: Record<string, string | undefined>): Promise<number | null> {
-  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'trusted-proxies': { type: 'string' }, 'cors-origins': { type: 'string' }, 'report-cache-dir': { type: 'string' }, 'report-cache-max-mb': { type: 'string' }, 'webhook-allow': { type: 'string' }, ...ACCOUNT_OPTIONS });
+  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'reuse-port': { type: 'boolean' }, 'trusted-proxies': { type: 'string' }, 'cors-origins': { type: 'string' }, 'report-cache-dir': { type: 'string' }, 'report-cache-max-mb': { type: 'string' }, 'webhook-allow': { type: 'string' }, ...ACCOUNT_OPTIONS });
   if (values.help) {
     console.log(HELP);
     return 0;
@@ -44,7 +44,8 @@ export async function serveCommand(args: string[], env: Record<string, string | 
   };
   const store = await openStateStore(config, { serving: true, log });
   // Built before anything listens, so a bad --webhook-allow entry stops the start with its message.
-  const dispatcher = new WebhookDispatcher({ watch: store.watch, settings: config, log, clock: Date.now });
+  const accounts = (id: string) => store.getAccount(id);
+  const dispatcher = new WebhookDispatcher({ watch: store.watch, accounts, settings: config, log, clock: Date.now });
   // Built once: every app a reload builds shares them (counters, JWKS cache, report cache, the
   // web page's files, read and gzipped here).
   const parts = processParts(config, Date.now, log);
@@ -61,7 +62,7 @@ export async function serveCommand(args: string[], env: Record<string, string | 
       openIndex: () => openIndex(config.indexPath, indexOptions),
       // The release's area file, used in place; or built on a worker while everything else serves.
       prepareSpatial: (ix) => prepareSpatial(ix, log),
-      onIndexServed: async (ix) => void (await emitReleaseEvents({ index: ix, watch: store.watch, now: Date.now(), log })),
+      onIndexServed: async (ix) => void (await emitReleaseEvents({ index: ix, watch: store.watch, accounts, now: Date.now(), log })),
       stopBackground: () => dispatcher.stop(),
     },
     index,

@@ -52,6 +52,22 @@ function describe(index: FacilityIndex) {
  */
 export const SERVER_LIMITS = { maxRequestBodySize: 1 << 20 } as const;
 
+/**
+ * Fails when something already listens on host:port. Our socket needs SO_REUSEPORT (for the reload's
+ * hand-over), and the kernel lets a second SO_REUSEPORT socket join the port silently: a second
+ * `serve` would take half the connections. An exclusive bind first refuses both an exclusive
+ * listener and a SO_REUSEPORT one. Two starts in the very same instant could still both pass.
+ */
+function claimPort(host: string, port: number): void {
+  if (port === 0) return; // the kernel picks a free port
+  try {
+    Bun.serve({ port, hostname: host, reusePort: false, fetch: () => new Response(null, { status: 503 }) }).stop(true);
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'EADDRINUSE') throw e;
+    throw new Error(`address in use: ${host}:${port} already has a listener (FCS_REUSE_PORT=1 or --reuse-port shares it on purpose)`);
+  }
+}
+
 export class ServiceProcess {
   private app: App;
   private index: FacilityIndex;
@@ -70,8 +86,11 @@ export class ServiceProcess {
 
   /** Listens on the configured host and port (0 = any free port) as soon as the index is open. */
   static async start(parts: ServiceParts, index: FacilityIndex): Promise<ServiceProcess> {
+    const { port, host, reusePort } = parts.config;
+    if (!reusePort) claimPort(host, port);
     const s = new ServiceProcess(parts, index);
-    s.app.listen({ ...SERVER_LIMITS, port: parts.config.port, hostname: parts.config.host });
+    // SO_REUSEPORT on our own socket is what lets a reload bind its new app beside the old one.
+    s.app.listen({ ...SERVER_LIMITS, port, hostname: host, reusePort: true });
     parts.metrics.inFlight.collectWith(() => [{ labels: {}, value: s.app.server?.pendingRequests ?? 0 }]);
     await s.indexServed(index);
     return s;

@@ -2,12 +2,14 @@ import { AppError } from '../errors';
 
 /** The forms a list of facilities can be answered in (docs/api.md, "Export forms"). */
 export type ExportFormat = 'json' | 'csv' | 'geojson';
+/** Every form a route may offer: the list forms, and a PDF document (the site report). */
+export type ResponseForm = ExportFormat | 'pdf';
 
-const BY_PARAM: Record<string, ExportFormat> = { json: 'json', csv: 'csv', geojson: 'geojson' };
-const BY_MEDIA_TYPE: Record<string, ExportFormat> = {
-  'application/json': 'json',
-  'text/csv': 'csv',
-  'application/geo+json': 'geojson',
+const MEDIA_TYPE_OF: Record<ResponseForm, string> = {
+  json: 'application/json',
+  csv: 'text/csv',
+  geojson: 'application/geo+json',
+  pdf: 'application/pdf',
 };
 /** A wildcard picks JSON, the API's own form; listed first so it wins ties of equal quality. */
 const PREFERENCE: readonly ExportFormat[] = ['json', 'csv', 'geojson'];
@@ -23,19 +25,24 @@ const PREFERENCE: readonly ExportFormat[] = ['json', 'csv', 'geojson'];
  *    client that asked for XML can still read the JSON's content type.
  */
 export function chooseFormat(params: URLSearchParams, accept: string | null): ExportFormat {
+  return chooseForm(params, accept, PREFERENCE);
+}
+
+/** `chooseFormat` over the forms a route offers (`forms`, JSON first: the default and the winner of ties). */
+export function chooseForm<F extends ResponseForm>(params: URLSearchParams, accept: string | null, forms: readonly F[]): F {
   const all = params.getAll('format');
   if (all.length > 1) throw new AppError('VALIDATION_ERROR', `format was given ${all.length} times; give it once`);
   if (all.length === 1) {
-    const f = BY_PARAM[all[0]!.toLowerCase()];
-    if (!f) throw new AppError('VALIDATION_ERROR', `format must be json, csv or geojson, got ${JSON.stringify(all[0]!.slice(0, 40))}`);
+    const f = forms.find((form) => form === all[0]!.toLowerCase());
+    if (!f) throw new AppError('VALIDATION_ERROR', `format must be ${forms.slice(0, -1).join(', ')} or ${forms.at(-1)}, got ${JSON.stringify(all[0]!.slice(0, 40))}`);
     return f;
   }
-  return accept ? fromAccept(accept) : 'json';
+  return accept ? fromAccept(accept, forms) : forms[0]!;
 }
 
-function fromAccept(accept: string): ExportFormat {
-  const quality = new Map<ExportFormat, number>();
-  const specificity = new Map<ExportFormat, number>();
+function fromAccept<F extends ResponseForm>(accept: string, forms: readonly F[]): F {
+  const quality = new Map<F, number>();
+  const specificity = new Map<F, number>();
   for (const range of accept.split(',')) {
     const [type = '', ...params] = range.split(';').map((p) => p.trim().toLowerCase());
     let q = 1;
@@ -43,8 +50,8 @@ function fromAccept(accept: string): ExportFormat {
       const m = /^q=([01](?:\.\d{0,3})?)$/.exec(p);
       if (m) q = Number(m[1]);
     }
-    for (const f of PREFERENCE) {
-      const exact = Object.entries(BY_MEDIA_TYPE).find(([, v]) => v === f)![0];
+    for (const f of forms) {
+      const exact = MEDIA_TYPE_OF[f];
       const s = type === exact ? 3 : type === `${exact.split('/')[0]}/*` ? 2 : type === '*/*' ? 1 : 0;
       // The most specific range that names a type sets its quality (RFC 9110 12.5.1), so
       // `text/csv;q=0, */*` still excludes CSV.
@@ -54,9 +61,9 @@ function fromAccept(accept: string): ExportFormat {
       }
     }
   }
-  let best: ExportFormat = 'json';
+  let best: F = forms[0]!;
   let bestQ = 0;
-  for (const f of PREFERENCE) {
+  for (const f of forms) {
     const q = quality.get(f) ?? 0;
     if (q > bestQ) (best = f), (bestQ = q);
   }

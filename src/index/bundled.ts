@@ -1,4 +1,3 @@
-import { Database } from 'bun:sqlite';
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Log } from '../log';
@@ -46,7 +45,7 @@ async function openEmbeddedSample({ copyDir, log }: OpenIndexOptions): Promise<F
       log?.({ level: 'warn', msg: `embedded sample served from memory (+${Math.round(Bun.file(sample).size / 1e6)} MB, slower start): no copy in ${copyDir} (${(e as Error).message})` });
     }
   }
-  index ??= new FacilityIndex(Database.deserialize(await Bun.file(sample).bytes(), true));
+  index ??= FacilityIndex.fromBytes(await Bun.file(sample).bytes());
   // The sample's area file (written beside it by ingest) is embedded too: the area search is ready
   // at start, checked against the index as a file beside an index is (src/ops/index-preparer.ts).
   const area = (await import('../../data/sample.sqlite.area', { with: { type: 'file' } })) as { default: string };

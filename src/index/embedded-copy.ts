@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** xxHash3 of `bytes`, 16 hex digits: how an embedded file and its copy on disk are compared (~1 ms for the 21 MB sample). */
@@ -6,13 +6,28 @@ export function contentHash(bytes: Uint8Array): string {
   return Bun.hash.xxHash3(bytes).toString(16).padStart(16, '0');
 }
 
-/** True when `path` is a file whose content hashes to `hash`; read through a map, so nothing is copied into the heap. */
+/** True when `path` is a file whose content hashes to `hash`. */
 function holds(path: string, hash: string): boolean {
   try {
     if (!statSync(path).isFile()) return false;
-    return contentHash(Bun.mmap(path, { shared: false })) === hash;
+    return contentHash(contentOf(path)) === hash;
   } catch {
     return false; // missing, unreadable, or empty (an empty file cannot be mapped)
+  }
+}
+
+/**
+ * The file's bytes through a map, so nothing is copied into the heap. Bun.mmap opens read-write,
+ * which a non-root service user (the container's uid 65532, the systemd unit's user) may not do to
+ * its own 0444 copy, though root may: then the bytes are read, once per open. Without this such a
+ * user found every copy "not matching" and served the sample from memory.
+ */
+function contentOf(path: string): Uint8Array {
+  try {
+    return Bun.mmap(path, { shared: false });
+  } catch (e) {
+    if (!['EACCES', 'EPERM', 'EROFS'].includes((e as { code?: string }).code ?? '')) throw e;
+    return readFileSync(path);
   }
 }
 

@@ -1,70 +1,30 @@
 import { Database } from 'bun:sqlite';
-import { attachSearchFile, ownSearchTables, SEARCH_SCHEMA } from './search-file';
-import { existsSync } from 'node:fs';
+import { FacilityReads, SUMMARY_COLUMNS, type FacilityDetail } from './facility-reads';
 import { HistoryReader } from './history/history-reader';
 import type { HistoryEntry, Release, ScoreChange } from './history/model';
-import { changesInReleaseFor, changesOfIds, type ReleaseChange } from './history/release-changes';
-import { scoreChangeOf } from './history/score-change';
-import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
-import type { Peers } from './peers';
-import { inputsOfStored } from './inputs-codec';
-import { formatRefusal } from './schema';
-import { StoredLookup, type StoredDetailRef } from './stored-lookup';
+import type { ReleaseChange } from './history/release-changes';
+import { ListReads, type BriefWithPeers, type PlacedRow } from './list-reads';
+import type { FacilityBrief, FacilitySummary, IndexInfo } from './model';
+import { IndexOpenError, openIndexFile, readIndexHeader } from './open-index';
+import { SearchReader } from './search/reader';
+import { ownSearchTables } from './search/file';
+import { StoredLookup } from './stored-lookup';
+import { UnmappedReads } from './unmapped-reads';
 
-const SUMMARY_COLUMNS = `f.registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, f.overall_score,
-  active_enforcement, baseline, violation_frequency, penalty_severity, recency, repeat_offender, score_hash`;
-type RawSummary = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number };
-/** A facility table row as the area search reads it (`placedRows`): the flag as SQLite stores it, 0 or 1. */
-export type PlacedRow = { registry_id: string; fac_name: string; lat: number; lng: number; overall_score: number; active_enforcement: number; fac_state: string };
+export { IndexOpenError } from './open-index';
+export type { FacilityDetail } from './facility-reads';
+export type { BriefWithPeers, PlacedRow } from './list-reads';
 
-// Rows come fresh from SQLite and are not shared, so the flag is converted in place (no copy per lookup).
-function toSummary(r: RawSummary): FacilitySummary {
-  const s = r as unknown as FacilitySummary;
-  s.active_enforcement = (r.active_enforcement as number) === 1;
-  return s;
-}
-
-/** Peers columns of peer_rank (schema.ts PEER_DDL), as read beside a facility; all null without a group. */
-const PEER_COLUMNS = 'p.peer_naics, p.naics_digits, p.peer_count, p.percentile, p.median_score';
-const PEER_JOIN = 'LEFT JOIN peer_rank p ON p.naics = f.fac_naics AND p.overall_score = f.overall_score';
-type RawPeers = { peer_naics: string | null; naics_digits: number | null; peer_count: number | null; percentile: number | null; median_score: number | null };
-
-function peersOf(r: RawPeers): Peers | null {
-  if (r.peer_naics === null) return null;
-  return { naics: r.peer_naics, naics_digits: r.naics_digits!, peer_count: r.peer_count!, percentile: r.percentile!, median_score: r.median_score! };
-}
-
-/** index_meta `inputs_keys`: the keys of the stored inputs' values (./inputs-codec.ts). */
-function readInputsKeys(db: Database): readonly string[] {
-  const row = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'inputs_keys'").get();
-  if (!row) throw new IndexOpenError('not a facility index (index_meta has no inputs_keys)');
-  return JSON.parse(row.value) as string[];
-}
-
-/** A full row with its industry peers (null: no NAICS code). */
-export type FacilityDetail = FacilityRow & { peers: Peers | null };
-/** A portfolio item: the brief plus peers. */
-export type BriefWithPeers = FacilityBrief & { peers: Peers | null };
-
-/** Thrown when an index file is missing, unreadable or of another format (schema.ts formatRefusal); the CLI prints it as one line. */
-export class IndexOpenError extends Error {}
-
-/** The read-only facility index. Statements are prepared once; every method takes plain values. */
+/**
+ * The read-only facility index: the one way into an index file. Every SQL statement on it is in
+ * src/index/ (the readers below, prepared once); every method takes and returns plain values.
+ */
 export class FacilityIndex {
   readonly info: IndexInfo;
   /** The keys of the stored inputs' values (./inputs-codec.ts). */
   readonly inputsKeys: readonly string[];
-  /** Where the search tables are, in words, for the start and reload log lines (./search-file.ts). */
+  /** Where the search tables are, in words, for the start and reload log lines (./search/file.ts). */
   readonly searchTables: string;
-  private readonly summaryById;
-  private readonly byAddressKey;
-  private readonly briefsByIds;
-  private readonly inputsById;
-  private readonly detailById;
-  private readonly peersOfScore;
-  private readonly briefsWithPeers;
-  private readonly locationsByIds;
-  private readonly history: HistoryReader;
   /** A lookup's stored answer: row, score change, programs, peers and explanation (./stored-lookup.ts). */
   readonly stored: StoredLookup;
   /**
@@ -72,133 +32,108 @@ export class FacilityIndex {
    * beside: the binary's embedded sample (./bundled.ts). Null otherwise: serve looks beside the file.
    */
   areaFile: Uint8Array | null = null;
+  private readonly facilities: FacilityReads;
+  private readonly lists: ListReads;
+  private readonly unmapped: UnmappedReads;
+  private readonly history: HistoryReader;
+  private searchReader: SearchReader | null | undefined;
 
   /** `searchTables`: where open() found them (an attached search file); by default the index's own. */
   constructor(
-    readonly db: Database,
+    private readonly db: Database,
     searchTables?: string,
   ) {
+    ({ info: this.info, inputsKeys: this.inputsKeys } = readIndexHeader(db));
     try {
-      const format = db.query("SELECT value FROM index_meta WHERE key = 'format'").get() as { value: string } | null;
-      if (!format) throw new IndexOpenError('not a facility index (index_meta has no format)');
-      const refusal = formatRefusal(format.value);
-      if (refusal) throw new IndexOpenError(refusal);
-      const info = db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string } | null;
-      if (!info) throw new IndexOpenError('index has no metadata');
-      this.info = JSON.parse(info.value) as IndexInfo;
-      this.inputsKeys = readInputsKeys(db);
       this.searchTables = searchTables ?? ownSearchTables(db);
-      this.history = new HistoryReader(db, this.info);
-      this.stored = new StoredLookup(db, SUMMARY_COLUMNS, this.history, this.info.score_version);
+      this.stored = new StoredLookup(db, SUMMARY_COLUMNS, this.info.score_version);
+      this.facilities = new FacilityReads(db, this.inputsKeys, this.stored);
+      this.lists = new ListReads(db, this.info.score_version);
+      this.unmapped = new UnmappedReads(db);
+      this.history = new HistoryReader(db, this.info.score_version);
     } catch (e) {
-      if (e instanceof IndexOpenError) throw e;
       throw new IndexOpenError(`not a facility index (${(e as Error).message})`);
     }
-    this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
-    // The IDs go in as one JSON array through json_each, never spliced into SQL.
-    this.briefsByIds = db.prepare<Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number }, [string]>(
-      'SELECT registry_id, fac_name, overall_score, active_enforcement FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
-    );
-    // separate keyed reads: on the sample, one 4-table join took 36 us where these take ~14 us together
-    this.inputsById = db.prepare<{ score_inputs: string }, [string]>('SELECT score_inputs FROM facility_inputs WHERE registry_id = ?');
-    this.detailById = db.prepare<{ detail: StoredDetailRef }, [string]>('SELECT detail FROM facility WHERE registry_id = ?');
-    this.peersOfScore = db.prepare<RawPeers, [string, number]>(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`);
-    this.briefsWithPeers = db.prepare<{ registry_id: string; fac_name: string; overall_score: number; active_enforcement: number; lat: number; lng: number } & RawPeers, [string]>(
-      `SELECT f.registry_id, fac_name, f.overall_score, active_enforcement, lat, lng, ${PEER_COLUMNS} FROM facility f ${PEER_JOIN} WHERE f.registry_id IN (SELECT value FROM json_each(?))`,
-    );
-    this.locationsByIds = db.prepare<{ registry_id: string; lat: number; lng: number }, [string]>(
-      'SELECT registry_id, lat, lng FROM facility WHERE registry_id IN (SELECT value FROM json_each(?))',
-    );
-    this.byAddressKey = db.prepare<RawSummary, [string]>(
-      `SELECT ${SUMMARY_COLUMNS} FROM facility_address a JOIN facility f ON f.registry_id = a.registry_id WHERE a.address_key = ? ORDER BY f.registry_id`,
-    );
   }
 
-  /** Opens an index file read-only; fails now (not at the first request) if it is missing or corrupt. */
+  /** Opens an index file read-only; fails now (not at the first request) if it is missing, corrupt or of another format. */
   static open(path: string): FacilityIndex {
-    if (!existsSync(path)) throw new IndexOpenError(`index file not found: ${path}`);
-    let db: Database;
-    let search: ReturnType<typeof attachSearchFile>;
+    const { db, searchTables } = openIndexFile(path);
     try {
-      db = new Database(path, { readonly: true, strict: true });
-      // A national index's search tables are in a file beside it (./search-file.ts), attached first
-      // so the settings below hold for both files.
-      search = attachSearchFile(db, path);
-      // The file never changes under us (ingest writes a new file and renames it), so hold the
-      // shared lock for good: without it every lookup pays lock/unlock syscalls (~10 µs of ~14).
-      db.exec('PRAGMA query_only = ON; PRAGMA mmap_size = 4294967296; PRAGMA locking_mode = EXCLUSIVE;');
-      if (search.attached) db.exec(`PRAGMA ${SEARCH_SCHEMA}.mmap_size = 4294967296;`);
-    } catch (e) {
-      throw new IndexOpenError(`cannot open index ${path}: ${(e as Error).message}`);
-    }
-    try {
-      return new FacilityIndex(db, search.note);
+      return new FacilityIndex(db, searchTables);
     } catch (e) {
       db.close(); // a refused file is not left locked (the connection holds an exclusive lock)
       throw e;
     }
   }
 
+  /** An index held in memory from a file's bytes (the embedded sample, a worker's copy), read-only. */
+  static fromBytes(bytes: Uint8Array): FacilityIndex {
+    return new FacilityIndex(Database.deserialize(bytes, true));
+  }
+
+  /** The file the index was opened from; null for one held in memory. */
+  get file(): string | null {
+    const name = this.db.filename;
+    return name === '' || name === ':memory:' ? null : name;
+  }
+
+  /** The index as the bytes of a file (for a worker thread to open its own copy of one held in memory). */
+  bytes(): Uint8Array {
+    return this.db.serialize();
+  }
+
   /** The row without its score inputs: what a lookup returns, without parsing JSON it will not use. */
   getSummary(registryId: string): FacilitySummary | null {
-    const r = this.summaryById.get(registryId);
-    return r ? toSummary(r) : null;
+    return this.facilities.summary(registryId);
   }
 
   /** The first `limit` facilities in registry ID order (the demo's example addresses are picked among them). */
   firstSummaries(limit: number): FacilitySummary[] {
-    return this.db.query<RawSummary, [number]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f ORDER BY f.registry_id LIMIT ?`).all(limit).map(toSummary);
-  }
-
-  /** The briefs of those `ids` that are in the index, keyed by ID, read in one statement; unknown IDs are absent. */
-  getBriefs(ids: readonly string[]): Map<string, FacilityBrief> {
-    const out = new Map<string, FacilityBrief>();
-    if (ids.length === 0) return out;
-    // Rows come fresh from SQLite: the flag is converted in place (no second object per row: a
-    // 500-ID portfolio allocates less, which is fewer garbage collections in its tail).
-    for (const r of this.briefsByIds.all(JSON.stringify(ids))) {
-      const brief = r as unknown as FacilityBrief;
-      brief.active_enforcement = r.active_enforcement === 1;
-      out.set(r.registry_id, brief);
-    }
-    return out;
+    return this.facilities.first(limit);
   }
 
   /** The full row (score inputs parsed, programs as new objects) with its industry peers: what a report explains. */
   getDetail(registryId: string): FacilityDetail | null {
-    const summary = this.getSummary(registryId);
-    if (!summary) return null;
-    const inputs = inputsOfStored(this.inputsById.get(registryId)!.score_inputs, this.inputsKeys);
-    inputs.programs = this.stored.programsOf(this.detailById.get(registryId)!.detail);
-    const peers = this.peersOfScore.get(summary.fac_naics, summary.overall_score);
-    return Object.assign(summary, { score_inputs: inputs, peers: peers ? peersOf(peers) : null });
-  }
-
-  /**
-   * getBriefs plus each facility's industry peers (portfolio items). `locations`, when given,
-   * receives their locations from the same read (the export forms).
-   */
-  getBriefsWithPeers(ids: readonly string[], locations?: Map<string, { lat: number; lng: number }>): Map<string, BriefWithPeers> {
-    const out = new Map<string, BriefWithPeers>();
-    if (ids.length === 0) return out;
-    for (const r of this.briefsWithPeers.all(JSON.stringify(ids))) {
-      locations?.set(r.registry_id, { lat: r.lat, lng: r.lng });
-      out.set(r.registry_id, { registry_id: r.registry_id, fac_name: r.fac_name, overall_score: r.overall_score, active_enforcement: r.active_enforcement === 1, peers: peersOf(r) });
-    }
-    return out;
-  }
-
-  /** The WGS84 locations of those `ids` that are in the index, keyed by ID (the export forms' coordinates). */
-  getLocations(ids: readonly string[]): Map<string, { lat: number; lng: number }> {
-    const out = new Map<string, { lat: number; lng: number }>();
-    if (ids.length === 0) return out;
-    for (const r of this.locationsByIds.all(JSON.stringify(ids))) out.set(r.registry_id, { lat: r.lat, lng: r.lng });
-    return out;
+    return this.facilities.detail(registryId);
   }
 
   /** Facilities filed under a normalised address key (src/demo/address.ts), lowest registry ID first. */
   findByAddressKey(key: string): FacilitySummary[] {
-    return this.byAddressKey.all(key).map(toSummary);
+    return this.facilities.byAddress(key);
+  }
+
+  /** The briefs of those `ids` that are in the index, keyed by ID, read in one statement; unknown IDs are absent. */
+  getBriefs(ids: readonly string[]): Map<string, FacilityBrief> {
+    return this.lists.briefs(ids);
+  }
+
+  /**
+   * getBriefs plus each facility's industry peers and score change, in one statement (portfolio
+   * items); `locations`, when given, receives their locations (the export forms).
+   */
+  getBriefsWithPeers(ids: readonly string[], locations?: Map<string, { lat: number; lng: number }>): Map<string, BriefWithPeers> {
+    return this.lists.briefsAndPeers(ids, locations);
+  }
+
+  /** The WGS84 locations of those `ids` that are in the index, keyed by ID (the export forms' coordinates). */
+  getLocations(ids: readonly string[]): Map<string, { lat: number; lng: number }> {
+    return this.lists.locations(ids);
+  }
+
+  /** Facilities without coordinates whose ZIP5 is `zip`, lowest registry ID first; null when this index cannot hold any. */
+  unmappedInZip(zip: string): FacilitySummary[] | null {
+    return this.unmapped.inZip(zip);
+  }
+
+  /** Rows of the facility table, counted now (the area search sizes its arrays by it). */
+  facilityCount(): number {
+    return this.lists.count();
+  }
+
+  /** Every facility's place, score and flag, in registry_id order (the primary key's order). */
+  placedRows(): IterableIterator<PlacedRow> {
+    return this.lists.placed();
   }
 
   /** Every release this index carries, oldest first; the last is its own data (GET /api/v1/status). */
@@ -211,26 +146,25 @@ export class FacilityIndex {
     return this.history.historyOf(registryId, this.getSummary(registryId));
   }
 
-  /** The facility's `score_change` (src/index/history/score-change.ts). */
+  /** The facility's `score_change` (./history/score-change.ts); null too when it is not in the index. */
   scoreChangeOf(registryId: string): ScoreChange {
-    return scoreChangeOf(this.history.storedEntries(registryId), this.info.score_version);
-  }
-
-  /** `score_change` of many facilities in one statement; IDs not in the map have none (null). */
-  scoreChangesOf(ids: readonly string[]): Map<string, ScoreChange> {
-    const out = new Map<string, ScoreChange>();
-    for (const [id, entries] of this.history.storedEntriesOf(ids)) out.set(id, scoreChangeOf(entries, this.info.score_version));
-    return out;
+    return this.history.scoreChangeOf(registryId);
   }
 
   /** The changes of release `seq` among `ids` (src/index/history/release-changes.ts). */
   changesInReleaseFor(seq: number, ids: readonly string[]): ReleaseChange[] {
-    return changesInReleaseFor(this.db, seq, ids);
+    return this.history.changesInReleaseFor(seq, ids);
   }
 
   /** The changes of `ids` in the releases after `afterSeq` up to `uptoSeq`, oldest release first. */
   changesOfIds(ids: readonly string[], afterSeq: number, uptoSeq: number): ReleaseChange[] {
-    return changesOfIds(this.db, ids, afterSeq, uptoSeq);
+    return this.history.changesOfIds(ids, afterSeq, uptoSeq);
+  }
+
+  /** The search tables' reader (./search/reader.ts), prepared at the first call; null when the index has none usable. */
+  search(): SearchReader | null {
+    if (this.searchReader === undefined) this.searchReader = SearchReader.of(this.db);
+    return this.searchReader;
   }
 
   /** Whether the metadata table still answers (GET /readyz). Throws once the database is closed:
@@ -239,22 +173,16 @@ export class FacilityIndex {
     return this.db.query('SELECT 1 AS one FROM index_meta LIMIT 1').get() !== null;
   }
 
-  /** Whether a table (or virtual table) named `name` is in the index file or its attached search file. */
-  hasTable(name: string): boolean {
-    return this.db.query('SELECT 1 AS ok FROM pragma_table_list WHERE name = ?').get(name) !== null;
-  }
-
-  /** Rows of the facility table, counted now (the area search sizes its arrays by it). */
-  facilityCount(): number {
-    return (this.db.query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
-  }
-
-  /** Every facility's place, score and flag, in registry_id order (the primary key's order). */
-  placedRows(): IterableIterator<PlacedRow> {
-    return this.db.query<PlacedRow, []>('SELECT registry_id, fac_name, lat, lng, overall_score, active_enforcement, fac_state FROM facility ORDER BY registry_id').iterate();
-  }
-
   close(): void {
     this.db.close();
   }
+}
+
+/**
+ * The index's SQLite connection, for tests and scripts that check a file with SQL of their own.
+ * Nothing under src/ outside src/index/ calls it (test/tooling/index-boundary.test.ts): there the
+ * index answers only through its methods.
+ */
+export function connectionOf(index: FacilityIndex): Database {
+  return index['db'];
 }

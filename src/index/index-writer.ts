@@ -10,7 +10,7 @@ import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally, peersJson } from './peers';
 import { STORED_INPUT_KEYS, storedInputsJson } from './inputs-codec';
 import { DETAIL_DDL, INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
-import { fillSearchTables, SEARCH_DDL } from './search-table';
+import { fillSearchTables, SEARCH_DDL } from './search/table';
 
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
 export function buildTempPath(finalPath: string, pid: number = process.pid): string {
@@ -150,7 +150,7 @@ export class IndexWriter {
     return this.count;
   }
 
-  /** Writes metadata, the release list and history (src/history/), and atomically replaces `path`. */
+  /** Writes metadata, the release list and history (./history/carry-forward.ts), and atomically replaces `path`. */
   finish(info: Omit<IndexInfo, 'facility_count'>): IndexInfo {
     const full = this.seal(info);
     this.commit();
@@ -168,7 +168,7 @@ export class IndexWriter {
   }
 
   /**
-   * The first half of seal(): records the release (src/history/) and the metadata, and returns the
+   * The first half of seal(): records the release (./history/carry-forward.ts) and the metadata, and returns the
    * index's final IndexInfo, which the files beside it are tied to: ingest starts laying out the area
    * index in its own process now, while complete() runs.
    */
@@ -189,7 +189,7 @@ export class IndexWriter {
 
   /**
    * The second half of seal(): peers, the search tables, statistics; closes the file. `search`:
-   * 'elsewhere' when ingest built them in a file of their own beside the index (./search-file.ts),
+   * 'elsewhere' when ingest built them in a file of their own beside the index (./search/file.ts),
    * so this file has none.
    */
   complete(search: 'fill' | 'elsewhere' = 'fill'): void {

@@ -70,8 +70,7 @@ export function readPreviousIndex(path: string): PreviousIndex {
     if ((keys !== undefined) !== (layout.inputs === 'values')) throw new PreviousFormatError(`not a format-${format} index (inputs_keys ${keys === undefined ? 'missing' : 'present'})`);
     const releases = db.query<Release, []>('SELECT seq, as_of, score_version, dataset_name, facility_count FROM release ORDER BY seq').all();
     if (releases.length === 0) throw new PreviousFormatError('the index lists no release');
-    // hasTables: both layouts have the release and history tables (checked above)
-    return { path, releases, hasTables: true, inputsKeys: keys === undefined ? null : (JSON.parse(keys) as string[]) };
+    return { path, releases, inputsKeys: keys === undefined ? null : (JSON.parse(keys) as string[]) };
   } finally {
     db.close();
   }

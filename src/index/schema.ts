@@ -9,8 +9,8 @@ import { HISTORY_DDL } from './history/schema';
  * program records stored once), `facility_inputs` (the score model's inputs as a value array in the
  * order `index_meta.inputs_keys` names: ./inputs-codec.ts), `facility_address` (the demo geocoder's
  * keys), `peer_rank` (industry peers by NAICS code and score, with the API's JSON), the release and
- * history tables (src/history/), the search tables (./search-table.ts; in `<index>.search` for a
- * national build, search docids `score * 2^32 + rank`: ./search-docids.ts) and `index_meta` (format,
+ * history tables (./history/schema.ts), the search tables (./search/table.ts; in `<index>.search` for a
+ * national build, search docids `score * 2^32 + rank`: ./search/docids.ts) and `index_meta` (format,
  * info, inputs_keys). Bump INDEX_FORMAT when any of this changes, and retarget ./previous-format.ts.
  */
 export const INDEX_FORMAT = '10';

@@ -1,7 +1,6 @@
 import type { Database } from 'bun:sqlite';
-import type { HistoryReader } from './history/history-reader';
 import type { ScoreChange } from './history/model';
-import { scoreChangeOf } from './history/score-change';
+import { SCORE_CHANGE_COLUMNS, SCORE_CHANGE_JOIN, type ScoreChangeColumns } from './history/score-change';
 import type { ExplanationLine, ProgramsInputs } from '../scoring/model';
 import { explanationLines, type ComponentPoints } from '../scoring/explain';
 import { ReasonDecoder, type StoredExplanation, type TemplateRow } from './explanation-codec';
@@ -28,7 +27,7 @@ export type StoredExtras = { programs: ProgramsInputs; peers: Peers | null; expl
  */
 export type StoredAnswer = { row: FacilitySummary; scoreChange: ScoreChange; extras: StoredExtras | null };
 
-type RawRow = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number | boolean; detail: StoredDetailRef };
+type RawRow = Omit<FacilitySummary, 'active_enforcement'> & ScoreChangeColumns & { active_enforcement: number | boolean; detail: StoredDetailRef };
 
 function freezePrograms(p: ProgramsInputs): ProgramsInputs {
   for (const r of [p.caa, p.cwa, p.rcra, p.sdwa]) if (r) Object.freeze(r);
@@ -36,11 +35,11 @@ function freezePrograms(p: ProgramsInputs): ProgramsInputs {
 }
 
 /**
- * The reader of a lookup's stored answer: the row and its detail in one statement (the detail is a
- * column of `facility`: as a side table read by key, in a join or a subquery, it cost 0.8-1 µs more a
- * lookup on the sample), the explanation templates and shared program records read once at open, the
- * peers (table peer_rank, a few thousand rows) kept in memory once read, and the score change from
- * the history tables.
+ * The reader of a lookup's stored answer: the row, its detail and its score change in one statement
+ * (the detail is a column of `facility`: as a side table read by key, in a join or a subquery, it
+ * cost 0.8-1 µs more a lookup on the sample; the score change is computed by SQL from the history
+ * tables: ./history/score-change.ts), the explanation templates and shared program records read once
+ * at open, the peers (table peer_rank, a few thousand rows) kept in memory once read.
  */
 export class StoredLookup {
   readonly reasons: ReasonDecoder;
@@ -56,28 +55,29 @@ export class StoredLookup {
   constructor(
     db: Database,
     summaryColumns: string,
-    private readonly history: HistoryReader,
     private readonly scoreVersion: string,
     private readonly memoLimit = 4096,
   ) {
     this.shared = sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
     this.sharedDetail = db.prepare<{ detail: string }, [number]>('SELECT detail FROM shared_detail WHERE id = ?');
     this.reasons = new ReasonDecoder(db.query<{ id: number; pieces: string }, []>('SELECT id, pieces FROM reason_template').all().map((r): TemplateRow => [r.id, r.pieces]));
-    this.byId = db.prepare<RawRow, [string]>(`SELECT ${summaryColumns}, detail FROM facility f WHERE f.registry_id = ?`);
+    this.byId = db.prepare<RawRow, [string, string]>(`SELECT ${summaryColumns}, f.detail, ${SCORE_CHANGE_COLUMNS} FROM facility f ${SCORE_CHANGE_JOIN} WHERE f.registry_id = ?1`);
     this.peersByKey = db.prepare<{ peers: string }, [string, number]>('SELECT peers FROM peer_rank WHERE naics = ? AND overall_score = ?');
   }
 
   /**
    * The facility's answer, or null when it is not in the index: its row, its score change and, when
    * `withExtras`, its programs, peers and explanation. The row comes fresh from SQLite and is not
-   * shared, so its flag is converted in place (no copy per lookup); it keeps its `detail` column,
-   * which no response names.
+   * shared, so its flag is converted in place (no copy per lookup); it keeps its `detail` and score
+   * change columns, which no response names.
    */
   answer(registryId: string, withExtras: boolean): StoredAnswer | null {
-    const row = this.byId.get(registryId);
+    const row = this.byId.get(registryId, this.scoreVersion);
     if (!row) return null;
     row.active_enforcement = row.active_enforcement === 1;
-    const answer: StoredAnswer = { row: row as FacilitySummary, scoreChange: scoreChangeOf(this.history.storedEntries(registryId), this.scoreVersion), extras: null };
+    // the two columns as ./history/score-change.ts scoreChangeOf reads them, written out: the lookup stays in this one place
+    const scoreChange: ScoreChange = row.previous_score === null ? null : { previous_score: row.previous_score, previous_as_of: row.previous_as_of! };
+    const answer: StoredAnswer = { row: row as FacilitySummary, scoreChange, extras: null };
     if (withExtras) {
       const d = this.decoded(row.detail);
       answer.extras = { programs: d.programs, peers: this.peersOf(row.fac_naics, row.overall_score), explanation: this.explanationOf(d, answer.row) as ExplanationLine[] };

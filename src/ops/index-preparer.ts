@@ -42,8 +42,8 @@ function buildOnWorker(request: PrepareRequest, log: Log): Promise<SpatialIndex>
  * Nothing here runs while a request waits for it: the area search answers 503 until it is ready.
  */
 export function prepareSpatial(index: FacilityIndex, log: Log): SpatialHandle {
-  const file = index.db.filename;
-  const onDisk = file !== '' && file !== ':memory:' && existsSync(file);
+  const file = index.file;
+  const onDisk = file !== null && existsSync(file);
   const ready = (s: SpatialIndex, from: string) =>
     log({ level: 'info', msg: `area spatial index ready: ${s.count} facilities, ${s.cellLat.length} H3 cells (res ${s.res}) from ${from} in ${Math.round(s.buildMs)} ms` });
   if (index.areaFile) {
@@ -63,7 +63,7 @@ export function prepareSpatial(index: FacilityIndex, log: Log): SpatialHandle {
     log({ level: 'info', msg: `area spatial index: ${path} not used (${loaded.reason}); building it on a worker thread, the area search answers 503 until then` });
   }
   const handle = SpatialHandle.pending();
-  const request: PrepareRequest = onDisk ? { path: file, save: true } : { bytes: index.db.serialize() };
+  const request: PrepareRequest = onDisk ? { path: file, save: true } : { bytes: index.bytes() };
   buildOnWorker(request, log).then(
     (s) => {
       ready(s, 'the facility table (worker thread)');

@@ -5,7 +5,6 @@
  * arrays, Maps and strings, so it is cloned to the main thread with every typed array's buffer
  * transferred.
  */
-import { Database } from 'bun:sqlite';
 import { spatialFilePath, writeSpatialFile } from '../area/spatial-file';
 import { indexIdentity } from '../index/identity';
 import { buildSpatialIndex } from '../area/spatial-index';
@@ -21,7 +20,7 @@ self.onmessage = (event: MessageEvent<PrepareRequest>) => {
   const req = event.data;
   let index: FacilityIndex | undefined;
   try {
-    index = req.path !== undefined ? FacilityIndex.open(req.path) : new FacilityIndex(Database.deserialize(req.bytes, true));
+    index = req.path !== undefined ? FacilityIndex.open(req.path) : FacilityIndex.fromBytes(req.bytes);
     const spatial = buildSpatialIndex(index);
     let saved: string | undefined, saveError: string | undefined;
     if (req.path !== undefined && req.save) {

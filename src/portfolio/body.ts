@@ -8,8 +8,12 @@ import { isJsonType, kindOf, parseJsonText, readBodyText } from '../shared/json-
  */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-function tooLarge(): AppError {
-  return new AppError('PAYLOAD_TOO_LARGE', `The request body is over ${MAX_BODY_BYTES} bytes (64 KiB); a portfolio of 500 IDs needs under 8 KiB`);
+/** What the messages of `readJsonText` say about the body a route expects. */
+export type BodyHints = { example: string; typicalSize: string };
+const PORTFOLIO_HINTS: BodyHints = { example: '{"registry_ids": [...]}', typicalSize: 'a portfolio of 500 IDs needs under 8 KiB' };
+
+function tooLarge(hints: BodyHints): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', `The request body is over ${MAX_BODY_BYTES} bytes (64 KiB); ${hints.typicalSize}`);
 }
 
 /**
@@ -17,14 +21,14 @@ function tooLarge(): AppError {
  * Returns an AppError instead of the text when the body is not usable JSON text, so the route
  * reports it after authentication.
  */
-export async function readJsonText(request: Request): Promise<string | AppError> {
+export async function readJsonText(request: Request, hints: BodyHints = PORTFOLIO_HINTS): Promise<string | AppError> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && !(Number(declared) <= MAX_BODY_BYTES)) return tooLarge();
+  if (declared !== null && !(Number(declared) <= MAX_BODY_BYTES)) return tooLarge(hints);
   if (!isJsonType(request.headers.get('content-type'))) {
     return new AppError('INVALID_BODY', 'The body must be JSON sent with Content-Type: application/json');
   }
-  const text = await readBodyText(request, MAX_BODY_BYTES, tooLarge);
-  if (text === '') return new AppError('INVALID_BODY', 'The body is empty; send {"registry_ids": [...]}');
+  const text = await readBodyText(request, MAX_BODY_BYTES, () => tooLarge(hints));
+  if (text === '') return new AppError('INVALID_BODY', `The body is empty; send ${hints.example}`);
   return text;
 }
 

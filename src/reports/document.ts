@@ -137,7 +137,7 @@ function drawFooter(f: Flow, page: PDFPage, v: ReportView, index: number, count:
   const y = FOOTER_BASELINE;
   page.drawLine({ start: { x: PAGE.margin, y: y + 14 }, end: { x: PAGE.width - PAGE.margin, y: y + 14 }, thickness: 0.5, color: COLORS.rule });
   const style = { size: 7.5, color: COLORS.muted };
-  f.text(`Generated ${printedTime(v.generated_at)}  ·  Request ${v.request_id}  ·  Score method ${v.score_version}`, PAGE.margin, y, style, 'left', page);
+  f.text(`Generated ${printedTime(v.generated_at)}  ·  Document ${v.document_id}  ·  Score method ${v.score_version}`, PAGE.margin, y, style, 'left', page);
   f.text(`Page ${index + 1} of ${count}`, PAGE.width - PAGE.margin, y, { ...style, bold: true }, 'right', page);
   const source = v.fictitious ? 'Fictitious sample data, not EPA data' : 'Source: U.S. EPA ECHO';
   f.text(`${source}  ·  data as of ${v.as_of}  ·  Registry ID ${v.registry_id}`, PAGE.margin, y - 11, style, 'left', page);

@@ -128,7 +128,7 @@ export class Flow {
   /** A section title with a rule under it. */
   heading(title: string): void {
     this.ensure(40);
-    this.y -= 22;
+    this.y -= 20;
     this.text(title.toUpperCase(), PAGE.margin, this.y, { size: 9.5, bold: true, color: COLORS.navy });
     this.y -= 6;
     this.rule();

@@ -39,7 +39,11 @@ export const ReportView = t.Object({
   score_history: t.Array(t.Object({ as_of: t.String(), overall_score: t.Union([t.Integer(), t.Null()]) })),
   /** Epoch ms of this render (deps.clock). */
   generated_at: t.Integer(),
-  request_id: t.String(),
+  /**
+   * What the page calls this document: derived from the cache key (documentIdOf), so every caller
+   * served the same cached copy sees the same ID and nothing a caller sent is ever printed.
+   */
+  document_id: t.String({ pattern: '^[0-9a-f]{16}$' }),
 });
 export type ReportView = Static<typeof ReportView>;
 

@@ -2,7 +2,7 @@ import { COLORS, CONTENT_WIDTH, Flow, PAGE } from './layout';
 import type { ReportView } from './model';
 import { scoreColor } from './sections';
 
-const PLOT_HEIGHT = 56;
+const PLOT_HEIGHT = 48;
 const AXIS_WIDTH = 26;
 
 /** One sentence under the chart: where the score stands and how it moved over the releases shown. */
@@ -21,7 +21,8 @@ export function scoreTrendSummary(points: ReportView['score_history']): string {
 /** A small line chart of the overall score per release held (0-100), oldest on the left. */
 export function drawScoreTrend(f: Flow, v: ReportView): void {
   const points = v.score_history;
-  f.ensure(PLOT_HEIGHT + 70);
+  // One release is one line of text, not a chart: it must not push a page break a chart would need.
+  f.ensure(points.length < 2 ? 52 : PLOT_HEIGHT + 70);
   f.heading('Score over time');
   if (points.length < 2) {
     f.y -= 14;

@@ -2,7 +2,8 @@ import type { RGB } from 'pdf-lib';
 import { MAX_POINTS } from '../scoring/model';
 import { COLORS, CONTENT_WIDTH, Flow, PAGE } from './layout';
 import type { ReportView } from './model';
-import { programRows, recordRows } from './record-rows';
+import { drawProgramTable } from './program-table';
+import { recordRows } from './record-rows';
 import { printedTime } from './text';
 
 /** Status colour of a fraction of the possible points. */
@@ -59,22 +60,17 @@ const QUARTER_STYLE: Record<string, { fill: RGB; label: string }> = {
 /** The ECHO fields the score reads, as a two-column table ("Not reported" where the source has no column). */
 export function drawRecord(f: Flow, v: ReportView): void {
   drawTable(f, 'Compliance record (ECHO fields the score reads)', recordRows(v.inputs));
-  const programs = programRows(v.inputs);
-  if (programs.length > 0) drawTable(f, 'By program (each program\'s own ECHO record)', programs, 2);
+  drawProgramTable(f, v.inputs);
 }
 
-function drawTable(f: Flow, title: string, rows: [string, string][], maxLines = 1): void {
-  const width = CONTENT_WIDTH - 170;
-  const wrapped = rows.map(([label, value]) => [label, f.lines(value, { size: 9.5 }, width, maxLines)] as const);
-  f.ensure(40 + wrapped.reduce((h, [, lines]) => h + 4 + lines.length * 12, 0)); // a table is never split across pages
+function drawTable(f: Flow, title: string, rows: [string, string][]): void {
+  f.ensure(40 + rows.length * 14); // a table is never split across pages
   f.heading(title);
-  for (const [k, [label, lines]] of wrapped.entries()) {
-    const h = 4 + lines.length * 12;
-    f.y -= 16;
-    if (k % 2 === 0) f.rect(PAGE.margin, f.y - 5 - (lines.length - 1) * 12, CONTENT_WIDTH, h + 0, COLORS.panel);
+  for (const [k, [label, value]] of rows.entries()) {
+    f.y -= 14;
+    if (k % 2 === 0) f.rect(PAGE.margin, f.y - 4, CONTENT_WIDTH, 14, COLORS.panel);
     f.text(label, PAGE.margin + 8, f.y, { size: 9, bold: true, color: COLORS.muted });
-    for (const [n, line] of lines.entries()) f.text(line, PAGE.margin + 160, f.y - n * 12, { size: 9.5 });
-    f.y -= (lines.length - 1) * 12;
+    f.text(f.lines(value, { size: 9 }, CONTENT_WIDTH - 170, 1)[0] ?? '', PAGE.margin + 160, f.y, { size: 9 });
   }
   f.y -= 8;
 }
@@ -117,27 +113,23 @@ export function drawHistory(f: Flow, v: ReportView): void {
 export function drawAbout(f: Flow, v: ReportView): void {
   const body = { size: 9, color: COLORS.ink };
   f.heading('How the score is computed');
+  // A client reads this page: the method is named by its version, never by a file of this repository.
   f.paragraph(
-    `The score runs from 0 to 100; higher means a better compliance record. Every facility starts with ${v.baseline} baseline points and four ` +
-      `components add up to ${COMPONENT_POINTS} more, each losing points for what ECHO records: violation frequency (quarters in violation in the last three ` +
-      'years, significant ones costing double), penalty severity (any penalty, and more for each tenfold in size), recency (how recently the ' +
-      'facility was last in trouble, fading over three to five years) and repeat offender (repeated formal and informal enforcement actions). ' +
-      'ECHO publishes no "case open" flag, so the enforcement flag is derived: significant violation now, or a formal action in the last 12 months.',
-    body,
-  );
-  f.y -= 4;
-  f.paragraph(
-    `Points are computed from EPA ECHO compliance fields as they stood on ${v.as_of}, never from the date of printing, so the same data always ` +
-      `gives the same score. Method version ${v.score_version}; every formula and a worked example are published with the service (docs/scoring.md).`,
+    `Scores run from 0 to 100; higher is a better compliance record. Every facility starts with ${v.baseline} baseline points; four components ` +
+      `add up to ${COMPONENT_POINTS} more, each losing points for what ECHO records: violation frequency (quarters in violation in the last three years, ` +
+      'significant ones costing double), penalty severity (any penalty, more for each tenfold in size), recency (fading over three to five ' +
+      'years) and repeat offender (repeated formal and informal actions). ECHO publishes no "case open" flag: the enforcement flag means a ' +
+      `significant violation now or a formal action in the last 12 months. Points come from the ECHO fields as of ${v.as_of}, not the date ` +
+      `of printing, under scoring method ${v.score_version}: the same data always gives the same score.`,
     body,
   );
   f.heading('Data and provenance');
   const facts: [string, string][] = [
     ['Dataset', v.dataset_name],
-    ['Data as of', v.as_of],
     ['Nature of data', v.fictitious ? 'FICTITIOUS sample: invented facilities and figures, not EPA data' : 'U.S. EPA ECHO public records'],
-    ['Score method', v.score_version],
+    ['Data as of', `${v.as_of}, scored with scoring method ${v.score_version}`],
     ...v.sources.map((s): [string, string] => ['Source file', `${s.name} (sha256 ${s.sha256.slice(0, 16)}…)`]),
+    ['Document', `${v.document_id}, generated ${printedTime(v.generated_at)}`],
   ];
   for (const [label, value] of facts) {
     f.ensure(14);
@@ -145,21 +137,13 @@ export function drawAbout(f: Flow, v: ReportView): void {
     f.text(label, PAGE.margin, f.y, { size: 9, bold: true, color: COLORS.muted });
     f.text(f.lines(value, { size: 9 }, CONTENT_WIDTH - 110, 1)[0] ?? '', PAGE.margin + 110, f.y, body);
   }
-  f.y -= 4;
-  f.heading('About this document');
+  f.y -= 8;
+  const note = { size: 8.5, italic: true, color: COLORS.muted };
   f.paragraph(
-    `Generated ${printedTime(v.generated_at)} by request ${v.request_id}. Exports of this facility ` +
-      'while its score is unchanged are served from a cache for up to 24 hours, so they carry this same generation time and request ID.',
-    body,
+    'Exports of this facility while its record is unchanged are this same document (same ID and generation time) for up to 24 hours. ' +
+      'It summarises public records and a derived score; it is not a legal finding, an inspection result or advice: verify important facts ' +
+      'against the source records before relying on them.',
+    note,
   );
-  f.y -= 4;
-  f.paragraph(
-    'This dossier summarises public compliance records and a derived score. It is not a legal finding, an inspection result or advice; ' +
-      'verify important facts against the source records before relying on them.',
-    { size: 8.5, italic: true, color: COLORS.muted },
-  );
-  if (f.lossy) {
-    f.y -= 4;
-    f.paragraph('Some characters of the facility record cannot be shown in this document\'s font and appear as "?"; the registry record holds the exact spelling.', { size: 8.5, italic: true, color: COLORS.muted });
-  }
+  if (f.lossy) f.paragraph('Characters that cannot be shown in this document\'s font appear as "?"; the registry record holds the exact spelling.', note);
 }

@@ -9,7 +9,7 @@ import { buildReportView } from './view';
 import type { Peers } from '../index/peers';
 
 /** Bumped when the dossier's layout or wording changes, so cached PDFs of the old look are not served. */
-export const REPORT_LAYOUT_VERSION = 'dossier-3';
+export const REPORT_LAYOUT_VERSION = 'dossier-4';
 
 /** The process's report cache, in the directory from config: explicit, `off` (no cache), or `<stateDir>/report-cache`. Creates nothing on disk until the first store. */
 export function openReportCache(config: Config, clock: () => number, log: Log): ReportCache | null {
@@ -31,8 +31,17 @@ export function reportKey(row: FacilitySummary, info: IndexInfo, releases = 1): 
 }
 
 /**
+ * The ID a dossier prints: the first 16 hex digits of its cache key (the entry's file name starts
+ * with it). A cached PDF is handed to every account that exports the facility for 24 h, so nothing
+ * of the request that rendered it (least of all a caller-chosen X-Request-Id) may be printed in it.
+ */
+export function documentIdOf(key: string): string {
+  return key.slice(0, 16);
+}
+
+/**
  * The dossier of `facility`: from the cache when a fresh copy exists, else rendered now from the
- * full row (stamped with this request's time and ID) and stored. A cache that cannot be read or
+ * full row (stamped with the render time and the document ID) and stored. A cache that cannot be read or
  * written only costs a render; it never fails the request.
  */
 export async function exportReport(input: {
@@ -46,7 +55,6 @@ export async function exportReport(input: {
   info: IndexInfo;
   cache: ReportCache | null;
   now: number;
-  requestId: string;
 }): Promise<{ pdf: Uint8Array; cache: CacheOutcome }> {
   const key = reportKey(input.facility, input.info, input.releases);
   const cached = input.cache ? await input.cache.get(key).catch(() => null) : null;
@@ -54,7 +62,7 @@ export async function exportReport(input: {
   // Imported on the first render, not at start: pdf-lib inflates its font tables when loaded (~12 ms
   // of a ~130 ms binary start to the first lookup, measured with --cpu-prof).
   const { renderReport } = await import('./document');
-  const pdf = await renderReport(buildReportView(input.loadRow(), input.info, { generatedAt: input.now, requestId: input.requestId }, input.loadScoreHistory()));
+  const pdf = await renderReport(buildReportView(input.loadRow(), input.info, { generatedAt: input.now, documentId: documentIdOf(key) }, input.loadScoreHistory()));
   const stored = input.cache ? await input.cache.put(key, pdf).catch(() => false) : false;
   return { pdf, cache: stored ? 'MISS' : 'BYPASS' };
 }

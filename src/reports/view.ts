@@ -35,7 +35,7 @@ function explain(row: FacilityRow, asOf: string): ScoreExplanation {
 export function buildReportView(
   row: FacilityRow & { peers?: Peers | null },
   info: IndexInfo,
-  render: { generatedAt: number; requestId: string },
+  render: { generatedAt: number; documentId: string },
   scoreHistory: ScorePoint[] = [{ as_of: info.as_of, overall_score: row.overall_score }],
 ): ReportView {
   const why = explain(row, info.as_of);
@@ -67,6 +67,6 @@ export function buildReportView(
     sources: info.sources,
     score_history: scoreHistory,
     generated_at: render.generatedAt,
-    request_id: render.requestId,
+    document_id: render.documentId,
   };
 }

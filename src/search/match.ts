@@ -3,7 +3,7 @@ export const MAX_QUERY_CHARS = 200;
 /** Most words in `q`; each is a prefix term every match must contain. */
 export const MAX_QUERY_WORDS = 12;
 
-// The index's tokenizer ('ascii', src/index/search-table.ts): every ASCII character that is not a
+// The index's tokenizer ('ascii', src/index/search/table.ts): every ASCII character that is not a
 // letter or digit separates words; non-ASCII characters belong to words. Same rule here, so each
 // query word is exactly one index word.
 const SEPARATORS = /[\x00-\x2F\x3A-\x40\x5B-\x60\x7B-\x7F]+/;
@@ -23,4 +23,15 @@ export function queryWords(q: string): string[] {
  */
 export function matchExpression(words: readonly string[]): string {
   return words.map((w) => `"${w}"*`).join(' ');
+}
+
+/** EPA's registry IDs: 12 digits. */
+const REGISTRY_ID = /^\d{12}$/;
+
+/**
+ * The registry ID a query names: its one word when that is 12 digits, else null. Only a whole ID
+ * counts: IDs share long prefixes (the sample's all start 9900), so a prefix names no facility.
+ */
+export function registryIdIn(words: readonly string[]): string | null {
+  return words.length === 1 && REGISTRY_ID.test(words[0]!) ? words[0]! : null;
 }

@@ -13,7 +13,8 @@ export const SearchQuery = t.Object(
       maxLength: MAX_QUERY_CHARS,
       description:
         `Words of a facility name, street, city or ZIP, any order, any case; each word matches as a prefix (\`acme plat elkh\`). ` +
-        `Punctuation separates words and is otherwise ignored (quotes and operators are plain text). At most ${MAX_QUERY_CHARS} characters and ${MAX_QUERY_WORDS} words.`,
+        `Punctuation separates words and is otherwise ignored (quotes and operators are plain text). A query that is one 12-digit registry ID finds that facility first. ` +
+        `At most ${MAX_QUERY_CHARS} characters and ${MAX_QUERY_WORDS} words.`,
       examples: ['acme plat elkh'],
     }),
     state: t.Optional(t.String({ pattern: '^[A-Za-z]{2}$', description: 'Only facilities in this US state or territory (USPS code, any case)', examples: ['IN'] })),

@@ -1,5 +1,5 @@
-import type { Database } from 'bun:sqlite';
-import type { DocidSpace } from '../index/search-docids';
+import type { DocidSpace } from '../index/search/docids';
+import type { SearchReader } from '../index/search/reader';
 import { matchExpression } from './match';
 import { startsAWord } from './rank';
 
@@ -11,7 +11,7 @@ export const SAMPLE = 64;
  * (FTS5 merges the lists of every word it starts, in full, which is cheap only for a rare word).
  */
 export const DENSE = 1 / 8;
-/** Lengths with a prefix list (src/index/search-table.ts, prefix='3 4'). */
+/** Lengths with a prefix list (src/index/search/table.ts, prefix='3 4'). */
 const SHORTEST_LISTED = 3;
 const LONGEST_LISTED = 4;
 /** Word plans kept per open index; the plan depends only on the word and the index file. */
@@ -39,21 +39,12 @@ const letters = (w: string) => Array.from(w);
  */
 export class WordPlanner {
   private readonly cache = new Map<string, WordPlan>();
-  private readonly ids;
-  private readonly rows;
-
+  private readonly space: DocidSpace;
   private readonly total: number;
 
-  constructor(db: Database, private readonly space: DocidSpace) {
-    this.total = space.total;
-    this.ids = db.prepare<{ docid: number }, [string]>(
-      `SELECT rowid AS docid FROM facility_search WHERE facility_search MATCH ?1 ORDER BY rowid LIMIT ${SAMPLE}`,
-    );
-    this.rows = db.prepare<{ docid: number; fac_name: string; fac_street: string; fac_city: string; fac_zip: string }, [string]>(
-      `SELECT d.docid, f.fac_name, f.fac_street, f.fac_city, f.fac_zip
-       FROM facility_search JOIN search_doc d ON d.docid = facility_search.rowid JOIN facility f ON f.registry_id = d.registry_id
-       WHERE facility_search MATCH ?1 ORDER BY facility_search.rowid LIMIT ${SAMPLE}`,
-    );
+  constructor(private readonly reader: SearchReader) {
+    this.space = reader.space;
+    this.total = reader.space.total;
   }
 
   plan(words: readonly string[]): QueryPlan {
@@ -84,14 +75,14 @@ export class WordPlanner {
 
   /** A 3-4 letter word has its own prefix list. */
   private listed(w: string): WordPlan {
-    const ids = this.ids.all(matchExpression([w]));
+    const ids = this.reader.firstMatches(matchExpression([w]), SAMPLE);
     return { word: w, term: w, checked: false, docs: this.estimate(ids.length, ids.length, ids.at(-1)?.docid ?? 0) };
   }
 
   /** A word of 5+ letters: by its first four letters and checked, when the word is common among them; else whole. */
   private long(w: string): WordPlan {
     const head = letters(w).slice(0, LONGEST_LISTED).join('');
-    const rows = this.rows.all(matchExpression([head]));
+    const rows = this.reader.firstMatchFields(matchExpression([head]), SAMPLE);
     const matching = rows.filter((r) => startsAWord(r, w)).length;
     const docs = this.estimate(rows.length, matching, rows.at(-1)?.docid ?? 0);
     const dense = rows.length === SAMPLE && matching >= DENSE * SAMPLE;

@@ -17,7 +17,7 @@ const stderrLog: Log = (entry) => process.stderr.write(`${JSON.stringify({ time:
 export async function openStateStore(config: Config, opts: { log?: Log; serving?: boolean } = {}): Promise<StateStore> {
   const log = opts.log ?? stderrLog;
   if (config.redisUrl) {
-    const store = new RedisStateStore({ url: config.redisUrl, prefix: config.redisPrefix, timeoutMs: config.redisTimeoutMs, clock: 'redis', log });
+    const store = new RedisStateStore({ url: config.redisUrl, prefix: config.redisPrefix, timeoutMs: config.redisTimeoutMs, connectTimeoutMs: Math.min(config.redisConnectTimeoutMs, config.redisTimeoutMs), clock: 'redis', log });
     if (!(await store.ping())) log({ level: 'warn', msg: 'redis not reachable at start; will keep trying on each request' });
     return store;
   }

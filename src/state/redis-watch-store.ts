@@ -82,14 +82,18 @@ export class RedisWatchStore implements WatchStore {
     return added;
   }
 
-  async claimDue(now: number, limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
-    const flat: string[] = await this.eval('claim', [now, limit, leaseMs]);
+  async claimDue(now: number, limit: number, leaseMs: number, skip: readonly string[] = []): Promise<ClaimedEvent[]> {
+    const flat: string[] = await this.eval('claim', [now, limit, leaseMs, ...skip]);
     const out: ClaimedEvent[] = [];
     for (let i = 0; i < flat.length; i += 3) {
       const event = JSON.parse(flat[i]!) as OutboxEvent;
       out.push({ ...event, retry_from: Number(flat[i + 1]), attempts: (JSON.parse(flat[i + 2]!) as unknown[]).length });
     }
     return out;
+  }
+
+  async release(eventIds: readonly string[], dueAt: number) {
+    if (eventIds.length > 0) await this.eval('release', [dueAt, ...eventIds]);
   }
 
   async recordAttempt(eventId: string, attempt: Attempt, outcome: AttemptOutcome) {

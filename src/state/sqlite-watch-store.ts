@@ -64,8 +64,11 @@ export class SqliteWatchStore implements WatchStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, '[]')`,
       ),
       anyDue: db.prepare<{ id: string }, [number]>("SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? LIMIT 1"),
-      due: db.prepare<OutboxRow, [number, number]>("SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?"),
+      due: db.prepare<OutboxRow, [number, string, number]>(
+        "SELECT * FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? AND watchlist_id NOT IN (SELECT value FROM json_each(?)) ORDER BY next_attempt_at, id LIMIT ?",
+      ),
       lease: db.prepare('UPDATE outbox SET next_attempt_at = ? WHERE id = ?'),
+      release: db.prepare("UPDATE outbox SET next_attempt_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND status = 'pending'"),
       attempts: db.prepare<{ attempts: string }, [string]>('SELECT attempts FROM outbox WHERE id = ?'),
       record: db.prepare('UPDATE outbox SET attempts = ?, status = ?, next_attempt_at = ? WHERE id = ?'),
       deliveries: db.prepare<OutboxRow, [string, number]>('SELECT * FROM outbox WHERE watchlist_id = ? ORDER BY created_at DESC, id DESC LIMIT ?'),
@@ -134,18 +137,22 @@ export class SqliteWatchStore implements WatchStore {
       .immediate();
   }
 
-  async claimDue(now: number, limit: number, leaseMs: number): Promise<ClaimedEvent[]> {
+  async claimDue(now: number, limit: number, leaseMs: number, skip: readonly string[] = []): Promise<ClaimedEvent[]> {
     // The poll runs every second; a plain read first keeps an idle outbox from taking the write lock.
     if (this.q.anyDue.get(now) === null) return [];
     return this.db
       .transaction(() =>
-        this.q.due.all(now, limit).map((r) => {
+        this.q.due.all(now, JSON.stringify(skip), limit).map((r) => {
           this.q.lease.run(now + leaseMs, r.id);
           const { status: _s, next_attempt_at: _n, attempts, ...event } = r;
           return { ...event, attempts: (JSON.parse(attempts) as Attempt[]).length };
         }),
       )
       .immediate();
+  }
+
+  async release(eventIds: readonly string[], dueAt: number) {
+    if (eventIds.length > 0) this.q.release.run(dueAt, JSON.stringify(eventIds));
   }
 
   async recordAttempt(eventId: string, attempt: Attempt, outcome: AttemptOutcome) {

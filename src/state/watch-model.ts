@@ -44,7 +44,9 @@ export function summaryOf(w: WatchlistRecord): WatchlistSummaryRecord {
 export const Attempt = t.Object({
   at: t.String(),
   status_code: t.Union([t.Integer(), t.Null()]),
-  error: t.Union([t.String(), t.Null()]),
+  error: t.Union([t.String(), t.Null()], {
+    description: 'Null on success; else one of: "HTTP <status>", "redirect not followed", "no answer within <N> ms", "connection failed", "not sent: <reason>" (no request made)',
+  }),
   response_excerpt: t.String({ description: 'At most the first 256 characters of the response body' }),
   duration_ms: t.Integer(),
 });

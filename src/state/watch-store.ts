@@ -50,8 +50,11 @@ export interface WatchStore {
   /**
    * Takes up to `limit` due pending events and leases them for `leaseMs` (their next attempt moves
    * to now + leaseMs), so another replica, or this one after a crash, takes them only after that.
+   * Events of the lists in `skip` are left for a later claim (their destination is busy).
    */
-  claimDue(now: number, limit: number, leaseMs: number): Promise<ClaimedEvent[]>;
+  claimDue(now: number, limit: number, leaseMs: number, skip?: readonly string[]): Promise<ClaimedEvent[]>;
+  /** Gives claimed, still pending events back without an attempt: due again at `dueAt` (their lease ends early). */
+  release(eventIds: readonly string[], dueAt: number): Promise<void>;
   /** Appends the attempt and moves the event on (delivered, failed, or pending until `nextAttemptAt`). */
   recordAttempt(eventId: string, attempt: Attempt, outcome: AttemptOutcome): Promise<void>;
   /** Newest first, at most `limit`. */

@@ -1,3 +1,4 @@
+import type { Account } from '../state/model';
 import type { Tier } from '../tiers';
 
 /**
@@ -10,3 +11,12 @@ export const WATCHLIST_LIMITS: Record<Tier, { lists: number; idsPerList: number 
   platform: { lists: 20, idsPerList: 1_000 },
   enterprise: { lists: 100, idsPerList: 10_000 },
 };
+
+/**
+ * Whether an account's watchlists are live: it has a live API key and its plan has watchlists.
+ * Otherwise (key revoked, plan without watchlists, account gone) its lists are kept but dormant:
+ * no events are made for them and queued ones are not sent, until both hold again (docs/webhooks.md).
+ */
+export function watchlistsLive(account: Account | null): boolean {
+  return account !== null && account.key_prefix !== null && WATCHLIST_LIMITS[account.tier].lists > 0;
+}

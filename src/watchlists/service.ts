@@ -52,11 +52,9 @@ function checkedIds(ids: string[], account: Account): string[] {
   return unique;
 }
 
+/** The URL as stored (normalised), or null for none; a URL the allow-list refuses is a 422. */
 function checkedUrl(url: string | null | undefined, allow: WebhookAllowList): string | null {
-  if (url === undefined || url === null) return null;
-  const refusal = allow.refusal(url);
-  if (refusal) throw new AppError('VALIDATION_ERROR', refusal);
-  return url;
+  return url === undefined || url === null ? null : allow.normalise(url);
 }
 
 export async function createWatchlist(d: WatchDeps, account: Account, body: CreateBody): Promise<Watchlist> {

@@ -7,7 +7,7 @@ describe('GET /api/v1/plan', () => {
   it.each([
     ['free', ['facility'], false, 0, 10],
     ['starter', ['facility', 'history', 'search', 'area', 'portfolio', 'watchlists'], true, 10, 10_000],
-    ['platform', ['facility', 'history', 'search', 'area', 'portfolio', 'report', 'watchlists'], true, 60, 100_000],
+    ['platform', ['facility', 'history', 'search', 'area', 'portfolio', 'report', 'site_report', 'watchlists'], true, 60, 100_000],
   ] as const)('a %s key learns what it may call, and asking is not counted', async (tier, endpoints, full, batch, limit) => {
     const { key, accountId } = await world.keyFor(tier);
     await world.call('/api/v1/facility/990000000001', { key });

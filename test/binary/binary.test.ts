@@ -90,6 +90,8 @@ describe('the compiled binary (dist/facility-score)', () => {
       'get /api/v1/search': () => get(`/api/v1/search?q=${encodeURIComponent(row.fac_city)}&format=csv`, withKey),
       'post /api/v1/portfolio': () => post('/api/v1/portfolio', withKey, { registry_ids: [id, '990000000000'] }),
       'post /api/v1/facility/{registry_id}/report': () => post(`/api/v1/facility/${id}/report`, withKey),
+      // the PDF form of an address placed at its ZIP's centre: the compiled binary must carry the lazily imported renderer and the ZIP table
+      'post /api/v1/site-report': () => post('/api/v1/site-report?format=pdf', withKey, { address: '1 Nowhere Lane, Houston, TX 77002' }),
       'get /api/v1/demo/facility': () => get(`/api/v1/demo/facility?address=${address}`),
       'post /api/v1/account/key': () => post('/api/v1/account/key', bearer),
       'post /api/v1/account/key/regenerate': () => post('/api/v1/account/key/regenerate', bearer),
@@ -119,7 +121,7 @@ describe('the compiled binary (dist/facility-score)', () => {
       for (const [op, call] of Object.entries(calls)) {
         const res = await call();
         statuses[op] = res.status;
-        if (op.includes('/report')) expect(new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5))).toBe('%PDF-');
+        if (op.includes('/report') || op.includes('/site-report')) expect(new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5))).toBe('%PDF-');
         else await res.arrayBuffer();
       }
       const expected = Object.fromEntries(Object.keys(calls).map((op) => [op, STATUS[op] ?? 200]));

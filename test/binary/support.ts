@@ -1,10 +1,9 @@
 import { Database } from 'bun:sqlite';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildBinary } from '../../scripts/build';
 import { ROOT, spawnService, type Service } from '../support/process';
-import { tempDir } from '../support/temp-dir';
+import { runTempDir, tempDir } from '../support/temp-dir';
 
 export { ROOT };
 
@@ -13,29 +12,9 @@ export const TEST_COMMIT = 'testbuild0001';
 
 let built: { outfile: string; bytes: number } | null = null;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The test binary's directory, one per test process; those of finished processes (~150 MB each) are removed. */
-function binaryDir(): string {
-  for (const name of readdirSync(tmpdir())) {
-    const pid = Number(/^fcs-test-binary-(\d+)$/.exec(name)?.[1]);
-    if (pid && pid !== process.pid && !alive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-  const dir = join(tmpdir(), `fcs-test-binary-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
-  return dir;
-}
-
-/** Builds the executable once per test process (about 10 s), into a temp dir so dist/ is left alone. */
+/** Builds the executable once per test run (about 10 s; ~150 MB), into a temp dir so dist/ is left alone; the end of the run removes it. */
 export function binary(): string {
-  if (!built) built = buildBinary({ outfile: join(binaryDir(), 'facility-score'), commit: TEST_COMMIT });
+  if (!built) built = buildBinary({ outfile: join(runTempDir('test-binary'), 'facility-score'), commit: TEST_COMMIT });
   return built.outfile;
 }
 
@@ -48,9 +27,14 @@ export function sampleFacts(): { info: { dataset_name: string; as_of: string; fa
   return { info, row };
 }
 
+/** The binary's whole environment: PATH, and TMPDIR so its temp files land in the run's temp dir. */
+function baseEnv(): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: tmpdir() };
+}
+
 /** Runs the binary to completion (from a directory holding nothing, so nothing but the binary is used). */
 export function run(args: string[], env: Record<string, string> = {}, cwd = tempDir('bin-run')) {
-  const p = Bun.spawnSync([binary(), ...args], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, cwd });
+  const p = Bun.spawnSync([binary(), ...args], { env: { ...baseEnv(), ...env }, cwd });
   return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
 }
 
@@ -59,7 +43,7 @@ export type Server = Service;
 /** Starts the binary's `serve` on a free port (port 0), from an empty directory, and waits for its "listening" line. */
 export function startServe(args: string[], env: Record<string, string> = {}): Promise<Server> {
   return spawnService([binary(), 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    env: { ...baseEnv(), ...env },
     cwd: tempDir('bin-run'),
     startMs: 20_000,
   });

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { AppError } from '../../src/errors';
 import { FacilityResponse, type FacilityRecord } from '../../src/facilities/model';
 import { lookupFacility, toFacilityRecord } from '../../src/facilities/service';
-import { HistoryReader } from '../../src/index/history/history-reader';
-import { FacilityIndex } from '../../src/index/facility-index';
+import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import { EXPLANATION_AT, parseDetail } from '../../src/index/facility-detail';
 import { StoredLookup } from '../../src/index/stored-lookup';
 import { ingest } from '../../src/index/ingest/ingest';
@@ -146,22 +145,22 @@ describe("the Starter+ body leaves Elysia's normaliser out and loses nothing by 
 
 describe('stored details are decoded once per distinct detail (StoredLookup.decoded)', () => {
   it('shared details are ids in the row and their text once in shared_detail; the rest is text in the row', () => {
-    const kinds = stored.db.query<{ kind: string; n: number }, []>('SELECT typeof(detail) AS kind, count(*) AS n FROM facility GROUP BY 1 ORDER BY 1').all();
+    const kinds = connectionOf(stored).query<{ kind: string; n: number }, []>('SELECT typeof(detail) AS kind, count(*) AS n FROM facility GROUP BY 1 ORDER BY 1').all();
     expect(kinds.map((k) => k.kind)).toEqual(['integer', 'text']);
     const integer = kinds[0]!.n;
     expect(integer).toBeGreaterThan(ids.length / 2);
-    const sharedRows = stored.db.query<{ n: number; used: number }, []>('SELECT count(*) AS n, (SELECT count(DISTINCT detail) FROM facility WHERE typeof(detail) = \'integer\') AS used FROM shared_detail').get()!;
+    const sharedRows = connectionOf(stored).query<{ n: number; used: number }, []>('SELECT count(*) AS n, (SELECT count(DISTINCT detail) FROM facility WHERE typeof(detail) = \'integer\') AS used FROM shared_detail').get()!;
     // each shared text is stored once and used; no row's text is also a shared one
     expect(sharedRows.used).toBe(sharedRows.n);
-    expect(stored.db.query('SELECT count(*) AS n FROM facility f JOIN shared_detail s ON s.detail = f.detail').get()).toEqual({ n: 0 });
-    expect(stored.db.query('SELECT count(*) AS n FROM (SELECT detail FROM shared_detail GROUP BY detail HAVING count(*) > 1)').get()).toEqual({ n: 0 });
+    expect(connectionOf(stored).query('SELECT count(*) AS n FROM facility f JOIN shared_detail s ON s.detail = f.detail').get()).toEqual({ n: 0 });
+    expect(connectionOf(stored).query('SELECT count(*) AS n FROM (SELECT detail FROM shared_detail GROUP BY detail HAVING count(*) > 1)').get()).toEqual({ n: 0 });
   });
 
   it('every detail decodes as a fresh parse of its text does, the same detail gives the same frozen value, and the memo stays within its bound', () => {
-    const details = stored.db.query<{ detail: string | number }, []>('SELECT detail FROM facility ORDER BY registry_id').all().map((r) => r.detail);
-    const shared = sharedRecordsOf(stored.db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
+    const details = connectionOf(stored).query<{ detail: string | number }, []>('SELECT detail FROM facility ORDER BY registry_id').all().map((r) => r.detail);
+    const shared = sharedRecordsOf(connectionOf(stored).query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
     expect(shared.length).toBeGreaterThan(0);
-    const bounded = new StoredLookup(stored.db, 'f.registry_id', new HistoryReader(stored.db, stored.info), stored.info.score_version, 3);
+    const bounded = new StoredLookup(connectionOf(stored), 'f.registry_id', stored.info.score_version, 3);
     const reasons = stored.stored!.reasons;
     let repeats = 0;
     let previous = { text: '' as string | number, value: null as unknown };

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { join } from 'node:path';
 import { FacilityIndex } from '../../src/index/facility-index';
-import { scoreChangeOf } from '../../src/index/history/score-change';
 import type { HistoryEntry } from '../../src/index/history/model';
+import { facility } from '../helpers';
+import { historyIndex } from '../support/history-index';
 import { threeReleases, facilityTuples, historyRowsOf, quietIngest, type ScoreTuple, type ThreeReleases } from './releases';
 
 let r: ThreeReleases;
@@ -91,10 +92,10 @@ describe('score_change', () => {
     expect(sinceFirst).toBeLessThan(moved.length);
   });
 
-  it('many at once (portfolio) gives the same as one by one; facilities without a change are absent or null', () => {
+  it('many at once (portfolio items, one statement) gives the same as one by one', () => {
     const ids = [...tuples[2]!.keys()].slice(0, 500);
-    const many = ix.scoreChangesOf(ids);
-    for (const id of ids) expect(many.get(id) ?? null).toEqual(ix.scoreChangeOf(id));
+    const many = ix.getBriefsWithPeers(ids);
+    for (const id of ids) expect(many.get(id)!.score_change).toEqual(ix.scoreChangeOf(id));
   });
 
   it("is null for a facility only rescored by a new score method, and for changes scored by an earlier method", async () => {
@@ -113,19 +114,34 @@ describe('score_change', () => {
   });
 });
 
-describe('scoreChangeOf (the rule on its own)', () => {
-  const e = (seq: number, change: HistoryEntry['change'], overall: number | null, version = 'm1'): HistoryEntry => ({
-    seq, as_of: `2026-11-0${seq}`, score_version: version, change, overall_score: overall,
-    violation_frequency: 0, penalty_severity: 0, recency: 0, repeat_offender: 0, active_enforcement: false,
-  });
+describe('score_change (the rule on its own, on small release stories)', () => {
+  const ID = '990000000001';
+  const e = (seq: number, change: HistoryEntry['change'], overall: number | null, version = 'm1') => ({ seq, change, overall, version });
+  type Story = ReturnType<typeof e>[];
+  // Entries newest first, as /history lists them; the index's score method is the newest entry's.
+  function scoreChangeIn(entries: Story, inIndex = true) {
+    const current = entries[0]!.version;
+    const version = (v: string) => (v === current ? 'test' : v); // memoryIndex scores with method 'test'
+    const releases = [...entries].reverse().map((x) => ({ seq: x.seq, as_of: `2026-11-0${x.seq}`, score_version: version(x.version) }));
+    const rows = inIndex ? [facility({ registry_id: ID, overall_score: entries[0]!.overall! })] : [facility({ registry_id: '990000000009' })];
+    const index = historyIndex(rows, releases, entries.map((x) => ({ registry_id: ID, seq: x.seq, change: x.change, score: x.overall })));
+    return { one: index.scoreChangeOf(ID), many: index.getBriefsWithPeers([ID]).get(ID)?.score_change ?? null };
+  }
   it.each([
     ['a score change', [e(2, 'changed', 70), e(1, 'added', 80)], { previous_score: 80, previous_as_of: '2026-11-01' }],
     ['a component-only change after a score change', [e(3, 'changed', 70), e(2, 'changed', 70), e(1, 'added', 80)], { previous_score: 80, previous_as_of: '2026-11-01' }],
+    ['two score changes: the later one', [e(3, 'changed', 50), e(2, 'changed', 70), e(1, 'added', 80)], { previous_score: 70, previous_as_of: '2026-11-02' }],
     ['only the first appearance', [e(1, 'added', 80)], null],
     ['a re-addition after a removal', [e(3, 'added', 60), e(2, 'removed', null), e(1, 'added', 80)], null],
+    ['a score change after a re-addition', [e(4, 'changed', 50), e(3, 'added', 60), e(2, 'removed', null), e(1, 'added', 80)], { previous_score: 60, previous_as_of: '2026-11-03' }],
     ['a rescoring', [e(2, 'rescored', 75, 'm2'), e(1, 'added', 80)], null],
     ['a change whose entry before is of another method', [e(2, 'changed', 60, 'm2'), e(1, 'added', 80)], null],
+    ['a component-only change after a rescoring', [e(3, 'changed', 75, 'm2'), e(2, 'rescored', 75, 'm2'), e(1, 'added', 80)], null],
   ])('%s', (_what, entries, expected) => {
-    expect(scoreChangeOf(entries, entries[0]!.score_version)).toEqual(expected as never);
+    expect(scoreChangeIn(entries as Story)).toEqual({ one: expected, many: expected } as never);
+  });
+
+  it('a facility no longer in the index has none', () => {
+    expect(scoreChangeIn([e(3, 'removed', null), e(2, 'changed', 70), e(1, 'added', 80)], false)).toEqual({ one: null, many: null });
   });
 });

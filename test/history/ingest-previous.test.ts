@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite';
 import { beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { FacilityIndex } from '../../src/index/facility-index';
+import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import { UnusableInputError } from '../../src/index/ingest/errors';
 import { readPrevious } from '../../src/index/ingest/previous';
 import { ReleaseOrderError } from '../../src/index/ingest/ingest';
@@ -93,7 +93,7 @@ describe('ingest --previous carries the release list and history forward', () =>
     const ix = FacilityIndex.open(r.plain[1]);
     expect(ix.releases()).toHaveLength(1);
     expect(ix.releases()[0]!.seq).toBe(1);
-    expect((ix.db.query('SELECT count(*) AS n FROM history').get() as { n: number }).n).toBe(0);
+    expect((connectionOf(ix).query('SELECT count(*) AS n FROM history').get() as { n: number }).n).toBe(0);
     ix.close();
   });
 });

@@ -3,12 +3,13 @@ import { changesInRelease, changesOfIds } from '../../src/index/history/release-
 import { memoryIndex, DEFAULT_ROWS } from '../helpers';
 import { historyIndex } from '../support/history-index';
 import { A, B, C, D, E, HISTORY, RELEASES, ROWS_3 } from '../support/release-fixture';
+import { connectionOf } from '../../src/index/facility-index';
 
 const index = historyIndex(ROWS_3, RELEASES, HISTORY);
 
 describe('changesInRelease', () => {
   it('gives each change of a release with what it was before, and never a mere rescore', () => {
-    expect(changesInRelease(index.db, 2)).toEqual([
+    expect(changesInRelease(connectionOf(index), 2)).toEqual([
       { registry_id: A, fac_name: `TEST FACILITY ${A}`, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 80, active_enforcement: false, previous_enforcement: false, score_version: 'fcs-2.0' },
       { registry_id: B, fac_name: DEFAULT_ROWS[1]!.fac_name, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 70, active_enforcement: true, previous_enforcement: false, score_version: 'fcs-2.0' },
       { registry_id: C, fac_name: null, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'removed', overall_score: null, previous_score: 60, active_enforcement: null, previous_enforcement: false, score_version: 'fcs-2.0' },
@@ -16,40 +17,33 @@ describe('changesInRelease', () => {
   });
 
   it('measures a change from the rescored value of the release before, and an addition from nothing', () => {
-    const byId = Object.fromEntries(changesInRelease(index.db, 3).map((c) => [c.registry_id, c]));
+    const byId = Object.fromEntries(changesInRelease(connectionOf(index), 3).map((c) => [c.registry_id, c]));
     expect(Object.keys(byId).sort()).toEqual([A, D, E]);
     expect(byId[D]).toMatchObject({ kind: 'changed', previous_score: 88, overall_score: 80, previous_as_of: '2026-10-08' });
     expect(byId[E]).toMatchObject({ kind: 'added', previous_score: null, previous_as_of: null, previous_enforcement: null });
   });
 
   it('a release nobody changed in has no changes', () => {
-    expect(changesInRelease(index.db, 4)).toEqual([]);
+    expect(changesInRelease(connectionOf(index), 4)).toEqual([]);
   });
 
   it('an index of one release (built without --previous) has no changes', () => {
     const single = memoryIndex(DEFAULT_ROWS, { as_of: '2026-09-01' });
     expect(single.releases().map((r) => r.as_of)).toEqual(['2026-09-01']);
-    expect(changesInRelease(single.db, 1)).toEqual([]);
-    expect(changesOfIds(single.db, [A], 0, 1)).toEqual([]);
-  });
-
-  it('an index file from before releases existed (no release or history table) has no changes', () => {
-    const old = memoryIndex(DEFAULT_ROWS, { as_of: '2026-09-01' });
-    old.db.exec('DROP TABLE history; DROP TABLE release;');
-    expect(changesInRelease(old.db, 1)).toEqual([]);
-    expect(changesOfIds(old.db, [A], 0, 1)).toEqual([]);
+    expect(changesInRelease(connectionOf(single), 1)).toEqual([]);
+    expect(changesOfIds(connectionOf(single), [A], 0, 1)).toEqual([]);
   });
 });
 
 describe('changesOfIds', () => {
   it('gives only the asked IDs, in the asked releases, oldest release first', () => {
-    const got = changesOfIds(index.db, [A, C], 1, 3).map((c) => [c.registry_id, c.as_of, c.kind]);
+    const got = changesOfIds(connectionOf(index), [A, C], 1, 3).map((c) => [c.registry_id, c.as_of, c.kind]);
     expect(got).toEqual([
       [A, '2026-10-08', 'changed'],
       [C, '2026-10-08', 'removed'],
       [A, '2026-10-15', 'changed'],
     ]);
-    expect(changesOfIds(index.db, [A, C], 2, 3).map((c) => c.registry_id)).toEqual([A]);
+    expect(changesOfIds(connectionOf(index), [A, C], 2, 3).map((c) => c.registry_id)).toEqual([A]);
   });
 
   it('the test index carries the three releases, oldest first', () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'bun:test';
+import { WebhookDispatcher } from '../../src/watchlists/webhooks/dispatcher';
 import { json, makeWorld } from '../helpers';
+import { closedPort } from '../support/webhook-receiver';
 
 // Our own message table: every error message a hostile request can draw is one of these forms.
 // A message outside it (a parser's, the validator's, the runtime's) fails the test.
@@ -98,6 +100,7 @@ const listId: string = (await json(await world.call('/api/v1/watchlists', { meth
 const DEEP = `${'['.repeat(5000)}${']'.repeat(5000)}`;
 const JSON_BODY_ENDPOINTS: [method: string, path: string][] = [
   ['POST', '/api/v1/portfolio'],
+  ['POST', '/api/v1/site-report'],
   ['POST', '/api/v1/watchlists'],
   ['PATCH', `/api/v1/watchlists/${listId}`],
 ];
@@ -174,5 +177,52 @@ describe('hostile input: dates', () => {
     // A real day, a leap day included, is a date and counts.
     expect((await world.call(`/api/v1/watchlists/${id}/changes?since=2024-02-29`, { key: starter })).status).toBe(200);
     expect(await world.store.monthlyUsage(accountId, world.clock())).toBe(1);
+  });
+});
+
+// Webhook URLs a hostile caller may try to store: each is a 422 in our wording that names the field.
+const hooks = makeWorld({ config: { webhookAllow: ['hooks.example.com', '127.0.0.1', '10.20.0.0/16', '::/0'] } });
+const { key: hookKey } = await hooks.keyFor('enterprise');
+const WEBHOOK_URLS = [' https://hooks.example.com/x', 'https://hooks.example.com/x\t', '\thttps://hooks.example.com/x', 'https://hooks.example.com/\u0000', 'https://hooks.example.com/\u001b[31m',
+  'https://hooks.example.com\u2028/x', 'https://\u202ehooks.example.com/x', 'https://hooks.example.com\ufeff/x', 'http:hooks.example.com/x', 'http:/hooks.example.com/x', 'http:///hooks.example.com/x',
+  '//hooks.example.com/x', 'hooks.example.com/x', 'javascript:alert(1)', 'file:///etc/passwd', 'gopher://hooks.example.com/x', 'https://user:pw@hooks.example.com/x', 'https://hooks.example.com/x#f',
+  'https://evil.example/x', 'https://hooks.example.com.evil.example/x', 'http://127.0.0.2/x', 'http://0.0.0.0/x', 'http://[::1]/x', 'http://[::ffff:127.0.0.2]/x', 'http://169.254.169.254/latest',
+  'http://0x7f000002/x', 'http://10.21.0.1/x', 'https://[::1/x', 'https://ｅｖｉｌ.example/x', 'https:// /x', ''];
+
+describe('hostile webhook URLs: refused in our words, naming the field', () => {
+  it.each(WEBHOOK_URLS.map((u) => [JSON.stringify(u), u] as const))('%s', async (_name, url) => {
+    const res = await hooks.call('/api/v1/watchlists', { method: 'POST', key: hookKey, headers: json_, body: JSON.stringify({ name: 'n', registry_ids: [], webhook_url: url }) });
+    expect(res.status).toBe(422);
+    const message: string = (await json(res)).error.message;
+    expect(message).not.toMatch(FOREIGN);
+    expect(message).toMatch(/^webhook_url /);
+    if (!MESSAGE_TABLE.some((re) => re.test(message))) throw new Error(`message not in our table: ${JSON.stringify(message)}`);
+  });
+});
+
+// A webhook pointed at whatever the allow-list spans must not make /deliveries a port scanner: a
+// refused port, an unknown host and a hung one read as our closed outcomes, never the runtime's text.
+describe('hostile webhook targets: /deliveries shows only our closed set of outcomes', () => {
+  it('a refused port and an unresolvable host both read "connection failed"', async () => {
+    const w = makeWorld({ config: { webhookAllow: ['127.0.0.1', 'nonexistent.invalid'], webhookTimeoutMs: 3000, webhookLeaseMs: 10_000 } });
+    const { key } = await w.keyFor('enterprise');
+    const lists: string[] = [];
+    for (const url of [`http://127.0.0.1:${closedPort()}/h`, 'http://nonexistent.invalid/h']) {
+      const made = (await json(await w.call('/api/v1/watchlists', { method: 'POST', key, headers: json_, body: JSON.stringify({ name: 'probe', registry_ids: ['990000000001'], webhook_url: url }) }))).data;
+      lists.push(made.id);
+      await w.store.watch.enqueue([{ id: `msg_${made.id.slice(3)}${'0'.repeat(16)}`, watchlist_id: made.id, type: 'facility.score_changed', registry_id: '990000000001', as_of: '2026-10-08', body: '{}', created_at: Date.now() }], Date.now());
+    }
+    const logged: Record<string, unknown>[] = [];
+    await new WebhookDispatcher({ watch: w.store.watch, accounts: (id) => w.store.getAccount(id), settings: w.deps.config, log: (l) => void logged.push(l), clock: Date.now }).tick();
+    for (const id of lists) {
+      const res = await w.call(`/api/v1/watchlists/${id}/deliveries`, { key });
+      const text = await res.text();
+      expect(text).not.toMatch(/ECONN|ENOTFOUND|EAI_|getaddrinfo|Unable to connect|computer|refused|DNS|resolve/i);
+      const [delivery] = JSON.parse(text).data.deliveries;
+      expect(delivery.attempts).toHaveLength(1);
+      expect(delivery.attempts[0]).toMatchObject({ status_code: null, error: 'connection failed', response_excerpt: '' });
+    }
+    // The operator still sees the runtime's reason, in the log only.
+    expect(logged.filter((l) => l.msg === 'webhook attempt').every((l) => typeof l.detail === 'string' && l.error === 'connection failed')).toBe(true);
   });
 });

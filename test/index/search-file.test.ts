@@ -3,12 +3,12 @@ import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database } from 'bun:sqlite';
 import { FacilityIndex } from '../../src/index/facility-index';
-import { searchFilePath } from '../../src/index/search-file';
-import { BUCKET } from '../../src/index/search-docids';
+import { searchFilePath } from '../../src/index/search/file';
+import { BUCKET } from '../../src/index/search/docids';
 import { json, makeWorld } from '../helpers';
 import { tempDir } from '../support/temp-dir';
 import { csvText, exporterRow, runIngest, writeFile } from './ingest/support';
-import { SearchBuild } from '../../src/index/search-build';
+import { SearchBuild } from '../../src/index/search/build';
 import { IndexWriter } from '../../src/index/index-writer';
 import { facility } from '../helpers';
 

@@ -41,7 +41,7 @@ describe('SIGHUP reload when the new app cannot be built or bound', () => {
       expect(await service.reload()).toBe(false);
       expect(logs.find((l) => String(l.msg).startsWith('reload failed at hand-over'))).toMatchObject({ level: 'error', dataset: 'generation-A' });
       expect(metrics.indexReloads.get({ result: 'failed' })).toBe(1);
-      expect(() => opened[0]!.db.query('SELECT 1').get()).toThrow();
+      expect(() => opened[0]!.answers()).toThrow();
       const status = (await (await fetch(`http://127.0.0.1:${service.port}/api/v1/status`)).json()) as any;
       expect(status.data.dataset.dataset_name).toBe('generation-A');
     } finally {

@@ -4,7 +4,7 @@ import { TIERS, TIER_RULES } from '../../src/tiers';
 import type { FacilityRow } from '../../src/index/model';
 import { MAX_BODY_BYTES } from '../../src/portfolio/body';
 import { PortfolioResponse } from '../../src/portfolio/model';
-import { FacilityIndex } from '../../src/index/facility-index';
+import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import { DEFAULT_ROWS, facility, json, makeWorld, memoryIndex } from '../helpers';
 
 // 600 facilities, so even the Enterprise limit can be filled with known IDs.
@@ -113,7 +113,7 @@ describe('POST /api/v1/portfolio: results', () => {
 
   it('answers 500 IDs of a first release (no history rows) with one SQL statement, not one per ID', async () => {
     // Every statement the index prepares (all at construction) counts its runs.
-    const db = memoryIndex(ROWS).db;
+    const db = connectionOf(memoryIndex(ROWS));
     const prepare = db.prepare.bind(db);
     let runs = 0;
     db.prepare = ((sql: string) => {

@@ -32,16 +32,38 @@ describe('report cache over HTTP', () => {
     expect(world.deps.reportCache!.stats.stores).toBe(1);
   });
 
-  it('a cached copy carries the generation time and request ID of the render that made it (documented)', async () => {
-    const { world, exportOf } = await reportWorld(freshDir());
+  it('a cached copy carries the generation time and document ID of the render that made it (documented), and no request ID', async () => {
+    const { world, exportOf, entryPath } = await reportWorld(freshDir());
     const first = await exportOf();
     world.clock.advance(60 * 60 * 1000);
     const second = await exportOf();
     expect(second.cache).toBe('HIT');
     expect(second.requestId).not.toBe(first.requestId);
     const text = pdfText(second.pdf);
-    expect(text).toContain(first.requestId);
+    // The document ID is the start of the cache entry's name: the same for every caller of this entry.
+    const documentId = entryPath().split('/').at(-1)!.slice(0, 16);
+    expect(text).toContain(`Document ${documentId}`);
+    expect(text).not.toContain(first.requestId);
+    expect(text).not.toContain(second.requestId);
     expect(text).toContain('Generated 2026-11-15 12:00 UTC');
+  });
+
+  it("a caller-chosen X-Request-Id never reaches the PDF that another account is then served from the cache", async () => {
+    const { world, exportOf } = await reportWorld(freshDir());
+    const chosen = 'CALLER-CHOSEN-Marker-7f3a';
+    const first = await world.call(`/api/v1/facility/${ROW.registry_id}/report`, { method: 'POST', key: (await world.keyFor('platform')).key, headers: { 'x-request-id': chosen } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    expect(first.headers.get('x-request-id')).toBe(chosen);
+    expect(pdfText(new Uint8Array(await first.arrayBuffer()))).not.toContain(chosen);
+    // Another account (reportWorld's own key), later: the cached copy.
+    world.clock.advance(5 * 60 * 1000);
+    const second = await exportOf();
+    expect(second.cache).toBe('HIT');
+    const text = pdfText(second.pdf);
+    expect(text).not.toContain(chosen);
+    expect(text.toLowerCase()).not.toContain('marker-7f3a');
+    expect(text).not.toMatch(/request/i);
   });
 
   it('is served for 24 hours after the render and rendered afresh from then on', async () => {

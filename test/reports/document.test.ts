@@ -50,9 +50,9 @@ const TROUBLED = facility({
   },
 });
 
-const REQUEST_ID = 'req_TESTREPORT0000000001';
-const render = (row: FacilityRow, info: IndexInfo = INFO, requestId = REQUEST_ID) =>
-  renderReport(buildReportView(row, info, { generatedAt: FIXED_NOW, requestId }));
+const DOCUMENT_ID = '0a1b2c3d4e5f6a7b';
+const render = (row: FacilityRow, info: IndexInfo = INFO, documentId = DOCUMENT_ID) =>
+  renderReport(buildReportView(row, info, { generatedAt: FIXED_NOW, documentId }));
 
 const pdf = await render(TROUBLED);
 const text = pdfText(pdf);
@@ -94,8 +94,8 @@ describe('the dossier PDF', () => {
     expect(text).toContain('OPEN ENFORCEMENT ACTION: YES');
   });
 
-  it('carries the data source, as-of date, method version, generation time, request ID and page numbers', () => {
-    for (const s of ['Data as of 2026-11-01', 'report test fixture', 'fixture.csv', 'Score method fcs-test-7', 'Generated 2026-11-15 12:00 UTC', REQUEST_ID, 'Page 1 of 2', 'Page 2 of 2']) {
+  it('carries the data source, as-of date, method version, generation time, document ID and page numbers', () => {
+    for (const s of ['Data as of 2026-11-01', 'report test fixture', 'fixture.csv', 'Score method fcs-test-7', 'Generated 2026-11-15 12:00 UTC', `Document ${DOCUMENT_ID}`, 'Page 1 of 2', 'Page 2 of 2']) {
       expect(text).toContain(s);
     }
   });
@@ -122,9 +122,9 @@ describe('the dossier PDF', () => {
     expect(clean).toContain('87 of 100');
   });
 
-  it('is deterministic: the same facility, time and request give the same bytes; another request ID changes them', async () => {
+  it('is deterministic: the same facility, time and document ID give the same bytes; another document ID changes them', async () => {
     expect(Buffer.from(await render(TROUBLED)).equals(Buffer.from(pdf))).toBe(true);
-    expect(Buffer.from(await render(TROUBLED, INFO, 'req_OTHER')).equals(Buffer.from(pdf))).toBe(false);
+    expect(Buffer.from(await render(TROUBLED, INFO, 'ffffffffffffffff')).equals(Buffer.from(pdf))).toBe(false);
   });
 
   it('keeps the exact name, in Unicode, in the document title metadata', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'bun:test';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { FacilityIndex } from '../../src/index/facility-index';
+import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import { renderReport } from '../../src/reports/document';
 import { NOT_REPORTED, recordRows } from '../../src/reports/record-rows';
 import { buildReportView } from '../../src/reports/view';
@@ -17,7 +17,7 @@ const AS_OF = '2024-06-30';
 const dir = tempDir('real-rows');
 await runIngest([join(FIXTURES, 'echo_facility_search_sample.csv')], join(dir, 'real.sqlite'), { asOf: AS_OF });
 const index = FacilityIndex.open(join(dir, 'real.sqlite'));
-const ids = (index.db.query('SELECT registry_id FROM facility ORDER BY registry_id').all() as { registry_id: string }[]).map((r) => r.registry_id);
+const ids = (connectionOf(index).query('SELECT registry_id FROM facility ORDER BY registry_id').all() as { registry_id: string }[]).map((r) => r.registry_id);
 const rows = ids.map((id) => index.getDetail(id)!);
 afterAll(() => {
   index.close();
@@ -85,7 +85,7 @@ describe('facility-search rows (no date columns): "not reported", never an inven
 
   it('the PDF of HENRY REPEATING ARMS says "Last penalty Not reported" beside its $94,770, never "None on record"', async () => {
     const row = index.getDetail('110067543064')!;
-    const text = pdfText(await renderReport(buildReportView(row, index.info, { generatedAt: FIXED_NOW, requestId: 'req_REALROW00000000000001' })));
+    const text = pdfText(await renderReport(buildReportView(row, index.info, { generatedAt: FIXED_NOW, documentId: 'a0a0a0a0a0a0a0a0' })));
     expect(text).toContain('$94,770');
     expect(text).toMatch(/Last penalty\s+Not reported/);
     expect(text).not.toContain('None on record');

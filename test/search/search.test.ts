@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'bun:test';
 import { facility, json, makeWorld, memoryIndex } from '../helpers';
-import { DocidSpace } from '../../src/index/search-docids';
+import { DocidSpace } from '../../src/index/search/docids';
 import { FacilitySearch } from '../../src/search/facility-search';
 import { RIVER_ROWS, SEARCH_ROWS } from './fixtures';
+import { connectionOf } from '../../src/index/facility-index';
 
 const world = makeWorld({ rows: [...SEARCH_ROWS, ...RIVER_ROWS] });
 const { key } = await world.keyFor('starter');
@@ -173,7 +174,7 @@ describe('GET /api/v1/search access and input', () => {
 describe('an index whose search tables are missing', () => {
   it('serves everything else, and answers a search with 503 SERVICE_UNAVAILABLE saying to rebuild', async () => {
     const index = memoryIndex(SEARCH_ROWS);
-    index.db.exec('DROP TABLE facility_search; DROP TABLE search_doc');
+    connectionOf(index).exec('DROP TABLE facility_search; DROP TABLE search_doc');
     const old = makeWorld({ deps: { index } });
     const { key: own } = await old.keyFor('starter');
     const res = await old.call('/api/v1/search?q=acme', { key: own });
@@ -191,8 +192,8 @@ describe('search docids (score * 2^32 + rank) map to places in the score order',
 
   it("every docid's place is its row number in docid order, and the place gives the docid back", () => {
     const index = memoryIndex(many);
-    const rows = index.db.query<{ docid: number; place: number }, []>('SELECT docid, row_number() OVER (ORDER BY docid) AS place FROM search_doc').all();
-    const space = DocidSpace.of(index.db);
+    const rows = connectionOf(index).query<{ docid: number; place: number }, []>('SELECT docid, row_number() OVER (ORDER BY docid) AS place FROM search_doc').all();
+    const space = DocidSpace.of(connectionOf(index));
     expect(space.total).toBe(many.length);
     for (const { docid, place } of rows) expect([docid, space.position(docid), space.docidAt(place)]).toEqual([docid, place, docid]);
     // more candidates than the sample of 64, so the estimate comes from the last sampled candidate's place

@@ -11,8 +11,9 @@ let n = 0;
 const opened: RedisStateStore[] = [];
 const logs: Record<string, unknown>[] = [];
 
-function open() {
-  const s = new RedisStateStore({ url: redis.url, prefix: `fault${++n}:`, clock: 'caller', timeoutMs: TIMEOUT, retryDelayMs: 100, log: (e) => void logs.push(e) });
+/** A store as the tests use it (`TIMEOUT`); 'default' gives the store's own default timeout. */
+function open(timeoutMs: number | 'default' = TIMEOUT, prefix = `fault${++n}:`) {
+  const s = new RedisStateStore({ url: redis.url, prefix, clock: 'caller', timeoutMs: timeoutMs === 'default' ? undefined : timeoutMs, retryDelayMs: 100, log: (e) => void logs.push(e) });
   opened.push(s);
   return s;
 }
@@ -119,5 +120,39 @@ describe('Redis slow or hung', () => {
     await Bun.sleep(TIMEOUT * 3 + 300);
     // Counted once the pause ended, then refunded: only the first (answered) call remains.
     expect(await s.monthlyUsage('acct_p', NOW)).toBe(1);
+  });
+});
+
+describe('the demo window when Redis is slow, not down', () => {
+  const IP = 'demo:ip4:192.0.2.9';
+
+  it('with the default timeout, a reply held 1.5 s (CLIENT PAUSE WRITE) is waited for: 7 concurrent hits, exactly 5 allowed, all counted in Redis', async () => {
+    const s = open('default', 'slow-demo:');
+    await s.ping(); // a live link, as on a serving replica
+    redis.pause(1500, 'WRITE');
+    const t0 = performance.now();
+    const results = await Promise.all(Array.from({ length: 7 }, (_, i) => s.hitWindow(IP, 5, 3_600_000, NOW + i)));
+    expect(performance.now() - t0).toBeGreaterThan(1200); // they did wait for the pause
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
+    expect(redis.cli('LLEN', `slow-demo:w:${IP}`)).toBe('5');
+    // Another replica sees the same 5: nothing was counted only in this process.
+    expect((await open('default', 'slow-demo:').hitWindow(IP, 5, 3_600_000, NOW + 10)).allowed).toBe(false);
+  });
+
+  it('a reply later than the timeout is a 503 (the hit may have run in Redis), never a count in the local bucket', async () => {
+    const s = open(TIMEOUT, 'late-demo:');
+    await s.ping();
+    redis.pause(TIMEOUT * 3, 'WRITE');
+    const { ms, error } = await failure(() => s.hitWindow(IP, 5, 3_600_000, NOW));
+    expect(error.errorCode).toBe('SERVICE_UNAVAILABLE');
+    expect(ms).toBeLessThan(TIMEOUT + 250);
+    await Bun.sleep(TIMEOUT * 3);
+    // Redis holds the late hit or not (its link may have been dropped first); either way Redis alone decides from here.
+    const inRedis = Number(redis.cli('LLEN', `late-demo:w:${IP}`));
+    expect(inRedis).toBeLessThanOrEqual(1);
+    const after = [];
+    for (let i = 1; i <= 6; i++) after.push((await s.hitWindow(IP, 5, 3_600_000, NOW + i)).allowed);
+    expect(after.filter(Boolean)).toHaveLength(5 - inRedis);
+    expect(redis.cli('LLEN', `late-demo:w:${IP}`)).toBe('5');
   });
 });

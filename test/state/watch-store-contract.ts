@@ -117,6 +117,29 @@ export function watchStoreContract(name: string, open: () => Promise<StateStore>
       expect((await w.claimDue(NOW + 1000, 10, 1000)).length).toBe(2);
     });
 
+    it('a claim passes over the lists it is told to skip, however many of their events come first', async () => {
+      const w = await fresh();
+      await w.enqueue(Array.from({ length: 30 }, (_, i) => event(`msg_busy_${String(i).padStart(2, '0')}`, 'wl_busy', NOW - 100 + i)), NOW - 100);
+      await w.enqueue([event('msg_free_1', 'wl_free'), event('msg_other', 'wl_other')], NOW);
+      const claimed = await w.claimDue(NOW, 2, 1000, ['wl_busy']);
+      expect(claimed.map((e) => e.id).sort()).toEqual(['msg_free_1', 'msg_other']);
+      // the skipped ones were not leased: claimable at once without the skip
+      expect((await w.claimDue(NOW, 50, 1000)).length).toBe(30);
+    });
+
+    it('released events are due again when told, with no attempt recorded; a finished one is not revived', async () => {
+      const w = await fresh();
+      await w.enqueue([event('msg_1', 'wl_1'), event('msg_2', 'wl_1'), event('msg_3', 'wl_1')], NOW);
+      expect((await w.claimDue(NOW, 10, 60_000)).length).toBe(3);
+      await w.recordAttempt('msg_2', attempt(200), { status: 'delivered' });
+      await w.release(['msg_1', 'msg_2', 'msg_3'], NOW + 5);
+      await w.release([], NOW);
+      expect(await w.claimDue(NOW + 4, 10, 1000)).toEqual([]);
+      const again = await w.claimDue(NOW + 5, 10, 1000);
+      expect(again.map((e) => [e.id, e.attempts]).sort()).toEqual([['msg_1', 0], ['msg_3', 0]]);
+      expect((await w.listDeliveries('wl_1', 10)).find((d) => d.id === 'msg_2')!.status).toBe('delivered');
+    });
+
     it('concurrent claims hand each event to one claimer', async () => {
       const w = await fresh();
       await w.enqueue(Array.from({ length: 30 }, (_, i) => event(`msg_${i}`, 'wl_1')), NOW);

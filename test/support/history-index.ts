@@ -1,6 +1,6 @@
 import { Database } from 'bun:sqlite';
 import { IndexWriter } from '../../src/index/index-writer';
-import { FacilityIndex } from '../../src/index/facility-index';
+import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import type { FacilityRow } from '../../src/index/model';
 import { FIXED_NOW, memoryIndex } from '../helpers';
 
@@ -37,9 +37,9 @@ export function addHistory(db: Database, releases: TestRelease[], rows: TestHist
 /** An in-memory index whose facility table holds `rows` (the newest release) and the given history. */
 export function historyIndex(rows: FacilityRow[], releases: TestRelease[], history: TestHistoryRow[]): FacilityIndex {
   const built = memoryIndex(rows, { as_of: releases[releases.length - 1]!.as_of });
-  addHistory(built.db, releases, history);
+  addHistory(connectionOf(built), releases, history);
   // Opened again: the index reads its release list when it is opened.
-  return new FacilityIndex(built.db);
+  return new FacilityIndex(connectionOf(built));
 }
 
 /** The same as an index file (for serve processes). */

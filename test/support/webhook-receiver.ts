@@ -24,3 +24,40 @@ export function startReceiver(answer: (nth: number, req: Request) => Response | 
     stop: () => server.stop(true),
   };
 }
+
+/**
+ * A dead receiver that still looks alive: it accepts TCP connections on loopback and never answers
+ * (a hung server, or a firewall that swallows). `open` is how many connections it holds now, `most`
+ * the most it ever held at once.
+ */
+export function startBlackhole() {
+  const state = { open: 0, most: 0, accepted: 0 };
+  const server = Bun.listen({
+    hostname: '127.0.0.1',
+    port: 0,
+    socket: {
+      open() {
+        state.open++;
+        state.accepted++;
+        state.most = Math.max(state.most, state.open);
+      },
+      data() {},
+      close() {
+        state.open--;
+      },
+    },
+  });
+  return {
+    state,
+    url: (path = '/hook') => `http://127.0.0.1:${server.port}${path}`,
+    stop: () => server.stop(true),
+  };
+}
+
+/** A loopback port with nothing listening on it (bound, then closed): connections are refused. */
+export function closedPort(): number {
+  const server = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } });
+  const port = server.port;
+  server.stop(true);
+  return port;
+}

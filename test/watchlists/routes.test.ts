@@ -97,6 +97,48 @@ describe('creating and changing watchlists', () => {
   });
 
   it.each([
+    ['a leading space', ' https://hooks.example.com/x'],
+    ['a trailing space', 'https://hooks.example.com/x '],
+    ['a tab inside', 'https://hooks.example.com/\tx'],
+    ['a newline', 'https://hooks.example.com/x\n'],
+    ['a zero-width space in the host', 'https://hooks\u200b.example.com/x'],
+    ['a scheme without //', 'http:hooks.example.com/x'],
+    ['one slash', 'https:/hooks.example.com/x'],
+    ['three slashes', 'https:///hooks.example.com/x'],
+    ['backslashes for slashes', 'https:\\\\hooks.example.com\\x'],
+    ['a #fragment', 'https://hooks.example.com/x#part'],
+  ])('a webhook_url with %s is refused with 422 naming the field, on create and on PATCH', async (_what, url) => {
+    const w = world();
+    const { key } = await w.keyFor('starter');
+    const res = await post(w, key, { name: 'n', registry_ids: [A], webhook_url: url });
+    expect(res.status).toBe(422);
+    const body = await json(res);
+    expect(body.error).toMatchObject({ code: 'VALIDATION_ERROR', status: 422 });
+    expect(body.error.message).toMatch(/^webhook_url must be /);
+    const id = (await json(await post(w, key, { name: 'n', registry_ids: [A] }))).data.id;
+    const patched = await post(w, key, { webhook_url: url }, `/api/v1/watchlists/${id}`, 'PATCH');
+    expect(patched.status).toBe(422);
+    expect((await json(patched)).error.message).toMatch(/^webhook_url must be /);
+  });
+
+  it.each([
+    ['upper-case scheme and host', 'HTTPS://HOOKS.Example.COM/Path?q=1', 'https://hooks.example.com/Path?q=1'],
+    ['full-width letters in the host', 'https://ｈｏｏｋｓ.example.com/x', 'https://hooks.example.com/x'],
+    ['the default port', 'https://hooks.example.com:443/x', 'https://hooks.example.com/x'],
+    ['no path', 'https://hooks.example.com', 'https://hooks.example.com/'],
+    ['an IDN host (stored in punycode)', 'https://bücher.example/x', 'https://xn--bcher-kva.example/x'],
+    ['an IPv4 address in another notation', 'http://2130706433:9/h', 'http://127.0.0.1:9/h'],
+  ])('a webhook_url with %s is stored and shown normalised', async (_what, url, stored) => {
+    const w = world({ webhookAllow: ['127.0.0.1/32', 'hooks.example.com', 'bücher.example'] });
+    const { key } = await w.keyFor('starter');
+    const res = await post(w, key, { name: 'n', registry_ids: [A], webhook_url: url });
+    expect(res.status).toBe(201);
+    const made = (await json(res)).data;
+    expect(made.webhook_url).toBe(stored);
+    expect((await w.store.watch.getWatchlist(made.id))!.webhook_url).toBe(stored);
+  });
+
+  it.each([
     ['starter', 100, 5],
     ['platform', 1000, 20],
   ] as const)('a %s list holds at most %d IDs and an account at most %d lists: 422 beyond', async (tier, ids, lists) => {

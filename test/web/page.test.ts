@@ -338,6 +338,95 @@ describe('with a Platform key', () => {
   }, 30_000);
 });
 
+describe('the site report view', () => {
+  const HOUSTON = { lat: 29.76, lng: -95.37 };
+
+  it('with a Platform key: the summary, one dot and one table row per finding of the API\'s answer, the sources not searched, and the PDF downloads', async () => {
+    const api = await fetch(`${w.base}/api/v1/site-report`, { method: 'POST', headers: { 'x-api-key': w.keys.platform, 'content-type': 'application/json' }, body: JSON.stringify({ ...HOUSTON, zip: '77002' }) });
+    const expected = ((await api.json()) as { data: any }).data;
+    expect(expected.findings.length).toBeGreaterThan(3);
+    const page = await tab();
+    const dir = await downloadsTo(page);
+    await goto(page);
+    await useKey(page, w.keys.platform);
+    await goto(page, `#/site-report?lat=${HOUSTON.lat}&lng=${HOUSTON.lng}&zip=77002`);
+    const dots = await page.$$eval('svg.radius-map circle.dot', (cs) => cs.map((c) => c.getAttribute('data-registry-id')!));
+    expect(dots.sort()).toEqual(expected.findings.map((f: { registry_id: string }) => f.registry_id).sort());
+    expect(await page.$$eval('svg.radius-map circle.radius-ring', (cs) => cs.length)).toBe(4);
+    expect(await page.$$eval('table.sortable tbody tr', (rows) => rows.length)).toBe(expected.findings.length);
+    const summary = await page.$$eval('section[aria-labelledby="sr-summary-h"] tbody tr', (rows) => rows.map((r) => (r as HTMLElement).innerText));
+    expect(summary).toHaveLength(8);
+    expect(summary.find((r) => r.startsWith('Toxics Release'))).toContain('Not searched');
+    const text = await mainText(page);
+    expect(text).toContain(`${expected.findings.length} facilities listed around 29.76, -95.37`);
+    expect(text).toContain(`Not searched: ${expected.sources.not_searched.length} record sources`);
+    expect(text).toContain('not a Phase I Environmental Site Assessment');
+    const [pdfButton] = await page.$$('xpath/.//button[normalize-space()="Download PDF report"]');
+    await pdfButton!.click();
+    const file = await downloaded(dir, /^site-report-29\.76_-95\.37\.pdf$/);
+    expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+    await page.$eval('svg.radius-map', (el) => el.scrollIntoView());
+    await page.screenshot({ path: join(ARTIFACTS, 'site-report-1280.png') });
+  }, 40_000);
+
+  it('a typed address of a sample facility is located at that facility, which is on site', async () => {
+    const f = sampleFacility();
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.platform);
+    await goto(page, '#/site-report');
+    const before = await renders(page);
+    await page.type('input[name=address]', `${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`);
+    await page.click('form[aria-label="Site report"] button[type=submit]');
+    await settled(page, 'site-report', before);
+    expect(await mainText(page)).toContain(`Located at the address: the coordinates of ${f.fac_name}`);
+    expect(await page.$eval('table.sortable tbody tr', (r) => (r as HTMLElement).innerText)).toContain('on site');
+  }, 30_000);
+
+  it('a Starter key is told in one line that the site report needs Platform, and no call answers 403', async () => {
+    const page = await tab();
+    const asked: string[] = [];
+    page.on('request', (r) => void (r.url().includes('/api/v1/site-report') && asked.push(r.url())));
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, `#/site-report?lat=${HOUSTON.lat}&lng=${HOUSTON.lng}`);
+    expect(await mainText(page)).toContain('The site report requires a Platform plan or above; this key is on the Starter plan.');
+    expect(asked).toEqual([]);
+    expect(await page.$$eval('nav a', (as) => as.filter((a) => (a as HTMLElement).offsetParent !== null).map((a) => a.textContent))).not.toContain('Site report');
+  }, 30_000);
+
+  it('a click on the area map opens the site report at the clicked point', async () => {
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.platform);
+    await goto(page, `#/area?lat=${HOUSTON.lat}&lng=${HOUSTON.lng}&r=5`);
+    const mark = await page.$eval('path.center-mark', (p) => {
+      const r = (p as HTMLElement).getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    });
+    const before = await renders(page);
+    await page.mouse.click(mark.x, mark.y);
+    await settled(page, 'site-report', before);
+    const params = new URL(page.url()).hash.split('?')[1]!;
+    const at = new URLSearchParams(params);
+    expect(Math.abs(Number(at.get('lat')) - HOUSTON.lat)).toBeLessThan(0.01);
+    expect(Math.abs(Number(at.get('lng')) - HOUSTON.lng)).toBeLessThan(0.01);
+    expect(await page.$$('svg.radius-map')).toHaveLength(1);
+  }, 30_000);
+
+  it('axe-core finds no serious or critical violation on the site report view; nothing overflows at 375 px', async () => {
+    for (const width of [1280, 375]) {
+      const page = await tab(width);
+      await goto(page);
+      await useKey(page, w.keys.platform);
+      await goto(page, `#/site-report?lat=${HOUSTON.lat}&lng=${HOUSTON.lng}&zip=77002&name=Riverside%20parcel`);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(ARTIFACTS, `site-report-full-${width}.png`), fullPage: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+  }, 60_000);
+});
+
 describe('accessibility and small screens', () => {
   it('axe-core finds no serious or critical violation on the lookup, facility and area views (1280 px) and the area view (375 px); screenshots at both widths', async () => {
     const f = sampleFacility();

@@ -8,10 +8,8 @@ export type RecordedRelease = Release & { changes: Record<ChangeKind, number> };
 /** The index a new release follows (ingest --previous), as read before the build starts. */
 export type PreviousIndex = {
   path: string;
-  /** Its releases, oldest first (one, from index_meta, for an index built before releases existed). */
+  /** Its releases, oldest first. */
   releases: Release[];
-  /** False for such an older index: it has no release or history table to copy. */
-  hasTables: boolean;
   /** The keys of its stored inputs' values (format 10, src/index/inputs-codec.ts); null when it stores keyed objects. */
   inputsKeys: readonly string[] | null;
 };
@@ -60,12 +58,8 @@ export function recordRelease(db: Database, release: Omit<Release, 'seq'>, previ
   const last = previous.releases[previous.releases.length - 1]!;
   const firstSeq = previous.releases[0]!.seq;
   const next: Release = { seq: last.seq + 1, ...release };
-  if (previous.hasTables) {
-    db.exec(`INSERT INTO release SELECT * FROM ${p}.release ORDER BY seq`);
-    db.exec(`INSERT INTO history SELECT * FROM ${p}.history ORDER BY registry_id, seq`);
-  } else {
-    insertRelease(db, last);
-  }
+  db.exec(`INSERT INTO release SELECT * FROM ${p}.release ORDER BY seq`);
+  db.exec(`INSERT INTO history SELECT * FROM ${p}.history ORDER BY registry_id, seq`);
   insertRelease(db, next);
 
   // A facility's own change vs. a new score method: with the method changed, a facility whose inputs
@@ -92,11 +86,10 @@ export function recordRelease(db: Database, release: Omit<Release, 'seq'>, previ
   ).run(next.seq);
   // Baselines: a facility changing or leaving for the first time has been as the previous index holds
   // it since the first release; its 'added' row there makes the row before every change explicit.
-  const noRowsBefore = previous.hasTables ? `AND NOT EXISTS (SELECT 1 FROM ${p}.history ph WHERE ph.registry_id = h.registry_id)` : '';
   db.prepare(
     `INSERT INTO history SELECT p.registry_id, ?2, 'added', p.${SCORE_COLUMNS.split(', ').join(', p.')}
      FROM history h JOIN ${p}.facility p ON p.registry_id = h.registry_id
-     WHERE h.seq = ?1 AND h.change != 'added' ${noRowsBefore}`,
+     WHERE h.seq = ?1 AND h.change != 'added' AND NOT EXISTS (SELECT 1 FROM ${p}.history ph WHERE ph.registry_id = h.registry_id)`,
   ).run(next.seq, firstSeq);
   return { ...next, changes: countChanges(db, next.seq) };
 }

@@ -1,6 +1,8 @@
 import type { Database } from 'bun:sqlite';
-import type { FacilitySummary, IndexInfo } from '../model';
-import type { HistoryEntry, Release } from './model';
+import type { FacilitySummary } from '../model';
+import type { HistoryEntry, Release, ScoreChange } from './model';
+import { changesInReleaseFor, changesOfIds, type ReleaseChange } from './release-changes';
+import { SCORE_CHANGE_COLUMNS, SCORE_CHANGE_JOIN, scoreChangeOf, type ScoreChangeColumns } from './score-change';
 import type { ChangeKind } from './schema';
 
 type RawEntry = Omit<HistoryEntry, 'active_enforcement' | 'change'> & { change: ChangeKind; active_enforcement: number | null };
@@ -13,30 +15,21 @@ function toEntry(r: RawEntry): HistoryEntry {
 }
 
 /**
- * Reads the release list and history of an index (src/index/history/schema.ts), hiding how it is stored:
- * an index from before releases existed reads as one release, and a facility without rows reads as
- * added in the first release with its current values.
+ * Reads the release list and history of an index (src/index/history/schema.ts), hiding how it is
+ * stored: a facility without rows reads as added in the first release with its current values.
  */
 export class HistoryReader {
   private readonly list: readonly Release[];
   private readonly entriesOf;
-  private readonly entriesOfMany;
+  private readonly scoreChange;
 
-  constructor(db: Database, info: IndexInfo) {
-    const hasTables = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'history'").get() !== null;
-    // a first release has no rows: then lookups and portfolios skip the history statement altogether
-    const hasRows = hasTables && db.query('SELECT 1 FROM history LIMIT 1').get() !== null;
-    this.list = hasTables
-      ? (db.query('SELECT seq, as_of, score_version, dataset_name, facility_count FROM release ORDER BY seq').all() as Release[])
-      : [{ seq: 1, as_of: info.as_of, score_version: info.score_version, dataset_name: info.dataset_name, facility_count: info.facility_count }];
-    const from = `FROM history h JOIN release r ON r.seq = h.seq`;
-    this.entriesOf = hasRows ? db.prepare<RawEntry, [string]>(`SELECT ${ENTRY_COLUMNS} ${from} WHERE h.registry_id = ? ORDER BY h.seq DESC`) : null;
-    // IDs as one JSON array through json_each, never spliced into SQL
-    this.entriesOfMany = hasRows
-      ? db.prepare<RawEntry & { registry_id: string }, [string]>(
-          `SELECT h.registry_id, ${ENTRY_COLUMNS} ${from} WHERE h.registry_id IN (SELECT value FROM json_each(?)) ORDER BY h.registry_id, h.seq DESC`,
-        )
-      : null;
+  constructor(
+    private readonly db: Database,
+    private readonly scoreVersion: string,
+  ) {
+    this.list = db.query<Release, []>('SELECT seq, as_of, score_version, dataset_name, facility_count FROM release ORDER BY seq').all();
+    this.entriesOf = db.prepare<RawEntry, [string]>(`SELECT ${ENTRY_COLUMNS} FROM history h JOIN release r ON r.seq = h.seq WHERE h.registry_id = ? ORDER BY h.seq DESC`);
+    this.scoreChange = db.prepare<ScoreChangeColumns, [string, string]>(`SELECT ${SCORE_CHANGE_COLUMNS} FROM facility f ${SCORE_CHANGE_JOIN} WHERE f.registry_id = ?1`);
   }
 
   /** Every release, oldest first; the last one is the index's own data. */
@@ -50,26 +43,24 @@ export class HistoryReader {
    * Empty when the facility was never in any release.
    */
   historyOf(registryId: string, current: FacilitySummary | null): HistoryEntry[] {
-    const rows = this.storedEntries(registryId);
+    const rows = this.entriesOf.all(registryId).map(toEntry);
     return rows.length > 0 ? rows : current ? [this.baselineOf(current)] : [];
   }
 
-  /** The facility's stored rows, newest first (none for a facility unchanged since the first release). */
-  storedEntries(registryId: string): HistoryEntry[] {
-    return this.entriesOf?.all(registryId).map(toEntry) ?? [];
+  /** The facility's `score_change` (./score-change.ts); null too when it is not in the index. */
+  scoreChangeOf(registryId: string): ScoreChange {
+    const r = this.scoreChange.get(registryId, this.scoreVersion);
+    return r ? scoreChangeOf(r) : null;
   }
 
-  /** The stored rows of many facilities, newest first, in one statement; a facility without rows is absent. */
-  storedEntriesOf(ids: readonly string[]): Map<string, HistoryEntry[]> {
-    const out = new Map<string, HistoryEntry[]>();
-    if (!this.entriesOfMany || ids.length === 0) return out;
-    for (const r of this.entriesOfMany.all(JSON.stringify(ids))) {
-      const { registry_id, ...entry } = r;
-      let list = out.get(registry_id);
-      if (!list) out.set(registry_id, (list = []));
-      list.push(toEntry(entry));
-    }
-    return out;
+  /** The changes of release `seq` among `ids` (./release-changes.ts). */
+  changesInReleaseFor(seq: number, ids: readonly string[]): ReleaseChange[] {
+    return changesInReleaseFor(this.db, seq, ids);
+  }
+
+  /** The changes of `ids` in the releases after `afterSeq` up to `uptoSeq`, oldest release first. */
+  changesOfIds(ids: readonly string[], afterSeq: number, uptoSeq: number): ReleaseChange[] {
+    return changesOfIds(this.db, ids, afterSeq, uptoSeq);
   }
 
   private baselineOf(row: FacilitySummary): HistoryEntry {

@@ -32,7 +32,8 @@ LEFT JOIN release pr ON pr.seq = p.seq
 LEFT JOIN facility f ON f.registry_id = h.registry_id
 WHERE h.change IN ('added', 'changed', 'removed')`;
 
-const statements = new WeakMap<Database, ReturnType<typeof prepare> | null>();
+// Prepared once per index file (the index is read-only while it serves).
+const statements = new WeakMap<Database, ReturnType<typeof prepare>>();
 
 function prepare(db: Database) {
   return {
@@ -44,15 +45,9 @@ function prepare(db: Database) {
   };
 }
 
-// Prepared once per index file (the index is read-only while it serves); null for an index
-// written before releases existed, which has no changes to report.
 function statementsOf(db: Database) {
   let s = statements.get(db);
-  if (s === undefined) {
-    const has = db.query<{ n: number }, []>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('release', 'history')").get();
-    s = has?.n === 2 ? prepare(db) : null;
-    statements.set(db, s);
-  }
+  if (s === undefined) statements.set(db, (s = prepare(db)));
   return s;
 }
 
@@ -66,7 +61,7 @@ function toChange(r: Raw): ReleaseChange {
 
 /** Every facility change of release `seq` (added, changed, removed; never a mere rescore), by registry ID. */
 export function changesInRelease(db: Database, seq: number): ReleaseChange[] {
-  return statementsOf(db)?.inRelease.all(seq).map(toChange) ?? [];
+  return statementsOf(db).inRelease.all(seq).map(toChange);
 }
 
 /**
@@ -75,10 +70,10 @@ export function changesInRelease(db: Database, seq: number): ReleaseChange[] {
  * filtering was 2-3 s on the shared machine; scripts/bench-watch-events.ts).
  */
 export function changesInReleaseFor(db: Database, seq: number, ids: readonly string[]): ReleaseChange[] {
-  return statementsOf(db)?.inReleaseFor.all(JSON.stringify(ids), seq).map(toChange) ?? [];
+  return statementsOf(db).inReleaseFor.all(JSON.stringify(ids), seq).map(toChange);
 }
 
 /** The changes of `ids` in the releases after `afterSeq` up to `uptoSeq`, oldest release first. */
 export function changesOfIds(db: Database, ids: readonly string[], afterSeq: number, uptoSeq: number): ReleaseChange[] {
-  return statementsOf(db)?.ofIds.all(JSON.stringify(ids), afterSeq, uptoSeq).map(toChange) ?? [];
+  return statementsOf(db).ofIds.all(JSON.stringify(ids), afterSeq, uptoSeq).map(toChange);
 }

@@ -3,8 +3,8 @@ import { workerUrl } from '../../worker-url';
 import { SCORE_VERSION } from '../../scoring/score';
 import type { RecordedRelease } from '../history/carry-forward';
 import { buildTempPath, IndexWriter } from '../index-writer';
-import { SearchBuild, type SearchOutcome } from '../search-build';
-import { searchFilePath } from '../search-file';
+import { SearchBuild, type SearchOutcome } from '../search/build';
+import { searchFilePath } from '../search/file';
 import { indexIdentity } from '../identity';
 import type { IndexInfo } from '../model';
 import type { AsOfSource } from './as-of';
@@ -47,7 +47,7 @@ export type IngestOptions = {
   companions?: IngestCompanion[];
   /**
    * Inputs of at least this many bytes (all files) get their search tables in a file of their own,
-   * `<out>.search`, built on a second thread during the load (src/index/search-file.ts); smaller ones
+   * `<out>.search`, built on a second thread during the load (src/index/search/file.ts); smaller ones
    * keep them in the index, filled after the load. Default SEARCH_FILE_FROM; tests set 0.
    */
   searchFileFrom?: number;

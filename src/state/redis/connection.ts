@@ -3,9 +3,12 @@ import type { Log } from '../../log';
 import { AppError } from '../../errors';
 
 export type RedisConnectionOptions = {
-  /** Longest wait for one command's reply before the caller gets 503 (the command may still run later). */
+  /**
+   * Longest wait for the reply of a command that was sent, before the caller gets 503 (the command
+   * may still run later). Long (10 s by default): a slow Redis is waited for, not treated as down.
+   */
   timeoutMs: number;
-  /** Longest wait for a (re)connect. */
+  /** Longest wait for a (re)connect; past it Redis counts as unreachable. */
   connectTimeoutMs: number;
   /** After a failed connect, further commands fail at once for this long instead of each retrying. */
   retryDelayMs: number;
@@ -13,9 +16,23 @@ export type RedisConnectionOptions = {
   log: Log;
 };
 
-/** How a caller learns Redis is out of reach: 503, with a short Retry-After (recovery takes seconds). */
+const UNAVAILABLE = 'Shared state is temporarily unavailable; retry in a few seconds';
+
+/** How a caller learns Redis did not answer: 503, with a short Retry-After (recovery takes seconds). */
 export function unavailable(): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', 'Shared state is temporarily unavailable; retry in a few seconds', { 'retry-after': '2' });
+  return new AppError('SERVICE_UNAVAILABLE', UNAVAILABLE, { 'retry-after': '2' });
+}
+
+/**
+ * The same 503, for a command known not to have run: no connection could be made (refused, down,
+ * connect timed out), or Redis refused it outright (LOADING, READONLY, OOM...). Only then may a
+ * caller count somewhere else (the demo's local buckets) without counting twice. A command that was
+ * sent and got no reply in time may have run: that is `unavailable()`.
+ */
+export class RedisUnreachable extends AppError {
+  constructor() {
+    super('SERVICE_UNAVAILABLE', UNAVAILABLE, { 'retry-after': '2' });
+  }
 }
 
 // Server errors meaning "not now" rather than "wrong command": answered 503 like an outage.
@@ -46,8 +63,9 @@ export class RedisConnection {
   ) {}
 
   /**
-   * Sends one command. Rejects with 503 SERVICE_UNAVAILABLE when Redis is unreachable, slow or
-   * answers a transient error; `onLate` sees the reply of a command that timed out but then ran.
+   * Sends one command. Rejects with 503 SERVICE_UNAVAILABLE when Redis is unreachable or refuses it
+   * (`RedisUnreachable`), or when its reply takes longer than `timeoutMs`; `onLate` sees the reply
+   * of a command that timed out but then ran.
    */
   send(command: string, args: string[], onLate?: (reply: unknown) => void): Promise<any> {
     const client = this.client;
@@ -119,14 +137,16 @@ export class RedisConnection {
     const message = e instanceof Error ? e.message : String(e);
     if (code === 'ERR_REDIS_SERVER_ERROR' && !TRANSIENT.test(message)) return e;
     this.markDown(message);
-    return unavailable();
+    // A transient server error is a refusal: the command did not run. Any other failure here is
+    // the link dying under a sent command, whose fate nobody knows.
+    return code === 'ERR_REDIS_SERVER_ERROR' ? new RedisUnreachable() : unavailable();
   }
 
   private connected(): Promise<RedisClient> {
     if (this.closed) return Promise.reject(new Error('state store is closed'));
     if (this.client?.connected) return Promise.resolve(this.client);
     if (this.dialing) return this.dialing;
-    if (Date.now() - this.failedAt < this.opts.retryDelayMs) return Promise.reject(unavailable());
+    if (Date.now() - this.failedAt < this.opts.retryDelayMs) return Promise.reject(new RedisUnreachable());
     this.dialing = this.dial().finally(() => (this.dialing = null));
     return this.dialing;
   }
@@ -151,7 +171,7 @@ export class RedisConnection {
       client.close();
       this.failedAt = Date.now();
       this.markDown(e instanceof Error ? e.message : String(e));
-      throw unavailable();
+      throw new RedisUnreachable();
     } finally {
       clearTimeout(timer);
     }
@@ -164,11 +184,11 @@ export class RedisConnection {
     return client;
   }
 
-  // A link that has answered nothing for a while (server stopped, packets dropped) is replaced,
-  // or every later command would time out on it too.
+  // A link that answered nothing during a whole wait (server stopped, packets dropped) is replaced,
+  // or every later command would wait on it too; a slow server still answers something meanwhile.
   private onTimeout(client: RedisClient): void {
-    this.markDown('command timed out');
-    if (this.client === client && Date.now() - this.lastReplyAt > 3 * this.opts.timeoutMs) this.reset('no reply within 3 timeouts');
+    this.markDown(`no reply within ${this.opts.timeoutMs} ms`);
+    if (this.client === client && Date.now() - this.lastReplyAt >= this.opts.timeoutMs) this.reset(`no reply at all within ${this.opts.timeoutMs} ms`);
   }
 
   private markUp(): void {
@@ -180,7 +200,7 @@ export class RedisConnection {
   private markDown(reason: string): void {
     if (this.down) return;
     this.down = true;
-    this.opts.log({ level: 'warn', msg: 'redis unavailable: state-dependent requests answer 503, demo limits fall back to local buckets', reason });
+    this.opts.log({ level: 'warn', msg: 'redis unavailable: state-dependent requests answer 503, demo limits fall back to local buckets while no connection can be made', reason });
   }
 }
 

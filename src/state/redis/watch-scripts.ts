@@ -56,17 +56,41 @@ end
 return added`,
 
   // The lease is the claim: a claimed event's next attempt moves to now + lease, out of everyone's reach until then.
+  // ARGV: ns, now, limit, lease, then the watchlists to skip (their destination is busy): with any,
+  // every due event is looked at, so a long backlog of a busy destination does not hide the others.
   claim: `
-local ns, now, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[4])
-local out = {}
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', ns .. 'evdue', '-inf', now, 'LIMIT', 0, tonumber(ARGV[3]))) do
+local ns, now, limit, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local skip = {}
+for i = 5, #ARGV do skip[ARGV[i]] = true end
+local ids
+if #ARGV < 5 then ids = redis.call('ZRANGEBYSCORE', ns .. 'evdue', '-inf', now, 'LIMIT', 0, limit)
+else ids = redis.call('ZRANGEBYSCORE', ns .. 'evdue', '-inf', now) end
+local out, taken = {}, 0
+for _, id in ipairs(ids) do
+  if taken >= limit then break end
   local key = ns .. 'ev:' .. id
-  redis.call('ZADD', ns .. 'evdue', now + lease, id)
-  redis.call('HSET', key, 'next', now + lease)
-  local f = redis.call('HMGET', key, 'e', 'retry_from', 'attempts')
-  table.insert(out, f[1]); table.insert(out, f[2]); table.insert(out, f[3])
+  local wl = redis.call('HGET', key, 'wl')
+  if not (wl and skip[wl]) then
+    redis.call('ZADD', ns .. 'evdue', now + lease, id)
+    redis.call('HSET', key, 'next', now + lease)
+    local f = redis.call('HMGET', key, 'e', 'retry_from', 'attempts')
+    table.insert(out, f[1]); table.insert(out, f[2]); table.insert(out, f[3])
+    taken = taken + 1
+  end
 end
 return out`,
+
+  // ARGV: ns, due time, then the event ids.
+  release: `
+local ns, due = ARGV[1], ARGV[2]
+for i = 3, #ARGV do
+  local key = ns .. 'ev:' .. ARGV[i]
+  if redis.call('HGET', key, 'status') == 'pending' then
+    redis.call('HSET', key, 'next', due)
+    redis.call('ZADD', ns .. 'evdue', tonumber(due), ARGV[i])
+  end
+end
+return 1`,
 
   // Attempts are appended as text: cjson would turn an empty array into {}.
   record: `

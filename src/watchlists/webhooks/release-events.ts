@@ -3,8 +3,10 @@ import type { FacilityIndex } from '../../index/facility-index';
 import { sha256Hex } from '../../hash';
 import type { Log } from '../../log';
 import { nextTurn } from '../../shared/turns';
+import type { Account } from '../../state/model';
 import type { OutboxEvent, WatchStore } from '../../state/watch-store';
 import type { WatchlistRecord } from '../../state/watch-model';
+import { watchlistsLive } from '../limits';
 import { matchChange } from '../rules';
 
 /**
@@ -37,10 +39,17 @@ function eventsOfList(byId: ReadonlyMap<string, ReleaseChange>, release: { as_of
   return events;
 }
 
+/** The lists whose owner's account is live now (watchlistsLive); each account is asked once. */
+async function liveLists(lists: WatchlistRecord[], accounts: (id: string) => Promise<Account | null>): Promise<WatchlistRecord[]> {
+  const live = new Map<string, boolean>();
+  for (const id of new Set(lists.map((l) => l.account_id))) live.set(id, watchlistsLive(await accounts(id)));
+  return lists.filter((l) => live.get(l.account_id));
+}
+
 /**
  * Watched IDs looked up, or events queued, per event-loop turn. The reload that serves a new
- * release runs this in the serving process: 1M watched IDs done in one piece stalled every request
- * for 1.4 s; in pieces of 2,000 each stall is a few milliseconds.
+ * release runs this in the serving process: 1M watched IDs done in one piece would stall every
+ * request for about 1.4 s; in pieces of 2,000 each stall is a few milliseconds.
  */
 const PER_TURN = 2_000;
 
@@ -72,11 +81,12 @@ async function queueRelease(o: { index: FacilityIndex; watch: WatchStore; now: n
 
 /**
  * Turns every release of the served index not yet turned into events into outbox events, for the
- * lists with a webhook made before that release. A release is marked done only after its events
- * are queued, so a crash in between queues them again (same ids: nothing doubles).
+ * lists with a webhook made before that release whose account is live (a dormant list gets no
+ * events for a release loaded while it sleeps; `/changes` still shows them). A release is marked
+ * done only after its events are queued, so a crash in between queues them again (same ids).
  */
-export async function emitReleaseEvents(o: { index: FacilityIndex; watch: WatchStore; now: number; log: Log }): Promise<number> {
-  const lists = await o.watch.webhookWatchlists();
+export async function emitReleaseEvents(o: { index: FacilityIndex; watch: WatchStore; accounts: (id: string) => Promise<Account | null>; now: number; log: Log }): Promise<number> {
+  const lists = await liveLists(await o.watch.webhookWatchlists(), o.accounts);
   let queued = 0;
   for (const release of o.index.releases()) {
     if (await o.watch.releaseDone(release.as_of)) continue;

@@ -1,7 +1,7 @@
 import './styles.css';
 import { keyPlan } from './plan';
 import { parseRoute, type Route } from './router';
-import { datasetLine, keyBox, navBar } from './shell';
+import { datasetLine, keyBox, NAV, navBar } from './shell';
 import { facilityView } from './views/facility';
 import { lookupView } from './views/lookup';
 import { searchView } from './views/search';
@@ -13,6 +13,7 @@ const VIEWS: Record<string, (main: HTMLElement, route: Route) => Promise<void>> 
   facility: facilityView,
   // Loaded when first opened: the map's code and outlines are most of the page's bytes.
   area: async (main, route) => (await import('./views/area')).areaView(main, route),
+  'site-report': async (main, route) => (await import('./views/site-report')).siteReportView(main, route),
   watchlists: (main) => watchlistsView(main),
 };
 
@@ -29,7 +30,7 @@ async function render(): Promise<void> {
   mark(view === 'facility' ? '' : view);
   // Views the key's plan does not cover leave the navigation (GET /api/v1/plan, asked once per key).
   void keyPlan().then(limit);
-  document.title = `${view === 'lookup' ? 'Address lookup' : view[0]!.toUpperCase() + view.slice(1)} · Facility compliance scores`;
+  document.title = `${NAV.find(([v]) => v === view)?.[1] ?? view[0]!.toUpperCase() + view.slice(1)} · Facility compliance scores`;
   // Each render draws into its own element: a slower earlier render that finishes late writes into
   // a detached one and cannot overwrite this.
   const seq = ++renders;

@@ -26,4 +26,4 @@ export function covers(plan: Plan | null, endpoint: string): boolean {
 }
 
 /** The lowest plan that covers an endpoint, in the API's 403 wording. */
-export const LOWEST_PLAN: Record<string, string> = { search: 'Starter', area: 'Starter', history: 'Starter', watchlists: 'Starter', portfolio: 'Starter', report: 'Platform' };
+export const LOWEST_PLAN: Record<string, string> = { search: 'Starter', area: 'Starter', history: 'Starter', watchlists: 'Starter', portfolio: 'Starter', report: 'Platform', site_report: 'Platform' };

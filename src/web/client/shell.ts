@@ -65,11 +65,12 @@ export const NAV: [string, string][] = [
   ['lookup', 'Address lookup'],
   ['search', 'Search'],
   ['area', 'Area map'],
+  ['site-report', 'Site report'],
   ['watchlists', 'Watchlists'],
 ];
 
 /** The API endpoint a view needs; a view the key's plan does not cover leaves the navigation. */
-const NEEDS: Record<string, string> = { search: 'search', area: 'area', watchlists: 'watchlists' };
+const NEEDS: Record<string, string> = { search: 'search', area: 'area', 'site-report': 'site_report', watchlists: 'watchlists' };
 
 /** The main navigation; the current view's link carries aria-current. */
 export function navBar(): { nav: HTMLElement; mark: (view: string) => void; limit: (plan: Plan | null) => void } {

@@ -2,6 +2,7 @@ import { afterAll, expect, it } from 'bun:test';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
+import { generateKey } from '../../../src/access/key-format';
 import { SqliteStateStore } from '../../../src/state/sqlite-store';
 import { historyIndexFile } from '../../support/history-index';
 import { QUICK_WEBHOOK_ENV, manyChanges } from '../../support/many-changes';
@@ -17,11 +18,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('serve killed with SIGKILL mid-batch, then restarted: every event arrives at least once, duplicates share their webhook-id', async () => {
+it('serve killed with SIGKILL mid-delivery, then restarted: every event arrives at least once, duplicates share their webhook-id', async () => {
   const world = manyChanges(40);
   const indexPath = join(dir, 'index.sqlite');
   historyIndexFile(indexPath, world.release2.rows, world.release2.releases, world.release2.history);
-  // Answers take 300 ms, so a round of 20 is still in flight when the process dies.
+  // Answers take 300 ms, so deliveries are still in flight when the process dies.
   let slow = true;
   const receiver = startReceiver(async () => {
     if (slow) await Bun.sleep(300);
@@ -30,8 +31,12 @@ it('serve killed with SIGKILL mid-batch, then restarted: every event arrives at 
   const stateDir = join(dir, 'state');
   mkdirSync(stateDir);
   const seed = new SqliteStateStore(join(stateDir, 'state.sqlite'));
+  // The owner: a live key on a plan with watchlists (a dormant account's lists get no deliveries).
+  const owner = await seed.createAccount({ name: 'crash', subject: '', tier: 'enterprise', monthlyLimit: null, now: Date.now() });
+  const k = generateKey();
+  await seed.setKey(owner.id, k.hash, k.prefix, Date.now());
   await seed.watch.createWatchlist(
-    { id: 'wl_00000000000000c1', account_id: 'acct_c', name: 'crash', registry_ids: world.ids, rule: null, webhook_url: receiver.url(), webhook_secret: SECRET, base_as_of: '2026-10-01', created_at: '2026-10-02T00:00:00.000Z', updated_at: '2026-10-02T00:00:00.000Z' },
+    { id: 'wl_00000000000000c1', account_id: owner.id, name: 'crash', registry_ids: world.ids, rule: null, webhook_url: receiver.url(), webhook_secret: SECRET, base_as_of: '2026-10-01', created_at: '2026-10-02T00:00:00.000Z', updated_at: '2026-10-02T00:00:00.000Z' },
     10,
   );
   const start = () => spawnService([process.execPath, MAIN, 'serve', '--port', '0', '--host', '127.0.0.1', '--index', indexPath, '--state-dir', stateDir], { cwd: ROOT, env: { ...process.env, ...QUICK_WEBHOOK_ENV } });
@@ -64,7 +69,7 @@ it('serve killed with SIGKILL mid-batch, then restarted: every event arrives at 
   }
   expect([...idsByFacility.keys()].sort()).toEqual(world.ids);
   for (const ids of idsByFacility.values()) expect(ids.size).toBe(1);
-  // The batch cut off by the kill was sent again after its lease: some events did arrive twice.
+  // The deliveries cut off by the kill were sent again after their lease: some events did arrive twice.
   expect(receiver.received.length).toBeGreaterThan(40);
   // The restart did not turn the release into events a second time.
   expect(second.lines.some((l) => l.msg === 'release turned into webhook events')).toBe(false);

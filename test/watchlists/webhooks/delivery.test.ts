@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'bun:test';
 import { Webhook } from 'standardwebhooks';
+import { generateKey } from '../../../src/access/key-format';
 import { makeConfig, type Config } from '../../../src/config';
 import { SqliteStateStore } from '../../../src/state/sqlite-store';
 import { WebhookDispatcher } from '../../../src/watchlists/webhooks/dispatcher';
@@ -8,6 +9,7 @@ import type { WatchlistRecord } from '../../../src/watchlists/model';
 import { historyIndex } from '../../support/history-index';
 import { A, B, C, D, HISTORY, HISTORY_2, RELEASES, RELEASES_2, ROWS_2, ROWS_3 } from '../../support/release-fixture';
 import { startReceiver } from '../../support/webhook-receiver';
+import type { Tier } from '../../../src/tiers';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const FAST = { webhookAllow: ['127.0.0.1/32'], webhookRetryBaseMs: 50, webhookRetryMaxMs: 200, webhookTimeoutMs: 300, webhookLeaseMs: 1000, webhookPollMs: 20 };
@@ -17,6 +19,16 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** An account with a live key on a plan with watchlists: the owner its lists need to be live. */
+async function liveAccount(store: SqliteStateStore, tier: Tier = 'platform'): Promise<string> {
+  const account = await store.createAccount({ name: 'owner', subject: '', tier, monthlyLimit: null, now: Date.now() });
+  const k = generateKey();
+  await store.setKey(account.id, k.hash, k.prefix, Date.now());
+  return account.id;
+}
+
+const accountsOf = (store: SqliteStateStore) => (id: string) => store.getAccount(id);
+
 function list(url: string, o: Partial<WatchlistRecord> = {}): WatchlistRecord {
   return { id: 'wl_00000000000000a1', account_id: 'acct_a', name: 'p', registry_ids: [A, B, C, D], rule: null, webhook_url: url, webhook_secret: SECRET, base_as_of: '2026-10-01', created_at: '2026-10-02T00:00:00.000Z', updated_at: '2026-10-02T00:00:00.000Z', ...o };
 }
@@ -25,10 +37,10 @@ async function setup(answer?: Parameters<typeof startReceiver>[0], settings: Par
   const receiver = startReceiver(answer);
   const store = new SqliteStateStore(':memory:');
   cleanups.push(() => receiver.stop(), () => store.close());
-  await store.watch.createWatchlist(list(receiver.url(path), o), 10);
-  const dispatcher = new WebhookDispatcher({ watch: store.watch, settings: makeConfig({ ...FAST, ...settings }), log: () => undefined, clock: Date.now });
+  await store.watch.createWatchlist(list(receiver.url(path), { account_id: await liveAccount(store), ...o }), 10);
+  const dispatcher = new WebhookDispatcher({ watch: store.watch, accounts: accountsOf(store), settings: makeConfig({ ...FAST, ...settings }), log: () => undefined, clock: Date.now });
   const index = historyIndex(ROWS_2, RELEASES_2, HISTORY_2);
-  await emitReleaseEvents({ index: index, watch: store.watch, now: Date.now(), log: () => undefined });
+  await emitReleaseEvents({ index: index, watch: store.watch, accounts: accountsOf(store), now: Date.now(), log: () => undefined });
   return { receiver, store, dispatcher };
 }
 
@@ -144,9 +156,9 @@ describe('turning releases into events', () => {
   it('a release is turned into events once: a restart on it queues nothing, the next release only its own', async () => {
     const store = new SqliteStateStore(':memory:');
     cleanups.push(() => store.close());
-    await store.watch.createWatchlist(list('http://127.0.0.1:9/h'), 10);
+    await store.watch.createWatchlist(list('http://127.0.0.1:9/h', { account_id: await liveAccount(store) }), 10);
     const r2 = historyIndex(ROWS_2, RELEASES_2, HISTORY_2);
-    const emit = (ix: typeof r2) => emitReleaseEvents({ index: ix, watch: store.watch, now: Date.now(), log: () => undefined });
+    const emit = (ix: typeof r2) => emitReleaseEvents({ index: ix, watch: store.watch, accounts: accountsOf(store), now: Date.now(), log: () => undefined });
     expect(await emit(r2)).toBe(3);
     expect(await emit(r2)).toBe(0);
     expect(await emit(historyIndex(ROWS_3, RELEASES, HISTORY))).toBe(2);
@@ -157,24 +169,25 @@ describe('turning releases into events', () => {
   it('a list gets no events for releases it was made after, nor for a release already turned into events', async () => {
     const store = new SqliteStateStore(':memory:');
     cleanups.push(() => store.close());
-    await store.watch.createWatchlist(list('http://127.0.0.1:9/h', { base_as_of: '2026-10-08' }), 10);
+    await store.watch.createWatchlist(list('http://127.0.0.1:9/h', { base_as_of: '2026-10-08', account_id: await liveAccount(store) }), 10);
     const r3 = historyIndex(ROWS_3, RELEASES, HISTORY);
-    expect(await emitReleaseEvents({ index: r3, watch: store.watch, now: Date.now(), log: () => undefined })).toBe(2);
+    expect(await emitReleaseEvents({ index: r3, watch: store.watch, accounts: accountsOf(store), now: Date.now(), log: () => undefined })).toBe(2);
     expect((await store.watch.listDeliveries('wl_00000000000000a1', 10)).every((d) => d.as_of === '2026-10-15')).toBe(true);
   });
 
   it('event ids come from list, release and facility: the same release turned into events again (a crash before it was marked) gives the same ids', async () => {
     const store = new SqliteStateStore(':memory:');
     cleanups.push(() => store.close());
-    await store.watch.createWatchlist(list('http://127.0.0.1:9/h'), 10);
+    const owner = await liveAccount(store);
+    await store.watch.createWatchlist(list('http://127.0.0.1:9/h', { account_id: owner }), 10);
     const r2 = historyIndex(ROWS_2, RELEASES_2, HISTORY_2);
-    await emitReleaseEvents({ index: r2, watch: store.watch, now: Date.now(), log: () => undefined });
+    await emitReleaseEvents({ index: r2, watch: store.watch, accounts: accountsOf(store), now: Date.now(), log: () => undefined });
     const fresh = new SqliteStateStore(':memory:');
     cleanups.push(() => fresh.close());
     // The same release in a store that never marked it: same ids, so a second enqueue into the first store adds nothing.
     const ids = (await store.watch.listDeliveries('wl_00000000000000a1', 10)).map((d) => d.id).sort();
-    await fresh.watch.createWatchlist(list('http://127.0.0.1:9/h'), 10);
-    await emitReleaseEvents({ index: r2, watch: fresh.watch, now: Date.now() + 5000, log: () => undefined });
+    await fresh.watch.createWatchlist(list('http://127.0.0.1:9/h', { account_id: owner }), 10);
+    await emitReleaseEvents({ index: r2, watch: fresh.watch, accounts: accountsOf(store), now: Date.now() + 5000, log: () => undefined });
     expect((await fresh.watch.listDeliveries('wl_00000000000000a1', 10)).map((d) => d.id).sort()).toEqual(ids);
   });
 });

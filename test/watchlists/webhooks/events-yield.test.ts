@@ -20,20 +20,20 @@ afterAll(async () => {
   await server.stop(true);
 });
 
-const { key } = await world.keyFor('enterprise');
+const { key, accountId } = await world.keyFor('enterprise');
 for (let n = 0; n < LISTS; n++) {
   // The fixture's facilities are in the first list; the rest are IDs no release changed.
   const ids = Array.from({ length: IDS }, (_, i) => String(100_000_000_000 + n * IDS + i));
   if (n === 0) ids.splice(0, 4, A, B, C, D);
   const at = new Date(world.clock()).toISOString();
-  const list: WatchlistRecord = { id: `wl_${n.toString(16).padStart(16, '0')}`, account_id: 'acct_watcher', name: `list ${n}`, registry_ids: ids, rule: null, webhook_url: 'http://127.0.0.1:9/hook', webhook_secret: 'whsec_x', base_as_of: '2026-09-01', created_at: at, updated_at: at };
+  const list: WatchlistRecord = { id: `wl_${n.toString(16).padStart(16, '0')}`, account_id: accountId, name: `list ${n}`, registry_ids: ids, rule: null, webhook_url: 'http://127.0.0.1:9/hook', webhook_secret: 'whsec_x', base_as_of: '2026-09-01', created_at: at, updated_at: at };
   await store.watch.createWatchlist(list, LISTS);
 }
 
 describe('turning releases into events for 300,000 watched IDs', () => {
   it('a lookup sent while the events are made is answered before they are done, and every event is queued', async () => {
     const finished: string[] = [];
-    const events = emitReleaseEvents({ index, watch: store.watch, now: world.clock(), log: () => {} }).then((n) => {
+    const events = emitReleaseEvents({ index, watch: store.watch, accounts: (id) => store.getAccount(id), now: world.clock(), log: () => {} }).then((n) => {
       finished.push('events');
       return n;
     });

@@ -3,7 +3,7 @@ import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { changesInRelease } from '../../../src/index/history/release-changes';
-import { FacilityIndex } from '../../../src/index/facility-index';
+import { FacilityIndex, connectionOf } from '../../../src/index/facility-index';
 import { buildThreeReleases, directDiff, facilityTuples, type ScoreTuple, type ThreeReleases } from '../../history/releases';
 import { QUICK_WEBHOOK_ENV } from '../../support/many-changes';
 import { MAIN, ROOT, cli, spawnService, type Service } from '../../support/process';
@@ -47,7 +47,7 @@ describe('changesInRelease over releases made by ingest --previous', () => {
   it.each([2, 3] as const)('release %d: exactly the direct diff, with the values before and after', (seq) => {
     const index = FacilityIndex.open(r.chained[2]);
     try {
-      const changes = changesInRelease(index.db, seq);
+      const changes = changesInRelease(connectionOf(index), seq);
       const diff = directDiff(tuples[seq - 2]!, tuples[seq - 1]!);
       const ids = (kind: string) => changes.filter((c) => c.kind === kind).map((c) => c.registry_id).sort();
       expect({ added: ids('added'), changed: ids('changed'), removed: ids('removed') }).toEqual(diff);

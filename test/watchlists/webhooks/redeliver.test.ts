@@ -20,11 +20,12 @@ it('through the API: a list made on one release gets the next release signed; de
   expect(made.base_as_of).toBe('2026-10-08');
 
   // Release 2 was being served when the list was made: nothing for it. Release 3 arrives.
-  const dispatcher = new WebhookDispatcher({ watch: w.store.watch, settings: w.deps.config, log: () => undefined, clock: Date.now });
+  const accounts = (id: string) => w.store.getAccount(id);
+  const dispatcher = new WebhookDispatcher({ watch: w.store.watch, accounts, settings: w.deps.config, log: () => undefined, clock: Date.now });
   const r2 = historyIndex(ROWS_2, RELEASES_2, HISTORY_2);
-  expect(await emitReleaseEvents({ index: r2, watch: w.store.watch, now: Date.now(), log: () => undefined })).toBe(0);
+  expect(await emitReleaseEvents({ index: r2, watch: w.store.watch, accounts, now: Date.now(), log: () => undefined })).toBe(0);
   const r3 = historyIndex(ROWS_3, RELEASES, HISTORY);
-  expect(await emitReleaseEvents({ index: r3, watch: w.store.watch, now: Date.now(), log: () => undefined })).toBe(1);
+  expect(await emitReleaseEvents({ index: r3, watch: w.store.watch, accounts, now: Date.now(), log: () => undefined })).toBe(1);
   await dispatcher.tick();
   expect(receiver.received.length).toBe(1);
   const payload = new Webhook(made.webhook_secret).verify(receiver.received[0]!.body, receiver.received[0]!.headers) as any;

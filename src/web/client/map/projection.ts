@@ -12,6 +12,8 @@ export type Composite = {
   /** [x, y] of a lon/lat, or null when it falls in none of the parts (e.g. Guam). */
   (point: [number, number]): [number, number] | null;
   stream(out: GeoStream): GeoStream;
+  /** [lon, lat] of a point of the frame, or null outside every part (a click on the map). */
+  invert(point: [number, number]): [number, number] | null;
 };
 
 const EPS = 1e-6;
@@ -60,6 +62,14 @@ export function albersUsaPr(): Composite {
       polygonStart: () => each((st) => st.polygonStart()),
       polygonEnd: () => each((st) => st.polygonEnd()),
     };
+  };
+  // the insets first: the lower 48's clip rectangle covers the whole frame, theirs included
+  project.invert = ([px, py]: [number, number]) => {
+    for (const part of [alaska, hawaii, puertoRico, lower48]) {
+      const [[x0, y0], [x1, y1]] = part.clipExtent()!;
+      if (px >= x0 && px <= x1 && py >= y0 && py <= y1) return part.invert!([px, py]);
+    }
+    return null;
   };
   return project;
 }

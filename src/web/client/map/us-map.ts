@@ -43,7 +43,7 @@ export function radiusCircle(lng: number, lat: number, miles: number) {
  * one dot per facility coloured by score band, zoomed to the circle. Dots that fall outside every
  * inset (e.g. Guam) are not drawn; the caller lists them.
  */
-export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles: number; dots: MapDot[]; label: string }): { svg: SVGSVGElement; drawn: number; showWhole: (whole: boolean) => void } {
+export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles: number; dots: MapDot[]; label: string; onPick?: (lat: number, lng: number) => void }): { svg: SVGSVGElement; drawn: number; showWhole: (whole: boolean) => void } {
   const { land, borders } = statesOutlines();
   const circle = radiusCircle(opts.center.lng, opts.center.lat, opts.radiusMiles);
   const circlePath = path(circle) ?? '';
@@ -78,6 +78,18 @@ export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles:
       s('circle', { cx: p[0].toFixed(3), cy: p[1].toFixed(3), r: dotR.toFixed(3), class: `dot band-${bandOf(d.score).cls}`, 'data-registry-id': d.id },
         s('title', {}, `${d.name}: score ${d.score} (${bandOf(d.score).label})`)),
     );
+  }
+  if (opts.onPick) {
+    const pick = opts.onPick;
+    svg.classList.add('pickable');
+    // screen -> frame through the element's own transform (viewBox and slice scaling), then the projection's inverse
+    svg.addEventListener('click', (e) => {
+      const m = svg.getScreenCTM();
+      if (!m) return;
+      const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+      const lonLat = projection.invert([p.x, p.y]);
+      if (lonLat) pick(lonLat[1], lonLat[0]);
+    });
   }
   /** Whole country or the circle: the frame changes, dots keep their size on screen. */
   const showWhole = (w: boolean) => {

@@ -110,7 +110,8 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
   const near = p.get('near');
   const where = `${radius} miles of ${near ? `${near} (${lat}, ${lng})` : `${lat}, ${lng}`}`;
   const dots: MapDot[] = items.filter((i) => typeof i.lat === 'number' && typeof i.lng === 'number').map((i) => ({ id: i.registry_id, name: i.fac_name, score: i.overall_score, lat: i.lat!, lng: i.lng! }));
-  const map = usMap({ center: { lat, lng }, radiusMiles: radius, dots, label: `Map: ${items.length} facilities within ${where}, coloured by score` });
+  const siteReportAt = (la: number, ln: number) => routeHref('site-report', { lat: la.toFixed(5), lng: ln.toFixed(5) });
+  const map = usMap({ center: { lat, lng }, radiusMiles: radius, dots, label: `Map: ${items.length} facilities within ${where}, coloured by score`, onPick: (la, ln) => void (location.hash = siteReportAt(la, ln)) });
   const offMap = dots.length - map.drawn;
   const zoom = h('button', { type: 'button', class: 'secondary', 'aria-pressed': 'false' }, 'Show the whole country');
   zoom.addEventListener('click', () => {
@@ -122,6 +123,7 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
     results,
     h('p', { role: 'status', class: 'area-summary' }, `${items.length} ${items.length === 1 ? 'facility' : 'facilities'} within ${where}${items.length >= LIMIT ? ` (the ${LIMIT} nearest)` : ''}.`),
     h('figure', { class: 'map-figure' }, map.svg, h('figcaption', {}, legend(), zoom)),
+    h('p', { class: 'hint' }, 'Click the map for a site report at that point, or ', h('a', { href: siteReportAt(lat, lng) }, 'make one at the centre'), ' (Platform plan and above).'),
     located ? null : notice('This server does not offer the GeoJSON form of the area search yet, so facilities cannot be placed on the map; the table lists them.', 'info'),
     offMap > 0 ? notice(`${offMap} ${offMap === 1 ? 'facility lies' : 'facilities lie'} outside the map's US insets; the table lists them.`, 'info') : null,
     downloads(params),

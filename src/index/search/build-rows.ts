@@ -1,9 +1,9 @@
 /**
- * What crosses between ingest's main thread (./search-build.ts) and the search file's thread
- * (./search-build-worker.ts). A module of its own: importing the worker's module would run it here.
+ * What crosses between ingest's main thread (./build.ts) and the search file's thread
+ * (./build-worker.ts). A module of its own: importing the worker's module would run it here.
  */
 
-/** Between the text fields of a batch: NUL, which no registry ID, state or NAICS code handed over contains (./search-build.ts). */
+/** Between the text fields of a batch: NUL, which no registry ID, state or NAICS code handed over contains (./build.ts). */
 export const SEP = '\u0000';
 
 /**

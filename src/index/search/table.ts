@@ -1,5 +1,5 @@
 import type { Database } from 'bun:sqlite';
-import { BUCKET } from './search-docids';
+import { BUCKET } from './docids';
 
 /**
  * The facility search table (src/search/): an FTS5 index over name, street, city and ZIP, filled once
@@ -22,8 +22,8 @@ import { BUCKET } from './search-docids';
  *   a search filters its candidates by integer-keyed reads. Docids are numbered in
  *   (overall_score, registry_id) order: FTS5 yields matches in rowid order, so the score order is
  *   read a page at a time, never sorted (src/search/facility-search.ts). A docid is
- *   score * 2^32 + rank within the score (./search-docids.ts), so ingest can number and index the
- *   rows while they stream in, on a second thread (./search-build.ts).
+ *   score * 2^32 + rank within the score (./docids.ts), so ingest can number and index the
+ *   rows while they stream in, on a second thread (./build.ts).
  */
 export const SEARCH_DDL = `
 CREATE TABLE search_doc (
@@ -57,7 +57,7 @@ export function searchWords(name: string, street: string, city: string, zip: str
 
 /**
  * Fills the search tables from `facility` inside the build's transaction, when ingest did not build
- * them in a file of their own during the load (./search-build.ts: a small input, or rows not in
+ * them in a file of their own during the load (./build.ts: a small input, or rows not in
  * registry-ID order) and for indexes built row by row (tests): one sort of the facility rows into
  * docid order (with the words), then two appends in that order. Docids must reach FTS5 in
  * ascending order (a smaller rowid makes it flush its term buffer).

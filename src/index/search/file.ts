@@ -1,12 +1,12 @@
 import type { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
-import { indexIdentity } from './identity';
-import type { IndexInfo } from './model';
+import { indexIdentity } from '../identity';
+import type { IndexInfo } from '../model';
 
 /**
  * A national index's search tables live in a file of their own beside it, `<index>.search`
  * (docs/search.md, "The search tables"): ingest builds them on a second thread while it loads
- * (./search-build.ts), and SQLite can only move FTS5's tables between files by building them again
+ * (./build.ts), and SQLite can only move FTS5's tables between files by building them again
  * (bun:sqlite runs SQLite in defensive mode, where FTS5's shadow tables cannot be written by SQL).
  * Readers attach the file under the schema name `search`; the statements name the tables without a
  * schema, so they read the same SQL either way. Smaller builds keep the tables in the index file.

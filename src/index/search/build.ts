@@ -1,11 +1,11 @@
 import { rmSync } from 'node:fs';
-import { workerUrl } from '../worker-url';
-import { docidOf } from './search-docids';
-import { searchFilePath } from './search-file';
-import { SEP, type FromSearchWorker, type SearchRows, type ToSearchWorker } from './search-rows';
-import { searchWords } from './search-table';
+import { workerUrl } from '../../worker-url';
+import { docidOf } from './docids';
+import { searchFilePath } from './file';
+import { SEP, type FromSearchWorker, type SearchRows, type ToSearchWorker } from './build-rows';
+import { searchWords } from './table';
 
-const WORKER_URL = workerUrl('./index/search-build-worker.ts');
+const WORKER_URL = workerUrl('./index/search/build-worker.ts');
 const BATCH = 2000;
 /** Rows the worker holds before writing a round (~15 MB of strings); tests cross many rounds with a few rows. */
 const ROUND_ROWS = 100_000;
@@ -17,10 +17,10 @@ type Row = readonly [registry_id: string, fac_name: string, fac_street: string, 
 export type SearchOutcome = { file: true; busyMs: number } | { file: false; why: string };
 
 /**
- * The search file (./search-file.ts) built while ingest loads, on a thread of its own
- * (./search-build-worker.ts): filling the search tables after the load took ~47 s of a ~190 s
+ * The search file (./file.ts) built while ingest loads, on a thread of its own
+ * (./build-worker.ts): filling the search tables after the load took ~47 s of a ~190 s
  * national ingest on one core, while the second core sat idle. Docids are numbered as rows arrive
- * (./search-docids.ts), which needs the rows in registry-ID order, as EPA's file is. A file that is
+ * (./docids.ts), which needs the rows in registry-ID order, as EPA's file is. A file that is
  * not, a worker that cannot start or fails: finish() then answers no file and why, and the writer
  * fills the tables in the index after the load as before, with the same content.
  */

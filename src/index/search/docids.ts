@@ -7,7 +7,7 @@ import type { Database } from 'bun:sqlite';
  * A docid is `score * BUCKET + rank`, rank being the facility's 1-based place among the facilities of
  * the same score in registry-ID order. Unlike a plain 1..N numbering, this can be assigned while the
  * rows stream in (ingest builds the search tables on a thread of their own during the load:
- * ./search-build.ts), because it needs no count of lower scores. Readers that need a facility's
+ * ./build.ts), because it needs no count of lower scores. Readers that need a facility's
  * place in the whole order (the word planner's estimates, evenly spread samples) go through
  * `DocidSpace`, which maps docids to 1..N positions.
  */

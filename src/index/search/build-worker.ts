@@ -1,16 +1,16 @@
 /**
  * The search file built during ingest's load, on its own thread and with its own SQLite connection
- * and cache (./search-build.ts is the main thread's side; ./search-file.ts says why a file of its
- * own). Rows arrive in registry-ID order with their docids (./search-docids.ts), are held per score,
+ * and cache (./build.ts is the main thread's side; ./file.ts says why a file of its
+ * own). Rows arrive in registry-ID order with their docids (./docids.ts), are held per score,
  * and go into the tables a round at a time in docid order: FTS5 wants ascending rowids within a run
  * (a smaller one makes it flush its term buffer), and each round is one ascending run, so a national
  * file makes a few dozen segments more, all merged by one 'optimize' at the end.
  */
 import { Database } from 'bun:sqlite';
-import { BUCKET } from './search-docids';
-import { SEARCH_META_DDL } from './search-file';
-import { SEP, type FromSearchWorker, type SearchRows, type ToSearchWorker } from './search-rows';
-import { optimizeSearch, SEARCH_DDL, startSearchFill } from './search-table';
+import { BUCKET } from './docids';
+import { SEARCH_META_DDL } from './file';
+import { SEP, type FromSearchWorker, type SearchRows, type ToSearchWorker } from './build-rows';
+import { optimizeSearch, SEARCH_DDL, startSearchFill } from './table';
 
 declare const self: Worker;
 

@@ -1,0 +1,98 @@
+#!/usr/bin/env bun
+/**
+ * Site report figures, in-process through the whole app (auth, quota, locate, search, render or
+ * cache read): JSON p50/p95, PDF cold (first render of a site: MISS) p50/p95, and a cached PDF
+ * (HIT) against a cached facility dossier (HIT) of the same facilities. Sites are facilities'
+ * own coordinates, drawn at random, so they sit where facilities are. Run it alone:
+ *   npx bun run scripts/bench-site-report.ts [--index var/bench/national.sqlite] [--samples 100]
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateKey } from '../src/access/key-format';
+import { createApp } from '../src/api/app';
+import { makeConfig } from '../src/config';
+import { processParts } from '../src/api/deps';
+import { connectionOf, FacilityIndex } from '../src/index/facility-index';
+import { prepareSpatial } from '../src/ops/index-preparer';
+import { SqliteStateStore } from '../src/state/sqlite-store';
+import { fmt } from './bench/wrk';
+
+const { values } = parseArgs({ options: { index: { type: 'string' }, samples: { type: 'string' } } });
+const indexPath = values.index ?? 'var/bench/national.sqlite';
+const samples = Math.max(1, Number(values.samples ?? 100));
+if (!existsSync(indexPath)) {
+  console.error(`no index at ${indexPath}: build the national one (docs/ingest.md), or pass --index data/sample.sqlite (npm run sample builds it)`);
+  process.exit(2);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'fcs-bench-site-report-'));
+const index = FacilityIndex.open(indexPath);
+const facilities = (connectionOf(index).query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
+const drawn = connectionOf(index).query('SELECT registry_id, lat, lng FROM facility ORDER BY random() LIMIT ?').all(2 * samples) as { registry_id: string; lat: number; lng: number }[];
+// the second half only warms the app path up (JIT), so measured misses are first reports of their site
+const sites = drawn.slice(0, samples);
+const warm = drawn.slice(samples);
+
+const store = new SqliteStateStore(join(work, 'state.sqlite'));
+const account = await store.createAccount({ name: 'bench', subject: '', tier: 'enterprise', monthlyLimit: 1_000_000_000, now: Date.now() });
+const k = generateKey();
+await store.setKey(account.id, k.hash, k.prefix, Date.now());
+const config = makeConfig({ logRequests: false, stateDir: work, reportCacheDir: join(work, 'cache') });
+const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, spatial: prepareSpatial(index, () => {}), store, clock: Date.now, log: () => {} });
+
+const siteReport = (s: { lat: number; lng: number }, accept: string) =>
+  app.handle(new Request('http://localhost/api/v1/site-report', { method: 'POST', headers: { 'x-api-key': k.key, 'content-type': 'application/json', accept }, body: JSON.stringify({ lat: s.lat, lng: s.lng }) }));
+const dossier = (id: string) => app.handle(new Request(`http://localhost/api/v1/facility/${id}/report`, { method: 'POST', headers: { 'x-api-key': k.key } }));
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+async function timed(call: () => Promise<Response>, want: { cache?: string } = {}): Promise<[number, Response, Uint8Array]> {
+  const t0 = performance.now();
+  const res = await call();
+  const body = new Uint8Array(await res.arrayBuffer());
+  const ms = performance.now() - t0;
+  if (res.status !== 200 || (want.cache && res.headers.get('x-cache') !== want.cache)) throw new Error(`${res.status} ${res.headers.get('x-cache')}: ${new TextDecoder().decode(body.subarray(0, 200))}`);
+  return [ms, res, body];
+}
+
+console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities, fictitious=${index.info.fictitious}); ${sites.length} sites sampled; ${new Date().toISOString()}`);
+for (const s of warm) {
+  await timed(() => siteReport(s, 'application/json'));
+  await timed(() => siteReport(s, 'application/pdf'));
+  await timed(() => dossier(s.registry_id));
+}
+
+const jsonMs: number[] = [];
+const findings: number[] = [];
+for (const s of sites) {
+  const [ms, , body] = await timed(() => siteReport(s, 'application/json'));
+  jsonMs.push(ms);
+  findings.push((JSON.parse(new TextDecoder().decode(body)) as { data: { findings: unknown[] } }).data.findings.length);
+}
+const coldMs: number[] = [];
+const hitMs: number[] = [];
+const bytes: number[] = [];
+for (const s of sites) {
+  const [ms, , pdf] = await timed(() => siteReport(s, 'application/pdf'), { cache: 'MISS' });
+  coldMs.push(ms);
+  bytes.push(pdf.length);
+}
+for (const s of sites) hitMs.push((await timed(() => siteReport(s, 'application/pdf'), { cache: 'HIT' }))[0]);
+const dossierHitMs: number[] = [];
+for (const s of sites) await timed(() => dossier(s.registry_id));
+for (const s of sites) dossierHitMs.push((await timed(() => dossier(s.registry_id), { cache: 'HIT' }))[0]);
+rmSync(work, { recursive: true, force: true });
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+console.log('');
+console.log('| figure | p50 | p95 |');
+console.log('|---|---|---|');
+console.log(`| JSON site report (auth, quota, search, reads), ms | ${fmt(percentile(jsonMs, 50))} | ${fmt(percentile(jsonMs, 95))} |`);
+console.log(`| PDF, cold (MISS: the JSON work + render + store), ms | ${fmt(percentile(coldMs, 50))} | ${fmt(percentile(coldMs, 95))} |`);
+console.log(`| PDF, cached (HIT: auth, quota, locate, read + verify), ms | ${fmt(percentile(hitMs, 50))} | ${fmt(percentile(hitMs, 95))} |`);
+console.log(`| facility dossier, cached (HIT), same facilities, ms | ${fmt(percentile(dossierHitMs, 50))} | ${fmt(percentile(dossierHitMs, 95))} |`);
+console.log('');
+console.log(`findings per site: p50 ${percentile(findings, 50)}, p95 ${percentile(findings, 95)}, max ${Math.max(...findings)}; PDF bytes: mean ${Math.round(mean(bytes)).toLocaleString()}, max ${Math.max(...bytes).toLocaleString()}`);
+console.log(`cached site report / cached dossier, p50: ${fmt(percentile(hitMs, 50) / percentile(dossierHitMs, 50))}`);
+process.exit(0);

@@ -1,0 +1,149 @@
+import type { PDFPage } from 'pdf-lib';
+import { formatCoordinates } from '../reports/document';
+import { COLORS, CONTENT_WIDTH, FOOTER_BASELINE, Flow, PAGE } from '../reports/layout';
+import { printedTime } from '../reports/text';
+import type { SiteReport } from './model';
+import { drawDisclaimer, drawFindings, drawSources, drawSummary, drawUnmapped, drawWarning } from './pdf-sections';
+import { drawMapLegend, drawRadiusMap, NUMBERED_DOTS } from './radius-map';
+
+/** What a site report PDF prints: the report, and the render's own stamp. */
+/**
+ * What a site report PDF prints: the report, when it was rendered, and its document ID (the start of
+ * its cache key). Nothing of the request that rendered it: a cached copy is served to every caller
+ * who asks for the same site, name and address within 24 h, and a request ID is the caller's text.
+ */
+export type SiteReportView = { report: SiteReport; generated_at: number; document_id: string };
+
+const LOCATED_BY = { coordinates: 'Coordinates given', address: 'Street address, matched offline', zip_centroid: 'ZIP code centre (APPROXIMATE)' } as const;
+
+/** The largest distance actually searched (a category the index cannot search reaches nowhere). */
+function searchedMiles(r: SiteReport): number {
+  return Math.max(...r.summary.filter((s) => s.coverage !== 'not_searched').map((s) => s.search_distance_miles));
+}
+
+/** The property's name for headings: its name, else its address, else its coordinates. */
+export function siteTitle(r: SiteReport): string {
+  return r.site.name ?? r.site.address ?? formatCoordinates(r.site.lat, r.site.lng);
+}
+
+/**
+ * Renders the site report: a cover (property, how it was located, data as of, the summary table),
+ * the radius map, the findings table, the unmapped list, the sources searched and not searched, and
+ * the disclaimer. Pure: the same view gives the same bytes.
+ */
+export async function renderSiteReport(v: SiteReportView): Promise<Uint8Array> {
+  const r = v.report;
+  const flow = await Flow.create((f) => (f.pages.length === 1 ? drawMasthead(f, r) : drawRunningHead(f, r)));
+  if (r.dataset.fictitious) drawFictitiousBanner(flow);
+  drawCover(flow, r, v);
+  drawSummary(flow, r);
+  flow.newPage();
+  const maxMiles = searchedMiles(r);
+  flow.heading(`Radius map: ${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} found within ${maxMiles} mi`);
+  flow.y -= 6;
+  drawRadiusMap(flow, r.findings, maxMiles, Math.min(CONTENT_WIDTH, flow.y - 150));
+  drawMapLegend(flow, r.findings);
+  const numbered = r.findings.length > NUMBERED_DOTS ? `the nearest ${NUMBERED_DOTS} are numbered` : 'numbered';
+  flow.paragraph(`Dots are placed by true bearing and great-circle distance from the site (north up, distances to scale in every direction); ${numbered} as in the findings table. Facilities without coordinates cannot be drawn.`, { size: 8, color: COLORS.muted });
+  flow.newPage();
+  drawFindings(flow, r);
+  flow.y -= 8;
+  drawUnmapped(flow, r);
+  flow.y -= 8;
+  drawSources(flow, r);
+  flow.y -= 8;
+  drawDisclaimer(flow);
+  setMetadata(flow, v);
+  return flow.finish((f, page, i, n) => drawFooter(f, page, v, i, n));
+}
+
+function drawMasthead(f: Flow, r: SiteReport): void {
+  const top = PAGE.height;
+  f.rect(0, top - 78, PAGE.width, 78, COLORS.navy);
+  f.text('ENVIRONMENTAL RECORDS SCREENING', PAGE.margin, top - 36, { size: 15, bold: true, color: COLORS.white });
+  f.text('Site report: EPA ECHO facilities around a property', PAGE.margin, top - 56, { size: 10, color: COLORS.track });
+  const right = PAGE.width - PAGE.margin;
+  f.text('facility-score', right, top - 36, { size: 10, bold: true, color: COLORS.white }, 'right');
+  f.text(`Data as of ${r.dataset.as_of}`, right, top - 56, { size: 10, color: COLORS.track }, 'right');
+  f.y = top - 78 - 18;
+}
+
+function drawRunningHead(f: Flow, r: SiteReport): void {
+  const y = PAGE.height - 40;
+  f.text('Site report', PAGE.margin, y, { size: 8.5, bold: true, color: COLORS.navy });
+  const title = f.lines(siteTitle(r), { size: 8.5 }, CONTENT_WIDTH - 120, 1)[0] ?? '';
+  f.text(title, PAGE.width - PAGE.margin, y, { size: 8.5, color: COLORS.muted }, 'right');
+  f.rule(y - 8);
+  f.y = y - 14;
+}
+
+function drawFictitiousBanner(f: Flow): void {
+  const h = 34;
+  f.rect(PAGE.margin, f.y - h, CONTENT_WIDTH, h, COLORS.warnFill, COLORS.warnLine);
+  f.text('FICTITIOUS SAMPLE DATA', PAGE.margin + 12, f.y - 14, { size: 9.5, bold: true, color: COLORS.poor });
+  f.text('Every facility, address and figure in this report is invented for demonstration. They are not EPA data.', PAGE.margin + 12, f.y - 26, { size: 8.5, color: COLORS.ink });
+  f.y -= h + 14;
+}
+
+function drawCover(f: Flow, r: SiteReport, v: SiteReportView): void {
+  const s = r.site;
+  for (const line of f.lines(siteTitle(r), { size: 18, bold: true }, CONTENT_WIDTH, 2)) {
+    f.y -= 18;
+    f.text(line, PAGE.margin, f.y, { size: 18, bold: true });
+    f.y -= 5;
+  }
+  if (s.name && s.address) {
+    f.y -= 11;
+    f.text(f.lines(s.address, { size: 11 }, CONTENT_WIDTH, 1)[0] ?? '', PAGE.margin, f.y, { size: 11, color: COLORS.muted });
+  }
+  f.y -= 10;
+  if (s.approximate) drawWarning(f, 'APPROXIMATE LOCATION', s.note);
+  const facts: [string, string][] = [
+    ['Coordinates', `${formatCoordinates(s.lat, s.lng)}  (${s.lat.toFixed(5)}, ${s.lng.toFixed(5)})`],
+    ['Located by', LOCATED_BY[s.located_by]],
+    // a ZIP centre's note is in the warning box above
+    ...(s.approximate ? [] : [['How', s.note] as [string, string]]),
+    ['ZIP code', s.zip ?? 'Not given'],
+    ['Data', `${r.dataset.name}, as of ${r.dataset.as_of}${r.dataset.fictitious ? ' (FICTITIOUS sample)' : ''}; scoring method ${r.dataset.score_version}`],
+    ['Generated', `${printedTime(v.generated_at)}, document ${v.document_id}`],
+  ];
+  for (const [label, value] of facts) {
+    const lines = f.lines(value, { size: 9.5 }, CONTENT_WIDTH - 90, 3);
+    f.y -= 13;
+    f.text(label.toUpperCase(), PAGE.margin, f.y, { size: 7.5, bold: true, color: COLORS.faint });
+    lines.forEach((l, i) => f.text(l, PAGE.margin + 90, f.y - i * 12, { size: 9.5 }));
+    f.y -= (lines.length - 1) * 12 + 2;
+  }
+  f.y -= 6;
+  const near = r.findings.filter((g) => g.distance_miles <= 0.125).length;
+  const snc = r.findings.filter((g) => g.categories.includes('snc')).length;
+  f.paragraph(
+    `${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} listed; ${near} within 1/8 mile; ${snc} in significant non-compliance within ${r.search_distances.snc} mi. ` +
+      `${r.unmapped.searched ? `${r.unmapped.facilities.length} without coordinates in the site's ZIP` : 'Facilities without coordinates: not looked for (see the findings pages)'}. This is a records screening, not a Phase I ESA (last page).`,
+    { size: 9.5, bold: true, color: COLORS.navy },
+  );
+  f.y -= 4;
+}
+
+function drawFooter(f: Flow, page: PDFPage, v: SiteReportView, index: number, count: number): void {
+  const y = FOOTER_BASELINE;
+  page.drawLine({ start: { x: PAGE.margin, y: y + 14 }, end: { x: PAGE.width - PAGE.margin, y: y + 14 }, thickness: 0.5, color: COLORS.rule });
+  const style = { size: 7.5, color: COLORS.muted };
+  f.text(`Generated ${printedTime(v.generated_at)}  ·  Document ${v.document_id}  ·  A records screening, not a Phase I ESA`, PAGE.margin, y, style, 'left', page);
+  f.text(`Page ${index + 1} of ${count}`, PAGE.width - PAGE.margin, y, { ...style, bold: true }, 'right', page);
+  const source = v.report.dataset.fictitious ? 'Fictitious sample data, not EPA data' : 'Source: U.S. EPA ECHO';
+  f.text(`${source}  ·  data as of ${v.report.dataset.as_of}  ·  site ${v.report.site.lat.toFixed(5)}, ${v.report.site.lng.toFixed(5)}`, PAGE.margin, y - 11, style, 'left', page);
+}
+
+function setMetadata(f: Flow, v: SiteReportView): void {
+  const when = new Date(v.generated_at);
+  const r = v.report;
+  f.doc.setTitle(`Site report: ${siteTitle(r)}`);
+  f.doc.setSubject(`EPA ECHO records screening within ${searchedMiles(r)} mi, data as of ${r.dataset.as_of}${r.dataset.fictitious ? ' (fictitious sample data)' : ''}`);
+  f.doc.setAuthor('facility-score');
+  f.doc.setCreator('facility-score');
+  f.doc.setProducer('facility-score (pdf-lib)');
+  f.doc.setKeywords(['site report', 'ECHO', 'records screening']);
+  f.doc.setCreationDate(when);
+  f.doc.setModificationDate(when);
+}

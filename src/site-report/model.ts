@@ -1,0 +1,135 @@
+import { t, type Static } from '../shared/typebox';
+import { Envelope } from '../shared/envelope';
+import { CATEGORY_KEYS, MAX_SEARCH_MILES } from './categories';
+import { COMPASS_POINTS, DISTANCE_BANDS } from './compass';
+
+const Miles = (description: string) => t.Number({ exclusiveMinimum: 0, maximum: MAX_SEARCH_MILES, description });
+const CategoryKey = t.UnionEnum([...CATEGORY_KEYS], { description: 'A record category (docs/site-report.md)' });
+
+/** `search_distances` in a request: any subset of the categories, miles each. */
+export const SearchDistancesIn = t.Object(
+  Object.fromEntries(CATEGORY_KEYS.map((k) => [k, t.Optional(Miles(`Search distance for \`${k}\`, 0 < miles ≤ ${MAX_SEARCH_MILES}`))])) as Record<(typeof CATEGORY_KEYS)[number], ReturnType<typeof Miles>>,
+  { additionalProperties: false, description: 'Overrides of the default search distances (docs/site-report.md); categories left out keep theirs' },
+);
+
+/** The request body, for OpenAPI: ./request.ts reads it strictly, naming the field of every problem. */
+export const SiteReportBody = t.Object(
+  {
+    lat: t.Optional(t.Number({ minimum: -90, maximum: 90, description: 'Latitude of the property, WGS84; with `lng`', examples: [29.7381] })),
+    lng: t.Optional(t.Number({ minimum: -180, maximum: 180, description: 'Longitude of the property, WGS84; with `lat`', examples: [-95.3683] })),
+    address: t.Optional(t.String({ minLength: 1, maxLength: 200, description: 'US street address of the property, located offline against the index; with lat/lng it is only printed', examples: ['9794 Main Ave, Houston, TX 77297'] })),
+    zip: t.Optional(t.String({ pattern: '^[0-9]{5}(-[0-9]{4})?$', description: 'ZIP of the property: where facilities without coordinates are looked for', examples: ['77297'] })),
+    name: t.Optional(t.String({ maxLength: 200, description: 'Name of the property, printed on the report', examples: ['Main Avenue lot'] })),
+    search_distances: t.Optional(SearchDistancesIn),
+  },
+  {
+    additionalProperties: false,
+    description: 'Give `lat` and `lng`, or `address`',
+    examples: [
+      { address: '9794 Main Ave, Houston, TX 77297', name: 'Main Avenue lot' },
+      { lat: 29.73811, lng: -95.36831, zip: '77297', search_distances: { snc: 2, adjoining: 0.5 } },
+    ],
+  },
+);
+
+/** The response form, for OpenAPI (read with `Accept` by ./routes.ts; the parameter wins). */
+export const SiteReportQuery = t.Object(
+  { format: t.Optional(t.UnionEnum(['json', 'csv', 'geojson', 'pdf'], { description: 'Response form; overrides Accept. csv/geojson: the findings; pdf: the report document' })) },
+  { noValidate: true },
+);
+
+export const LocatedBy = t.UnionEnum(['coordinates', 'address', 'zip_centroid'], {
+  description: '`coordinates`: as given. `address`: the coordinates of the facility the index files at that address. `zip_centroid`: the centre of the ZIP (approximate).',
+});
+
+export const Site = t.Object({
+  lat: t.Number({ description: 'Latitude searched from, rounded to 5 decimals (about 1 m)' }),
+  lng: t.Number({ description: 'Longitude searched from, rounded to 5 decimals' }),
+  located_by: LocatedBy,
+  approximate: t.Boolean({ description: 'True when located by ZIP centroid: distances are from the ZIP\'s centre, not the property' }),
+  name: t.Union([t.String(), t.Null()]),
+  address: t.Union([t.String(), t.Null()], { description: 'The address as given, or null' }),
+  zip: t.Union([t.String(), t.Null()], { description: 'ZIP5 of the property, when given or found; null: facilities without coordinates were not looked for' }),
+  matched_registry_id: t.Union([t.String(), t.Null()], { description: 'located_by address: the facility whose index address matched' }),
+  note: t.String({ description: 'How the site was located, in one sentence' }),
+});
+export type Site = Static<typeof Site>;
+
+const Facility = {
+  registry_id: t.String({ examples: ['990001127439'] }),
+  fac_name: t.String(),
+  fac_street: t.String(),
+  fac_city: t.String(),
+  fac_state: t.String(),
+  fac_zip: t.String(),
+  overall_score: t.Integer({ minimum: 0, maximum: 100 }),
+  significant_violation: t.Boolean({ description: 'In significant non-compliance (SNC / HPV) now' }),
+  active_enforcement: t.Boolean(),
+  programs: t.Array(t.String(), { description: 'ECHO programs the facility is in: CAA, CWA, RCRA, SDWA' }),
+};
+
+export const Finding = t.Object({
+  registry_id: Facility.registry_id,
+  fac_name: Facility.fac_name,
+  fac_street: Facility.fac_street,
+  fac_city: Facility.fac_city,
+  fac_state: Facility.fac_state,
+  fac_zip: Facility.fac_zip,
+  distance_miles: t.Number({ minimum: 0, description: 'Great-circle (haversine) distance from the site, 3 decimals' }),
+  bearing_degrees: t.Number({ minimum: 0, maximum: 360, description: 'Initial bearing from the site, degrees from true north, 1 decimal' }),
+  direction: t.UnionEnum([...COMPASS_POINTS, 'on site'], { description: '16-point compass direction from the site; `on site` under 0.02 mi' }),
+  categories: t.Array(CategoryKey, { description: 'Every category the facility is listed under (it is within that category\'s distance)' }),
+  overall_score: Facility.overall_score,
+  significant_violation: Facility.significant_violation,
+  active_enforcement: Facility.active_enforcement,
+  programs: Facility.programs,
+});
+export type Finding = Static<typeof Finding>;
+
+export const UnmappedFacility = t.Object({
+  ...Facility,
+  categories: t.Array(CategoryKey, { description: 'The categories whose record type it has, adjoining aside (its distance is unknown)' }),
+});
+export type UnmappedFacility = Static<typeof UnmappedFacility>;
+
+export const Unmapped = t.Object({
+  zip: t.Union([t.String(), t.Null()]),
+  searched: t.Boolean({ description: 'False when there was no ZIP to look in, or the index cannot hold facilities without coordinates' }),
+  note: t.String(),
+  facilities: t.Array(UnmappedFacility),
+});
+
+export const Coverage = t.UnionEnum(['searched', 'broadened', 'not_searched'], {
+  description: '`searched`: exactly. `broadened`: the index lacks the deciding field, so the wider ECHO program is listed. `not_searched`: nothing stored can tell.',
+});
+
+export const BandCounts = t.Object(Object.fromEntries(DISTANCE_BANDS.map((b) => [b.key, t.Integer({ minimum: 0, description: b.label })])) as Record<(typeof DISTANCE_BANDS)[number]['key'], ReturnType<typeof t.Integer>>);
+
+export const SummaryRow = t.Object({
+  category: CategoryKey,
+  label: t.String(),
+  search_distance_miles: t.Number(),
+  coverage: Coverage,
+  note: t.String({ description: 'What the category lists on this index, and from which ECHO columns' }),
+  counts: BandCounts,
+  total: t.Integer({ minimum: 0 }),
+});
+export type SummaryRow = Static<typeof SummaryRow>;
+
+export const Sources = t.Object({
+  searched: t.Array(t.Object({ name: t.String(), as_of: t.Union([t.String(), t.Null()]), note: t.String() })),
+  not_searched: t.Array(t.Object({ name: t.String(), astm_search_distance: t.String(), why: t.String() })),
+});
+
+export const SiteReport = t.Object({
+  site: Site,
+  search_distances: t.Object(Object.fromEntries(CATEGORY_KEYS.map((k) => [k, t.Number()])) as Record<(typeof CATEGORY_KEYS)[number], ReturnType<typeof t.Number>>, { description: 'The distances searched, miles' }),
+  findings: t.Array(Finding, { description: 'One item per facility found, nearest first (then registry ID)' }),
+  unmapped: Unmapped,
+  summary: t.Array(SummaryRow),
+  sources: Sources,
+  dataset: t.Object({ name: t.String(), as_of: t.String(), fictitious: t.Boolean(), score_version: t.String() }),
+});
+export type SiteReport = Static<typeof SiteReport>;
+
+export const SiteReportResponse = Envelope(SiteReport);

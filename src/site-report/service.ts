@@ -1,0 +1,147 @@
+import { roundMiles } from '../area/service';
+import { registryIdAt, type SpatialIndex } from '../area/spatial-index';
+import { searchRadius, type Hit } from '../area/spatial-search';
+import type { FacilityIndex } from '../index/facility-index';
+import type { FacilitySummary } from '../index/model';
+import { CATEGORIES, coverageOf, testOf, type CategoryKey, type CategoryRule, type Coverage } from './categories';
+import { bandOf, bearingDegrees, directionOf, DISTANCE_BANDS, roundBearing, type BandKey } from './compass';
+import { heldFields, programList, siteFactsOf, type SiteFacts } from './facts';
+import type { LocatedSite } from './locate';
+import type { Finding, SiteReport, SummaryRow, UnmappedFacility } from './model';
+import { sourcesOf } from './sources';
+
+/** Where to search from and how far, plus what the report prints about the property. */
+export type SiteQuery = { site: LocatedSite; name: string | null; address: string | null; distances: Record<CategoryKey, number> };
+
+/** First answer size asked of the radius search; grown until the answer is no longer full. */
+const FIRST_LIMIT = 1024;
+
+/**
+ * Every facility within `miles` of the point, nearest first (then registry ID), with exact
+ * haversine distances: the area search (h3 rings over the spatial index, src/area/) asked for
+ * ever more rows until it returns fewer than asked, so nothing is cut off however dense the place.
+ */
+export function facilitiesWithin(spatial: SpatialIndex, lat: number, lng: number, miles: number): Hit[] {
+  for (let limit = FIRST_LIMIT; ; limit *= 8) {
+    const hits = searchRadius(spatial, { lat, lng, radiusMiles: miles, limit, sort: 'distance', state: null, activeEnforcement: null });
+    if (hits.length < limit || limit >= spatial.count) return hits;
+  }
+}
+
+type Searched = { rule: CategoryRule; miles: number; test: (f: SiteFacts) => boolean };
+
+/** The categories this index can search, each with its test and distance. */
+function searchedCategories(index: FacilityIndex, distances: Record<CategoryKey, number>): { searched: Searched[]; coverage: Map<CategoryKey, Coverage> } {
+  const held = heldFields(index);
+  const coverage = new Map(CATEGORIES.map((c) => [c.key, coverageOf(c, held)]));
+  const searched: Searched[] = [];
+  for (const rule of CATEGORIES) {
+    const test = testOf(rule, held);
+    if (test) searched.push({ rule, miles: distances[rule.key], test });
+  }
+  return { searched, coverage };
+}
+
+/** Who and where a facility is: the first fields of a finding. */
+function identityOf(row: FacilitySummary) {
+  return { registry_id: row.registry_id, fac_name: row.fac_name, fac_street: row.fac_street, fac_city: row.fac_city, fac_state: row.fac_state, fac_zip: row.fac_zip };
+}
+
+/** What its record says: the last fields of a finding. */
+function recordOf(row: FacilitySummary, facts: SiteFacts) {
+  return {
+    overall_score: row.overall_score,
+    significant_violation: facts.significant,
+    active_enforcement: row.active_enforcement,
+    programs: programList(facts),
+  };
+}
+
+/**
+ * The site report (docs/site-report.md): every facility within the largest search distance is
+ * read once; it is listed when it falls under at least one category within that category's
+ * distance, with every such category. Facilities farther than the adjoining distance are read
+ * from the index only when some other category reaches that far.
+ */
+export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): SiteReport {
+  const { site } = q;
+  const asOf = index.info.as_of;
+  const { searched, coverage } = searchedCategories(index, q.distances);
+  const maxMiles = Math.max(...searched.map((s) => s.miles));
+  const findings: Finding[] = [];
+  const bands = new Map<CategoryKey, Record<BandKey, number>>(CATEGORIES.map((c) => [c.key, Object.fromEntries(DISTANCE_BANDS.map((b) => [b.key, 0])) as Record<BandKey, number>]));
+
+  for (const hit of facilitiesWithin(spatial, site.lat, site.lng, maxMiles)) {
+    const reach = searched.filter((s) => hit.distance <= s.miles);
+    if (reach.length === 0) continue;
+    const id = registryIdAt(spatial, hit.pos);
+    const row = index.getDetail(id);
+    if (!row) continue; // the spatial index is built from this index: never, short of a bug
+    const facts = siteFactsOf(row.score_inputs, asOf);
+    const categories = reach.filter((s) => s.test(facts)).map((s) => s.rule.key);
+    if (categories.length === 0) continue;
+    const band = bandOf(hit.distance);
+    for (const c of categories) bands.get(c)![band]++;
+    const bearing = bearingDegrees(site.lat, site.lng, row.lat, row.lng);
+    findings.push({
+      ...identityOf(row),
+      distance_miles: roundMiles(hit.distance),
+      bearing_degrees: roundBearing(bearing),
+      direction: directionOf(hit.distance, bearing),
+      categories,
+      ...recordOf(row, facts),
+    });
+  }
+
+  const summary: SummaryRow[] = CATEGORIES.map((c) => {
+    const counts = bands.get(c.key)!;
+    const cov = coverage.get(c.key)!;
+    return {
+      category: c.key,
+      label: c.label,
+      search_distance_miles: q.distances[c.key],
+      coverage: cov,
+      note: coverageNote(c, cov),
+      counts,
+      total: Object.values(counts).reduce((a, b) => a + b, 0),
+    };
+  });
+
+  return {
+    site: { lat: site.lat, lng: site.lng, located_by: site.located_by, approximate: site.approximate, name: q.name, address: q.address, zip: site.zip, matched_registry_id: site.matched_registry_id, note: site.note },
+    search_distances: q.distances,
+    findings,
+    unmapped: unmappedOf(index, site.zip, searched, asOf),
+    summary,
+    sources: sourcesOf(index.info, site.located_by === 'zip_centroid', CATEGORIES.filter((c) => coverage.get(c.key) === 'not_searched')),
+    dataset: { name: index.info.dataset_name, as_of: asOf, fictitious: index.info.fictitious, score_version: index.info.score_version },
+  };
+}
+
+function coverageNote(c: CategoryRule, cov: Coverage): string {
+  const columns = `ECHO columns: ${c.columns.join(', ')}.`;
+  if (cov === 'broadened') return `Broadened: ${c.broadNote}. ${columns}`;
+  if (cov === 'not_searched') return `Not searched: ${c.columns.join(', ')} ${c.columns.length === 1 ? 'is' : 'are'} not in this index. ${columns}`;
+  return `${c.basis}. ${columns}`;
+}
+
+/** Facilities without coordinates in the site's ZIP, with the categories whose record type they have. */
+function unmappedOf(index: FacilityIndex, zip: string | null, searched: Searched[], asOf: string): SiteReport['unmapped'] {
+  if (zip === null) {
+    return { zip, searched: false, note: 'No ZIP for the site (give `zip` with coordinates), so facilities without coordinates were not looked for.', facilities: [] };
+  }
+  const rows = index.unmappedInZip(zip);
+  if (rows === null) {
+    return { zip, searched: false, note: `This index holds no facilities without coordinates (its ingest rejects them), so none can be listed for ZIP ${zip}.`, facilities: [] };
+  }
+  const facilities: UnmappedFacility[] = [];
+  for (const summary of rows) {
+    const row = index.getDetail(summary.registry_id);
+    if (!row) continue;
+    const facts = siteFactsOf(row.score_inputs, asOf);
+    // adjoining is a distance, not a record type: with no distance it says nothing
+    facilities.push({ ...identityOf(row), ...recordOf(row, facts), categories: searched.filter((s) => s.rule.key !== 'adjoining' && s.test(facts)).map((s) => s.rule.key) });
+  }
+  const n = facilities.length;
+  return { zip, searched: true, note: `${n} ${n === 1 ? 'facility' : 'facilities'} in ZIP ${zip} without coordinates: their distance from the site is unknown.`, facilities };
+}

@@ -1,0 +1,83 @@
+import type { ScorePoint } from '../../src/history/score-series';
+import type { FacilityDetail } from '../../src/index/facility-index';
+import type { IndexInfo } from '../../src/index/model';
+import type { ProgramInputs } from '../../src/scoring/model';
+import { CLEAN_INPUTS, facility } from '../helpers';
+
+/**
+ * The most a dossier can have to print: a name long enough for the smallest type and four lines,
+ * a character the font cannot show (so the note about it prints), two address lines, every component with a two-line reason, open enforcement, a full quarterly
+ * history, all four programs with the longest line each can make, 26 releases in the chart (the
+ * most `scoreSeries` keeps), two source files and the fictitious banner. It must still fit two pages.
+ */
+const program = (status: string): ProgramInputs => ({
+  status,
+  significant: true,
+  qtrs_with_nc: 12,
+  formal_actions: 14,
+  informal_actions: 37,
+  penalties_usd: 12_345_678,
+  last_penalty_usd: 2_345_678,
+  last_penalty_date: '2026-09-30',
+  last_formal_action_date: '2026-10-01',
+});
+
+export const FULLEST_ROW: FacilityDetail = {
+  ...facility({
+    registry_id: '990000999999',
+    fac_name: '東 CONSOLIDATED AMALGAMATED PETROCHEMICAL REFINING, STORAGE, TRANSPORT AND WASTEWATER TREATMENT COMPANY OF THE GREATER SOUTHWESTERN GULF COAST REGION, INCORPORATED (FICTITIOUS) DIVISION NUMBER SEVENTEEN NORTH',
+    fac_street: '12345 INDUSTRIAL PARKWAY NORTHWEST, BUILDING 7, SUITE 1200',
+    fac_city: 'NORTH SOUTHWESTERN HEIGHTS',
+    fac_state: 'TX',
+    fac_zip: '77002-1234',
+    fac_naics: '324110',
+    overall_score: 15,
+    active_enforcement: true,
+    violation_frequency: 0,
+    penalty_severity: 0,
+    recency: 0,
+    repeat_offender: 0,
+    score_inputs: {
+      ...CLEAN_INPUTS,
+      qtrs_with_nc: 12,
+      history: 'SSSSVVVVUUUS',
+      compliance_status: 'Significant Violation/High Priority Violation',
+      significant_violation: true,
+      inspection_count: 123,
+      informal_action_count: 45,
+      formal_action_count: 67,
+      penalty_count: 89,
+      total_penalties_usd: 123_456_789,
+      last_penalty_usd: 12_345_678,
+      date_last_penalty: '2026-09-30',
+      date_last_formal_action: '2026-10-01',
+      date_last_informal_action: '2026-10-02',
+      date_last_inspection: '2026-10-03',
+      federal_cases: 12,
+      federal_penalties_usd: 98_765_432,
+      date_last_federal_case: '2026-08-31',
+      programs: { caa: program('High Priority Violation'), cwa: program('Significant Violation'), rcra: program('Significant Violation'), sdwa: program('Serious Violator') },
+    },
+  }),
+  peers: { naics: '324110', naics_digits: 6, peer_count: 1_234_567, percentile: 0, median_score: 88 },
+};
+
+export const FULLEST_INFO: IndexInfo = {
+  dataset_name: 'FICTITIOUS national-size sample of invented facilities for layout tests (generator seed layout-v1), not EPA data',
+  as_of: '2026-10-31',
+  facility_count: 3_200_000,
+  score_version: 'fcs-2.0',
+  fictitious: true,
+  built_at: '2026-11-01T00:00:00Z',
+  sources: [
+    { name: 'echo-exporter-national-2026-10-31.csv.gz', sha256: 'ab'.repeat(32) },
+    { name: 'echo-facility-search-national-2026-10-31.csv.gz', sha256: 'cd'.repeat(32) },
+  ],
+  row_counts: { accepted: 3_200_000 },
+};
+
+/** 26 weekly releases, the score moving each week. */
+export const FULLEST_HISTORY: ScorePoint[] = Array.from({ length: 26 }, (_, i) => ({
+  as_of: new Date(Date.UTC(2026, 4, 9) + i * 7 * 86_400_000).toISOString().slice(0, 10),
+  overall_score: i === 5 ? null : 15 + ((i * 37) % 70),
+}));

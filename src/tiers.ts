@@ -4,8 +4,8 @@ export const Tier = t.Union([t.Literal('free'), t.Literal('starter'), t.Literal(
 export type Tier = Static<typeof Tier>;
 export const TIERS: readonly Tier[] = ['free', 'starter', 'platform', 'enterprise'];
 
-/** Authenticated data endpoints, as named in the tier table. */
-export type Endpoint = 'facility' | 'area' | 'portfolio' | 'report' | 'site_report' | 'history' | 'watchlists' | 'search';
+/** Authenticated data endpoints, as named in the tier table; `plan` is the key's own plan (every tier, never counted). */
+export type Endpoint = 'facility' | 'area' | 'portfolio' | 'report' | 'site_report' | 'history' | 'watchlists' | 'search' | 'plan';
 
 type TierRule = {
   label: string;
@@ -23,10 +23,10 @@ type TierRule = {
 
 /** Spec 5.8 and 8 as one table. Paid monthly caps are not in the spec: ours, documented in docs/api.md. */
 export const TIER_RULES: Record<Tier, TierRule> = {
-  free: { label: 'Free', allows: ['facility'], fullComponents: false, portfolioBatch: 0, monthlyCalls: 10, overCap: 'QUOTA_EXHAUSTED' },
-  starter: { label: 'Starter', allows: ['facility', 'area', 'portfolio', 'history', 'watchlists', 'search'], fullComponents: true, portfolioBatch: 10, monthlyCalls: 10_000, overCap: 'RATE_LIMIT_EXCEEDED' },
-  platform: { label: 'Platform', allows: ['facility', 'area', 'portfolio', 'report', 'site_report', 'history', 'watchlists', 'search'], fullComponents: true, portfolioBatch: 60, monthlyCalls: 100_000, overCap: 'RATE_LIMIT_EXCEEDED' },
-  enterprise: { label: 'Enterprise / Consulting', allows: ['facility', 'area', 'portfolio', 'report', 'site_report', 'history', 'watchlists', 'search'], fullComponents: true, portfolioBatch: 500, monthlyCalls: 1_000_000, overCap: 'RATE_LIMIT_EXCEEDED' },
+  free: { label: 'Free', allows: ['facility', 'plan'], fullComponents: false, portfolioBatch: 0, monthlyCalls: 10, overCap: 'QUOTA_EXHAUSTED' },
+  starter: { label: 'Starter', allows: ['facility', 'area', 'portfolio', 'history', 'watchlists', 'search', 'plan'], fullComponents: true, portfolioBatch: 10, monthlyCalls: 10_000, overCap: 'RATE_LIMIT_EXCEEDED' },
+  platform: { label: 'Platform', allows: ['facility', 'area', 'portfolio', 'report', 'site_report', 'history', 'watchlists', 'search', 'plan'], fullComponents: true, portfolioBatch: 60, monthlyCalls: 100_000, overCap: 'RATE_LIMIT_EXCEEDED' },
+  enterprise: { label: 'Enterprise / Consulting', allows: ['facility', 'area', 'portfolio', 'report', 'site_report', 'history', 'watchlists', 'search', 'plan'], fullComponents: true, portfolioBatch: 500, monthlyCalls: 1_000_000, overCap: 'RATE_LIMIT_EXCEEDED' },
 };
 
 /** Spec 7 rule 4 wording: "requires a <lowest allowed plan> plan or above". */

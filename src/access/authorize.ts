@@ -12,6 +12,7 @@ const ENDPOINT_NAMES: Record<Endpoint, string> = {
   history: 'facility history endpoint',
   search: 'search endpoint',
   watchlists: 'watchlists endpoint',
+  plan: 'plan endpoint',
 };
 
 /** Spec 5.8: 403 TIER_RESTRICTED when the account's tier does not cover the endpoint. */

@@ -5,6 +5,7 @@ import { demoRoutes } from './demo';
 import type { AppDeps } from './deps';
 import { facilityRoutes } from './facilities';
 import { historyRoutes } from './history';
+import { keyPlanRoutes } from './key-plan';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import { cors } from './http/cors';
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps) {
     .use(siteReportRoutes(deps))
     .use(watchlistRoutes(deps))
     .use(accountRoutes(deps))
+    .use(keyPlanRoutes(deps))
     .use(demoRoutes(deps))
     .use(webRoutes(deps));
 }

@@ -6,7 +6,7 @@ import { exportResponse, listResponses } from '../exports/response';
 import { metaFor } from './http/request-context';
 import { AreaFacility, AreaQuery, AreaResponse } from '../area/model';
 import { parseAreaQuery } from '../area/query';
-import { findWithinRadius } from '../area/service';
+import { countWithinRadius, findWithinRadius } from '../area/service';
 
 /**
  * The query is read strictly (422 naming each bad parameter) by the pipeline's input step: after
@@ -25,14 +25,21 @@ export function areaRoutes(deps: AppDeps) {
       '/api/v1/area',
       ({ input, facts }) => {
         const { value: q, format } = AREA_QUERY.from(input);
-        const data = findWithinRadius(deps.spatial.require(), q);
+        const spatial = deps.spatial.require();
+        const data = findWithinRadius(spatial, q);
         if (format === 'json') return { data, meta: metaFor(facts, deps.clock) };
-        return exportResponse(format, {
-          name: `area-${q.lat}_${q.lng}-${q.radiusMiles}mi`,
-          items: data.facilities,
-          locations: deps.index.getLocations(data.facilities.map((f) => f.registry_id)),
-          columns: Object.keys(AreaFacility.properties),
-        });
+        // A file has no `total` beside its rows: headers say how many matched and whether `limit` cut the list.
+        const matched = data.total < q.limit ? data.total : countWithinRadius(spatial, q);
+        return exportResponse(
+          format,
+          {
+            name: `area-${q.lat}_${q.lng}-${q.radiusMiles}mi`,
+            items: data.facilities,
+            locations: deps.index.getLocations(data.facilities.map((f) => f.registry_id)),
+            columns: Object.keys(AreaFacility.properties),
+          },
+          { 'x-total-count': String(matched), 'x-truncated': String(matched > data.total) },
+        );
       },
       {
         apiKey: AREA,
@@ -46,10 +53,14 @@ export function areaRoutes(deps: AppDeps) {
             '`state` and `active_enforcement` filter before `limit` applies. Order: `sort=distance` nearest first; `sort=score` lowest ' +
             'overall_score first, then nearest; then registry_id ascending. `total` counts the facilities returned. A bad or missing ' +
             'parameter is 422 VALIDATION_ERROR naming it, and is not counted; a valid query counts as one call, in any form. ' +
-            'CSV or GeoJSON by `Accept` or `format` (docs/search.md, "Export forms"). Right after a start whose index carries no stored area index, ' +
+            'CSV or GeoJSON by `Accept` or `format` (docs/search.md, "Export forms"); a file says in `X-Total-Count` how many facilities ' +
+            'matched and in `X-Truncated: true` that `limit` cut it (the JSON form\'s `total` counts what it returns, as spec 4.3 says). Right after a start whose index carries no stored area index, ' +
             '503 SERVICE_UNAVAILABLE with Retry-After until it is built (not counted). Details: docs/area-and-portfolio.md.',
           security: [{ apiKey: [] }],
-          responses: listResponses(AreaResponse, 'Facilities within the radius', ERRORS),
+          responses: listResponses(AreaResponse, 'Facilities within the radius', ERRORS, {
+            'X-Total-Count': { description: 'CSV and GeoJSON only: how many facilities match the query, before `limit`', schema: { type: 'integer', minimum: 0 } },
+            'X-Truncated': { description: 'CSV and GeoJSON only: `true` when `limit` cut the list (X-Total-Count is larger than the rows sent)', schema: { type: 'string', enum: ['true', 'false'] } },
+          }),
         },
       },
     );

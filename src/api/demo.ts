@@ -6,7 +6,8 @@ import { censusGeocoder } from '../demo/census-geocoder';
 import { clientResolver, socketPeer } from '../demo/client-ip';
 import { countDemoRequest } from '../access/demo-window';
 import { geocoderChain } from '../demo/geocoder';
-import { DemoQuery, DemoResponse } from '../demo/model';
+import { DemoExamplesResponse, DemoQuery, DemoResponse } from '../demo/model';
+import { demoExamples, type DemoExample } from '../demo/examples';
 import { offlineGeocoder } from '../demo/offline-geocoder';
 import { searchFallbackGeocoder } from '../demo/search-fallback';
 import { FacilitySearch } from '../search/facility-search';
@@ -27,7 +28,24 @@ export function demoRoutes(deps: AppDeps) {
     deps.log({ level: 'warn', msg: 'geocoder failed; falling back', geocoder: name, error: e instanceof Error ? e.message : String(e) }),
   );
 
+  // Picked on first use and kept: the index does not change under an app (a reload builds a new one).
+  let examples: DemoExample[] | null = null;
+
   return new Elysia({ name: 'demo-routes' }).use(requestContext).get(
+    '/api/v1/demo/examples',
+    ({ facts }) => ({ data: { examples: (examples ??= demoExamples(deps.index, 3)) }, meta: metaFor(facts, deps.clock) }),
+    {
+      response: { 200: DemoExamplesResponse, ...errorResponses('INTERNAL_ERROR') },
+      detail: {
+        tags: ['Demo'],
+        summary: 'Public: addresses the demo lookup finds in the data served',
+        description:
+          'Up to three facilities of the served index whose own address the demo lookup resolves back to them (the lowest registry ' +
+          'IDs, one per state), with their Registry IDs: the examples the web page offers. Public and not rate limited; it spends ' +
+          'none of the 5 hourly demo lookups.',
+      },
+    },
+  ).get(
     '/api/v1/demo/facility',
     async ({ query, facts }) => ({
       data: await demoLookup(deps.index, deps.spatial, geocoder, query.address, deps.config.demoMatchMiles, deps.log),

@@ -1,16 +1,29 @@
 import { Elysia, t } from 'elysia';
-import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
+import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from './http/api-key-auth';
 import type { AppDeps } from './deps';
 import { AppError } from '../errors';
+import { jsonObjectBody } from './http/json-object-body';
 import { metaFor } from './http/request-context';
 import { WebhookAllowList } from '../watchlists/webhooks/allow-list';
-import { ChangesResponse, CreateBody, DeletedResponse, DeliveriesResponse, PatchBody, RedeliverResponse, SecretResponse, WatchlistListResponse, WatchlistResponse } from '../watchlists/model';
-import { createWatchlist, deleteWatchlist, ownWatchlist, present, rotateSecret, updateWatchlist, watchlistChanges } from '../watchlists/service';
+import { ChangesResponse, CreateBody, DEFAULT_ID_PAGE, DeletedResponse, DeliveriesResponse, MAX_ID_PAGE, PatchBody, RedeliverResponse, RegistryIdsResponse, SecretResponse, WatchlistListResponse, WatchlistResponse } from '../watchlists/model';
+import { DEFAULT_DELIVERIES, MAX_DELIVERIES, parseChangesQuery, parseDeliveriesQuery, parseIdPageQuery } from '../watchlists/query';
+import { createWatchlist, deleteWatchlist, ownWatchlist, present, presentSummary, registryIdPage, rotateSecret, updateWatchlist, watchlistChanges } from '../watchlists/service';
 
 const IdParam = t.Object({ id: t.String({ pattern: '^wl_[0-9a-f]{16}$' }) });
 const EventParam = t.Object({ id: t.String({ pattern: '^wl_[0-9a-f]{16}$' }), event_id: t.String({ pattern: '^msg_[0-9a-f]{32}$' }) });
 /** Managing lists is housekeeping: never counted (docs/api.md). Polling `/changes` returns facility data and counts. */
 const MANAGE: ApiKeyRoute = { endpoint: 'watchlists', counted: false };
+/**
+ * Create and change take a JSON object of at most 512 KiB: 10,000 IDs (the largest list) take
+ * about 180 KiB, pretty-printed under 300 KiB.
+ */
+const BODY = jsonObjectBody(512 * 1024, 'a watchlist of 10,000 IDs needs under 300 KiB');
+const WRITE: ApiKeyRoute = { ...MANAGE, input: BODY.input };
+// Query parameters are read by the input step (messages naming each one); the schemas document them.
+const queryOf = (request: Request) => new URL(request.url).searchParams;
+const CHANGES: ApiKeyRoute = { endpoint: 'watchlists', input: inputCheck(['VALIDATION_ERROR'], ({ request }) => parseChangesQuery(queryOf(request))) };
+const DELIVERIES: ApiKeyRoute = { ...MANAGE, input: inputCheck(['VALIDATION_ERROR'], ({ request }) => parseDeliveriesQuery(queryOf(request))) };
+const ID_PAGE: ApiKeyRoute = { ...MANAGE, input: inputCheck(['VALIDATION_ERROR'], ({ request }) => parseIdPageQuery(queryOf(request))) };
 const doc = (summary: string, description: string) => ({ tags: ['Watchlists'], summary, description: `${description} Details: docs/api.md (Watchlists), docs/webhooks.md.`, security: [{ apiKey: [] }] });
 const NOT_COUNTED = 'Starter and above; Free: 403. Not counted against the monthly quota.';
 
@@ -24,27 +37,47 @@ export function watchlistRoutes(deps: AppDeps) {
       set.status = 201;
       return { data: await createWatchlist(d(), caller, body), meta: metaFor(facts, deps.clock) };
     }, {
-      apiKey: MANAGE,
+      parse: BODY.parse,
+      apiKey: WRITE,
       body: CreateBody,
-      response: { 201: WatchlistResponse, ...apiKeyErrors(MANAGE, 'INVALID_BODY', 'VALIDATION_ERROR') },
+      response: { 201: WatchlistResponse, ...apiKeyErrors(WRITE, 'VALIDATION_ERROR') },
       detail: doc('Create a watchlist', `${NOT_COUNTED} Too many IDs or lists for the plan, or a webhook_url the operator's allow-list does not name: 422. The webhook secret is in this answer only.`),
     })
     .get('/api/v1/watchlists', async ({ caller, facts }) => {
-      const lists = (await watch.listWatchlists(caller.id)).map((w) => present(w));
+      const lists = (await watch.watchlistSummaries(caller.id)).map(presentSummary);
       return { data: { watchlists: lists, total: lists.length }, meta: metaFor(facts, deps.clock) };
-    }, { apiKey: MANAGE, response: { 200: WatchlistListResponse, ...apiKeyErrors(MANAGE) }, detail: doc("List the account's watchlists", NOT_COUNTED) })
+    }, {
+      apiKey: MANAGE,
+      response: { 200: WatchlistListResponse, ...apiKeyErrors(MANAGE) },
+      detail: doc("List the account's watchlists", `${NOT_COUNTED} Each list without its IDs (\`registry_id_count\` says how many): the answer stays small however large the lists are.`),
+    })
     .get('/api/v1/watchlists/:id', async ({ caller, params, facts }) => ({
       data: present(await ownWatchlist(watch, caller, params.id)),
       meta: metaFor(facts, deps.clock),
-    }), { apiKey: MANAGE, params: IdParam, response: { 200: WatchlistResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Read a watchlist', `${NOT_COUNTED} Another account's list is 404.`) })
+    }), { apiKey: MANAGE, params: IdParam, response: { 200: WatchlistResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Read a watchlist', `${NOT_COUNTED} With every ID (at most the plan's 10,000; pages of them: \`/registry_ids\`). Another account's list is 404.`) })
+    .get('/api/v1/watchlists/:id/registry_ids', async ({ caller, params, input, facts }) => {
+      const w = await ownWatchlist(watch, caller, params.id);
+      const { cursor, limit } = input as ReturnType<typeof parseIdPageQuery>;
+      return { data: { watchlist_id: w.id, ...registryIdPage(w, cursor, limit), total: w.registry_ids.length }, meta: metaFor(facts, deps.clock) };
+    }, {
+      apiKey: ID_PAGE,
+      params: IdParam,
+      query: t.Object({
+        cursor: t.Optional(t.String({ description: 'The `next_cursor` of the page before' })),
+        limit: t.Optional(t.Integer({ minimum: 1, maximum: MAX_ID_PAGE, default: DEFAULT_ID_PAGE, description: 'Most IDs per page' })),
+      }, { noValidate: true }),
+      response: { 200: RegistryIdsResponse, ...apiKeyErrors(ID_PAGE, 'NOT_FOUND') },
+      detail: doc("A page of a watchlist's registry IDs", `${NOT_COUNTED} Ascending; \`next_cursor\` continues after the last ID given, so a list changed between pages repeats and skips none of the IDs it kept.`),
+    })
     .patch('/api/v1/watchlists/:id', async ({ caller, params, body, facts }) => ({
       data: await updateWatchlist(d(), caller, params.id, body),
       meta: metaFor(facts, deps.clock),
     }), {
-      apiKey: MANAGE,
+      parse: BODY.parse,
+      apiKey: WRITE,
       params: IdParam,
       body: PatchBody,
-      response: { 200: WatchlistResponse, ...apiKeyErrors(MANAGE, 'INVALID_BODY', 'NOT_FOUND', 'VALIDATION_ERROR') },
+      response: { 200: WatchlistResponse, ...apiKeyErrors(WRITE, 'NOT_FOUND', 'VALIDATION_ERROR') },
       detail: doc('Change a watchlist', `${NOT_COUNTED} Fields given replace the stored ones; null removes the rule or the webhook.`),
     })
     .delete('/api/v1/watchlists/:id', async ({ caller, params, facts }) => {
@@ -60,26 +93,26 @@ export function watchlistRoutes(deps: AppDeps) {
       response: { 200: SecretResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND', 'VALIDATION_ERROR') },
       detail: doc('Rotate the webhook signing secret', `${NOT_COUNTED} The new secret is shown once; the old one stops signing at once.`),
     })
-    .get('/api/v1/watchlists/:id/changes', async ({ caller, params, query, facts }) => {
+    .get('/api/v1/watchlists/:id/changes', async ({ caller, params, input, facts }) => {
       const w = await ownWatchlist(watch, caller, params.id);
-      const r = watchlistChanges(deps.index, w, query.since);
+      const r = watchlistChanges(deps.index, w, (input as ReturnType<typeof parseChangesQuery>).since);
       return { data: { watchlist_id: w.id, ...r, total: r.changes.length }, meta: metaFor(facts, deps.clock) };
     }, {
-      apiKey: 'watchlists',
+      apiKey: CHANGES,
       params: IdParam,
-      query: t.Object({ since: t.Optional(t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Releases after this as-of date (YYYY-MM-DD); default: the newest release only' })) }),
-      response: { 200: ChangesResponse, ...apiKeyErrors('watchlists', 'NOT_FOUND', 'VALIDATION_ERROR') },
+      query: t.Object({ since: t.Optional(t.String({ format: 'date', description: 'Releases after this as-of date (a calendar date YYYY-MM-DD); default: the newest release only' })) }, { noValidate: true }),
+      response: { 200: ChangesResponse, ...apiKeyErrors(CHANGES, 'NOT_FOUND') },
       detail: doc("The list's matching changes since a release", 'Starter and above; Free: 403. Counts as one call. For callers without a webhook receiver (air-gapped).'),
     })
-    .get('/api/v1/watchlists/:id/deliveries', async ({ caller, params, query, facts }) => {
+    .get('/api/v1/watchlists/:id/deliveries', async ({ caller, params, input, facts }) => {
       const w = await ownWatchlist(watch, caller, params.id);
-      const deliveries = await watch.listDeliveries(w.id, query.limit ?? 100);
+      const deliveries = await watch.listDeliveries(w.id, (input as ReturnType<typeof parseDeliveriesQuery>).limit);
       return { data: { watchlist_id: w.id, deliveries, total: deliveries.length }, meta: metaFor(facts, deps.clock) };
     }, {
-      apiKey: MANAGE,
+      apiKey: DELIVERIES,
       params: IdParam,
-      query: t.Object({ limit: t.Optional(t.Integer({ minimum: 1, maximum: 500 })) }),
-      response: { 200: DeliveriesResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND', 'VALIDATION_ERROR') },
+      query: t.Object({ limit: t.Optional(t.Integer({ minimum: 1, maximum: MAX_DELIVERIES, default: DEFAULT_DELIVERIES })) }, { noValidate: true }),
+      response: { 200: DeliveriesResponse, ...apiKeyErrors(DELIVERIES, 'NOT_FOUND') },
       detail: doc('Webhook deliveries of a watchlist, newest first', `${NOT_COUNTED} Each with its attempts (time, status code, error, a short excerpt of the answer).`),
     })
     .post('/api/v1/watchlists/:id/deliveries/:event_id/redeliver', async ({ caller, params, facts, set }) => {

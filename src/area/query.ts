@@ -23,17 +23,18 @@ function shown(raw: string): string {
  */
 export function parseAreaQuery(params: URLSearchParams): RadiusQuery {
   const problems: string[] = [];
-  const one = (name: string, required: boolean): string | null => {
+  // Every problem names the parameter and says what it takes.
+  const one = (name: string, required: boolean, what: string): string | null => {
     const all = params.getAll(name);
     if (all.length > 1) problems.push(`${name} was given ${all.length} times; give it once`);
     else if (all.length === 0) {
-      if (required) problems.push(`${name} is required`);
-    } else if (all[0] === '') problems.push(`${name} is empty`);
+      if (required) problems.push(`${name} is required: ${what}`);
+    } else if (all[0] === '') problems.push(`${name} must be ${what}, got an empty value`);
     else return all[0]!;
     return null;
   };
   const number = (name: string, min: number, max: number, what: string, exclusiveMin = false): number => {
-    const raw = one(name, true);
+    const raw = one(name, true, what);
     if (raw === null) return NaN;
     const value = DECIMAL.test(raw) ? Number(raw) : NaN;
     if (!Number.isFinite(value) || value > max || (exclusiveMin ? value <= min : value < min)) {
@@ -48,24 +49,24 @@ export function parseAreaQuery(params: URLSearchParams): RadiusQuery {
   const radiusMiles = number('radius_miles', 0, MAX_RADIUS_MILES, `a number of miles greater than 0 and at most ${MAX_RADIUS_MILES}`, true);
 
   let limit = DEFAULT_LIMIT;
-  const rawLimit = one('limit', false);
+  const rawLimit = one('limit', false, `a whole number from 1 to ${MAX_LIMIT}`);
   if (rawLimit !== null) {
     limit = WHOLE.test(rawLimit) ? Number(rawLimit) : NaN;
     if (!(limit >= 1 && limit <= MAX_LIMIT)) problems.push(`limit must be a whole number from 1 to ${MAX_LIMIT}, got ${shown(rawLimit)}`);
   }
 
-  const rawSort = one('sort', false);
+  const rawSort = one('sort', false, '"distance" or "score"');
   if (rawSort !== null && rawSort !== 'distance' && rawSort !== 'score') {
     problems.push(`sort must be "distance" or "score", got ${shown(rawSort)}`);
   }
 
-  const rawState = one('state', false);
+  const rawState = one('state', false, 'a 2-letter US state or territory code such as TX');
   const state = rawState === null ? null : rawState.toUpperCase();
   if (rawState !== null && !US_STATE_CODES.has(state!)) {
     problems.push(`state must be a 2-letter US state or territory code such as TX, got ${shown(rawState)}`);
   }
 
-  const rawActive = one('active_enforcement', false);
+  const rawActive = one('active_enforcement', false, 'true or false');
   if (rawActive !== null && rawActive !== 'true' && rawActive !== 'false') {
     problems.push(`active_enforcement must be true or false, got ${shown(rawActive)}`);
   }

@@ -1,6 +1,6 @@
 import type { AreaResult } from './model';
 import { nameAt, registryIdAt, type SpatialIndex } from './spatial-index';
-import { searchRadius, type RadiusQuery } from './spatial-search';
+import { countRadius, searchRadius, type RadiusQuery } from './spatial-search';
 
 /** Distances are shown to 3 decimals (about 5 feet); inclusion and order use the exact value. */
 export function roundMiles(miles: number): number {
@@ -22,4 +22,9 @@ export function findWithinRadius(spatial: SpatialIndex, q: RadiusQuery): AreaRes
     distance_miles: roundMiles(h.distance),
   }));
   return { center: { lat: q.lat, lng: q.lng }, radius_miles: q.radiusMiles, facilities, total: facilities.length };
+}
+
+/** How many facilities the query matches without its `limit` (the export forms' `X-Total-Count`). */
+export function countWithinRadius(spatial: SpatialIndex, q: RadiusQuery): number {
+  return countRadius(spatial, q);
 }

@@ -97,3 +97,46 @@ export function searchRadius(s: SpatialIndex, q: RadiusQuery): Hit[] {
   }
   return top.sorted().map((e) => ({ pos: e.pos, distance: byScore ? e.b : e.a }));
 }
+
+/**
+ * How many facilities `searchRadius` would find without a limit: the same ring walk and cell tests,
+ * without the pruning a full top-k allows. Asked only by the export forms, which say in headers
+ * when their list was cut at `limit` (a file has no `total` to read).
+ */
+export function countRadius(s: SpatialIndex, q: Omit<RadiusQuery, 'limit' | 'sort'>): number {
+  const wantState = q.state === null ? -1 : (s.stateCode.get(q.state) ?? -2);
+  if (wantState === -2 || s.count === 0) return 0;
+  const wantActive = q.activeEnforcement === null ? -1 : q.activeEnforcement ? 1 : 0;
+  const R = q.radiusMiles;
+  const qlat = q.lat, qlng = q.lng, qcos = cosLat(qlat);
+  const band = (R / EARTH_RADIUS_MILES / DEG) * (1 + 1e-9) + 1e-9;
+  const bound = cellRadiusBoundMiles(s.res);
+  const origin = latLngToCell(qlat, qlng, s.res);
+  let n = 0;
+  for (let r = 0; r < MAX_RINGS; r++) {
+    let ringLb = Infinity;
+    for (const h of r === 0 ? [origin] : gridRing(origin, r)) {
+      const c = cellNumber(s, h);
+      if (c < 0) {
+        const [clat, clng] = cellToLatLng(h);
+        ringLb = Math.min(ringLb, haversinePre(qlat, qlng, qcos, clat, clng, cosLat(clat)) - bound);
+        continue;
+      }
+      const dc = haversinePre(qlat, qlng, qcos, s.cellLat[c]!, s.cellLng[c]!, s.cellCos[c]!);
+      ringLb = Math.min(ringLb, dc - Math.max(bound, s.cellRadius[c]!));
+      if (dc - s.cellRadius[c]! - LB_EPSILON_MILES > R) continue;
+      if (wantActive === 1 && s.cellActive[c] === 0) continue;
+      if (wantState >= 0 && s.cellState[c] !== MIXED_STATES && s.cellState[c] !== wantState) continue;
+      const to = s.cellStart[c + 1]!;
+      for (let k = s.cellStart[c]!; k < to; k++) {
+        if (wantActive >= 0 && (s.flags[k]! & 1) !== wantActive) continue;
+        if (wantState >= 0 && s.state[k] !== wantState) continue;
+        const dlat = s.lat[k]! - qlat;
+        if (dlat > band || dlat < -band) continue;
+        if (haversinePre(qlat, qlng, qcos, s.lat[k]!, s.lng[k]!, s.cos[k]!) <= R) n++;
+      }
+    }
+    if (ringLb - LB_EPSILON_MILES > R) return n;
+  }
+  throw new Error('radius count did not terminate');
+}

@@ -28,3 +28,10 @@ export const DemoPreview = t.Object(
 export type DemoPreview = Static<typeof DemoPreview>;
 
 export const DemoResponse = Envelope(DemoPreview);
+
+export const DemoExample = t.Object({
+  address: t.String({ description: 'The facility\'s own address, as the demo reads it', examples: ['27244 W Hurdora Blvd, Houston, TX 77257'] }),
+  registry_id: t.String({ description: 'Its EPA Registry ID (a lookup by ID needs an API key; the Free plan has 10 a month)', examples: ['990004433640'] }),
+  fac_name: t.String({ examples: ['PLOMULON REFINING CO'] }),
+});
+export const DemoExamplesResponse = Envelope(t.Object({ examples: t.Array(DemoExample) }));

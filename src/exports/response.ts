@@ -43,7 +43,8 @@ export function exportResponse(format: Exclude<ExportFormat, 'json'>, list: Expo
       ...headers,
       'content-type': MEDIA_TYPE[format],
       'content-disposition': `attachment; filename="${file}"`,
-      vary: 'Accept',
+      // The form follows Accept; a keyed answer also follows Origin (CORS), and this Vary replaces the one set before.
+      vary: 'Accept, Origin',
     },
   });
 }
@@ -53,7 +54,12 @@ export function exportResponse(format: Exclude<ExportFormat, 'json'>, list: Expo
  * GeoJSON), and the route's derived error responses (`apiKeyErrors`), always JSON envelopes.
  * Elysia would describe the 200 as JSON only, so the route documents these instead.
  */
-export function listResponses(json: unknown, what: string, errors: Record<number, { description?: string }>): OpenAPIV3.ResponsesObject {
+export function listResponses(
+  json: unknown,
+  what: string,
+  errors: Record<number, { description?: string }>,
+  fileHeaders: Record<string, OpenAPIV3.HeaderObject> = {},
+): OpenAPIV3.ResponsesObject {
   return {
     200: {
       description:
@@ -61,6 +67,7 @@ export function listResponses(json: unknown, what: string, errors: Record<number
         '`?format=geojson`) as an attachment, one row/feature per facility with the same fields plus `location` (docs/search.md, "Export forms").',
       headers: {
         'Content-Disposition': { description: 'CSV and GeoJSON only: attachment; filename="<list>.csv|.geojson"', schema: { type: 'string' } },
+        ...fileHeaders,
       },
       content: {
         'application/json': { schema: json as OpenAPIV3.SchemaObject },

@@ -90,6 +90,11 @@ export class FacilityIndex {
     return this.facilities.summary(registryId);
   }
 
+  /** The first `limit` facilities in registry ID order (the demo's example addresses are picked among them). */
+  firstSummaries(limit: number): FacilitySummary[] {
+    return this.facilities.first(limit);
+  }
+
   /** The full row (score inputs parsed, programs as new objects) with its industry peers: what a report explains. */
   getDetail(registryId: string): FacilityDetail | null {
     return this.facilities.detail(registryId);

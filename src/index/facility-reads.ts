@@ -47,6 +47,7 @@ export class FacilityReads {
   private readonly evidenceById;
   /** index_meta `evidence_reported`: the evidence keys every source had a column for (./evidence.ts). */
   readonly evidenceReported: ReadonlySet<string>;
+  private readonly firstById;
 
   constructor(
     db: Database,
@@ -61,6 +62,7 @@ export class FacilityReads {
     const reported = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'evidence_reported'").get();
     this.evidenceReported = new Set(reported ? (JSON.parse(reported.value) as string[]) : []);
     this.evidenceById = db.prepare<{ evidence: string }, [string]>('SELECT evidence FROM facility_evidence WHERE registry_id = ?');
+    this.firstById = db.prepare<RawSummary, [number]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f ORDER BY f.registry_id LIMIT ?`);
     this.byAddressKey = db.prepare<RawSummary, [string]>(
       `SELECT ${SUMMARY_COLUMNS} FROM facility_address a JOIN facility f ON f.registry_id = a.registry_id WHERE a.address_key = ? ORDER BY f.registry_id`,
     );
@@ -85,6 +87,11 @@ export class FacilityReads {
   /** The ECHO fields stored beside the score (./evidence.ts); null for a key no source reported. */
   evidence(registryId: string): Evidence {
     return evidenceOfStored(this.evidenceById.get(registryId)?.evidence ?? null, this.evidenceReported);
+  }
+
+  /** The first `limit` facilities in registry ID order. */
+  first(limit: number): FacilitySummary[] {
+    return this.firstById.all(limit).map(toSummary);
   }
 
   /** Facilities filed under a normalised address key (src/demo/address.ts), lowest registry ID first. */

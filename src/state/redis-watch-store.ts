@@ -1,6 +1,7 @@
-import type { Attempt, Delivery, WatchlistRecord } from './watch-model';
+import { summaryOf, type Attempt, type Delivery, type WatchlistRecord, type WatchlistSummaryRecord } from './watch-model';
 import type { RedisConnection } from './redis/connection';
 import { WATCH_SCRIPTS } from './redis/watch-scripts';
+import { parseInTurns } from '../shared/turns';
 import type { AttemptOutcome, ClaimedEvent, OutboxEvent, WatchStore } from './watch-store';
 
 /**
@@ -21,11 +22,11 @@ export class RedisWatchStore implements WatchStore {
   private async records(ids: string[]): Promise<WatchlistRecord[]> {
     if (ids.length === 0) return [];
     const texts: (string | null)[] = await this.conn.send('MGET', ids.map((id) => `${this.ns}wl:${id}`));
-    return texts.filter((x): x is string => typeof x === 'string').map((x) => JSON.parse(x) as WatchlistRecord);
+    return parseInTurns<WatchlistRecord>(texts.filter((x): x is string => typeof x === 'string'));
   }
 
   async createWatchlist(w: WatchlistRecord, maxLists: number) {
-    return (await this.eval('create', [w.id, w.account_id, JSON.stringify(w), maxLists, w.webhook_url ? '1' : '0'])) === 1;
+    return (await this.eval('create', [w.id, w.account_id, JSON.stringify(w), maxLists, w.webhook_url ? '1' : '0', JSON.stringify(summaryOf(w))])) === 1;
   }
 
   async getWatchlist(id: string, accountId?: string) {
@@ -37,13 +38,26 @@ export class RedisWatchStore implements WatchStore {
     return this.records(await this.conn.send('ZRANGE', [`${this.ns}wla:${accountId}`, '0', '-1']));
   }
 
+  async watchlistSummaries(accountId: string) {
+    const ids: string[] = await this.conn.send('ZRANGE', [`${this.ns}wla:${accountId}`, '0', '-1']);
+    if (ids.length === 0) return [];
+    const texts: (string | null)[] = await this.conn.send('MGET', ids.map((id) => `${this.ns}wls:${id}`));
+    // A list written before summaries were kept is read whole, once per read, until its next update.
+    const older = ids.filter((_, i) => texts[i] === null);
+    const whole = new Map((await this.records(older)).map((w) => [w.id, summaryOf(w)]));
+    return ids.flatMap((id, i) => {
+      const s = texts[i] ? (JSON.parse(texts[i]!) as WatchlistSummaryRecord) : whole.get(id);
+      return s ? [s] : [];
+    });
+  }
+
   async webhookWatchlists() {
     const ids: string[] = await this.conn.send('SMEMBERS', [`${this.ns}wlhook`]);
     return (await this.records(ids.sort())).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   }
 
   async updateWatchlist(w: WatchlistRecord) {
-    return (await this.eval('update', [w.id, w.account_id, JSON.stringify(w), w.webhook_url ? '1' : '0'])) === 1;
+    return (await this.eval('update', [w.id, w.account_id, JSON.stringify(w), w.webhook_url ? '1' : '0', JSON.stringify(summaryOf(w))])) === 1;
   }
 
   async deleteWatchlist(id: string, accountId: string) {

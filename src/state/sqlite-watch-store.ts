@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite';
-import type { Attempt, Delivery, WatchlistRecord } from './watch-model';
+import { summaryOf, type Attempt, type Delivery, type WatchlistRecord, type WatchlistSummaryRecord } from './watch-model';
+import { parseInTurns } from '../shared/turns';
 import type { AttemptOutcome, ClaimedEvent, OutboxEvent, WatchStore } from './watch-store';
 
 const DDL = `
@@ -7,7 +8,8 @@ CREATE TABLE IF NOT EXISTS watchlist (
   id TEXT PRIMARY KEY NOT NULL,
   account_id TEXT NOT NULL,
   has_webhook INTEGER NOT NULL,
-  record TEXT NOT NULL
+  record TEXT NOT NULL,
+  summary TEXT
 );
 CREATE INDEX IF NOT EXISTS watchlist_account ON watchlist(account_id);
 CREATE TABLE IF NOT EXISTS webhook_release (as_of TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID;
@@ -28,6 +30,13 @@ CREATE INDEX IF NOT EXISTS outbox_due ON outbox(next_attempt_at) WHERE status = 
 CREATE INDEX IF NOT EXISTS outbox_watchlist ON outbox(watchlist_id, created_at);
 `;
 
+// The summary (the record without its IDs, and their count) is kept beside the record so the list
+// of an account's watchlists never parses the IDs. A state file from before it gets it once, at open.
+const ADD_SUMMARY = `
+ALTER TABLE watchlist ADD COLUMN summary TEXT;
+UPDATE watchlist SET summary = json_set(json_remove(record, '$.registry_ids'), '$.registry_id_count', json_array_length(record, '$.registry_ids'));
+`;
+
 type OutboxRow = OutboxEvent & { retry_from: number; status: Delivery['status']; next_attempt_at: number | null; attempts: string };
 
 /** Watchlists and the outbox in the SQLite state file; every write is one statement or one IMMEDIATE transaction. */
@@ -36,13 +45,16 @@ export class SqliteWatchStore implements WatchStore {
 
   constructor(private readonly db: Database) {
     db.exec(DDL);
+    const columns = db.query<{ name: string }, []>("SELECT name FROM pragma_table_info('watchlist')").all();
+    if (!columns.some((c) => c.name === 'summary')) db.transaction(() => db.exec(ADD_SUMMARY)).immediate();
     this.q = {
       count: db.prepare<{ n: number }, [string]>('SELECT count(*) AS n FROM watchlist WHERE account_id = ?'),
-      insert: db.prepare('INSERT INTO watchlist (id, account_id, has_webhook, record) VALUES (?, ?, ?, ?)'),
+      insert: db.prepare('INSERT INTO watchlist (id, account_id, has_webhook, record, summary) VALUES (?, ?, ?, ?, ?)'),
       byId: db.prepare<{ record: string }, [string]>('SELECT record FROM watchlist WHERE id = ?'),
       byAccount: db.prepare<{ record: string }, [string]>('SELECT record FROM watchlist WHERE account_id = ? ORDER BY rowid'),
+      summaries: db.prepare<{ summary: string }, [string]>('SELECT summary FROM watchlist WHERE account_id = ? ORDER BY rowid'),
       withHook: db.prepare<{ record: string }, []>('SELECT record FROM watchlist WHERE has_webhook = 1 ORDER BY rowid'),
-      update: db.prepare('UPDATE watchlist SET has_webhook = ?, record = ? WHERE id = ? AND account_id = ?'),
+      update: db.prepare('UPDATE watchlist SET has_webhook = ?, record = ?, summary = ? WHERE id = ? AND account_id = ?'),
       delete: db.prepare('DELETE FROM watchlist WHERE id = ? AND account_id = ?'),
       deleteEvents: db.prepare('DELETE FROM outbox WHERE watchlist_id = ?'),
       releaseDone: db.prepare<{ as_of: string }, [string]>('SELECT as_of FROM webhook_release WHERE as_of = ?'),
@@ -68,7 +80,7 @@ export class SqliteWatchStore implements WatchStore {
     return this.db
       .transaction(() => {
         if (this.q.count.get(w.account_id)!.n >= maxLists) return false;
-        this.q.insert.run(w.id, w.account_id, w.webhook_url ? 1 : 0, JSON.stringify(w));
+        this.q.insert.run(w.id, w.account_id, w.webhook_url ? 1 : 0, JSON.stringify(w), JSON.stringify(summaryOf(w)));
         return true;
       })
       .immediate();
@@ -84,12 +96,17 @@ export class SqliteWatchStore implements WatchStore {
     return this.q.byAccount.all(accountId).map((r) => JSON.parse(r.record) as WatchlistRecord);
   }
 
+  async watchlistSummaries(accountId: string) {
+    return this.q.summaries.all(accountId).map((r) => JSON.parse(r.summary) as WatchlistSummaryRecord);
+  }
+
+  // Every hooked list with its IDs, read when a release is turned into events in the serving process.
   async webhookWatchlists() {
-    return this.q.withHook.all().map((r) => JSON.parse(r.record) as WatchlistRecord);
+    return parseInTurns<WatchlistRecord>(this.q.withHook.all().map((r) => r.record));
   }
 
   async updateWatchlist(w: WatchlistRecord) {
-    return this.q.update.run(w.webhook_url ? 1 : 0, JSON.stringify(w), w.id, w.account_id).changes > 0;
+    return this.q.update.run(w.webhook_url ? 1 : 0, JSON.stringify(w), JSON.stringify(summaryOf(w)), w.id, w.account_id).changes > 0;
   }
 
   async deleteWatchlist(id: string, accountId: string) {

@@ -32,6 +32,15 @@ export type WatchlistRecord = {
   updated_at: string;
 };
 
+/** A watchlist without its IDs, as the list of an account's watchlists shows it: small whatever the lists hold. */
+export type WatchlistSummaryRecord = Omit<WatchlistRecord, 'registry_ids'> & { registry_id_count: number };
+
+/** The summary of a stored list. */
+export function summaryOf(w: WatchlistRecord): WatchlistSummaryRecord {
+  const { registry_ids, ...rest } = w;
+  return { ...rest, registry_id_count: registry_ids.length };
+}
+
 export const Attempt = t.Object({
   at: t.String(),
   status_code: t.Union([t.Integer(), t.Null()]),

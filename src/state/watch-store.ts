@@ -1,4 +1,4 @@
-import type { Attempt, Delivery, EventType, WatchlistRecord } from './watch-model';
+import type { Attempt, Delivery, EventType, WatchlistRecord, WatchlistSummaryRecord } from './watch-model';
 
 /** An event waiting in (or done with) the outbox. `id` is the webhook-id, stable across retries. */
 export type OutboxEvent = {
@@ -29,6 +29,11 @@ export interface WatchStore {
   /** The list, if it exists and (when given) belongs to `accountId`. */
   getWatchlist(id: string, accountId?: string): Promise<WatchlistRecord | null>;
   listWatchlists(accountId: string): Promise<WatchlistRecord[]>;
+  /**
+   * The account's lists without their IDs (a count instead), oldest first, read without parsing the
+   * IDs: 100 lists of 10,000 IDs parsed whole took 0.6-1.6 s of one thread on the shared machine.
+   */
+  watchlistSummaries(accountId: string): Promise<WatchlistSummaryRecord[]>;
   /** Lists with a webhook URL, of every account (for turning a release into events). */
   webhookWatchlists(): Promise<WatchlistRecord[]>;
   /** Replaces the stored list (same id and account); false when it is gone. */

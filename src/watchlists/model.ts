@@ -1,10 +1,14 @@
 import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
-import { Attempt, Delivery, EventType, Rule, type WatchlistRecord } from '../state/watch-model';
+import { Attempt, Delivery, EventType, Rule, type WatchlistRecord, type WatchlistSummaryRecord } from '../state/watch-model';
 
-export { Attempt, Delivery, EventType, Rule, type WatchlistRecord };
+export { Attempt, Delivery, EventType, Rule, type WatchlistRecord, type WatchlistSummaryRecord };
 
 const RegistryId = t.String({ pattern: '^[0-9]{1,15}$', examples: ['110000350174'] });
+
+/** Pages of a list's IDs (`GET /watchlists/{id}/registry_ids`). */
+export const DEFAULT_ID_PAGE = 1_000;
+export const MAX_ID_PAGE = 1_000;
 
 export const CreateBody = t.Object(
   {
@@ -20,15 +24,24 @@ export type CreateBody = Static<typeof CreateBody>;
 export const PatchBody = t.Partial(CreateBody, { additionalProperties: false });
 export type PatchBody = Static<typeof PatchBody>;
 
-export const Watchlist = t.Object({
+const SummaryFields = {
   id: t.String({ examples: ['wl_3f9a0c1d2e4b5a67'] }),
   name: t.String(),
-  registry_ids: t.Array(t.String()),
+  registry_id_count: t.Integer({ minimum: 0, description: 'How many registry IDs the list watches' }),
   rule: t.Union([Rule, t.Null()]),
   webhook_url: t.Union([t.String(), t.Null()]),
   base_as_of: t.String({ description: 'Release served when the list was made; events come for later releases only' }),
   created_at: t.String(),
   updated_at: t.String(),
+};
+
+/** A list in the account's list of watchlists: everything but its IDs, so the answer stays small. */
+export const WatchlistSummary = t.Object(SummaryFields);
+export type WatchlistSummary = Static<typeof WatchlistSummary>;
+
+export const Watchlist = t.Object({
+  ...SummaryFields,
+  registry_ids: t.Array(t.String(), { description: 'Every watched ID (at most the plan\'s 10,000); pages of them: GET /api/v1/watchlists/{id}/registry_ids' }),
   /** Only in the answer that made the secret (creation, first webhook URL, rotation): shown once. */
   webhook_secret: t.Optional(t.String({ examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] })),
 });
@@ -50,7 +63,15 @@ export const ChangeItem = t.Object({
 export type ChangeItem = Static<typeof ChangeItem>;
 
 export const WatchlistResponse = Envelope(Watchlist);
-export const WatchlistListResponse = Envelope(t.Object({ watchlists: t.Array(Watchlist), total: t.Integer() }));
+export const WatchlistListResponse = Envelope(t.Object({ watchlists: t.Array(WatchlistSummary), total: t.Integer() }));
+export const RegistryIdsResponse = Envelope(
+  t.Object({
+    watchlist_id: t.String(),
+    registry_ids: t.Array(t.String(), { description: 'One page of the IDs, ascending (as strings)' }),
+    total: t.Integer({ minimum: 0, description: 'How many IDs the whole list holds' }),
+    next_cursor: t.Union([t.String(), t.Null()], { description: 'Give as `cursor` for the next page; null on the last page' }),
+  }),
+);
 export const DeletedResponse = Envelope(t.Object({ id: t.String(), deleted: t.Literal(true) }));
 export const ChangesResponse = Envelope(
   t.Object({ watchlist_id: t.String(), since: t.Union([t.String(), t.Null()]), as_of: t.String(), changes: t.Array(ChangeItem), total: t.Integer() }),

@@ -5,7 +5,7 @@ import type { WatchStore } from '../state/watch-store';
 import type { WebhookAllowList } from './webhooks/allow-list';
 import { newWebhookSecret } from './webhooks/signing';
 import { WATCHLIST_LIMITS } from './limits';
-import type { ChangeItem, CreateBody, PatchBody, Watchlist, WatchlistRecord } from './model';
+import type { ChangeItem, CreateBody, PatchBody, Watchlist, WatchlistRecord, WatchlistSummary, WatchlistSummaryRecord } from './model';
 import { matchChange } from './rules';
 
 export type WatchDeps = { watch: WatchStore; index: FacilityIndex; allow: WebhookAllowList; now: number };
@@ -18,7 +18,31 @@ function notFound(id: string): AppError {
 /** The public shape; the secret only when it was just made (shown once). */
 export function present(w: WatchlistRecord, showSecret = false): Watchlist {
   const { account_id: _a, webhook_secret, ...rest } = w;
-  return showSecret && webhook_secret ? { ...rest, webhook_secret } : rest;
+  const shown = { ...rest, registry_id_count: w.registry_ids.length };
+  return showSecret && webhook_secret ? { ...shown, webhook_secret } : shown;
+}
+
+/** A list as the account's list of watchlists shows it: no IDs, never the secret. */
+export function presentSummary(w: WatchlistSummaryRecord): WatchlistSummary {
+  const { account_id: _a, webhook_secret: _s, ...rest } = w;
+  return rest;
+}
+
+/** One page of a list's IDs, ascending, after `cursor` (the last ID of the page before). */
+export function registryIdPage(w: WatchlistRecord, cursor: string | null, limit: number): { registry_ids: string[]; next_cursor: string | null } {
+  const sorted = [...w.registry_ids].sort();
+  let from = 0;
+  if (cursor !== null) {
+    // The first ID after the cursor (binary search): a list edited between pages skips nothing and repeats nothing that stayed.
+    let hi = sorted.length;
+    while (from < hi) {
+      const mid = (from + hi) >> 1;
+      if (sorted[mid]! <= cursor) from = mid + 1;
+      else hi = mid;
+    }
+  }
+  const page = sorted.slice(from, from + limit);
+  return { registry_ids: page, next_cursor: from + limit < sorted.length ? page[page.length - 1]! : null };
 }
 
 function checkedIds(ids: string[], account: Account): string[] {
@@ -91,7 +115,7 @@ export async function rotateSecret(d: WatchDeps, account: Account, id: string): 
  * The list's matching changes in the releases after `since` (default: the newest release's
  * changes), oldest first: what its webhook would have sent, for callers without a receiver.
  */
-export function watchlistChanges(index: FacilityIndex, w: WatchlistRecord, since: string | undefined): { since: string | null; as_of: string; changes: ChangeItem[] } {
+export function watchlistChanges(index: FacilityIndex, w: WatchlistRecord, since: string | null): { since: string | null; as_of: string; changes: ChangeItem[] } {
   const releases = index.releases();
   const newest = releases[releases.length - 1]!;
   const lower = since ?? releases[releases.length - 2]?.as_of ?? null;

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { bruteForceRadius } from '../support/brute-force';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
 import { buildSpatialIndex, registryIdAt, type SpatialIndex } from '../../src/area/spatial-index';
-import { searchRadius, type RadiusQuery } from '../../src/area/spatial-search';
+import { countRadius, searchRadius, type RadiusQuery } from '../../src/area/spatial-search';
 import type { FacilityRow } from '../../src/index/model';
 import { memoryIndex } from '../helpers';
 import { PLACES, cluster, destination, placed, rng, type Place } from './fixtures';
@@ -64,6 +64,16 @@ describe('radius search equals a brute-force scan of every facility', () => {
         expect(fast).toEqual(slow);
       }),
       { numRuns: 400, seed: 4 },
+    );
+  });
+
+  it('the count of matches before the limit equals the brute force scan without a limit (the exports\' X-Total-Count)', () => {
+    fc.assert(
+      fc.property(queryAround(places), (v) => {
+        const q = toQuery(v);
+        expect(countRadius(spatial, q)).toBe(bruteForceRadius(rows, { ...q, limit: Infinity }).length);
+      }),
+      { numRuns: 300, seed: 7 },
     );
   });
 

@@ -93,6 +93,8 @@ describe('the compiled binary (dist/facility-score)', () => {
       // the PDF form of an address placed at its ZIP's centre: the compiled binary must carry the lazily imported renderer and the ZIP table
       'post /api/v1/site-report': () => post('/api/v1/site-report?format=pdf', withKey, { address: '1 Nowhere Lane, Houston, TX 77002' }),
       'get /api/v1/demo/facility': () => get(`/api/v1/demo/facility?address=${address}`),
+      'get /api/v1/demo/examples': () => get('/api/v1/demo/examples'),
+      'get /api/v1/plan': () => get('/api/v1/plan', withKey),
       'post /api/v1/account/key': () => post('/api/v1/account/key', bearer),
       'post /api/v1/account/key/regenerate': () => post('/api/v1/account/key/regenerate', bearer),
       'get /api/v1/account': () => get('/api/v1/account', bearer),
@@ -103,6 +105,7 @@ describe('the compiled binary (dist/facility-score)', () => {
       },
       'get /api/v1/watchlists': () => get('/api/v1/watchlists', withKey),
       'get /api/v1/watchlists/{id}': () => get(watchlist(), withKey),
+      'get /api/v1/watchlists/{id}/registry_ids': () => get(`${watchlist()}/registry_ids?limit=10`, withKey),
       'patch /api/v1/watchlists/{id}': () => send('PATCH', watchlist(), { rule: { type: 'enforcement_started' } }),
       'get /api/v1/watchlists/{id}/changes': () => get(`${watchlist()}/changes`, withKey),
       'get /api/v1/watchlists/{id}/deliveries': () => get(`${watchlist()}/deliveries`, withKey),

@@ -157,6 +157,23 @@ describe('choosing the form', () => {
     }
   });
 
+  it.each(['csv', 'geojson'])('an area %s cut at its limit says so: X-Total-Count of every match and X-Truncated: true', async (format) => {
+    const ELKHART = '/api/v1/area?lat=41.67&lng=-85.99&radius_miles=20';
+    const all = (await json(await get(`${ELKHART}&limit=500`))).data;
+    expect(all.total).toBe(3);
+    const cut = await get(`${ELKHART}&limit=2&format=${format}`);
+    expect(cut.status).toBe(200);
+    expect(cut.headers.get('x-total-count')).toBe(String(all.total));
+    expect(cut.headers.get('x-truncated')).toBe('true');
+    const text = await cut.text();
+    expect(format === 'csv' ? csvRecords(text).length : JSON.parse(text).features.length).toBe(2);
+    const whole = await get(`${ELKHART}&limit=3&format=${format}`);
+    expect([whole.headers.get('x-total-count'), whole.headers.get('x-truncated')]).toEqual(['3', 'false']);
+    // Filters count too: the total is of the facilities the query asks for, not of the circle.
+    const active = await get(`${ELKHART}&limit=1&active_enforcement=false&format=${format}`);
+    expect([active.headers.get('x-total-count'), active.headers.get('x-truncated')]).toEqual(['2', 'true']);
+  });
+
   it('portfolio exports say how many IDs were not found', async () => {
     const res = await portfolio(null, '?format=csv');
     expect(res.headers.get('x-not-found-count')).toBe('1');

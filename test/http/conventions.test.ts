@@ -105,6 +105,36 @@ describe('CORS', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  // Every route of the app with its own method, the page and the docs aside (same origin, not API).
+  const apiRoutes = () => world.app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'OPTIONS').map((r) => [r.method, r.path.replace(/:[a-z_]+/g, (p) => (p === ':id' ? 'wl_0123456789abcdef' : p === ':event_id' ? `msg_${'0'.repeat(32)}` : '990000000001'))] as const);
+
+  it('a preflight from a configured origin allows the method of every route of the API (PATCH and DELETE on watchlists too)', async () => {
+    const routes = apiRoutes();
+    expect(routes.map(([m]) => m)).toContain('PATCH');
+    expect(routes.map(([m]) => m)).toContain('DELETE');
+    for (const [method, path] of routes) {
+      const res = await preflight(path, 'https://app.example.test', method);
+      const allowed = (res.headers.get('access-control-allow-methods') ?? '').split(/,\s*/);
+      expect([method, path, res.status, allowed.includes(method)]).toEqual([method, path, 204, true]);
+    }
+  });
+
+  it('every keyed answer varies on Origin, whichever origin asked or none; public answers do not', async () => {
+    for (const origin of ['https://app.example.test', 'https://evil.example.test', null]) {
+      const headers: Record<string, string> = origin ? { origin } : {};
+      for (const path of [LOOKUP, '/api/v1/watchlists', '/api/v1/facility/abc', '/api/v1/area?lat=1&lng=1&radius_miles=1&format=csv']) {
+        const res = await world.call(path, { key: starter.key, headers });
+        expect([path, origin, (res.headers.get('vary') ?? '').split(/,\s*/).includes('Origin')]).toEqual([path, origin, true]);
+      }
+      const pub = await world.call('/api/v1/status', { headers });
+      expect(pub.headers.get('vary')).toBeNull();
+    }
+    // Without a configured origin no keyed answer depends on the origin.
+    const plain = makeWorld();
+    const { key } = await plain.keyFor('starter');
+    expect((await plain.call(LOOKUP, { key })).headers.get('vary')).toBeNull();
+  });
+
   it('the setting is read from --cors-origins / FCS_CORS_ORIGINS and refuses a non-origin', async () => {
     const { configFrom } = await import('../../src/cli/options');
     expect(configFrom({ FCS_CORS_ORIGINS: 'https://a.test, http://localhost:3000' }, {}).corsOrigins).toEqual(['https://a.test', 'http://localhost:3000']);

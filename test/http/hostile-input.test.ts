@@ -15,11 +15,16 @@ const MESSAGE_TABLE: RegExp[] = [
   /^registry_ids must be an array of strings, got (null|an object|a \w+)$/,
   /^registry_ids\[\d+\] must be a string, got (null|an array|an object|a \w+)$/,
   /^The request body is over \d+ bytes \(64 KiB\); a portfolio of 500 IDs needs under 8 KiB$/,
-  /^[a-z_]+(\[\d+\])? is required(: .+)?$/,
-  /^[a-z_]+(\[\d+\])? must be [^\n]+, got [^\n]+$/,
+  /^[a-z_]+(\[\d+\]|\.[a-z_]+)* is required(: .+)?$/,
+  /^[a-z_]+(\[\d+\]|\.[a-z_]+)* must be [^\n]+, got [^\n]+$/,
+  /^Invalid request body: [a-z_]+(\[\d+\]|\.[a-z_]+)* (is required: .+|must be [^\n]+, got [^\n]+)$/,
+  /^The body must be a JSON object sent with Content-Type: application\/json$/,
+  /^The body must be a JSON object, got (null|an array|an empty body|a \w+)$/,
+  /^The body nests arrays or objects more than \d+ levels deep; no request body of this API needs more than 3$/,
+  /^The request body is over \d+ bytes \(\d+ KiB\); a watchlist of 10,000 IDs needs under 300 KiB$/,
   /^address: must not be empty$/,
   /^The address could not be geocoded: .+$/,
-  /^No such resource: the path parameter is not a well-formed identifier$/,
+  /^No such resource: [a-z_]+ must be an? [a-z]+ id(entifier)?[^\n]*, got [^\n]+$|^No such resource: [a-z_]+ must be a registry ID of 1 to 15 digits, got [^\n]+$/,
   /^No such endpoint: [A-Z]+ \/\S*$/,
   /^[A-Z]+ is not allowed on \/\S*; use [A-Z]+( or [A-Z]+)*$/,
   /^No facility with registry ID \d+ is in the index$/,
@@ -81,6 +86,97 @@ describe('hostile input: every message is ours', () => {
     const message: string = body.error.message;
     expect(message).not.toMatch(FOREIGN);
     if (!MESSAGE_TABLE.some((re) => re.test(message))) throw new Error(`message not in our table: ${JSON.stringify(message)}`);
+  });
+});
+
+/** One message of our table, or the test fails naming it. */
+function ours(message: string): void {
+  expect(message).not.toMatch(FOREIGN);
+  if (!MESSAGE_TABLE.some((re) => re.test(message))) throw new Error(`message not in our table: ${JSON.stringify(message)}`);
+}
+
+const listId: string = (await json(await world.call('/api/v1/watchlists', { method: 'POST', key, headers: json_, body: JSON.stringify({ name: 'kept', registry_ids: ['990000000001'] }) }))).data.id;
+// 5,000 levels of brackets in about 10 KB: deep enough to overflow a recursive error mapper.
+const DEEP = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+const JSON_BODY_ENDPOINTS: [method: string, path: string][] = [
+  ['POST', '/api/v1/portfolio'],
+  ['POST', '/api/v1/site-report'],
+  ['POST', '/api/v1/watchlists'],
+  ['PATCH', `/api/v1/watchlists/${listId}`],
+];
+
+describe('hostile input: every JSON-body endpoint answers 400 in the envelope', () => {
+  it.each(JSON_BODY_ENDPOINTS)('%s %s: 5,000 nested levels, bare or inside a field, is 400 INVALID_BODY', async (method, path) => {
+    for (const body of [DEEP, `{"name": ${DEEP}}`, `{"registry_ids": ${DEEP}}`, `{"rule": ${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`]) {
+      const res = await world.call(path, { method, key, headers: json_, body });
+      expect(res.status).toBe(400);
+      const { error } = await json(res);
+      expect(error).toMatchObject({ code: 'INVALID_BODY', status: 400 });
+      expect(error.message).toContain('more than 32 levels deep');
+      ours(error.message);
+    }
+  });
+
+  it.each([['POST', '/api/v1/watchlists'], ['PATCH', `/api/v1/watchlists/${listId}`]])('%s %s: a body that is not a JSON object is 400 saying it must be one, and changes nothing', async (method, path) => {
+    const bodies: [contentType: string, body: string, got: RegExp][] = [
+      ['text/plain', '{"name": "x", "registry_ids": []}', /sent with Content-Type: application\/json$/],
+      ['application/x-www-form-urlencoded', 'name=x', /sent with Content-Type: application\/json$/],
+      ['application/json', 'null', /got null$/],
+      ['application/json', '[]', /got an array$/],
+      ['application/json', '"x"', /got a string$/],
+      ['application/json', '42', /got a number$/],
+      ['application/json', 'true', /got a boolean$/],
+      ['application/json', '', /got an empty body$/],
+      ['application/json', '{"name": "x",}', /^Malformed JSON/],
+    ];
+    for (const [type, body, got] of bodies) {
+      const res = await world.call(path, { method, key, headers: { 'content-type': type }, body });
+      expect([type, body, res.status]).toEqual([type, body, 400]);
+      const { error } = await json(res);
+      expect(error.code).toBe('INVALID_BODY');
+      expect(error.message).toMatch(got);
+      if (!error.message.startsWith('Malformed')) expect(error.message).toContain('The body must be a JSON object');
+      ours(error.message);
+    }
+    const kept = (await json(await world.call(`/api/v1/watchlists/${listId}`, { key }))).data;
+    expect(kept).toMatchObject({ name: 'kept', registry_ids: ['990000000001'], updated_at: kept.created_at });
+    expect((await json(await world.call('/api/v1/watchlists', { key }))).data.total).toBe(1);
+  });
+
+  it('a watchlist body over 512 KiB is 413 PAYLOAD_TOO_LARGE', async () => {
+    const res = await world.call('/api/v1/watchlists', { method: 'POST', key, headers: json_, body: `{"name": "${'x'.repeat(600_000)}", "registry_ids": []}` });
+    expect(res.status).toBe(413);
+    const { error } = await json(res);
+    expect(error.code).toBe('PAYLOAD_TOO_LARGE');
+    ours(error.message);
+  });
+
+  it('the routes that read no body answer a deep JSON body without a 500', async () => {
+    const others = world.app.routes
+      .filter((r) => ['POST', 'PATCH', 'DELETE', 'PUT'].includes(r.method) && r.path.startsWith('/api/') && !JSON_BODY_ENDPOINTS.some(([, p]) => p.replace(listId, ':id') === r.path))
+      .map((r) => [r.method, r.path.replace(':id', listId).replace(':event_id', `msg_${'0'.repeat(32)}`).replace(':registry_id', '990000000001')] as const);
+    expect(others.length).toBeGreaterThan(3);
+    for (const [method, path] of others) {
+      const res = await world.call(path, { method, key, headers: { ...json_, authorization: path.includes('/account') ? 'Bearer a.b.c' : '' }, body: DEEP });
+      expect([method, path, res.status < 500]).toEqual([method, path, true]);
+    }
+  });
+});
+
+describe('hostile input: dates', () => {
+  it.each(['2026-13-45', '0000-00-00', '9999-99-99', '2026-02-30', '2025-02-29', '2026-1-01', '2026-01-01T00:00:00Z'])('since=%s is 422 naming since, and is not counted', async (since) => {
+    const { key: starter, accountId } = await world.keyFor('starter');
+    const id = (await json(await world.call('/api/v1/watchlists', { method: 'POST', key: starter, headers: json_, body: JSON.stringify({ name: 'n', registry_ids: [] }) }))).data.id;
+    const res = await world.call(`/api/v1/watchlists/${id}/changes?since=${encodeURIComponent(since)}`, { key: starter });
+    expect(res.status).toBe(422);
+    const { error } = await json(res);
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.message).toBe(`since must be a calendar date YYYY-MM-DD such as 2026-10-01, got ${JSON.stringify(since)}`);
+    ours(error.message);
+    expect(await world.store.monthlyUsage(accountId, world.clock())).toBe(0);
+    // A real day, a leap day included, is a date and counts.
+    expect((await world.call(`/api/v1/watchlists/${id}/changes?since=2024-02-29`, { key: starter })).status).toBe(200);
+    expect(await world.store.monthlyUsage(accountId, world.clock())).toBe(1);
   });
 });
 

@@ -68,6 +68,28 @@ export function watchStoreContract(name: string, open: () => Promise<StateStore>
       expect(await w.updateWatchlist(hooked)).toBe(false);
     });
 
+    it('summaries are the lists without their IDs, with the count, oldest first, and follow every update', async () => {
+      const w = await fresh();
+      const ids = Array.from({ length: 300 }, (_, i) => String(990000000000 + i));
+      const a = list('wl_0000000000000001', 'acct_a', { registry_ids: ids });
+      const b = list('wl_0000000000000002', 'acct_a', { webhook_url: 'http://127.0.0.1:9/x', webhook_secret: 'whsec_x' });
+      await w.createWatchlist(a, 5);
+      await w.createWatchlist(b, 5);
+      await w.createWatchlist(list('wl_0000000000000003', 'acct_b'), 5);
+      const { registry_ids: _a, ...restA } = a;
+      const { registry_ids: _b, ...restB } = b;
+      expect(await w.watchlistSummaries('acct_a')).toEqual([
+        { ...restA, registry_id_count: 300 },
+        { ...restB, registry_id_count: 1 },
+      ]);
+      await w.updateWatchlist({ ...a, name: 'renamed', registry_ids: ids.slice(0, 7) });
+      expect((await w.watchlistSummaries('acct_a'))[0]).toMatchObject({ name: 'renamed', registry_id_count: 7 });
+      expect((await w.watchlistSummaries('acct_a'))[0]).not.toHaveProperty('registry_ids');
+      await w.deleteWatchlist(a.id, 'acct_a');
+      expect((await w.watchlistSummaries('acct_a')).map((s) => s.id)).toEqual([b.id]);
+      expect(await w.watchlistSummaries('acct_c')).toEqual([]);
+    });
+
     it('a release marked done stays done', async () => {
       const w = await fresh();
       expect(await w.releaseDone('2026-10-08')).toBe(false);

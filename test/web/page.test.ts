@@ -66,6 +66,20 @@ describe('the page at / without a key', () => {
     expect(await page.$eval('.score-badge', (b) => b.textContent!.replace(/\s+/g, ' ').trim())).toMatch(/^\d+ (Good|Fair|Poor|Very poor)$/);
   }, 30_000);
 
+  it('the address placeholder is an address of the served data, and looking it up finds that facility', async () => {
+    const page = await tab();
+    await goto(page);
+    const placeholder = await page.waitForFunction(() => document.querySelector('input[name=address]')?.placeholder || null).then((h) => h.jsonValue() as Promise<string>);
+    const { examples } = ((await (await fetch(`${w.base}/api/v1/demo/examples`)).json()) as { data: { examples: { address: string; fac_name: string }[] } }).data;
+    expect(placeholder).toBe(examples[0]!.address);
+    expect(await page.$$eval('.examples a', (as) => as.map((a) => a.textContent))).toEqual(examples.map((e) => e.address));
+    const before = await renders(page);
+    await page.type('input[name=address]', placeholder);
+    await page.keyboard.press('Enter');
+    await settled(page, 'lookup', before);
+    expect(await page.$eval('#demo-name', (n) => (n as HTMLElement).innerText)).toBe(examples[0]!.fac_name);
+  }, 30_000);
+
   it('an unknown address gets the API\'s own sentence, not a broken page', async () => {
     const page = await tab();
     await goto(page, '#/lookup?address=1%20Nowhere%20Lane%2C%20Atlantis%2C%20ZZ%2000000');
@@ -82,9 +96,11 @@ describe('the page at / without a key', () => {
 });
 
 describe('the page with a Free key', () => {
-  it('a facility page shows the score and the redaction sentence where the breakdown would be, and the 403 sentence for the map', async () => {
+  it('a facility page shows the score and one box saying what a higher plan adds; no map link, PDF button or history that would answer 403', async () => {
     const f = sampleFacility();
     const page = await tab();
+    const forbidden: string[] = [];
+    page.on('response', (res) => void (res.status() === 403 && forbidden.push(res.url())));
     await goto(page);
     await useKey(page, w.keys.free);
     await goto(page, `#/facility/${f.registry_id}`);
@@ -93,22 +109,53 @@ describe('the page with a Free key', () => {
     expect(await page.$$eval('.gauge', (g) => g.length)).toBe(1);
     expect(await page.$eval('.redaction', (n) => (n as HTMLElement).innerText)).toBe('Score components are available on the Starter plan or above');
     expect(await page.$$('meter')).toHaveLength(0);
-    // Programs, peers and explanation come redacted too: the API's own sentence, in each of their sections.
+    // One upsell: the API redacts programs, peers and explanation too, but the page says it once, not in a box each.
     const rec = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}`, { headers: { 'x-api-key': w.keys.free } })).json()) as { data: any }).data;
     for (const part of ['programs', 'peers', 'explanation']) expect(rec[part].redacted).toBe(true);
-    expect(text.split(rec.programs.message).length - 1).toBe(3);
-    // The score history is Starter+: the API's 403 sentence.
-    expect(text).toMatch(/history .*requires a Starter plan or above/i);
+    expect(await page.$$('.upsell')).toHaveLength(1);
+    expect(await page.$$('.redaction')).toHaveLength(1);
+    expect(text.split(rec.programs.message).length - 1).toBe(0);
+    expect(await page.$eval('.upsell', (n) => (n as HTMLElement).innerText)).toMatch(/Starter plan adds .*score history and the area map; Platform adds the PDF dossier/);
+    // Controls the plan cannot use are not offered: no map link, no PDF button, no history section.
+    expect(await page.$$('#main a[href^="#/area"]')).toHaveLength(0);
+    expect(await page.$$('.report button')).toHaveLength(0);
+    expect(await page.$$('#history-h')).toHaveLength(0);
+    // The navigation offers only what the key covers.
+    const nav = await page.$$eval('nav a', (as) => as.filter((a) => (a as HTMLElement).offsetParent !== null).map((a) => a.textContent));
+    expect(nav).toEqual(['Address lookup']);
+    // Views reached by their address say which plan they need, in one line, without asking the API.
     await goto(page, '#/area?lat=41.81&lng=-89.04&r=5');
     expect(await mainText(page)).toContain('requires a Starter plan or above');
     await goto(page, '#/watchlists');
     expect(await mainText(page)).toContain('requires a Starter plan or above');
+    expect(forbidden).toEqual([]);
     // The key stays in this tab's sessionStorage: never in the URL, a cookie or localStorage.
     const where = await page.evaluate(() => ({ url: location.href, cookie: document.cookie, local: localStorage.length, session: Object.keys(sessionStorage) }));
     expect(where.url).not.toContain(w.keys.free);
     expect(where.cookie).toBe('');
     expect(where.local).toBe(0);
     expect(where.session).toEqual(['facility-score.api-key']);
+  }, 30_000);
+
+  it('the lookup view opens a facility by its 12-digit Registry ID (the Free plan\'s use); its placeholder is a real ID of the data', async () => {
+    const page = await tab();
+    await goto(page);
+    const { examples } = ((await (await fetch(`${w.base}/api/v1/demo/examples`)).json()) as { data: { examples: { registry_id: string; fac_name: string }[] } }).data;
+    await page.waitForFunction((id) => document.querySelector('input[name=registry_id]')?.placeholder === id, {}, examples[0]!.registry_id);
+    const before = await renders(page);
+    await useKey(page, w.keys.free);
+    await settled(page, 'lookup', before);
+    await page.type('input[name=registry_id]', examples[0]!.registry_id);
+    await page.click('form[aria-label="Look up by EPA Registry ID"] button[type=submit]');
+    await settled(page, 'facility');
+    expect(page.url()).toEndWith(`#/facility/${examples[0]!.registry_id}`);
+    expect(await page.$eval('h2', (h) => (h as HTMLElement).innerText)).toBe(examples[0]!.fac_name);
+    // Not an ID: the form says so and stays.
+    await goto(page);
+    await page.type('input[name=registry_id]', '11-0003');
+    await page.click('form[aria-label="Look up by EPA Registry ID"] button[type=submit]');
+    await page.waitForFunction(() => /1 to 15 digits/.test(document.querySelector('form[aria-label="Look up by EPA Registry ID"]')?.textContent ?? ''));
+    expect(page.url()).toEndWith('#/lookup');
   }, 30_000);
 });
 
@@ -151,9 +198,10 @@ describe('the page with a Starter key', () => {
     // Score over time from /history: one point per entry.
     const history = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}/history`, { headers: { 'x-api-key': w.keys.starter } })).json()) as { data: { entries: unknown[] } }).data;
     expect(await page.$$eval('svg.history-chart circle', (c) => c.length)).toBe(history.entries.length);
-    // Platform+ only: the PDF button answers with the API's 403 sentence for Starter.
-    await page.click('.report button');
-    await page.waitForFunction(() => /Platform plan or above/.test(document.querySelector('.report')?.textContent ?? ''));
+    // Platform+ only: for Starter the PDF button is shown disabled, with the one line saying which plan has it.
+    expect(await page.$eval('.report button', (b) => (b as HTMLElement & { disabled: boolean }).disabled)).toBe(true);
+    expect(await page.$eval('.report', (r) => r.textContent)).toContain('PDF dossier: Platform plan or above.');
+    expect(await page.$$('.upsell')).toHaveLength(0);
   }, 40_000);
 });
 
@@ -337,12 +385,16 @@ describe('the site report view', () => {
     expect(await page.$eval('table.sortable tbody tr', (r) => (r as HTMLElement).innerText)).toContain('on site');
   }, 30_000);
 
-  it('a Starter key gets the API\'s 403 sentence', async () => {
+  it('a Starter key is told in one line that the site report needs Platform, and no call answers 403', async () => {
     const page = await tab();
+    const asked: string[] = [];
+    page.on('request', (r) => void (r.url().includes('/api/v1/site-report') && asked.push(r.url())));
     await goto(page);
     await useKey(page, w.keys.starter);
     await goto(page, `#/site-report?lat=${HOUSTON.lat}&lng=${HOUSTON.lng}`);
-    expect(await mainText(page)).toContain('The site report endpoint requires a Platform plan or above.');
+    expect(await mainText(page)).toContain('The site report requires a Platform plan or above; this key is on the Starter plan.');
+    expect(asked).toEqual([]);
+    expect(await page.$$eval('nav a', (as) => as.filter((a) => (a as HTMLElement).offsetParent !== null).map((a) => a.textContent))).not.toContain('Site report');
   }, 30_000);
 
   it('a click on the area map opens the site report at the clicked point', async () => {
@@ -394,8 +446,13 @@ describe('accessibility and small screens', () => {
       await goto(page, `#/area?lat=${f.lat}&lng=${f.lng}&r=10`);
       expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: join(ARTIFACTS, `area-${width}.png`), fullPage: true });
-      // Usable at 375 px: nothing wider than the screen but the tables' own scroll boxes.
+      // Usable at 375 px: nothing wider than the screen but the tables' own scroll boxes, and a line
+      // naming the columns such a box hides (at 1280 px there are none, and no line).
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await page.waitForFunction(() => document.querySelector('.scroll-cue')?.dataset.cut !== undefined);
+      const cue = await page.$eval('.scroll-cue', (p) => ((p as HTMLElement).hidden ? null : (p as HTMLElement).innerText));
+      if (width === 375) expect(cue).toMatch(/^More columns to the right: .*Enforcement\. Scroll the table sideways to see them\.$/);
+      else expect(cue).toBeNull();
     }
   }, 60_000);
 

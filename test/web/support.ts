@@ -42,10 +42,10 @@ export type WebWorld = {
 };
 
 /**
- * One real `serve` of the bundled sample on loopback (its own state dir with a key per tier) and
+ * One real `serve` of the bundled sample (or of `opts.index`) on loopback (its own state dir with a key per tier) and
  * one Chromium. `close` kills both and removes the temp dirs, whatever happened before.
  */
-export async function startWebWorld(): Promise<WebWorld> {
+export async function startWebWorld(opts: { index?: string } = {}): Promise<WebWorld> {
   await ensureWeb(() => {});
   mkdirSync(ARTIFACTS, { recursive: true });
   const stateDir = tempDir('web');
@@ -69,7 +69,8 @@ export async function startWebWorld(): Promise<WebWorld> {
     return left;
   };
   // Both at once; whichever started is closed again if the other failed.
-  const [s, c] = await Promise.allSettled([startServer(['--state-dir', stateDir, '--trusted-proxies', '127.0.0.1/32']), openBrowser()]);
+  const index = opts.index ? ['--index', opts.index] : [];
+  const [s, c] = await Promise.allSettled([startServer(['--state-dir', stateDir, '--trusted-proxies', '127.0.0.1/32', ...index]), openBrowser()]);
   if (s.status === 'fulfilled') server = s.value;
   if (c.status === 'fulfilled') chromium = c.value;
   if (s.status === 'rejected' || c.status === 'rejected') {

@@ -32,7 +32,7 @@ export function classify(error: unknown, elysiaCode: string | number, request: R
     // Spec 4.2 rule 2: a body that breaks the schema is 400 INVALID_BODY, not 422.
     if (error.type === 'body') return { code: 'INVALID_BODY' as const, message: `Invalid request body: ${validationSummary(error)}`, headers: {} };
     // A path segment that cannot be an ID names no resource: 404 (docs/api.md, "malformed IDs").
-    if (error.type === 'params') return { code: 'NOT_FOUND' as const, message: 'No such resource: the path parameter is not a well-formed identifier', headers: {} };
+    if (error.type === 'params') return { code: 'NOT_FOUND' as const, message: `No such resource: ${validationSummary(error)}`, headers: {} };
     return { code: 'VALIDATION_ERROR' as const, message: validationSummary(error), headers: {} };
   }
   switch (elysiaCode) {

@@ -1,7 +1,8 @@
 /**
  * Lua scripts of the Redis watch store (watchlists and the webhook outbox), each atomic on the
- * server. ARGV[1] is the key namespace. Keys: `<ns>wl:<id>` watchlist JSON, `<ns>wla:<account>`
- * zset of an account's lists (by creation order, `<ns>wlseq`), `<ns>wlhook` set of lists with a
+ * server. ARGV[1] is the key namespace. Keys: `<ns>wl:<id>` watchlist JSON, `<ns>wls:<id>` its
+ * summary (without the IDs, with their count; missing for a list written before summaries were
+ * kept), `<ns>wla:<account>` zset of an account's lists (by creation order, `<ns>wlseq`), `<ns>wlhook` set of lists with a
  * webhook, `<ns>whrel` set of releases turned into events, `<ns>ev:<id>` event hash (e: event JSON,
  * wl, retry_from, status, next, attempts: JSON array), `<ns>evdue` zset of pending events by next
  * attempt, `<ns>evwl:<watchlist>` zset of a list's events by creation time.
@@ -12,6 +13,7 @@ export const WATCH_SCRIPTS = {
 local ns, id, account = ARGV[1], ARGV[2], ARGV[3]
 if redis.call('ZCARD', ns .. 'wla:' .. account) >= tonumber(ARGV[5]) then return 0 end
 redis.call('SET', ns .. 'wl:' .. id, ARGV[4])
+redis.call('SET', ns .. 'wls:' .. id, ARGV[7])
 redis.call('ZADD', ns .. 'wla:' .. account, redis.call('INCR', ns .. 'wlseq'), id)
 if ARGV[6] == '1' then redis.call('SADD', ns .. 'wlhook', id) end
 return 1`,
@@ -21,6 +23,7 @@ local ns, id, account = ARGV[1], ARGV[2], ARGV[3]
 local cur = redis.call('GET', ns .. 'wl:' .. id)
 if not cur or cjson.decode(cur).account_id ~= account then return 0 end
 redis.call('SET', ns .. 'wl:' .. id, ARGV[4])
+redis.call('SET', ns .. 'wls:' .. id, ARGV[6])
 if ARGV[5] == '1' then redis.call('SADD', ns .. 'wlhook', id) else redis.call('SREM', ns .. 'wlhook', id) end
 return 1`,
 
@@ -32,7 +35,7 @@ for _, ev in ipairs(redis.call('ZRANGE', ns .. 'evwl:' .. id, 0, -1)) do
   redis.call('DEL', ns .. 'ev:' .. ev)
   redis.call('ZREM', ns .. 'evdue', ev)
 end
-redis.call('DEL', ns .. 'evwl:' .. id, ns .. 'wl:' .. id)
+redis.call('DEL', ns .. 'evwl:' .. id, ns .. 'wl:' .. id, ns .. 'wls:' .. id)
 redis.call('ZREM', ns .. 'wla:' .. account, id)
 redis.call('SREM', ns .. 'wlhook', id)
 return 1`,

@@ -20,7 +20,15 @@ function reportQuota(headers: Headers, scope: Quota['scope']): void {
   if (headers.has('x-ratelimit-limit') && Number.isFinite(limit) && Number.isFinite(remaining)) for (const fn of listeners) fn({ limit, remaining, scope });
 }
 
-type Options = { method?: 'GET' | 'POST'; accept?: string; keyed?: boolean; /** false: the whole body, not its `data` (GeoJSON). */ envelope?: boolean; /** Sent as JSON (a POST). */ body?: unknown };
+type Options = {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  accept?: string;
+  keyed?: boolean;
+  /** false: the whole body, not its `data` (GeoJSON). */
+  envelope?: boolean;
+  /** Sent as JSON. */
+  body?: unknown;
+};
 
 async function call(path: string, opts: Options): Promise<{ res: Response } | { failed: string }> {
   const headers: Record<string, string> = { accept: opts.accept ?? 'application/json' };
@@ -28,9 +36,9 @@ async function call(path: string, opts: Options): Promise<{ res: Response } | { 
     const key = readKey();
     if (key) headers['x-api-key'] = key;
   }
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  if (body !== undefined) headers['content-type'] = 'application/json';
   try {
-    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
     const res = await fetch(path, { method: opts.method ?? 'GET', headers, body, credentials: 'omit', cache: 'no-store' });
     reportQuota(res.headers, opts.keyed === false ? 'hour' : 'month');
     return { res };

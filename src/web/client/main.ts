@@ -1,4 +1,5 @@
 import './styles.css';
+import { keyPlan } from './plan';
 import { parseRoute, type Route } from './router';
 import { datasetLine, keyBox, NAV, navBar } from './shell';
 import { facilityView } from './views/facility';
@@ -17,7 +18,7 @@ const VIEWS: Record<string, (main: HTMLElement, route: Route) => Promise<void>> 
 };
 
 const main = document.getElementById('main')!;
-const { nav, mark } = navBar();
+const { nav, mark, limit } = navBar();
 document.getElementById('nav-slot')!.replaceWith(nav);
 let shownView = '';
 let renders = 0;
@@ -27,6 +28,8 @@ async function render(): Promise<void> {
   if (!route) return; // an in-page anchor such as the skip link: the view stays
   const view = VIEWS[route.view] ? route.view : 'lookup';
   mark(view === 'facility' ? '' : view);
+  // Views the key's plan does not cover leave the navigation (GET /api/v1/plan, asked once per key).
+  void keyPlan().then(limit);
   document.title = `${NAV.find(([v]) => v === view)?.[1] ?? view[0]!.toUpperCase() + view.slice(1)} · Facility compliance scores`;
   // Each render draws into its own element: a slower earlier render that finishes late writes into
   // a detached one and cannot overwrite this.

@@ -1,6 +1,7 @@
 import { getJson, onQuota, type Quota } from './api';
 import { fmtInt, h, put } from './dom';
 import { forgetKey, readKey, saveKey } from './key';
+import { covers, type Plan } from './plan';
 
 type Status = { dataset?: { dataset_name?: string; as_of?: string; facility_count?: number; fictitious?: boolean } };
 
@@ -68,12 +69,17 @@ export const NAV: [string, string][] = [
   ['watchlists', 'Watchlists'],
 ];
 
+/** The API endpoint a view needs; a view the key's plan does not cover leaves the navigation. */
+const NEEDS: Record<string, string> = { search: 'search', area: 'area', 'site-report': 'site_report', watchlists: 'watchlists' };
+
 /** The main navigation; the current view's link carries aria-current. */
-export function navBar(): { nav: HTMLElement; mark: (view: string) => void } {
+export function navBar(): { nav: HTMLElement; mark: (view: string) => void; limit: (plan: Plan | null) => void } {
   const links = NAV.map(([view, label]) => h('a', { href: `#/${view}`, 'data-view': view }, label));
-  const nav = h('nav', { 'aria-label': 'Main' }, h('ul', {}, ...links.map((a) => h('li', {}, a))));
+  const items = links.map((a) => h('li', {}, a));
+  const nav = h('nav', { 'aria-label': 'Main' }, h('ul', {}, ...items));
   return {
     nav,
     mark: (view) => links.forEach((a) => (a.dataset.view === view ? a.setAttribute('aria-current', 'page') : a.removeAttribute('aria-current'))),
+    limit: (plan) => links.forEach((a, i) => (items[i]!.hidden = !covers(plan, NEEDS[a.dataset.view!] ?? 'facility'))),
   };
 }

@@ -3,8 +3,10 @@ import { field, h, notice, put } from '../dom';
 import { usMap, type MapDot } from '../map/us-map';
 import { routeHref, type Route } from '../router';
 import { BANDS, bandRange } from '../score-band';
-import { enforcementText, failureNotice, loading, needKey, scoreBadge, viewHeading } from './common';
+import { keyPlan } from '../plan';
+import { enforcementText, failureNotice, loading, needKey, planGate, scoreBadge, viewHeading } from './common';
 import { sortableTable } from './sortable-table';
+import { scrollingTable } from './table-cue';
 
 type Item = { registry_id: string; fac_name: string; overall_score: number; active_enforcement: boolean; distance_miles: number; lat?: number; lng?: number };
 type Feature = { geometry?: { type: string; coordinates: [number, number] } | null; properties: Item };
@@ -90,7 +92,9 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
     location.hash = routeHref('area', next);
   });
   const results = h('div', { class: 'results' });
-  put(main, viewHeading('Facilities in an area'), needKey('The area map') ?? form, status, results);
+  const gate = needKey('The area map') ?? planGate(await keyPlan(), 'area', 'The area map');
+  put(main, viewHeading('Facilities in an area'), gate ?? form, status, results);
+  if (gate) return;
   const lat = Number(p.get('lat'));
   const lng = Number(p.get('lng'));
   const radius = Number(p.get('r') ?? 5);
@@ -124,9 +128,7 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
     offMap > 0 ? notice(`${offMap} ${offMap === 1 ? 'facility lies' : 'facilities lie'} outside the map's US insets; the table lists them.`, 'info') : null,
     downloads(params),
     items.length
-      ? h(
-          'div',
-          { class: 'table-wrap' },
+      ? scrollingTable(
           sortableTable(
             `Facilities within ${radius} miles`,
             [

@@ -1,6 +1,7 @@
 import type { ApiResult } from '../api';
 import { h, notice } from '../dom';
 import { readKey } from '../key';
+import { covers, LOWEST_PLAN, type Plan } from '../plan';
 import { bandOf } from '../score-band';
 
 /** The sentence for a failed call: the API's own message, or a plain one for a route this server lacks. */
@@ -39,4 +40,13 @@ export function viewHeading(text: string): HTMLHeadingElement {
 /** Busy text while a call runs. */
 export function loading(what: string): HTMLParagraphElement {
   return h('p', { class: 'loading', role: 'status' }, `Loading ${what}…`);
+}
+
+/**
+ * For a view or control the key's plan does not cover: the one line saying which plan does (the
+ * API's own 403 wording), instead of a call that would answer 403. Null when the plan covers it.
+ */
+export function planGate(plan: Plan | null, endpoint: string, what: string): HTMLElement | null {
+  if (covers(plan, endpoint)) return null;
+  return notice(`${what} requires a ${LOWEST_PLAN[endpoint] ?? 'higher'} plan or above; this key is on the ${plan!.plan} plan.`, 'info');
 }

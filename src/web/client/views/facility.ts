@@ -1,6 +1,7 @@
 import { getFile, getJson, saveBlob } from '../api';
 import { componentBar, gauge } from '../charts';
 import { h, notice, put } from '../dom';
+import { covers, keyPlan, type Plan } from '../plan';
 import { routeHref, type Route } from '../router';
 import { enforcementText, failureNotice, loading, needKey, viewHeading } from './common';
 import { explanationSection, historySection, peersSection, programsSection } from './facility-sections';
@@ -40,15 +41,27 @@ const COMPONENTS: [keyof Components, string][] = [
   ['repeat_offender', 'Repeat offender'],
 ];
 
+/**
+ * A plan that redacts the breakdown (Free) gets one box where the breakdown would be, saying what a
+ * higher plan adds, instead of a redaction sentence in every section and controls that answer 403.
+ */
+function upgradeBox(c: Components): HTMLElement {
+  return h(
+    'section',
+    { class: 'panel upsell', 'aria-labelledby': 'components-h' },
+    h('h3', { id: 'components-h' }, 'Score breakdown'),
+    h('p', { class: 'notice notice-info redaction', role: 'status' }, c.message ?? 'Score components are not shown on this plan.'),
+    h('p', {}, 'The Starter plan adds the breakdown, why points were lost, industry peers, programs, the score history and the area map; Platform adds the PDF dossier.'),
+  );
+}
+
 function componentsSection(c: Components): HTMLElement {
+  if (c.redacted) return upgradeBox(c);
   const body: Node[] = [];
-  if (c.redacted) body.push(h('p', { class: 'notice notice-info redaction', role: 'status' }, c.message ?? 'Score components are not shown on this plan.'));
-  else {
-    if (typeof c.baseline === 'number') body.push(h('p', {}, `Every facility starts from ${c.baseline} base points; the four parts below add up to the rest.`));
-    for (const [key, label] of COMPONENTS) {
-      const v = c[key] as Component | undefined;
-      if (v && typeof v.score === 'number') body.push(componentBar(label, v.score, v.max_points));
-    }
+  if (typeof c.baseline === 'number') body.push(h('p', {}, `Every facility starts from ${c.baseline} base points; the four parts below add up to the rest.`));
+  for (const [key, label] of COMPONENTS) {
+    const v = c[key] as Component | undefined;
+    if (v && typeof v.score === 'number') body.push(componentBar(label, v.score, v.max_points));
   }
   return h('section', { class: 'panel', 'aria-labelledby': 'components-h' }, h('h3', { id: 'components-h' }, 'Score breakdown'), ...body);
 }
@@ -59,7 +72,12 @@ function changeLine(c: FacilityRecord['score_change']): HTMLElement | null {
   return h('p', {}, `Was ${c.previous_score} as of ${c.previous_as_of}.`);
 }
 
-function reportButton(id: string): HTMLElement {
+function reportButton(id: string, plan: Plan | null): HTMLElement | null {
+  // A paid plan below Platform sees the button disabled with the one line saying which plan has it.
+  if (!covers(plan, 'report')) {
+    if (!covers(plan, 'area')) return null;
+    return h('div', { class: 'report' }, h('button', { type: 'button', class: 'secondary', disabled: true, 'aria-describedby': 'report-hint' }, 'Download PDF report'), h('small', { class: 'hint', id: 'report-hint' }, 'PDF dossier: Platform plan or above.'));
+  }
   const out = h('div', { 'aria-live': 'polite' });
   const button = h('button', { type: 'button', class: 'secondary' }, 'Download PDF report');
   button.addEventListener('click', async () => {
@@ -80,29 +98,28 @@ export async function facilityView(main: HTMLElement, route: Route): Promise<voi
   const gate = needKey('A facility record');
   if (gate) return put(main, viewHeading('Facility'), gate);
   put(main, viewHeading('Facility'), loading(`facility ${id}`));
-  const r = await getJson<FacilityRecord>(`/api/v1/facility/${encodeURIComponent(id)}`);
+  const [r, plan] = await Promise.all([getJson<FacilityRecord>(`/api/v1/facility/${encodeURIComponent(id)}`), keyPlan()]);
   if (!r.ok) return put(main, viewHeading('Facility'), failureNotice(r, 'facility lookups'));
   const f = r.data;
-  // A plan that redacts the breakdown redacts what explains it too: say so, not "no data".
-  const hidden = f.score_components.redacted ? { redacted: true, message: f.score_components.message } : null;
-  const orHidden = (v: unknown) => (hidden && (v === null || v === undefined) ? hidden : v);
+  // A plan that redacts the breakdown redacts what explains it too: one box says so (upgradeBox).
+  const redacted = f.score_components.redacted === true;
   const heading = viewHeading(f.fac_name);
   put(
     main,
     heading,
     h('p', { class: 'address' }, `${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`),
     h('p', { class: 'muted' }, `EPA Registry ID ${f.registry_id}${f.fac_naics ? ` · NAICS ${f.fac_naics}` : ''}`),
-    f.location ? h('p', {}, h('a', { href: routeHref('area', { lat: f.location.lat, lng: f.location.lng, r: 5, near: f.fac_name }) }, 'Facilities within 5 miles on the map')) : null,
+    f.location && covers(plan, 'area') ? h('p', {}, h('a', { href: routeHref('area', { lat: f.location.lat, lng: f.location.lng, r: 5, near: f.fac_name }) }, 'Facilities within 5 miles on the map')) : null,
     h(
       'div',
       { class: 'summary' },
       h('div', { class: 'gauge-wrap' }, gauge(f.overall_score)),
-      h('div', {}, h('p', { class: 'score-line' }, `Compliance score ${f.overall_score} of 100 (higher is better).`), changeLine(f.score_change), h('p', {}, enforcementText(f.active_enforcement)), reportButton(f.registry_id)),
+      h('div', {}, h('p', { class: 'score-line' }, `Compliance score ${f.overall_score} of 100 (higher is better).`), changeLine(f.score_change), h('p', {}, enforcementText(f.active_enforcement)), reportButton(f.registry_id, plan)),
     ),
     componentsSection(f.score_components),
-    explanationSection(orHidden(f.explanation)),
-    peersSection(orHidden(f.peers)),
-    programsSection(orHidden(f.programs)),
-    historySection(f.registry_id),
+    redacted ? null : explanationSection(f.explanation),
+    redacted ? null : peersSection(f.peers),
+    redacted ? null : programsSection(f.programs),
+    covers(plan, 'history') ? historySection(f.registry_id) : null,
   );
 }

@@ -1,6 +1,7 @@
 import { getJson, query } from '../api';
-import { field, h, put } from '../dom';
+import { field, h, notice, put } from '../dom';
 import { readKey } from '../key';
+import { covers, keyPlan } from '../plan';
 import { routeHref, type Route } from '../router';
 import { enforcementText, failureNotice, loading, scoreBadge, viewHeading } from './common';
 
@@ -31,6 +32,37 @@ function unlocks(): HTMLElement {
   );
 }
 
+type Example = { address: string; registry_id: string; fac_name: string };
+
+// Addresses of the data this server holds that the demo finds (public, spends no demo lookup): asked once.
+let examples: Promise<Example[]> | null = null;
+function exampleList(): Promise<Example[]> {
+  return (examples ??= getJson<{ examples: Example[] }>('/api/v1/demo/examples', { keyed: false }).then((r) => (r.ok ? r.data.examples : [])));
+}
+
+const REGISTRY_ID = /^[0-9]{1,15}$/;
+
+/** The Free plan's whole use: a facility by its EPA Registry ID, opened on the facility view. */
+function idForm(): { form: HTMLFormElement; input: HTMLInputElement } {
+  const input = h('input', { type: 'text', name: 'registry_id', inputmode: 'numeric', autocomplete: 'off', required: true, maxlength: 15, pattern: '[0-9]{1,15}' });
+  const problem = h('div', { 'aria-live': 'polite' });
+  const form = h(
+    'form',
+    // novalidate: the check below says what is wrong in the page's words, not in a browser bubble.
+    { class: 'stack', 'aria-label': 'Look up by EPA Registry ID', novalidate: true },
+    field('EPA Registry ID', input, readKey() ? 'Digits only; real IDs have 12.' : 'Digits only; real IDs have 12. Needs an API key (the Free plan covers 10 lookups a month).'),
+    h('button', { type: 'submit' }, 'Open facility'),
+    problem,
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const id = input.value.replace(/\s+/g, '');
+    if (!REGISTRY_ID.test(id)) return put(problem, notice('A Registry ID is 1 to 15 digits, such as 110000350174.', 'warn'));
+    location.hash = routeHref('facility', {}, id);
+  });
+  return { form, input };
+}
+
 let demoLeft: number | null = null;
 // Answers already shown, by address: going back, or entering a key, redraws them without spending
 // another of the 5 hourly demo lookups.
@@ -45,7 +77,16 @@ function demoLeftText(): string {
 /** The public demo: a street address in, the redacted preview out, no key needed. */
 export async function lookupView(main: HTMLElement, route: Route): Promise<void> {
   const address = route.params.get('address') ?? '';
-  const input = h('input', { type: 'text', name: 'address', autocomplete: 'street-address', required: true, maxlength: 200, value: address, placeholder: '100 Main St, Springfield, IL 62701' });
+  const input = h('input', { type: 'text', name: 'address', autocomplete: 'street-address', required: true, maxlength: 200, value: address });
+  const tries = h('p', { class: 'examples' });
+  const byId = idForm();
+  // The placeholders and the examples are real addresses and IDs of the data served, so they work.
+  void exampleList().then((list) => {
+    if (list.length === 0) return;
+    input.placeholder = list[0]!.address;
+    byId.input.placeholder = list[0]!.registry_id;
+    put(tries, 'Try an address in this data: ', ...list.flatMap((x, i) => [i > 0 ? ' · ' : '', h('a', { href: routeHref('lookup', { address: x.address }) }, x.address)]));
+  });
   const left = h('p', { class: 'demo-left', 'aria-live': 'polite' }, demoLeftText());
   const result = h('div', { class: 'result', 'aria-live': 'polite' });
   const form = h(
@@ -58,14 +99,17 @@ export async function lookupView(main: HTMLElement, route: Route): Promise<void>
     e.preventDefault();
     location.hash = routeHref('lookup', { address: input.value.trim() });
   });
+  const plan = await keyPlan();
   put(
     main,
     viewHeading('Look up a facility by street address'),
     h('p', {}, 'Free demo, no key needed: the facility registered at an address, its compliance score (0–100, higher is better) and whether an enforcement action is open.'),
     form,
+    tries,
     left,
     result,
-    readKey() ? h('p', {}, 'You have a key: ', h('a', { href: '#/search' }, 'search facilities by name'), '.') : unlocks(),
+    h('section', { class: 'by-id', 'aria-labelledby': 'by-id-h' }, h('h3', { id: 'by-id-h' }, 'Open a facility by its EPA Registry ID'), byId.form),
+    !readKey() ? unlocks() : covers(plan, 'search') ? h('p', {}, 'You have a key: ', h('a', { href: '#/search' }, 'search facilities by name'), '.') : null,
   );
   if (!address) return;
 

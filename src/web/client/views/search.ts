@@ -1,7 +1,9 @@
 import { getJson, query } from '../api';
 import { field, h, put } from '../dom';
 import { routeHref, type Route } from '../router';
-import { enforcementText, failureNotice, needKey, scoreBadge, viewHeading } from './common';
+import { keyPlan } from '../plan';
+import { enforcementText, failureNotice, needKey, planGate, scoreBadge, viewHeading } from './common';
+import { scrollingTable } from './table-cue';
 
 type SearchItem = { registry_id: string; fac_name: string; fac_city?: string; fac_state?: string; overall_score: number; active_enforcement: boolean };
 type SearchPage = { items?: SearchItem[]; facilities?: SearchItem[]; results?: SearchItem[]; next_cursor?: string | null; cursor?: string | null; total?: number };
@@ -59,9 +61,10 @@ export async function searchView(main: HTMLElement, route: Route): Promise<void>
     location.hash = routeHref('search', next);
   });
   const results = h('div', { class: 'results', 'aria-live': 'polite' });
-  put(main, viewHeading('Search facilities'), needKey('Search') ?? form, results);
+  const gate = needKey('Search') ?? planGate(await keyPlan(), 'search', 'Search by name');
+  put(main, viewHeading('Search facilities'), gate ?? form, results);
   const q = p.get('q');
-  if (!q || needKey('Search')) return;
+  if (!q || gate) return;
 
   const params: Record<string, string> = { limit: '20' };
   for (const k of FILTERS) if (p.get(k)) params[k] = p.get(k)!;
@@ -93,7 +96,7 @@ export async function searchView(main: HTMLElement, route: Route): Promise<void>
     more.onclick = () => void load(next);
   };
   more.hidden = true;
-  put(results, status, h('div', { class: 'table-wrap' }, table), more);
+  put(results, status, scrollingTable(table), more);
   await load(null);
   if (shown === 0) table.hidden = true;
 }

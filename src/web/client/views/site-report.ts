@@ -3,7 +3,8 @@ import { field, h, notice, put } from '../dom';
 import { radiusMap } from '../map/radius-map';
 import { routeHref, type Route } from '../router';
 import { BANDS, bandRange } from '../score-band';
-import { failureNotice, loading, needKey, viewHeading } from './common';
+import { keyPlan } from '../plan';
+import { failureNotice, loading, needKey, planGate, viewHeading } from './common';
 import { findingsTable, sourcesSection, summaryTable, unmappedSection, type Report } from './site-report-sections';
 
 const FIELDS = ['address', 'lat', 'lng', 'zip', 'name'] as const;
@@ -87,7 +88,7 @@ export async function siteReportView(main: HTMLElement, route: Route): Promise<v
     location.hash = routeHref('site-report', next);
   });
   const out = h('div', { class: 'results' });
-  const gate = needKey('The site report');
+  const gate = needKey('The site report') ?? planGate(await keyPlan(), 'site_report', 'The site report');
   put(main, viewHeading('Site report'), gate ?? form, status, out);
   const body = bodyOf(p);
   if (gate || !body) return;

@@ -1,5 +1,5 @@
 import type { PDFPage } from 'pdf-lib';
-import { COLORS, CONTENT_WIDTH, FOOTER_BASELINE, Flow, PAGE } from './layout';
+import { COLORS, CONTENT_WIDTH, drawFictitiousBanner, drawRunningHead, FOOTER_BASELINE, Flow, PAGE } from './layout';
 import type { ReportView } from './model';
 import { printedTime } from './text';
 import { drawScoreTrend } from './score-chart';
@@ -16,8 +16,8 @@ export function formatCoordinates(lat: number, lng: number): string {
  * history; the compliance record, method and provenance flow onto page 2. Pure: same view, same bytes.
  */
 export async function renderReport(view: ReportView): Promise<Uint8Array> {
-  const flow = await Flow.create((f) => (f.pages.length === 1 ? drawMasthead(f, view) : drawRunningHead(f, view)));
-  if (view.fictitious) drawFictitiousBanner(flow);
+  const flow = await Flow.create((f) => (f.pages.length === 1 ? drawMasthead(f, view) : drawRunningHead(f, 'Facility compliance dossier', view.fac_name, CONTENT_WIDTH - 160, `  ·  ${view.registry_id}`)));
+  if (view.fictitious) drawFictitiousBanner(flow, 'This facility, its address and every figure below are invented for demonstration. They are not EPA data.');
   drawIdentity(flow, view);
   drawEnforcement(flow, view);
   drawBreakdown(flow, view);
@@ -40,22 +40,6 @@ function drawMasthead(f: Flow, v: ReportView): void {
   f.y = top - 78 - 18;
 }
 
-function drawRunningHead(f: Flow, v: ReportView): void {
-  const y = PAGE.height - 40;
-  f.text('Facility compliance dossier', PAGE.margin, y, { size: 8.5, bold: true, color: COLORS.navy });
-  const name = f.lines(v.fac_name, { size: 8.5 }, CONTENT_WIDTH - 160, 1)[0] ?? '';
-  f.text(`${name}  ·  ${v.registry_id}`, PAGE.width - PAGE.margin, y, { size: 8.5, color: COLORS.muted }, 'right');
-  f.rule(y - 8);
-  f.y = y - 14;
-}
-
-function drawFictitiousBanner(f: Flow): void {
-  const h = 34;
-  f.rect(PAGE.margin, f.y - h, CONTENT_WIDTH, h, COLORS.warnFill, COLORS.warnLine);
-  f.text('FICTITIOUS SAMPLE DATA', PAGE.margin + 12, f.y - 14, { size: 9.5, bold: true, color: COLORS.poor });
-  f.text('This facility, its address and every figure below are invented for demonstration. They are not EPA data.', PAGE.margin + 12, f.y - 26, { size: 8.5, color: COLORS.ink });
-  f.y -= h + 14;
-}
 
 /** "Scores higher than 83% of 1,204 facilities in NAICS 332813", or why there is no comparison. */
 export function peersLine(v: ReportView): string {

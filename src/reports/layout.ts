@@ -144,3 +144,22 @@ export class Flow {
 }
 
 export const FOOTER_BASELINE = 40;
+
+/** The head of every page after the first: what the document is on the left, whose on the right (cut to one line of `whoseWidth`, then `suffix`). */
+export function drawRunningHead(f: Flow, what: string, whose: string, whoseWidth: number, suffix = ''): void {
+  const y = PAGE.height - 40;
+  f.text(what, PAGE.margin, y, { size: 8.5, bold: true, color: COLORS.navy });
+  const right = (f.lines(whose, { size: 8.5 }, whoseWidth, 1)[0] ?? '') + suffix;
+  f.text(right, PAGE.width - PAGE.margin, y, { size: 8.5, color: COLORS.muted }, 'right');
+  f.rule(y - 8);
+  f.y = y - 14;
+}
+
+/** The banner a document of the fictitious sample carries on its first page; `sentence` says what is invented. */
+export function drawFictitiousBanner(f: Flow, sentence: string): void {
+  const h = 34;
+  f.rect(PAGE.margin, f.y - h, CONTENT_WIDTH, h, COLORS.warnFill, COLORS.warnLine);
+  f.text('FICTITIOUS SAMPLE DATA', PAGE.margin + 12, f.y - 14, { size: 9.5, bold: true, color: COLORS.poor });
+  f.text(sentence, PAGE.margin + 12, f.y - 26, { size: 8.5, color: COLORS.ink });
+  f.y -= h + 14;
+}

@@ -1,6 +1,6 @@
 import type { PDFPage } from 'pdf-lib';
 import { formatCoordinates } from '../reports/document';
-import { COLORS, CONTENT_WIDTH, FOOTER_BASELINE, Flow, PAGE } from '../reports/layout';
+import { COLORS, CONTENT_WIDTH, drawFictitiousBanner, drawRunningHead, FOOTER_BASELINE, Flow, PAGE } from '../reports/layout';
 import { printedTime } from '../reports/text';
 import type { SiteReport } from './model';
 import { drawDisclaimer, drawFindings, drawSources, drawSummary, drawUnmapped, drawWarning } from './pdf-sections';
@@ -33,8 +33,8 @@ export function siteTitle(r: SiteReport): string {
  */
 export async function renderSiteReport(v: SiteReportView): Promise<Uint8Array> {
   const r = v.report;
-  const flow = await Flow.create((f) => (f.pages.length === 1 ? drawMasthead(f, r) : drawRunningHead(f, r)));
-  if (r.dataset.fictitious) drawFictitiousBanner(flow);
+  const flow = await Flow.create((f) => (f.pages.length === 1 ? drawMasthead(f, r) : drawRunningHead(f, 'Site report', siteTitle(r), CONTENT_WIDTH - 120)));
+  if (r.dataset.fictitious) drawFictitiousBanner(flow, 'Every facility, address and figure in this report is invented for demonstration. They are not EPA data.');
   drawCover(flow, r, v);
   drawSummary(flow, r);
   flow.newPage();
@@ -66,23 +66,6 @@ function drawMasthead(f: Flow, r: SiteReport): void {
   f.text('facility-score', right, top - 36, { size: 10, bold: true, color: COLORS.white }, 'right');
   f.text(`Data as of ${r.dataset.as_of}`, right, top - 56, { size: 10, color: COLORS.track }, 'right');
   f.y = top - 78 - 18;
-}
-
-function drawRunningHead(f: Flow, r: SiteReport): void {
-  const y = PAGE.height - 40;
-  f.text('Site report', PAGE.margin, y, { size: 8.5, bold: true, color: COLORS.navy });
-  const title = f.lines(siteTitle(r), { size: 8.5 }, CONTENT_WIDTH - 120, 1)[0] ?? '';
-  f.text(title, PAGE.width - PAGE.margin, y, { size: 8.5, color: COLORS.muted }, 'right');
-  f.rule(y - 8);
-  f.y = y - 14;
-}
-
-function drawFictitiousBanner(f: Flow): void {
-  const h = 34;
-  f.rect(PAGE.margin, f.y - h, CONTENT_WIDTH, h, COLORS.warnFill, COLORS.warnLine);
-  f.text('FICTITIOUS SAMPLE DATA', PAGE.margin + 12, f.y - 14, { size: 9.5, bold: true, color: COLORS.poor });
-  f.text('Every facility, address and figure in this report is invented for demonstration. They are not EPA data.', PAGE.margin + 12, f.y - 26, { size: 8.5, color: COLORS.ink });
-  f.y -= h + 14;
 }
 
 function drawCover(f: Flow, r: SiteReport, v: SiteReportView): void {

@@ -6,7 +6,7 @@ import type { HistoryEntry, Release, ScoreChange } from '../history/model';
 import { scoreChangeOf } from '../history/score-change';
 import type { ScoreInputs } from '../scoring/model';
 import type { FacilityBrief, FacilityRow, FacilitySummary, IndexInfo } from './model';
-import type { Peers } from './peers';
+import { peersOfGroup, type Peers } from './peers';
 import { decodePrograms } from './program-codec';
 import { inputsOfStored } from './inputs-codec';
 import { INDEX_FORMAT, READABLE_FORMATS } from './schema';
@@ -46,7 +46,7 @@ type RawPeers = { peer_naics: string | null; naics_digits: number | null; peer_c
 
 function peersOf(r: RawPeers): Peers | null {
   if (r.peer_naics === null) return null;
-  return { naics: r.peer_naics, naics_digits: r.naics_digits!, peer_count: r.peer_count!, percentile: r.percentile!, median_score: r.median_score! };
+  return peersOfGroup(r.peer_naics, r.naics_digits!, r.peer_count!, r.percentile!, r.median_score!);
 }
 
 /** index_meta `inputs_keys` (format 10), or null for an index that stores keyed inputs. */

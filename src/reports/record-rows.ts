@@ -1,3 +1,4 @@
+import { significantNow } from '../scoring/facts';
 import { PROGRAMS, type ProgramInputs, type ScoreInputs } from '../scoring/model';
 
 /** The dossier's wording for an absent column: the source did not say, which is not "none". */
@@ -31,7 +32,7 @@ function lastPenalty(i: ScoreInputs): string {
 export function recordRows(i: ScoreInputs): [string, string][] {
   return [
     ['Compliance status', i.compliance_status || NOT_REPORTED],
-    ['Significant non-compliance', i.significant_violation ? 'Yes' : 'No'],
+    ['Significant non-compliance', significantNow(i) ? 'Yes' : 'No'],
     ['Quarters in violation', i.qtrs_with_nc === null ? NOT_REPORTED : `${i.qtrs_with_nc} of the last 12`],
     ['Inspections', countAndLast(i, i.inspection_count, i.date_last_inspection, 'date_last_inspection')],
     ['Informal actions', countAndLast(i, i.informal_action_count, i.date_last_informal_action, 'date_last_informal_action')],

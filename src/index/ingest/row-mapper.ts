@@ -1,4 +1,5 @@
 import { PROGRAMS, type ProgramInputs, type ProgramsInputs, type ScoreInputs } from '../../scoring/model';
+import { namesSignificant } from '../../scoring/status';
 import type { HeaderInfo } from './columns';
 import type { ProgramColumnMap } from './program-columns';
 import { Bad, isBlank, parseAmount, parseCount, parseDate } from './values';
@@ -20,6 +21,8 @@ export type Rejection = { reason: RejectReason; detail: string; registry_id: str
 const DIGITS = /^\d+$/;
 const FID = /[?&]fid=(\d+)/;
 const HISTORY = /^[_VSU]{0,12}$/;
+/** A program's history: CWA's holds 13 quarters, the others 12. */
+const PROGRAM_HISTORY = /^[_VSU]{0,13}$/;
 
 /**
  * Maps one record to a facility, or says why it cannot be indexed. Pure: the same fields give the same result.
@@ -70,6 +73,9 @@ export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
   if (fecCases instanceof Bad) return bad(fecCases, 'bad_number', registry_id);
   const fecPenalties = amount(f, header.fec.penalties, 'fec_total_penalties');
   if (fecPenalties instanceof Bad) return bad(fecPenalties, 'bad_number', registry_id);
+  // FAC_PROGRAMS_WITH_SNC is a count of programs (0 for none), not a list: anything else is a bad number
+  const inSnc = count(f, c.programs_with_snc, 'programs_with_snc');
+  if (inSnc instanceof Bad) return bad(inSnc, 'bad_number', registry_id);
 
   const dLastPenalty = parseDate(cell(f, c.date_last_penalty), 'date_last_penalty');
   if (dLastPenalty instanceof Bad) return bad(dLastPenalty, 'bad_date', registry_id);
@@ -85,15 +91,16 @@ export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
   const history = upper(cell(f, c.history));
   if (!HISTORY.test(history)) return { reason: 'bad_history', detail: `compliance history "${history}" is not up to 12 of _ V S U`, registry_id };
   const programs = programsOf(f, header.programs);
-  if (programs instanceof Bad) return bad(programs, programs.detail.includes('date') ? 'bad_date' : 'bad_number', registry_id);
+  if (programs instanceof Bad) return bad(programs, programs.detail.includes('history') ? 'bad_history' : programs.detail.includes('date') ? 'bad_date' : 'bad_number', registry_id);
 
   const status = cell(f, c.compliance_status);
   const inputs: ScoreInputs = {
     qtrs_with_nc: qtrs,
     history: c.history < 0 ? null : history,
     compliance_status: c.compliance_status < 0 ? null : status,
-    // FAC_SNC_FLG alone is unreliable (N on every row of recent national files): status and programs count too
-    significant_violation: /significant/i.test(status) || cell(f, c.programs_with_snc) !== '' || upper(cell(f, c.snc_flag)) === 'Y',
+    // FAC_SNC_FLG alone is unreliable (N on every row of recent national files): the model reads status and programs too
+    snc_flag: c.snc_flag < 0 ? null : upper(cell(f, c.snc_flag)) === 'Y',
+    programs_in_snc: inSnc,
     inspection_count: inspections,
     informal_action_count: informal,
     formal_action_count: formal,
@@ -108,6 +115,8 @@ export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
     federal_cases: fecCases,
     federal_penalties_usd: fecPenalties,
     date_last_federal_case: dLastFec,
+    federal_case_ids: header.fec.case_ids < 0 ? null : caseIds(cell(f, header.fec.case_ids)),
+    facility_active: c.active_flag < 0 ? null : yesNo(cell(f, c.active_flag)),
     programs,
     not_reported: header.notReported,
   };
@@ -155,6 +164,18 @@ function naicsOf(v: string): string {
   return j === v.length ? v : v.slice(0, j);
 }
 
+/** FEC_CASE_IDS: case numbers separated by spaces, commas or semicolons, each once, in file order. */
+function caseIds(v: string): string[] {
+  if (v === '') return [];
+  return [...new Set(v.split(/[\s,;]+/).filter((x) => x !== ''))];
+}
+
+/** A Y/N flag: true, false, or null when the cell says neither. */
+function yesNo(v: string): boolean | null {
+  const u = upper(v);
+  return u === 'Y' ? true : u === 'N' ? false : null;
+}
+
 function count(f: string[], i: number, column: string, max?: number): number | null | Bad {
   return i < 0 ? null : parseCount(cell(f, i), column, max);
 }
@@ -170,7 +191,6 @@ function bad(b: Bad, reason: RejectReason, registry_id: string): Rejection {
 /** What mapRow needs of a header (columns.ts readHeader). */
 export type RowHeader = Pick<HeaderInfo, 'columns' | 'programs' | 'fec' | 'notReported'>;
 
-const SIGNIFICANT_STATUS = /significant|\bsnc\b|\bhpv\b/i;
 const NOT_IN_PROGRAM = /^not applicable/i;
 
 /**
@@ -194,10 +214,13 @@ function programOf(f: string[], c: ProgramColumnMap): ProgramInputs | null | Bad
   if (lastPenalty instanceof Bad) return lastPenalty;
   const lastFormal = parseDate(cell(f, c.last_formal_action_date), 'program date_last_formal_action');
   if (lastFormal instanceof Bad) return lastFormal;
+  const history = upper(cell(f, c.history));
+  if (!PROGRAM_HISTORY.test(history)) return new Bad(`program compliance history "${history}" is not up to 13 of _ V S U`);
   const flag = upper(cell(f, c.significant));
   return {
     status: c.status < 0 || status === '' ? null : status,
-    significant: c.significant < 0 && c.status < 0 ? null : flag === 'Y' || SIGNIFICANT_STATUS.test(status),
+    // a status naming SNC (or the Clean Air Act's "High Priority Violation") is significant, with or without a flag column
+    significant: c.significant < 0 && c.status < 0 ? null : flag === 'Y' || namesSignificant(status),
     qtrs_with_nc: qtrs,
     formal_actions: formal,
     informal_actions: informal,
@@ -205,6 +228,8 @@ function programOf(f: string[], c: ProgramColumnMap): ProgramInputs | null | Bad
     last_penalty_usd: lastUsd,
     last_penalty_date: lastPenalty,
     last_formal_action_date: lastFormal,
+    history: c.history < 0 ? null : history,
+    qncr_codes: c.qncr_codes < 0 ? null : upper(cell(f, c.qncr_codes)),
   };
 }
 

@@ -28,5 +28,6 @@ export function explainActiveEnforcement(f: ScoreFacts): string {
   const when = latest
     ? latest.date > f.asOf ? `, the latest on ${latest.date} (after the data date)` : `, the latest on ${latest.date}`
     : older ? ', none of them dated in the last 5 years' : ', with no date in the file';
-  return `Yes: ${what.join(' and ')} in the last 5 years${when}; the data does not say whether any has been closed`;
+  const one = f.formal.count + f.federal.count === 1;
+  return `Yes: ${what.join(' and ')} in the last 5 years${when}; the data does not say whether ${one ? 'it has' : 'any has'} been closed`;
 }

@@ -131,15 +131,15 @@ export function explainRecency(f: ScoreFacts): string {
 /** Names events in the window that carry no date in it: recency cannot place them, so they do not count here. */
 function undatedNote(f: ScoreFacts): string {
   const kinds = [
-    [f.formal, 'formal action'],
-    [f.federal, 'federal case'],
-    [f.penalties, 'penalty'],
-    [f.informal, 'informal action'],
+    [f.formal, 'formal action', 'formal actions'],
+    [f.federal, 'federal case', 'federal cases'],
+    [f.penalties, 'penalty', 'penalties'],
+    [f.informal, 'informal action', 'informal actions'],
   ] as const;
   const undated = kinds.filter(([e]) => e.undated);
   if (undated.length === 0) return '';
   const older = undated.some(([e]) => e.olderDate !== null);
-  const names = listOf(undated.map(([, name]) => name));
-  const verb = undated.length === 1 ? 'has' : 'have';
-  return `; the ${names} ${verb} no date ${older ? 'in the last 5 years' : 'in the file'}, so ${undated.length === 1 ? 'it does' : 'they do'} not count here`;
+  const names = listOf(undated.map(([e, one, many]) => (e.count === 1 ? one : many)));
+  const single = undated.length === 1 && undated[0]![0].count === 1;
+  return `; the ${names} ${single ? 'has' : 'have'} no date ${older ? 'in the last 5 years' : 'in the file'}, so ${single ? 'it does' : 'they do'} not count here`;
 }

@@ -13,10 +13,11 @@ import {
 
 /**
  * Formal cases in 5 years. ECHO assesses a penalty through a formal action, so penalties and
- * formal actions are two views of the same cases: the larger count is taken, never their sum.
+ * formal actions are two views of the same cases: the larger count is taken, never their sum. A CWA
+ * "resolved pending" code shows an enforcement response in place: at least one case.
  */
 export function formalCases(f: ScoreFacts): number {
-  return Math.max(f.formalActions, f.penalties.count);
+  return Math.max(f.formalActions, f.penalties.count, f.sncResolvedPending ? 1 : 0);
 }
 
 /**
@@ -42,6 +43,7 @@ export function repeatOffenderPoints(f: ScoreFacts): number {
 
 /** What the formal cases are: formal actions, federal cases, or penalties when those outnumber both. */
 function casesPhrase(f: ScoreFacts): string {
+  if (f.formalActions === 0 && f.penalties.count === 0) return 'An enforcement response reported by the Clean Water Act noncompliance report (counted as 1 case)';
   if (f.penalties.count > f.formalActions) {
     return `${plural(f.penalties.count, 'penalty', 'penalties')} (each counted as a separate case; ${plural(f.formalActions, 'formal action')} reported)`;
   }
@@ -55,7 +57,7 @@ export function explainRepeatOffender(f: ScoreFacts): string {
   const snc = isUnaddressedSnc(f)
     ? '; in significant violation now, with no formal enforcement action in the last 5 years to address it'
     : f.currentStatus === 'significant' && f.formalActions === 0
-      ? '; in significant violation now, which the Clean Water Act noncompliance report marks as being resolved'
+      ? '; in significant violation now, which that report marks as being resolved'
       : '';
   if (cases === 0 && f.informal.count === 0) {
     if (isUnaddressedSnc(f)) return `In significant violation now, with no enforcement action in the last 5 years to address it${informalUnknown ? ' (informal actions not reported)' : ''}`;

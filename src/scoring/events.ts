@@ -50,14 +50,19 @@ export class EventDates {
     } else if (d.trim() !== '') this.undatedText = true; // a non-empty but unreadable date still says an event happened
   }
 
-  /** The events of this kind at `asOf` (a day number), given the 5-year count (0 when none or not reported). */
-  facts(asOf: number, count: number): EventFacts {
+  /**
+   * The events of this kind at `asOf` (a day number), given their count (0 when none or not reported).
+   * `windowed`: the count is EPA's 5-year count, so it stands even when the latest date on record is
+   * older (those events then have no date in the window); otherwise (federal cases, whose count is not
+   * documented as a 5-year one) a latest date before the window means none of them is in it.
+   */
+  facts(asOf: number, count: number, windowed = true): EventFacts {
     const best = this.best;
     if (best !== null) {
       const monthsAgo = monthsBefore(asOf, best.day);
       if (monthsAgo <= ENFORCEMENT_WINDOW_MONTHS) return { count: Math.max(count, 1), latest: { date: best.iso, monthsAgo }, undated: false, olderDate: null };
-      // the latest on record is older than the window: whatever the count shows in it has no date there
-      return { count, latest: null, undated: count > 0, olderDate: best.iso };
+      const n = windowed ? count : 0;
+      return { count: n, latest: null, undated: n > 0, olderDate: best.iso };
     }
     const n = Math.max(count, this.undatedText ? 1 : 0);
     return { count: n, latest: null, undated: n > 0, olderDate: null };

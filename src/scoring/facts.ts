@@ -117,7 +117,7 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
   federalDates.add(inputs.date_last_federal_case);
 
   const federalIds = Array.isArray(inputs.federal_case_ids) ? new Set(inputs.federal_case_ids.filter((x) => typeof x === 'string' && x !== '')).size : 0;
-  const federal = federalDates.facts(day, Math.max(safeCount(inputs.federal_cases), federalIds));
+  const federal = federalDates.facts(day, Math.max(safeCount(inputs.federal_cases), federalIds), false);
   // FAC_LAST_PENALTY_AMT is the latest penalty ever: a 5-year amount only when dated in the window (or undated)
   const lastUsd = inWindowOrUndated(day, inputs.date_last_penalty) ? safeAmount(inputs.last_penalty_usd) : 0;
   const federalUsd = federal.count > 0 ? safeAmount(inputs.federal_penalties_usd) : 0;

@@ -10,7 +10,10 @@ export type GeneratorOptions = {
   rows: number;
   /** YYYY-MM-DD: every date in the file is before it, and FAC_DAYS_LAST_INSPECTION counts to it. */
   asOf: string;
-  /** Share of rows without coordinates, as in EPA's file (ingest rejects them). */
+  /**
+   * Share of rows without coordinates (blank FAC_LAT/FAC_LONG), as EPA's file has some. Default 0: the
+   * bundled sample has none, since ingest rejects such rows (`missing_coordinates`).
+   */
   missingCoordinatesRate?: number;
 };
 
@@ -26,7 +29,7 @@ export function* exporterLines(opts: GeneratorOptions): Generator<string> {
   const places = buildPlaces();
   const asOfMs = Date.parse(`${opts.asOf}T00:00:00Z`);
   if (!Number.isFinite(asOfMs)) throw new Error(`bad as-of date ${opts.asOf}`);
-  const missing = opts.missingCoordinatesRate ?? 0.002;
+  const missing = opts.missingCoordinatesRate ?? 0;
   yield EXPORTER_COLUMNS_2025.join(',');
   let id = 9_900_000_000_00;
   for (let n = 0; n < opts.rows; n++) {

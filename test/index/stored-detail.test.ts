@@ -98,7 +98,10 @@ describe('the programs stored in the detail', () => {
   });
 
   it('format 10 shares a record without a date or an amount (one id for equal records) and keeps the others in the row', () => {
-    const clean = { status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0, penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null };
+    const clean = {
+      status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0, penalties_usd: 0, last_penalty_usd: 0,
+      last_penalty_date: null, last_formal_action_date: null, history: '____________', qncr_codes: null,
+    };
     const records = new ProgramRecords();
     expect(records.entry(null)).toBeNull();
     expect(records.entry(clean)).toBe(0);

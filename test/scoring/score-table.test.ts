@@ -18,7 +18,7 @@ const NO_PROGRAMS = CLEAN_INPUTS.programs;
 /** A program record with nothing against it; override any field. */
 const program = (o: Partial<ProgramInputs>): ProgramInputs => ({
   status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0,
-  penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null, ...o,
+  penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null, history: null, qncr_codes: null, ...o,
 });
 const SNC_NOW = at({ qtrs_with_nc: 1, history: '___________S', compliance_status: 'Significant Violation', snc_flag: true, programs_in_snc: 1 });
 

@@ -36,7 +36,7 @@ describe('the stored score inputs (format 10: values in the order of index_meta 
     const back = inputsOfStored(JSON.stringify(values), keys) as unknown as Record<string, unknown>;
     expect(back.new_input).toBe('added later');
     expect(back.compliance_status).toBe(2);
-    expect(back.significant_violation).toBe(4);
+    expect(back.snc_flag).toBe(4);
   });
 
   it('values without keys are an error, not inputs guessed by position', () => {

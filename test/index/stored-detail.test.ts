@@ -30,6 +30,8 @@ const programsWithOddText = fc.record({
       last_penalty_usd: fc.option(fc.double({ min: 0, max: 1e9, noNaN: true }), { nil: null }),
       last_penalty_date: fc.option(fc.string(), { nil: null }),
       last_formal_action_date: fc.option(fc.string(), { nil: null }),
+      history: fc.option(fc.string({ maxLength: 13 }), { nil: null }),
+      qncr_codes: fc.option(fc.string(), { nil: null }),
     }),
     { nil: null },
   ),

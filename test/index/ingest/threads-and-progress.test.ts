@@ -58,7 +58,7 @@ describe('progress', () => {
   it.each([true, false])('a real ingest reports progress as it goes (inline %p), not only on rare row counts', async (inline) => {
     const dir = tempDir('ingest');
     // 9,000 generated rows with some rejected for missing coordinates: batch ends fall on uneven row counts
-    const file = writeFile(dir, 'p.csv', [...exporterLines({ seed: 'progress', rows: 9000, asOf: '2026-10-31' })].join('\r\n') + '\r\n');
+    const file = writeFile(dir, 'p.csv', [...exporterLines({ seed: 'progress', rows: 9000, asOf: '2026-10-31', missingCoordinatesRate: 0.002 })].join('\r\n') + '\r\n');
     const out: string[] = [];
     const { summary } = await runIngest([file], join(dir, 'p.sqlite'), { inline, progress: { tty: false, write: (s) => out.push(s), intervalMs: 0 } });
     expect(summary.info.row_counts.rejected).toBeGreaterThan(0);
@@ -91,7 +91,7 @@ describe('progress', () => {
 
   it('a real gzip ingest on a terminal: progress follows the compressed bytes consumed, and reject lines sit on their own lines', async () => {
     const dir = tempDir('ingest');
-    const csv = [...exporterLines({ seed: 'progress-gz', rows: 12_000, asOf: '2026-10-31' })].join('\r\n') + '\r\n';
+    const csv = [...exporterLines({ seed: 'progress-gz', rows: 12_000, asOf: '2026-10-31', missingCoordinatesRate: 0.002 })].join('\r\n') + '\r\n';
     const file = join(dir, 'p.csv.gz');
     await Bun.write(file, Bun.gzipSync(csv));
     const out: string[] = [];

@@ -64,6 +64,6 @@ export function explainRepeatOffender(f: ScoreFacts): string {
     const base = informalUnknown ? 'No formal enforcement actions in the last 5 years (informal actions not reported)' : 'No enforcement actions in the last 5 years';
     return `${base}${olderNote(f.formal.olderDate ?? f.federal.olderDate, 'the latest formal action on record')}${snc}`;
   }
-  const informal = informalUnknown ? 'informal actions not reported' : plural(f.informal.count, 'informal action');
-  return `${casesPhrase(f)} and ${informal} in the last 5 years${snc}`;
+  if (informalUnknown) return `${casesPhrase(f)} in the last 5 years (informal actions not reported)${snc}`;
+  return `${casesPhrase(f)} and ${plural(f.informal.count, 'informal action')} in the last 5 years${snc}`;
 }

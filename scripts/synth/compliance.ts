@@ -70,7 +70,11 @@ function penaltyAmount(rng: Rng): number {
   return Math.max(100, Math.round(Math.exp(Math.log(6000) + 1.5 * rng.normal())));
 }
 
-export function makeCompliance(rng: Rng): Compliance {
+/**
+ * `rng` draws what the sample always drew (so its facilities stay those the docs and tests name);
+ * `extra`, a stream of its own, draws what was added later: older events and how zeros are written.
+ */
+export function makeCompliance(rng: Rng, extra: Rng): Compliance {
   const snc = rng.chance(0.007);
   const active = snc || rng.chance(0.72);
   let status: Compliance['status'];
@@ -107,17 +111,17 @@ export function makeCompliance(rng: Rng): Compliance {
   }
 
   // older events, outside the window: the latest ever, with a 5-year count of 0
-  const daysOldFormal = formal === 0 && rng.chance(0.04) ? olderDays(rng) : null;
-  const daysOldInformal = informal === 0 && rng.chance(0.05) ? olderDays(rng) : null;
+  const daysOldFormal = formal === 0 && extra.chance(0.04) ? olderDays(extra) : null;
+  const daysOldInformal = informal === 0 && extra.chance(0.05) ? olderDays(extra) : null;
   let daysOldPenalty: number | null = null, oldPenalty = 0;
-  if (penaltyCount === 0 && (daysOldFormal !== null ? rng.chance(0.5) : rng.chance(0.005))) {
-    daysOldPenalty = daysOldFormal ?? olderDays(rng);
-    oldPenalty = penaltyAmount(rng);
+  if (penaltyCount === 0 && (daysOldFormal !== null ? extra.chance(0.5) : extra.chance(0.005))) {
+    daysOldPenalty = daysOldFormal ?? olderDays(extra);
+    oldPenalty = penaltyAmount(extra);
   }
 
   return {
     active, status, snc, qtrsWithNc, history, inspections, daysLastInspection, informal, daysLastInformal,
     formal, daysLastFormal, penaltyCount, totalPenalties, lastPenalty, daysLastPenalty,
-    daysOldFormal, daysOldInformal, daysOldPenalty, oldPenalty, zeroAsBlank: rng.chance(0.3),
+    daysOldFormal, daysOldInformal, daysOldPenalty, oldPenalty, zeroAsBlank: extra.chance(0.3),
   };
 }

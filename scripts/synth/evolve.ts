@@ -64,6 +64,7 @@ export async function* evolveLines(records: AsyncIterable<CsvRecord[]>, opts: Ev
   const rng = new Rng(`facility-score evolve ${opts.seed}`);
   // additions draw from their own stream, so adding one does not change which others are touched
   const addRng = new Rng(`facility-score evolve additions ${opts.seed}`);
+  const addExtra = new Rng(`facility-score evolve additions details ${opts.seed}`);
   const places = buildPlaces();
   let col: Record<string, number> = {};
   let dayColumns: number[] = [];
@@ -79,7 +80,7 @@ export async function* evolveLines(records: AsyncIterable<CsvRecord[]>, opts: Ev
     if (addAfterHeld && newId !== nextId) {
       manifest.added.push(newId);
       manifest.rows_out++;
-      yield exporterLine(makeFacility(addRng, places, newId, 0), asOfMs, addRng);
+      yield exporterLine(makeFacility(addRng, places, newId, 0, addExtra), asOfMs, addRng, addExtra);
     }
     held = null;
   }

@@ -13,6 +13,8 @@ export type Facility = {
   street: string;
   place: Place;
   point: { lat: number; lng: number } | null;
+  /** The point's draws come from the `extra` stream (rows the sample was first drawn without coordinates): see makeFacility. */
+  pointOnExtra: boolean;
   industry: (typeof INDUSTRIES)[number];
   programs: string[];
   compliance: Compliance;
@@ -33,8 +35,8 @@ const numberIn = (c: Compliance) => (n: number) => (n === 0 ? (c.zeroAsBlank ? '
 /** The latest event ever: the one in the 5-year window, else an older one. */
 const latestDays = (inWindow: number | null, older: number | null) => inWindow ?? older;
 
-/** One exporter CSV line (no newline) for the facility, in the exact 2025 column order. */
-export function exporterLine(f: Facility, asOfMs: number, rng: Rng): string {
+/** One exporter CSV line (no newline) for the facility, in the exact 2025 column order (`extra`: see makeFacility). */
+export function exporterLine(f: Facility, asOfMs: number, rng: Rng, extra: Rng): string {
   const v = Array<string>(EXPORTER_COLUMNS_2025.length).fill('');
   const c = f.compliance;
   const num = numberIn(c);
@@ -55,11 +57,12 @@ export function exporterLine(f: Facility, asOfMs: number, rng: Rng): string {
   set('FAC_CHESAPEAKE_BAY_FLG', yn(['MD', 'DC', 'VA', 'DE'].includes(state) && rng.chance(0.7)));
   set('FAC_NAA_FLAG', yn(f.place.metro && rng.chance(0.6)));
   if (f.point) {
+    const pointRng = f.pointOnExtra ? extra : rng;
     set('FAC_LAT', f.point.lat.toFixed(6));
     set('FAC_LONG', f.point.lng.toFixed(6));
-    set('FAC_COLLECTION_METHOD', rng.pick(['ADDRESS MATCHING-HOUSE NUMBER', 'INTERPOLATION-PHOTO', 'GPS CODE (PSEUDO RANGE) DIFFERENTIAL', 'ADDRESS MATCHING-STREET CENTERLINE']));
-    set('FAC_REFERENCE_POINT', rng.pick(['ENTRANCE POINT OF A FACILITY OR STATION', 'CENTER OF A FACILITY OR STATION', 'PLANT ENTRANCE (GENERAL)', '']));
-    set('FAC_ACCURACY_METERS', rng.pick([10, 25, 30, 50, 100, 150]));
+    set('FAC_COLLECTION_METHOD', pointRng.pick(['ADDRESS MATCHING-HOUSE NUMBER', 'INTERPOLATION-PHOTO', 'GPS CODE (PSEUDO RANGE) DIFFERENTIAL', 'ADDRESS MATCHING-STREET CENTERLINE']));
+    set('FAC_REFERENCE_POINT', pointRng.pick(['ENTRANCE POINT OF A FACILITY OR STATION', 'CENTER OF A FACILITY OR STATION', 'PLANT ENTRANCE (GENERAL)', '']));
+    set('FAC_ACCURACY_METERS', pointRng.pick([10, 25, 30, 50, 100, 150]));
   }
   set('FAC_DERIVED_ZIP', f.place.zip);
   set('FAC_PERCENT_MINORITY', (rng.next() * 100).toFixed(2));
@@ -86,7 +89,7 @@ export function exporterLine(f: Facility, asOfMs: number, rng: Rng): string {
   set('FAC_SNC_FLG', 'N'); // as in EPA's recent national files: N on every row, so status/programs carry SNC
   set('FAC_3YR_COMPLIANCE_HISTORY', c.history);
   for (const p of ['AIR', 'NPDES', 'SDWIS', 'RCRA', 'TRI', 'GHG'] as const) set(`${p}_FLAG`, yn(f.programs.includes(p)));
-  programColumns(set, f, asOfMs, rng);
+  programColumns(set, f, asOfMs, rng, extra);
   set('DFR_URL', `https://echo.epa.gov/detailed-facility-report?fid=${f.id}`);
   set('FAC_SIC_CODES', f.industry.sic);
   set('FAC_NAICS_CODES', f.industry.naics);
@@ -151,7 +154,7 @@ function secondSncProgram(f: Facility): string | null {
 }
 
 /** Program-level columns: the first (lead) program carries the facility's enforcement record, others are clean (but see secondSncProgram). */
-function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): void {
+function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng, extra: Rng): void {
   const c = f.compliance;
   const id = f.id.slice(-8);
   const st = f.place.state;
@@ -185,12 +188,12 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): voi
       if (c.daysLastInspection !== null) set('CWA_DAYS_LAST_INSPECTION', c.daysLastInspection);
       enforcementColumns(set, 'CWA', c, asOfMs);
     }
-    const cwa13 = inViolation('NPDES') ? cwaHistory(f, own('NPDES'), rng) : `_${clean}`;
+    const cwa13 = inViolation('NPDES') ? cwaHistory(f, own('NPDES'), extra) : `_${clean}`;
     set('CWA_QTRS_WITH_NC', violationQuarters(cwa13));
     set('CWA_COMPLIANCE_STATUS', status('NPDES'));
     set('CWA_SNC_FLAG', yn(inViolation('NPDES') && c.snc));
     set('CWA_13QTRS_COMPL_HISTORY', cwa13);
-    if (own('NPDES')) set('CWA_3_YR_QNCR_CODES', qncrCodes(f, cwa13, rng));
+    if (own('NPDES')) set('CWA_3_YR_QNCR_CODES', qncrCodes(f, cwa13, extra));
   }
   if (f.programs.includes('RCRA')) {
     set('RCRA_IDS', `${st}D99${id}`);

@@ -1,8 +1,8 @@
-import { PROGRAMS, type ProgramInputs, type ProgramsInputs, type ScoreInputs } from '../../scoring/model';
-import { namesSignificant } from '../../scoring/status';
+import type { ScoreInputs } from '../../scoring/model';
+import { amount, cell, count, upper } from './cells';
 import type { HeaderInfo } from './columns';
-import type { ProgramColumnMap } from './program-columns';
-import { Bad, isBlank, parseAmount, parseCount, parseDate } from './values';
+import { programsOf } from './program-row';
+import { Bad, isBlank, parseCount, parseDate } from './values';
 
 /** Why a row was not indexed. Every rejected row lands in the rejects CSV with one of these. */
 export const REJECT_REASONS = [
@@ -21,8 +21,6 @@ export type Rejection = { reason: RejectReason; detail: string; registry_id: str
 const DIGITS = /^\d+$/;
 const FID = /[?&]fid=(\d+)/;
 const HISTORY = /^[_VSU]{0,12}$/;
-/** A program's history: CWA's holds 13 quarters, the others 12. */
-const PROGRAM_HISTORY = /^[_VSU]{0,13}$/;
 
 /**
  * Maps one record to a facility, or says why it cannot be indexed. Pure: the same fields give the same result.
@@ -136,26 +134,6 @@ export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
   };
 }
 
-/**
- * Cell `i` of a record, trimmed; '' for an absent column (-1) or a short record. Most cells start and end
- * with a printable ASCII character and are returned as they are, without calling trim.
- */
-function cell(f: string[], i: number): string {
-  if (i < 0) return '';
-  const v = f[i];
-  if (v === undefined) return '';
-  const n = v.length;
-  if (n === 0) return v;
-  const a = v.charCodeAt(0), z = v.charCodeAt(n - 1);
-  return a > 32 && a < 127 && z > 32 && z < 127 ? v : v.trim();
-}
-
-/** Upper case, skipping the call for the usual one-letter flags and already upper-case values of the fast path. */
-function upper(v: string): string {
-  if (v.length === 0 || v === 'Y' || v === 'N') return v;
-  return v.toUpperCase();
-}
-
 function naicsOf(v: string): string {
   const c = v.charCodeAt(0);
   if (!(c >= 48 && c <= 57)) return ''; // also '' (NaN)
@@ -176,71 +154,9 @@ function yesNo(v: string): boolean | null {
   return u === 'Y' ? true : u === 'N' ? false : null;
 }
 
-function count(f: string[], i: number, column: string, max?: number): number | null | Bad {
-  return i < 0 ? null : parseCount(cell(f, i), column, max);
-}
-
-function amount(f: string[], i: number, column: string): number | null | Bad {
-  return i < 0 ? null : parseAmount(cell(f, i), column);
-}
-
 function bad(b: Bad, reason: RejectReason, registry_id: string): Rejection {
   return { reason, detail: b.detail, registry_id };
 }
 
 /** What mapRow needs of a header (columns.ts readHeader). */
 export type RowHeader = Pick<HeaderInfo, 'columns' | 'programs' | 'fec' | 'notReported'>;
-
-const NOT_IN_PROGRAM = /^not applicable/i;
-
-/**
- * One program's record, or null when the facility is not in it: the program flag (AIR_FLAG, ...) says
- * so when the file has it; without it (facility-search), a status other than blank / 'Not Applicable'.
- */
-function programOf(f: string[], c: ProgramColumnMap): ProgramInputs | null | Bad {
-  const status = cell(f, c.status);
-  if (c.flag >= 0 ? upper(cell(f, c.flag)) !== 'Y' : status === '' || NOT_IN_PROGRAM.test(status)) return null;
-  const qtrs = count(f, c.qtrs_with_nc, 'program qtrs_with_nc', 13);
-  if (qtrs instanceof Bad) return qtrs;
-  const formal = count(f, c.formal_actions, 'program formal_action_count');
-  if (formal instanceof Bad) return formal;
-  const informal = count(f, c.informal_actions, 'program informal_count');
-  if (informal instanceof Bad) return informal;
-  const penalties = amount(f, c.penalties_usd, 'program penalties');
-  if (penalties instanceof Bad) return penalties;
-  const lastUsd = amount(f, c.last_penalty_usd, 'program last_penalty_amt');
-  if (lastUsd instanceof Bad) return lastUsd;
-  const lastPenalty = parseDate(cell(f, c.last_penalty_date), 'program last_penalty_date');
-  if (lastPenalty instanceof Bad) return lastPenalty;
-  const lastFormal = parseDate(cell(f, c.last_formal_action_date), 'program date_last_formal_action');
-  if (lastFormal instanceof Bad) return lastFormal;
-  const history = upper(cell(f, c.history));
-  if (!PROGRAM_HISTORY.test(history)) return new Bad(`program compliance history "${history}" is not up to 13 of _ V S U`);
-  const flag = upper(cell(f, c.significant));
-  return {
-    status: c.status < 0 || status === '' ? null : status,
-    // a status naming SNC (or the Clean Air Act's "High Priority Violation") is significant, with or without a flag column
-    significant: c.significant < 0 && c.status < 0 ? null : flag === 'Y' || namesSignificant(status),
-    qtrs_with_nc: qtrs,
-    formal_actions: formal,
-    informal_actions: informal,
-    penalties_usd: penalties,
-    last_penalty_usd: lastUsd,
-    last_penalty_date: lastPenalty,
-    last_formal_action_date: lastFormal,
-    history: c.history < 0 ? null : history,
-    qncr_codes: c.qncr_codes < 0 ? null : upper(cell(f, c.qncr_codes)),
-  };
-}
-
-function programsOf(f: string[], columns: RowHeader['programs']): ProgramsInputs | Bad {
-  const out = { caa: null, cwa: null, rcra: null, sdwa: null } as ProgramsInputs;
-  for (const p of PROGRAMS) {
-    const c = columns[p];
-    if (c === null) continue;
-    const r = programOf(f, c);
-    if (r instanceof Bad) return r;
-    out[p] = r;
-  }
-  return out;
-}

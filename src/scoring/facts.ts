@@ -90,7 +90,7 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
   const significantPrograms = programs.filter((p) => p.status === 'significant');
   if (facilitySaysSignificant(inputs) || significantPrograms.length > 0 || (historyUsable && history.endsWith('S'))) currentStatus = 'significant';
   let counted = Math.min(HISTORY_QUARTERS, safeCount(inputs.qtrs_with_nc));
-  for (const p of programs) counted = Math.max(counted, Math.min(HISTORY_QUARTERS, p.qtrs));
+  for (const p of programs) counted = Math.max(counted, p.qtrsIn12);
   const quartersInViolation = Math.max(counted, inHistory, currentStatus === 'none' ? 0 : 1);
   const significantQuarters = Math.min(quartersInViolation, Math.max(significantInHistory, currentStatus === 'significant' ? 1 : 0));
   let unknownQuarters = unknownInHistory;

@@ -11,6 +11,8 @@ export const ProgramFacts = t.Object({
   status: t.Union([t.Literal('none'), t.Literal('violation'), t.Literal('significant')]),
   /** Quarters in violation the program reports: up to 13 for CWA (its window is 13 quarters), 12 for the others. */
   qtrs: t.Integer({ minimum: 0, maximum: CWA_HISTORY_QUARTERS }),
+  /** Of those, the ones in the facility's 12-quarter window: CWA's oldest (13th) quarter is not in it. */
+  qtrsIn12: t.Integer({ minimum: 0, maximum: HISTORY_QUARTERS }),
   /** Its quarterly history, upper-cased, whole (13 characters for CWA), oldest first; '' when none. */
   history: t.String(),
   formal: t.Integer({ minimum: 0 }),
@@ -54,12 +56,16 @@ export function programFacts(programs: unknown, asOf: number): ProgramFacts[] {
     const maxQuarters = name === 'cwa' ? CWA_HISTORY_QUARTERS : HISTORY_QUARTERS;
     let inHistory = 0;
     for (const c of history) if (c === 'V' || c === 'S') inHistory++;
+    const qtrs = Math.min(maxQuarters, Math.max(safeCount(p.qtrs_with_nc), inHistory));
+    // a 13-quarter history starts one quarter before the facility's 12: a violation there is outside them
+    const oldestOutside = history.length > HISTORY_QUARTERS && (history[0] === 'V' || history[0] === 'S') ? 1 : 0;
     const lastUsd = inWindowOrUndated(asOf, p.last_penalty_date) ? safeAmount(p.last_penalty_usd) : 0;
     const code = name === 'cwa' ? latestQncrCode(p.qncr_codes) : null;
     out.push({
       name,
       status,
-      qtrs: Math.min(maxQuarters, Math.max(safeCount(p.qtrs_with_nc), inHistory)),
+      qtrs,
+      qtrsIn12: Math.min(HISTORY_QUARTERS, qtrs - oldestOutside),
       history,
       formal: safeCount(p.formal_actions),
       informal: safeCount(p.informal_actions),

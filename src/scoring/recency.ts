@@ -107,7 +107,8 @@ function describe(e: RecencyEvent, f: ScoreFacts): string {
     case 'dated':
       // ISO dates compare as strings; a future date is scored as at the as-of date, so say so
       if (e.date! > f.asOf) return `${LABEL[e.kind]} on ${e.date}, after ${asOf}; counted as on it`;
-      return e.monthsAgo < 0.5 ? `${LABEL[e.kind]} on ${e.date}, ${asOf}` : `${LABEL[e.kind]} on ${e.date}, ${months(e.monthsAgo)} before ${asOf}`;
+      if (e.date === f.asOf) return `${LABEL[e.kind]} on ${asOf}`;
+      return e.monthsAgo < 0.5 ? `${LABEL[e.kind]} on ${e.date}, less than a month before ${asOf}` : `${LABEL[e.kind]} on ${e.date}, ${months(e.monthsAgo)} before ${asOf}`;
     case 'status':
       return e.kind === 'current_significant_violation' ? `In significant violation at ${asOf}, per the current compliance status` : `In violation at ${asOf}, per the current compliance status`;
     case 'history':

@@ -43,7 +43,9 @@ export function repeatOffenderPoints(f: ScoreFacts): number {
 
 /** What the formal cases are: formal actions, federal cases, or penalties when those outnumber both. */
 function casesPhrase(f: ScoreFacts): string {
-  if (f.formalActions === 0 && f.penalties.count === 0) return 'An enforcement response reported by the Clean Water Act noncompliance report (counted as 1 case)';
+  if (f.formalActions === 0 && f.penalties.count === 0) {
+    return f.sncResolvedPending ? 'An enforcement response reported by the Clean Water Act noncompliance report (counted as 1 case)' : 'No formal enforcement actions';
+  }
   if (f.penalties.count > f.formalActions) {
     return `${plural(f.penalties.count, 'penalty', 'penalties')} (each counted as a separate case; ${plural(f.formalActions, 'formal action')} reported)`;
   }
@@ -55,7 +57,7 @@ export function explainRepeatOffender(f: ScoreFacts): string {
   const cases = formalCases(f);
   const informalUnknown = f.informal.count === 0 && f.notReported.includes('informal_action_count');
   const snc = isUnaddressedSnc(f)
-    ? '; in significant violation now, with no formal enforcement action in the last 5 years to address it'
+    ? '; in significant violation now, with no formal enforcement action to address it'
     : f.currentStatus === 'significant' && f.formalActions === 0
       ? '; in significant violation now, which that report marks as being resolved'
       : '';

@@ -126,6 +126,12 @@ describe("CWA's 13-quarter history is read as 13 quarters", () => {
     expect(score(cwa('V____________', '1')).recency).toBe(25); // 15 x (1 - 36/36) = 0
   });
 
+  it("counts for the facility's 12 quarters only the latest 12 of CWA's 13: a violation in the oldest is outside them", () => {
+    expect(score(cwa('V____________', '1')).violation_frequency).toBe(15);
+    expect(score(cwa('____________V', '1')).violation_frequency).toBe(14); // 15 - 1.25
+    expect(inputsOf(cwa('V____________', '1')).programs.cwa?.qtrs_with_nc).toBe(1); // the program's own count stays whole
+  });
+
   it('rejects a program history that is not quarters (as the facility history is)', () => {
     const row = exporterRow({ ...CLEAN, ...cwa('__X__________', '0') }) as Record<string, string | undefined>;
     expect((mapRow(EXPORTER_COLUMNS_2025.map((c) => row[c] ?? ''), header) as Rejection).reason).toBe('bad_history');

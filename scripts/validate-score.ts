@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * How the score separates what ECHO itself says (issue 14):
+ * How the score separates what ECHO itself says:
  *   bun run scripts/validate-score.ts FILE [--as-of YYYY-MM-DD]
  * FILE is an ECHO CSV (exporter or facility-search; ingested into a temporary index first) or an
  * index file (.sqlite). Prints the overall score by ECHO status class (count, quartiles, median),

@@ -3,6 +3,8 @@
  * Writes a FICTITIOUS dataset in the exact 2025 ECHO exporter format (see docs/ingest.md):
  *   npx bun run scripts/generate-sample.ts --rows 20000 --seed sample-v1 --as-of 2026-10-31 --out data/x.csv.gz
  * Streams: any size in bounded memory. `.gz` output is gzip-compressed; `--out -` writes to stdout.
+ * `--missing-coordinates 0.002` leaves that share of rows without FAC_LAT/FAC_LONG, as EPA's file has some
+ * (default 0: ingest rejects such rows, so the bundled sample has none).
  *
  * The next weekly release of a file (docs/ingest.md, "Evolving a release"):
  *   bun run scripts/generate-sample.ts --evolve data/x.csv.gz --as-of 2026-11-07 --change-share 0.02 --seed week-2 --out data/y.csv.gz
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     manifest: { type: 'string' },
     out: { type: 'string', default: '-' },
     'gzip-level': { type: 'string', default: '6' },
+    'missing-coordinates': { type: 'string', default: '0' },
   },
 });
 
@@ -38,10 +41,12 @@ if (!Number.isInteger(rows) || rows < 0) throw new Error(`--rows must be a whole
 const out = values.out!;
 const changeShare = Number(values['change-share']);
 if (!(changeShare >= 0 && changeShare <= 1)) throw new Error(`--change-share must be between 0 and 1, got ${values['change-share']}`);
+const missingCoordinatesRate = Number(values['missing-coordinates']);
+if (!(missingCoordinatesRate >= 0 && missingCoordinatesRate <= 1)) throw new Error(`--missing-coordinates must be a share between 0 and 1, got ${values['missing-coordinates']}`);
 const manifest = {} as EvolveManifest;
 const lines: AsyncIterable<string> | Iterable<string> = values.evolve
   ? evolveLines(csvBatches(openSource(values.evolve).chunks), { seed: values.seed!, asOf: values['as-of'], changeShare }, manifest)
-  : exporterLines({ seed: values.seed!, rows, asOf: values['as-of'] ?? '2026-10-31' });
+  : exporterLines({ seed: values.seed!, rows, asOf: values['as-of'] ?? '2026-10-31', missingCoordinatesRate });
 // written beside the target and renamed at the end: a half-written file never has the final name
 const tmp = buildTempPath(out);
 const file: Writable = out === '-' ? process.stdout : createWriteStream(tmp);

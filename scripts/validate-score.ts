@@ -5,15 +5,19 @@
  * FILE is an ECHO CSV (exporter or facility-search; ingested into a temporary index first) or an
  * index file (.sqlite). Prints the overall score by ECHO status class (count, quartiles, median),
  * the pairwise concordance of "Significant Violation" vs "No Violation Identified" (the share of
- * (SNC, clean-status) pairs where the SNC facility scores lower; ties count half), and the peer
- * groups by NAICS depth.
+ * (SNC, clean-status) pairs where the SNC facility scores lower; ties count half), the peer groups
+ * by NAICS depth, and the model's real-semantics property checks over every facility
+ * (scripts/score-checks.ts: count 0 vs blank, events before the window, addressed >= unaddressed SNC,
+ * no active enforcement without an action). Exits 1 when a check fails.
  */
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { FacilityIndex } from '../src/index/facility-index';
 import { ingest } from '../src/index/ingest/ingest';
+import { runChecks } from './score-checks';
 
 const { values, positionals } = parseArgs({ args: Bun.argv.slice(2), options: { 'as-of': { type: 'string' } }, allowPositionals: true });
 if (positionals.length !== 1) {
@@ -104,8 +108,25 @@ try {
   const noNaics = (db.query("SELECT count(*) AS n FROM facility WHERE length(fac_naics) < 2").get() as { n: number }).n;
   console.log(`no NAICS code (peers null): ${noNaics.toLocaleString('en-US')} facilities`);
   const small = peers.filter((p) => p.smallest < 30).map((p) => `${p.digits}-digit`);
-  if (small.length) console.log(`groups under 30 even at 2 digits exist (${small.join(', ')}): peer_count shows their size`);
+  if (small.length) console.log(`groups under 30 even at 2 digits exist (${small.join(', ')}): no percentile for them, peer_count shows their size`);
+  const ids = (db.query('SELECT registry_id FROM facility').all() as { registry_id: string }[]).map((r) => r.registry_id);
   db.close();
+
+  console.log(`\nProperty checks (score method ${info.score_version}, every facility rescored at ${info.as_of})`);
+  const index = FacilityIndex.open(indexPath);
+  const stored = function* () {
+    for (const id of ids) {
+      const row = index.getDetail(id)!;
+      yield { id, inputs: row.score_inputs, overall: row.overall_score, active: row.active_enforcement };
+    }
+  };
+  const results = runChecks(stored(), info.as_of);
+  index.close();
+  for (const c of results) {
+    const verdict = c.failed === 0 ? 'ok' : `FAILED on ${c.failed.toLocaleString('en-US')} (e.g. ${c.example})`;
+    console.log(`  ${c.name.padEnd(64)} ${c.checked.toLocaleString('en-US').padStart(10)} checked  ${verdict}`);
+  }
+  if (results.some((c) => c.failed > 0)) process.exitCode = 1;
 } finally {
   if (work) rmSync(work, { recursive: true, force: true });
 }

@@ -31,7 +31,8 @@ export const CLEAN_INPUTS: ScoreInputs = {
   qtrs_with_nc: 0,
   history: '____________',
   compliance_status: 'No Violation Identified',
-  significant_violation: false,
+  snc_flag: false,
+  programs_in_snc: 0,
   inspection_count: 1,
   informal_action_count: 0,
   formal_action_count: 0,
@@ -45,6 +46,8 @@ export const CLEAN_INPUTS: ScoreInputs = {
   federal_cases: 0,
   federal_penalties_usd: 0,
   date_last_federal_case: null,
+  federal_case_ids: [],
+  facility_active: true,
   programs: { caa: null, cwa: null, rcra: null, sdwa: null },
   not_reported: [],
 };

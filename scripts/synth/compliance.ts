@@ -4,7 +4,9 @@ import type { Rng } from './rng';
  * An invented facility's compliance record, with the proportions the sample aims at
  * (documented in docs/ingest.md): ~0.7% in significant violation, ~7-8% with a violation identified,
  * ~1% with a penalty in 5 years (log-normal amounts, median ~$6k, plus a Pareto tail into the millions).
- * Dates are days before the as-of date; the history string always agrees with qtrs_with_nc.
+ * Dates are days before the as-of date; the history string always agrees with qtrs_with_nc. As in
+ * EPA's file, counts cover 5 years while the `DATE_LAST_*` columns hold the latest event ever: some
+ * facilities with no event in the window carry an older one (`old*`, 5-15 years back, count 0).
  */
 export type Compliance = {
   active: boolean;
@@ -22,9 +24,18 @@ export type Compliance = {
   totalPenalties: number;
   lastPenalty: number;
   daysLastPenalty: number | null;
+  /** The latest event on record when it is older than the 5-year window (its count in the window is 0). */
+  daysOldFormal: number | null;
+  daysOldInformal: number | null;
+  daysOldPenalty: number | null;
+  oldPenalty: number;
+  /** Zero counts written as `0` (most rows) or left blank: EPA's file has both. */
+  zeroAsBlank: boolean;
 };
 
 const FIVE_YEARS = 1825;
+/** Days back of an event older than the 5-year window: 5 to 15 years. */
+const olderDays = (rng: Rng) => rng.int(FIVE_YEARS + 30, 15 * 365);
 
 /** Quarters with violations, most recent last: violators' latest quarter is in violation. */
 function historyFor(rng: Rng, qtrs: number, snc: boolean, currentViolation: boolean): string {
@@ -59,7 +70,11 @@ function penaltyAmount(rng: Rng): number {
   return Math.max(100, Math.round(Math.exp(Math.log(6000) + 1.5 * rng.normal())));
 }
 
-export function makeCompliance(rng: Rng): Compliance {
+/**
+ * `rng` draws what the sample always drew (so its facilities stay those the docs and tests name);
+ * `extra`, a stream of its own, draws what was added later: older events and how zeros are written.
+ */
+export function makeCompliance(rng: Rng, extra: Rng): Compliance {
   const snc = rng.chance(0.007);
   const active = snc || rng.chance(0.72);
   let status: Compliance['status'];
@@ -95,8 +110,18 @@ export function makeCompliance(rng: Rng): Compliance {
     daysLastPenalty = Math.min(FIVE_YEARS, daysLastFormal! + rng.int(0, 45));
   }
 
+  // older events, outside the window: the latest ever, with a 5-year count of 0
+  const daysOldFormal = formal === 0 && extra.chance(0.04) ? olderDays(extra) : null;
+  const daysOldInformal = informal === 0 && extra.chance(0.05) ? olderDays(extra) : null;
+  let daysOldPenalty: number | null = null, oldPenalty = 0;
+  if (penaltyCount === 0 && (daysOldFormal !== null ? extra.chance(0.5) : extra.chance(0.005))) {
+    daysOldPenalty = daysOldFormal ?? olderDays(extra);
+    oldPenalty = penaltyAmount(extra);
+  }
+
   return {
     active, status, snc, qtrsWithNc, history, inspections, daysLastInspection, informal, daysLastInformal,
     formal, daysLastFormal, penaltyCount, totalPenalties, lastPenalty, daysLastPenalty,
+    daysOldFormal, daysOldInformal, daysOldPenalty, oldPenalty, zeroAsBlank: extra.chance(0.3),
   };
 }

@@ -64,6 +64,7 @@ export async function* evolveLines(records: AsyncIterable<CsvRecord[]>, opts: Ev
   const rng = new Rng(`facility-score evolve ${opts.seed}`);
   // additions draw from their own stream, so adding one does not change which others are touched
   const addRng = new Rng(`facility-score evolve additions ${opts.seed}`);
+  const addExtra = new Rng(`facility-score evolve additions details ${opts.seed}`);
   const places = buildPlaces();
   let col: Record<string, number> = {};
   let dayColumns: number[] = [];
@@ -79,7 +80,7 @@ export async function* evolveLines(records: AsyncIterable<CsvRecord[]>, opts: Ev
     if (addAfterHeld && newId !== nextId) {
       manifest.added.push(newId);
       manifest.rows_out++;
-      yield exporterLine(makeFacility(addRng, places, newId, 0), asOfMs, addRng);
+      yield exporterLine(makeFacility(addRng, places, newId, 0, addExtra), asOfMs, addRng, addExtra);
     }
     held = null;
   }
@@ -137,10 +138,22 @@ export async function* evolveLines(records: AsyncIterable<CsvRecord[]>, opts: Ev
 const recent = (asOfMs: number, rng: Rng) => mdy(asOfMs - rng.int(1, 6) * DAY_MS);
 const count = (s: string | undefined) => (s && /^\d+$/.test(s) ? Number(s) : 0);
 
-/** A new formal action this week, on a facility with none open (not in significant violation, no formal action in 13 months). */
+/** Days in the 5-year enforcement window (60 months of 30.4375 days, as the score measures it). */
+const WINDOW_DAYS = 1826;
+
+/**
+ * A new formal action this week, on a facility with none open: no formal action or federal case in the
+ * 5-year window (score method fcs-3.0 takes any such action as open, none known closed).
+ */
 function startEnforcement(f: string[], col: Record<string, number>, asOfMs: number, rng: Rng): boolean {
-  const lastFormal = fromMdy(f[col.FAC_DATE_LAST_FORMAL_ACTION!]!);
-  const open = /significant/i.test(f[col.FAC_COMPLIANCE_STATUS!]!) || f[col.FAC_PROGRAMS_WITH_SNC!] !== '' || (lastFormal !== null && asOfMs - lastFormal < 400 * DAY_MS);
+  const inWindow = (d: string | undefined) => {
+    const ms = fromMdy(d ?? '');
+    return ms !== null && asOfMs - ms <= WINDOW_DAYS * DAY_MS;
+  };
+  const programCounts = ['CAA', 'CWA', 'RCRA', 'SDWA'].map((p) => count(f[col[`${p}_FORMAL_ACTION_COUNT`]!]));
+  const open =
+    count(f[col.FAC_FORMAL_ACTION_COUNT!]) > 0 || programCounts.some((n) => n > 0) || inWindow(f[col.FAC_DATE_LAST_FORMAL_ACTION!]) ||
+    inWindow(f[col.FEC_LAST_CASE_DATE!]) || (f[col.FEC_CASE_IDS!] !== '' && f[col.FEC_LAST_CASE_DATE!] === '');
   if (open) return false;
   f[col.FAC_FORMAL_ACTION_COUNT!] = String(count(f[col.FAC_FORMAL_ACTION_COUNT!]) + 1);
   f[col.FAC_DATE_LAST_FORMAL_ACTION!] = recent(asOfMs, rng);

@@ -6,7 +6,6 @@ import { INDUSTRIES } from './names';
 import type { Rng } from './rng';
 
 const COL = Object.fromEntries(EXPORTER_COLUMNS_2025.map((c, i) => [c, i])) as Record<(typeof EXPORTER_COLUMNS_2025)[number], number>;
-const PROGRAM_SNC_NAME: Record<string, string> = { AIR: 'CAA', NPDES: 'CWA', RCRA: 'RCRA', SDWIS: 'SDWA' };
 
 export type Facility = {
   id: string;
@@ -14,6 +13,8 @@ export type Facility = {
   street: string;
   place: Place;
   point: { lat: number; lng: number } | null;
+  /** The point's draws come from the `extra` stream (rows the sample was first drawn without coordinates): see makeFacility. */
+  pointOnExtra: boolean;
   industry: (typeof INDUSTRIES)[number];
   programs: string[];
   compliance: Compliance;
@@ -29,12 +30,16 @@ function mdy(asOfMs: number, days: number | null): string {
 }
 
 const yn = (b: boolean) => (b ? 'Y' : 'N');
-const num = (n: number) => (n === 0 ? '' : String(n));
+/** A count or amount as this row writes it: zero as `0`, or blank on rows that leave zeros blank (EPA's file has both). */
+const numberIn = (c: Compliance) => (n: number) => (n === 0 ? (c.zeroAsBlank ? '' : '0') : String(n));
+/** The latest event ever: the one in the 5-year window, else an older one. */
+const latestDays = (inWindow: number | null, older: number | null) => inWindow ?? older;
 
-/** One exporter CSV line (no newline) for the facility, in the exact 2025 column order. */
-export function exporterLine(f: Facility, asOfMs: number, rng: Rng): string {
+/** One exporter CSV line (no newline) for the facility, in the exact 2025 column order (`extra`: see makeFacility). */
+export function exporterLine(f: Facility, asOfMs: number, rng: Rng, extra: Rng): string {
   const v = Array<string>(EXPORTER_COLUMNS_2025.length).fill('');
   const c = f.compliance;
+  const num = numberIn(c);
   const set = (name: keyof typeof COL, value: string | number) => (v[COL[name]] = String(value));
   const state = f.place.state;
   set('REGISTRY_ID', f.id);
@@ -52,44 +57,46 @@ export function exporterLine(f: Facility, asOfMs: number, rng: Rng): string {
   set('FAC_CHESAPEAKE_BAY_FLG', yn(['MD', 'DC', 'VA', 'DE'].includes(state) && rng.chance(0.7)));
   set('FAC_NAA_FLAG', yn(f.place.metro && rng.chance(0.6)));
   if (f.point) {
+    const pointRng = f.pointOnExtra ? extra : rng;
     set('FAC_LAT', f.point.lat.toFixed(6));
     set('FAC_LONG', f.point.lng.toFixed(6));
-    set('FAC_COLLECTION_METHOD', rng.pick(['ADDRESS MATCHING-HOUSE NUMBER', 'INTERPOLATION-PHOTO', 'GPS CODE (PSEUDO RANGE) DIFFERENTIAL', 'ADDRESS MATCHING-STREET CENTERLINE']));
-    set('FAC_REFERENCE_POINT', rng.pick(['ENTRANCE POINT OF A FACILITY OR STATION', 'CENTER OF A FACILITY OR STATION', 'PLANT ENTRANCE (GENERAL)', '']));
-    set('FAC_ACCURACY_METERS', rng.pick([10, 25, 30, 50, 100, 150]));
+    set('FAC_COLLECTION_METHOD', pointRng.pick(['ADDRESS MATCHING-HOUSE NUMBER', 'INTERPOLATION-PHOTO', 'GPS CODE (PSEUDO RANGE) DIFFERENTIAL', 'ADDRESS MATCHING-STREET CENTERLINE']));
+    set('FAC_REFERENCE_POINT', pointRng.pick(['ENTRANCE POINT OF A FACILITY OR STATION', 'CENTER OF A FACILITY OR STATION', 'PLANT ENTRANCE (GENERAL)', '']));
+    set('FAC_ACCURACY_METERS', pointRng.pick([10, 25, 30, 50, 100, 150]));
   }
   set('FAC_DERIVED_ZIP', f.place.zip);
   set('FAC_PERCENT_MINORITY', (rng.next() * 100).toFixed(2));
   set('FAC_POP_DEN', (f.place.metro ? rng.next() * 12000 : rng.next() * 400).toFixed(2));
   set('FAC_MAJOR_FLAG', yn(rng.chance(f.industry.weight < 1 ? 0.6 : 0.03)));
   set('FAC_ACTIVE_FLAG', yn(c.active));
-  set('FAC_INSPECTION_COUNT', c.inspections);
+  set('FAC_INSPECTION_COUNT', num(c.inspections));
   set('FAC_DATE_LAST_INSPECTION', mdy(asOfMs, c.daysLastInspection));
   if (c.daysLastInspection !== null) set('FAC_DAYS_LAST_INSPECTION', c.daysLastInspection);
-  set('FAC_INFORMAL_COUNT', c.informal);
-  set('FAC_DATE_LAST_INFORMAL_ACTION', mdy(asOfMs, c.daysLastInformal));
-  set('FAC_FORMAL_ACTION_COUNT', c.formal);
-  set('FAC_DATE_LAST_FORMAL_ACTION', mdy(asOfMs, c.daysLastFormal));
+  // counts and totals cover 5 years; the DATE_LAST_* columns and the last amount are the latest event ever
+  set('FAC_INFORMAL_COUNT', num(c.informal));
+  set('FAC_DATE_LAST_INFORMAL_ACTION', mdy(asOfMs, latestDays(c.daysLastInformal, c.daysOldInformal)));
+  set('FAC_FORMAL_ACTION_COUNT', num(c.formal));
+  set('FAC_DATE_LAST_FORMAL_ACTION', mdy(asOfMs, latestDays(c.daysLastFormal, c.daysOldFormal)));
   set('FAC_TOTAL_PENALTIES', num(c.totalPenalties));
-  set('FAC_PENALTY_COUNT', c.penaltyCount);
-  set('FAC_DATE_LAST_PENALTY', mdy(asOfMs, c.daysLastPenalty));
-  set('FAC_LAST_PENALTY_AMT', num(c.lastPenalty));
-  set('FAC_QTRS_WITH_NC', c.status === '' ? '' : c.qtrsWithNc);
-  const lead = f.programs[0]!;
+  set('FAC_PENALTY_COUNT', num(c.penaltyCount));
+  set('FAC_DATE_LAST_PENALTY', mdy(asOfMs, latestDays(c.daysLastPenalty, c.daysOldPenalty)));
+  set('FAC_LAST_PENALTY_AMT', num(c.lastPenalty || c.oldPenalty));
+  set('FAC_QTRS_WITH_NC', c.status === '' ? '' : num(c.qtrsWithNc));
   const second = secondSncProgram(f);
-  if (c.snc) set('FAC_PROGRAMS_WITH_SNC', [lead, second].filter((p) => p !== null).map((p) => PROGRAM_SNC_NAME[p] ?? 'RCRA').join(' '));
+  // FAC_PROGRAMS_WITH_SNC counts the programs in SNC (0 for none); one row in 20 leaves it blank
+  set('FAC_PROGRAMS_WITH_SNC', c.snc ? (second ? 2 : 1) : Number(f.id.slice(-2)) % 20 === 7 ? '' : 0);
   set('FAC_COMPLIANCE_STATUS', c.status);
   set('FAC_SNC_FLG', 'N'); // as in EPA's recent national files: N on every row, so status/programs carry SNC
   set('FAC_3YR_COMPLIANCE_HISTORY', c.history);
   for (const p of ['AIR', 'NPDES', 'SDWIS', 'RCRA', 'TRI', 'GHG'] as const) set(`${p}_FLAG`, yn(f.programs.includes(p)));
-  programColumns(set, f, asOfMs, rng);
+  programColumns(set, f, asOfMs, rng, extra);
   set('DFR_URL', `https://echo.epa.gov/detailed-facility-report?fid=${f.id}`);
   set('FAC_SIC_CODES', f.industry.sic);
   set('FAC_NAICS_CODES', f.industry.naics);
   const epaLed = rng.chance(0.25);
   set(epaLed ? 'FAC_DATE_LAST_INSPECTION_EPA' : 'FAC_DATE_LAST_INSPECTION_STATE', mdy(asOfMs, c.daysLastInspection));
-  set(epaLed ? 'FAC_DATE_LAST_FORMAL_ACT_EPA' : 'FAC_DATE_LAST_FORMAL_ACT_ST', mdy(asOfMs, c.daysLastFormal));
-  set(epaLed ? 'FAC_DATE_LAST_INFORMAL_ACT_EPA' : 'FAC_DATE_LAST_INFORMAL_ACT_ST', mdy(asOfMs, c.daysLastInformal));
+  set(epaLed ? 'FAC_DATE_LAST_FORMAL_ACT_EPA' : 'FAC_DATE_LAST_FORMAL_ACT_ST', mdy(asOfMs, latestDays(c.daysLastFormal, c.daysOldFormal)));
+  set(epaLed ? 'FAC_DATE_LAST_INFORMAL_ACT_EPA' : 'FAC_DATE_LAST_INFORMAL_ACT_ST', mdy(asOfMs, latestDays(c.daysLastInformal, c.daysOldInformal)));
   set('TRI_REPORTER', yn(f.programs.includes('TRI')));
   set('FAC_IMP_WATER_FLG', yn(f.programs.includes('NPDES') && rng.chance(0.2)));
   return v.map(csvField).join(',');
@@ -97,15 +104,41 @@ export function exporterLine(f: Facility, asOfMs: number, rng: Rng): string {
 
 type Setter = (name: keyof typeof COL, value: string | number) => void;
 
-/** The lead program's enforcement record; CAA, CWA and RCRA name these six columns alike. */
+/** The lead program's enforcement record; CAA, CWA and RCRA name these six columns alike (dates and last amount: the latest ever). */
 function enforcementColumns(set: Setter, prog: 'CAA' | 'CWA' | 'RCRA', c: Facility['compliance'], asOfMs: number): void {
-  set(`${prog}_INFORMAL_COUNT`, c.informal);
-  set(`${prog}_FORMAL_ACTION_COUNT`, c.formal);
-  set(`${prog}_DATE_LAST_FORMAL_ACTION`, mdy(asOfMs, c.daysLastFormal));
+  const num = numberIn(c);
+  set(`${prog}_INFORMAL_COUNT`, num(c.informal));
+  set(`${prog}_FORMAL_ACTION_COUNT`, num(c.formal));
+  set(`${prog}_DATE_LAST_FORMAL_ACTION`, mdy(asOfMs, latestDays(c.daysLastFormal, c.daysOldFormal)));
   set(`${prog}_PENALTIES`, num(c.totalPenalties));
-  set(`${prog}_LAST_PENALTY_DATE`, mdy(asOfMs, c.daysLastPenalty));
-  set(`${prog}_LAST_PENALTY_AMT`, num(c.lastPenalty));
+  set(`${prog}_LAST_PENALTY_DATE`, mdy(asOfMs, latestDays(c.daysLastPenalty, c.daysOldPenalty)));
+  set(`${prog}_LAST_PENALTY_AMT`, num(c.lastPenalty || c.oldPenalty));
 }
+
+/**
+ * CWA's 13 quarters: the 12 of the facility history and one older. The lead program's older quarter
+ * is in violation for a third of violators (so CWA_QTRS_WITH_NC can reach 13); a program in SNC with
+ * the facility but with no record of its own repeats the history.
+ */
+function cwaHistory(f: Facility, lead: boolean, rng: Rng): string {
+  const h = f.compliance.history || '____________';
+  return `${lead && f.compliance.qtrsWithNc > 0 && rng.chance(1 / 3) ? 'V' : '_'}${h}`;
+}
+
+/**
+ * CWA_3_YR_QNCR_CODES, one code a quarter (`_` none, `1` unresolved, `2` resolved pending), for the
+ * CWA-lead facilities in violation that have them (most cells are empty, as in EPA's file): an SNC
+ * with an enforcement response in place ends on `2`, sometimes without a formal action counted.
+ */
+function qncrCodes(f: Facility, cwa13: string, rng: Rng): string {
+  const c = f.compliance;
+  if (c.qtrsWithNc === 0 || !rng.chance(c.snc ? 0.6 : 0.2)) return '';
+  const codes: string[] = [...cwa13].map((q) => (q === 'V' || q === 'S' ? '1' : '_'));
+  if (c.snc && rng.chance(c.formal > 0 ? 0.5 : 0.3)) codes[codes.length - 1] = '2';
+  return codes.join('');
+}
+
+const violationQuarters = (h: string) => [...h].filter((q) => q === 'V' || q === 'S').length;
 
 const SNC_PROGRAMS = new Set(['AIR', 'NPDES', 'RCRA', 'SDWIS']);
 
@@ -121,7 +154,7 @@ function secondSncProgram(f: Facility): string | null {
 }
 
 /** Program-level columns: the first (lead) program carries the facility's enforcement record, others are clean (but see secondSncProgram). */
-function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): void {
+function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng, extra: Rng): void {
   const c = f.compliance;
   const id = f.id.slice(-8);
   const st = f.place.state;
@@ -155,10 +188,12 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): voi
       if (c.daysLastInspection !== null) set('CWA_DAYS_LAST_INSPECTION', c.daysLastInspection);
       enforcementColumns(set, 'CWA', c, asOfMs);
     }
-    set('CWA_QTRS_WITH_NC', inViolation('NPDES') ? c.qtrsWithNc : 0);
+    const cwa13 = inViolation('NPDES') ? cwaHistory(f, own('NPDES'), extra) : `_${clean}`;
+    set('CWA_QTRS_WITH_NC', violationQuarters(cwa13));
     set('CWA_COMPLIANCE_STATUS', status('NPDES'));
     set('CWA_SNC_FLAG', yn(inViolation('NPDES') && c.snc));
-    set('CWA_13QTRS_COMPL_HISTORY', `_${inViolation('NPDES') ? c.history || clean : clean}`);
+    set('CWA_13QTRS_COMPL_HISTORY', cwa13);
+    if (own('NPDES')) set('CWA_3_YR_QNCR_CODES', qncrCodes(f, cwa13, extra));
   }
   if (f.programs.includes('RCRA')) {
     set('RCRA_IDS', `${st}D99${id}`);
@@ -195,10 +230,12 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng): voi
     set('GHG_IDS', `99${id.slice(-5)}`);
     set('GHG_CO2_RELEASES', (Math.exp(11 + 1.5 * rng.normal())).toFixed(1));
   }
-  if (c.totalPenalties >= 100_000) {
+  // federal cases: a large penalty in the window, or an older one (its case dated before the window)
+  if (c.totalPenalties >= 100_000 || c.oldPenalty >= 100_000) {
+    const recent = c.totalPenalties >= 100_000;
     set('FEC_CASE_IDS', `99-${id}`);
     set('FEC_NUMBER_OF_CASES', 1);
-    set('FEC_LAST_CASE_DATE', mdy(asOfMs, c.daysLastFormal));
-    set('FEC_TOTAL_PENALTIES', c.totalPenalties);
+    set('FEC_LAST_CASE_DATE', mdy(asOfMs, recent ? c.daysLastFormal : c.daysOldPenalty));
+    set('FEC_TOTAL_PENALTIES', recent ? c.totalPenalties : c.oldPenalty);
   }
 }

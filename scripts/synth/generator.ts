@@ -10,7 +10,10 @@ export type GeneratorOptions = {
   rows: number;
   /** YYYY-MM-DD: every date in the file is before it, and FAC_DAYS_LAST_INSPECTION counts to it. */
   asOf: string;
-  /** Share of rows without coordinates, as in EPA's file (ingest rejects them). */
+  /**
+   * Share of rows without coordinates (blank FAC_LAT/FAC_LONG), as EPA's file has some. Default 0: the
+   * bundled sample has none, since ingest rejects such rows (`missing_coordinates`).
+   */
   missingCoordinatesRate?: number;
 };
 
@@ -23,21 +26,30 @@ const INDUSTRY_PAIRS = INDUSTRIES.map((i) => [i, i.weight] as const);
  */
 export function* exporterLines(opts: GeneratorOptions): Generator<string> {
   const rng = new Rng(`facility-score sample ${opts.seed}`);
+  const extra = new Rng(`facility-score sample details ${opts.seed}`);
   const places = buildPlaces();
   const asOfMs = Date.parse(`${opts.asOf}T00:00:00Z`);
   if (!Number.isFinite(asOfMs)) throw new Error(`bad as-of date ${opts.asOf}`);
-  const missing = opts.missingCoordinatesRate ?? 0.002;
+  const missing = opts.missingCoordinatesRate ?? 0;
   yield EXPORTER_COLUMNS_2025.join(',');
   let id = 9_900_000_000_00;
   for (let n = 0; n < opts.rows; n++) {
     id += rng.int(1, 600);
-    const facility = makeFacility(rng, places, String(id), missing);
-    yield exporterLine(facility, asOfMs, rng);
+    const facility = makeFacility(rng, places, String(id), missing, extra);
+    yield exporterLine(facility, asOfMs, rng, extra);
   }
 }
 
-/** One invented facility with registry ID `id`; `missingCoordinatesRate`: the chance it has no coordinates. */
-export function makeFacility(rng: Rng, places: ReturnType<typeof buildPlaces>, id: string, missingCoordinatesRate: number): Facility {
+/** The chance of a row without coordinates the sample was first drawn with: still drawn, so every later draw stays as it was. */
+const FIRST_NO_POINT_RATE = 0.002;
+
+/**
+ * One invented facility with registry ID `id`; `missingCoordinatesRate`: the chance it has no coordinates.
+ * `rng` makes the draws the sample always made, in the same order, so a seed keeps giving the same
+ * facilities (IDs, names, places, base record: the ones the docs and tests name); `extra` (a stream of
+ * its own) makes the draws added since, so adding one never moves the others.
+ */
+export function makeFacility(rng: Rng, places: ReturnType<typeof buildPlaces>, id: string, missingCoordinatesRate: number, extra: Rng): Facility {
   const industry = rng.weighted(INDUSTRY_PAIRS);
   const place = pickPlace(places, rng);
   const programs = industry.programs.split(' ');
@@ -47,14 +59,19 @@ export function makeFacility(rng: Rng, places: ReturnType<typeof buildPlaces>, i
   let name = facilityName(rng, rng.pick(industry.kind));
   if (rng.chance(0.02)) name = name.replace(/ (INC|LLC|CO|CORP|LP)$/, ', $1');
   else if (rng.chance(0.003)) name = name.replace(/^(\S+)/, '$1 "EAST"');
+  const street = streetAddress(rng);
+  const pointOnExtra = rng.chance(FIRST_NO_POINT_RATE);
+  const scattered = scatter(place, pointOnExtra ? extra : rng);
+  const point = extra.chance(missingCoordinatesRate) ? null : scattered;
   return {
     id,
     name,
-    street: streetAddress(rng),
+    street,
     place,
-    point: rng.chance(missingCoordinatesRate) ? null : scatter(place, rng),
+    point,
+    pointOnExtra,
     industry,
     programs,
-    compliance: makeCompliance(rng),
+    compliance: makeCompliance(rng, extra),
   };
 }

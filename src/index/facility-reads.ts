@@ -2,7 +2,7 @@ import type { Database } from 'bun:sqlite';
 import { inputsOfStored } from './inputs-codec';
 import { evidenceOfStored, type Evidence } from './evidence';
 import type { FacilityRow, FacilitySummary, Location } from './model';
-import type { Peers } from './peers';
+import { peersOfGroup, type Peers } from './peers';
 import type { StoredDetailRef, StoredLookup } from './stored-lookup';
 
 /** The slim row's columns of table `facility` as `f`: everything a FacilitySummary holds. */
@@ -28,7 +28,7 @@ export type RawPeers = { peer_naics: string | null; naics_digits: number | null;
 
 export function peersOf(r: RawPeers): Peers | null {
   if (r.peer_naics === null) return null;
-  return { naics: r.peer_naics, naics_digits: r.naics_digits!, peer_count: r.peer_count!, percentile: r.percentile!, median_score: r.median_score! };
+  return peersOfGroup(r.peer_naics, r.naics_digits!, r.peer_count!, r.percentile!, r.median_score!);
 }
 
 /** A full row with its industry peers (null: no NAICS code). */

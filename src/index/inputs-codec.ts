@@ -15,9 +15,10 @@ export const STORED_INPUT_KEYS: readonly string[] = Object.keys(ScoreInputs.prop
 export function storedInputsArray(i: ScoreInputs): unknown[] {
   // runs for every row at ingest: a literal array, no per-key lookups
   return [
-    i.qtrs_with_nc, i.history, i.compliance_status, i.significant_violation, i.inspection_count, i.informal_action_count, i.formal_action_count,
-    i.penalty_count, i.total_penalties_usd, i.last_penalty_usd, i.date_last_penalty, i.date_last_formal_action, i.date_last_informal_action,
-    i.date_last_inspection, i.federal_cases, i.federal_penalties_usd, i.date_last_federal_case, i.not_reported,
+    i.qtrs_with_nc, i.history, i.compliance_status, i.snc_flag, i.programs_in_snc, i.inspection_count, i.informal_action_count,
+    i.formal_action_count, i.penalty_count, i.total_penalties_usd, i.last_penalty_usd, i.date_last_penalty, i.date_last_formal_action,
+    i.date_last_informal_action, i.date_last_inspection, i.federal_cases, i.federal_penalties_usd, i.date_last_federal_case,
+    i.federal_case_ids, i.facility_active, i.not_reported,
   ];
 }
 

@@ -1,6 +1,6 @@
 import { t, type Static } from '../shared/typebox';
 
-/** Peer groups need this many facilities; smaller ones widen to fewer NAICS digits (6, 4, 3, then 2). */
+/** Peer groups need this many facilities; smaller ones widen to fewer NAICS digits (6, 4, 3, then 2), and one still smaller has no percentile. */
 export const MIN_PEERS = 30;
 export const PEER_DIGITS = [6, 4, 3, 2] as const;
 
@@ -9,18 +9,43 @@ export const Peers = t.Object({
   naics: t.String({ description: 'NAICS code of the peer group (the facility\'s primary code, cut to naics_digits)', examples: ['332813'] }),
   naics_digits: t.Integer({ minimum: 2, maximum: 6, description: '6, else 4, 3 or 2: the longest prefix whose group holds at least 30 facilities' }),
   peer_count: t.Integer({ minimum: 1, description: 'Facilities in the group, this one included' }),
-  percentile: t.Integer({ minimum: 0, maximum: 100, description: 'Whole percent of the group with a lower overall score (rounded down)' }),
+  percentile: t.Union([t.Integer({ minimum: 0, maximum: 100 }), t.Null()], {
+    description:
+      'Mid-rank percentile: whole percent of the group scoring lower, plus half of those with the same score (this one included), rounded down; ' +
+      'null when the group holds fewer than 30 facilities even at 2 digits (percentile_note says why)',
+  }),
+  percentile_note: t.Union([t.String(), t.Null()], { description: 'Why percentile is null; null when it is given' }),
   median_score: t.Integer({ minimum: 0, maximum: 100 }),
 });
 export type Peers = Static<typeof Peers>;
+
+/**
+ * The Peers of a peer_rank row. A group still under MIN_PEERS after widening gets no percentile: in a
+ * handful of facilities one more or less moves it by tens of points, which would read as a ranking.
+ */
+export function peersOfGroup(naics: string, digits: number, count: number, percentile: number, median: number): Peers {
+  const small = count < MIN_PEERS;
+  return {
+    naics,
+    naics_digits: digits,
+    peer_count: count,
+    percentile: small ? null : percentile,
+    percentile_note: small ? `only ${count} ${count === 1 ? 'facility has' : 'facilities have'} NAICS code ${naics}, and a percentile needs at least ${MIN_PEERS}` : null,
+    median_score: median,
+  };
+}
+
+/** Mid-rank percentile of a score with `below` facilities scoring lower and `same` scoring the same (itself included), of `count`. */
+export function midRankPercentile(below: number, same: number, count: number): number {
+  return Math.floor((100 * (below + same / 2)) / count);
+}
 
 /** One row of table peer_rank: the peers of every facility with primary NAICS `naics` and overall score `score`. */
 export type PeerRankRow = [naics: string, score: number, group: string, digits: number, count: number, percentile: number, median: number];
 
 /** peer_rank.peers: the row's Peers as JSON text, keys in schema order. */
 export function peersJson([, , group, digits, count, percentile, median]: PeerRankRow): string {
-  const peers: Peers = { naics: group, naics_digits: digits, peer_count: count, percentile, median_score: median };
-  return JSON.stringify(peers);
+  return JSON.stringify(peersOfGroup(group, digits, count, percentile, median));
 }
 
 const SCORES = 101;
@@ -71,7 +96,8 @@ export class PeerTally {
       const g = summarise(prefix);
       for (let s = 0; s < SCORES; s++) {
         if (h[s] === 0) continue;
-        yield [code, s, prefix, d, g.count, Math.floor((100 * g.below[s]!) / g.count), g.median];
+        // peer_rank.percentile (NOT NULL) keeps the mid-rank even for a small group; peersOfGroup withholds it
+        yield [code, s, prefix, d, g.count, midRankPercentile(g.below[s]!, groups.get(prefix)![s]!, g.count), g.median];
       }
     }
   }

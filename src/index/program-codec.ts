@@ -2,13 +2,13 @@ import { type ProgramInputs, type ProgramsInputs } from '../scoring/model';
 
 /**
  * Compact storage of the per-program records (in facility.detail): one JSON array of four
- * entries (caa, cwa, rcra, sdwa), each null or the nine fields in ProgramInputs order. Keyed JSON
+ * entries (caa, cwa, rcra, sdwa), each null or the eleven fields in ProgramInputs order. Keyed JSON
  * doubled the size of the inputs (374 -> 828 bytes a row) and spilled rows to overflow pages: the
  * index file grew 2.3x on a 100k-row national slice.
  */
 
 /**
- * One program's entry in a stored array: null (not in the program), its nine fields, or (index
+ * One program's entry in a stored array: null (not in the program), its eleven fields, or (index
  * facility.detail) the id of a shared record in table program_record.
  */
 export type StoredProgram = unknown[] | number | null;
@@ -66,7 +66,10 @@ export function sharedRecordsOf(rows: Iterable<{ id: number; record: string }>):
 
 // runs for every row at ingest: a literal array, no per-field lookups
 function fieldsOf(r: ProgramInputs): unknown[] {
-  return [r.status, r.significant, r.qtrs_with_nc, r.formal_actions, r.informal_actions, r.penalties_usd, r.last_penalty_usd, r.last_penalty_date, r.last_formal_action_date];
+  return [
+    r.status, r.significant, r.qtrs_with_nc, r.formal_actions, r.informal_actions, r.penalties_usd, r.last_penalty_usd, r.last_penalty_date,
+    r.last_formal_action_date, r.history, r.qncr_codes,
+  ];
 }
 
 /**
@@ -103,5 +106,8 @@ function programOf(entry: StoredProgram | undefined, shared: SharedRecords): Pro
     last_penalty_usd: (r[6] ?? null) as ProgramInputs['last_penalty_usd'],
     last_penalty_date: (r[7] ?? null) as ProgramInputs['last_penalty_date'],
     last_formal_action_date: (r[8] ?? null) as ProgramInputs['last_formal_action_date'],
+    // fields 9-10: an index of the format before has none (null, not reported)
+    history: (r[9] ?? null) as ProgramInputs['history'],
+    qncr_codes: (r[10] ?? null) as ProgramInputs['qncr_codes'],
   };
 }

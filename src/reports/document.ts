@@ -1,6 +1,7 @@
 import type { PDFPage } from 'pdf-lib';
 import { COLORS, CONTENT_WIDTH, drawFictitiousBanner, drawRunningHead, FOOTER_BASELINE, Flow, PAGE } from './layout';
 import type { ReportView } from './model';
+import { MIN_PEERS } from '../index/peers';
 import { printedTime } from './text';
 import { drawScoreTrend } from './score-chart';
 import { drawAbout, drawBreakdown, drawHistory, drawRecord, scoreColor } from './sections';
@@ -41,11 +42,21 @@ function drawMasthead(f: Flow, v: ReportView): void {
 }
 
 
-/** "Scores higher than 83% of 1,204 facilities in NAICS 332813", or why there is no comparison. */
+/** "Ranks at the 83rd percentile of 1,204 facilities, NAICS 332813 (ties count half)", or why there is no comparison. */
 export function peersLine(v: ReportView): string {
   const p = v.peers;
   if (p === null) return v.fac_naics ? 'No peer group' : 'No NAICS code, no peer group';
-  return `Scores higher than ${p.percentile}% of ${p.peer_count.toLocaleString('en-US')} facilities, NAICS ${p.naics}`;
+  const group = `${p.peer_count.toLocaleString('en-US')} ${p.peer_count === 1 ? 'facility' : 'facilities'}, NAICS ${p.naics}`;
+  // mid-rank percentile: a facility tied with most of its group is not "higher than" them, so the line says rank
+  if (p.percentile === null) return `No percentile: only ${group} (${MIN_PEERS} needed)`;
+  return `Ranks at the ${ordinal(p.percentile)} percentile of ${group} (ties count half)`;
+}
+
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st... */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }
 
 function drawIdentity(f: Flow, v: ReportView): void {

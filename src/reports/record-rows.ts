@@ -1,4 +1,5 @@
-import type { ScoreInputs } from '../scoring/model';
+import { significantNow } from '../scoring/facts';
+import { PROGRAMS, type ProgramInputs, type ScoreInputs } from '../scoring/model';
 
 /** The dossier's wording for an absent column: the source did not say, which is not "none". */
 export const NOT_REPORTED = 'Not reported';
@@ -31,7 +32,7 @@ function lastPenalty(i: ScoreInputs): string {
 export function recordRows(i: ScoreInputs): [string, string][] {
   return [
     ['Compliance status', i.compliance_status || NOT_REPORTED],
-    ['Significant non-compliance', i.significant_violation ? 'Yes' : 'No'],
+    ['Significant non-compliance', significantNow(i) ? 'Yes' : 'No'],
     ['Quarters in violation', i.qtrs_with_nc === null ? NOT_REPORTED : `${i.qtrs_with_nc} of the last 12`],
     ['Inspections', countAndLast(i, i.inspection_count, i.date_last_inspection, 'date_last_inspection')],
     ['Informal actions', countAndLast(i, i.informal_action_count, i.date_last_informal_action, 'date_last_informal_action')],
@@ -40,4 +41,27 @@ export function recordRows(i: ScoreInputs): [string, string][] {
     ['Last penalty', lastPenalty(i)],
     ['Federal cases', i.federal_cases === null ? NOT_REPORTED : i.federal_cases === 0 ? 'None on record' : `${i.federal_cases}${i.date_last_federal_case ? ` (last: ${i.date_last_federal_case})` : ''}`],
   ];
+}
+
+const LABEL = { caa: 'Clean Air Act', cwa: 'Clean Water Act', rcra: 'RCRA (waste)', sdwa: 'Safe Drinking Water Act' } as const;
+
+function programLine(p: ProgramInputs): string {
+  const part = (label: string, v: number | null, fmt: (n: number) => string = String) => `${label} ${v === null ? 'not reported' : fmt(v)}`;
+  return [
+    p.status ?? 'status not reported',
+    p.significant === null ? 'SNC not reported' : p.significant ? 'SNC/HPV' : 'not SNC',
+    part('quarters in NC', p.qtrs_with_nc),
+    part('formal', p.formal_actions),
+    part('informal', p.informal_actions),
+    part('penalties', p.penalties_usd, usd),
+    p.last_penalty_date ? `last penalty ${p.last_penalty_date}` : null,
+  ].filter((x) => x !== null).join('; ');
+}
+
+/** One row per program the facility is in; empty when it is in none the source reports. */
+export function programRows(i: ScoreInputs): [string, string][] {
+  return PROGRAMS.flatMap((k): [string, string][] => {
+    const p = i.programs[k];
+    return p ? [[LABEL[k], programLine(p)]] : [];
+  });
 }

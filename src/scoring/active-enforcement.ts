@@ -1,32 +1,33 @@
-import type { EventAge, ScoreFacts } from './facts';
-import { months } from './format';
-import { OPEN_FORMAL_ACTION_MONTHS } from './rules';
+import type { ScoreFacts } from './facts';
+import { plural } from './format';
+import { olderNote } from './penalty-severity';
 
 /**
- * ECHO publishes no "case open" flag, so "at least one open enforcement action" (spec 2.2) is
- * derived: the facility is in significant violation now (EPA policy expects SNC/HPV to be
- * addressed by formal enforcement, and the status stays until it is resolved), or it had a dated
- * formal action within the last 12 months (orders and decrees run compliance schedules that long).
- * Informal actions and penalties alone do not count: the first is not enforcement in EPA's sense,
- * the second is usually the final step that closes a case.
+ * Spec 2.2: "at least one open enforcement action". The exporter has no case status: for formal actions
+ * it gives a 5-year count and the date of the latest (FAC_*, per program), for federal cases their
+ * numbers (FEC_CASE_IDS), a count and the latest case date. So an action in the 5-year window is taken
+ * as open unless the data shows it closed, which it never does; and with no action there is nothing
+ * open, whatever the facility's violations. Informal actions and penalties alone do not count.
  */
 export function isActiveEnforcement(f: ScoreFacts): boolean {
-  return f.currentStatus === 'significant' || openFormalAction(f) !== null;
+  return f.formalActions > 0;
 }
 
-/** The last formal action if it is dated and recent enough to be taken as open; the flag and its explanation share this rule. */
-function openFormalAction(f: ScoreFacts): EventAge | null {
-  const formal = f.lastFormalAction;
-  return formal !== null && formal.date !== null && formal.monthsAgo !== null && formal.monthsAgo <= OPEN_FORMAL_ACTION_MONTHS ? formal : null;
-}
-
+/** "Yes: ..." / "No: ..." in the same terms as the flag. */
 export function explainActiveEnforcement(f: ScoreFacts): string {
-  if (f.currentStatus === 'significant') return 'Yes: currently in significant violation';
-  const open = openFormalAction(f);
-  if (open) {
-    const when = open.date! > f.asOf ? 'after the as-of date' : `${months(open.monthsAgo!)} before ${f.asOf}`;
-    return `Yes: formal enforcement action on ${open.date}, ${when}`;
+  if (!isActiveEnforcement(f)) {
+    const snc = f.currentStatus === 'significant' ? '; the facility is in significant violation, but no action on it is on record' : '';
+    return `No: no formal enforcement action or federal case in the last 5 years${olderNote(f.formal.olderDate ?? f.federal.olderDate, 'the latest on record')}${snc}`;
   }
-  if (f.lastFormalAction?.date === null) return 'No: a formal action is reported but not its date, so it cannot be shown to be open';
-  return `No: not in significant violation and no formal action in the ${OPEN_FORMAL_ACTION_MONTHS} months before ${f.asOf}`;
+  const what = [
+    f.formal.count > 0 ? plural(f.formal.count, 'formal enforcement action') : null,
+    f.federal.count > 0 ? plural(f.federal.count, 'federal enforcement case') : null,
+  ].filter((x) => x !== null);
+  const latest = [f.formal.latest, f.federal.latest].filter((x) => x !== null).sort((a, b) => (a.date < b.date ? 1 : -1))[0];
+  const older = f.formal.olderDate !== null || f.federal.olderDate !== null;
+  const when = latest
+    ? latest.date > f.asOf ? `, the latest on ${latest.date} (after the data date)` : `, the latest on ${latest.date}`
+    : older ? ', none of them dated in the last 5 years' : ', with no date in the file';
+  const one = f.formal.count + f.federal.count === 1;
+  return `Yes: ${what.join(' and ')} in the last 5 years${when}; the data does not say whether ${one ? 'it has' : 'any has'} been closed`;
 }

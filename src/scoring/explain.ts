@@ -32,13 +32,15 @@ export type ExplainedComponents = Pick<ScoreExplanation, keyof typeof MAX_POINTS
 export type ComponentPoints = Record<keyof typeof MAX_POINTS, number>;
 
 /**
- * The API's `explanation`: one line per component with the points it lost and the same sentence
- * the PDF prints. Points come from the stored row (the index is the source of truth for scores).
+ * The API's `explanation`: one line per component that lost points, with the points it lost and the
+ * same sentence the PDF prints (a component at its maximum has nothing to explain, so no line).
+ * Points come from the stored row (the index is the source of truth for scores).
  */
 export function explanationLines(points: ComponentPoints, why: ExplainedComponents): ExplanationLine[] {
-  return (Object.keys(MAX_POINTS) as (keyof typeof MAX_POINTS)[]).map((component) => ({
-    component,
-    points_lost: Math.max(0, MAX_POINTS[component] - points[component]),
-    reason: why[component],
-  }));
+  const out: ExplanationLine[] = [];
+  for (const component of Object.keys(MAX_POINTS) as (keyof typeof MAX_POINTS)[]) {
+    const lost = Math.max(0, MAX_POINTS[component] - points[component]);
+    if (lost > 0) out.push({ component, points_lost: lost, reason: why[component] });
+  }
+  return out;
 }

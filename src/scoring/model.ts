@@ -15,8 +15,9 @@ const DateOrNull = t.Union([t.String(), t.Null()]);
 export const ProgramInputs = t.Object({
   /** <PGM>_COMPLIANCE_STATUS as published. */
   status: Reported(t.String()),
-  /** CAA_HPV_FLAG / CWA_SNC_FLAG / RCRA_SNC_FLAG / SDWA_SNC_FLAG, or a status naming significant violation. */
+  /** CAA_HPV_FLAG / CWA_SNC_FLAG / RCRA_SNC_FLAG / SDWA_SNC_FLAG, or a status naming significant violation (HPV for CAA). */
   significant: Reported(t.Boolean()),
+  /** <PGM>_QTRS_WITH_NC: CWA counts over 13 quarters, the others over 12. */
   qtrs_with_nc: Reported(t.Integer({ minimum: 0, maximum: 13 })),
   formal_actions: Count,
   informal_actions: Count,
@@ -24,6 +25,14 @@ export const ProgramInputs = t.Object({
   last_penalty_usd: Amount,
   last_penalty_date: DateOrNull,
   last_formal_action_date: DateOrNull,
+  /**
+   * The program's quarterly history, oldest first, one character a quarter (`_` `V` `S` `U` as the
+   * facility history): CAA_3YR_COMPL_QTRS_HISTORY and RCRA_3YR_COMPL_QTRS_HISTORY hold 12 quarters,
+   * CWA_13QTRS_COMPL_HISTORY 13 (the last is the most recent). Null: no such column (SDWA has none).
+   */
+  history: Reported(t.String({ maxLength: 13 })),
+  /** CWA_3_YR_QNCR_CODES as published, upper-cased ('' for an empty cell); CWA only, null elsewhere. */
+  qncr_codes: Reported(t.String()),
 });
 export type ProgramInputs = Static<typeof ProgramInputs>;
 
@@ -42,14 +51,20 @@ export type ProgramsInputs = Static<typeof ProgramsInputs>;
 /** What the score model reads of a facility: ECHO compliance fields, already parsed and
  * normalised by ingest. A field whose column the source lacks is null (and named in `not_reported`). */
 export const ScoreInputs = t.Object({
-  /** Quarters of the last 12 with a violation (FAC_QTRS_WITH_NC). */
+  /**
+   * Quarters of the last 12 with a violation (FAC_QTRS_WITH_NC). The `*_count` and `total_*` fields
+   * cover the last 5 years; `last_penalty_usd` and every `date_last_*` are the most recent event
+   * ever, which can be older than 5 years (the model then does not count it).
+   */
   qtrs_with_nc: Reported(t.Integer({ minimum: 0, maximum: 12 })),
   /** FAC_3YR_COMPLIANCE_HISTORY: 12 chars oldest first (`_` none, `V`, `S` significant, `U` undetermined). */
   history: Reported(t.String({ maxLength: 12 })),
   /** FAC_COMPLIANCE_STATUS as published, e.g. 'Significant Violation'. */
   compliance_status: Reported(t.String()),
-  /** Currently in significant non-compliance (status, FAC_PROGRAMS_WITH_SNC or FAC_SNC_FLG). */
-  significant_violation: t.Boolean(),
+  /** FAC_SNC_FLG is `Y` (seen `N` on every row of a recent national file, so never read alone). */
+  snc_flag: Reported(t.Boolean()),
+  /** FAC_PROGRAMS_WITH_SNC: how many programs (CAA, CWA, RCRA) the facility is in significant non-compliance under now; `0` for none. */
+  programs_in_snc: Count,
   inspection_count: Count,
   informal_action_count: Count,
   formal_action_count: Count,
@@ -60,10 +75,14 @@ export const ScoreInputs = t.Object({
   date_last_formal_action: DateOrNull,
   date_last_informal_action: DateOrNull,
   date_last_inspection: DateOrNull,
-  /** FEC_NUMBER_OF_CASES, FEC_TOTAL_PENALTIES, FEC_LAST_CASE_DATE: federal enforcement cases. */
+  /** FEC_NUMBER_OF_CASES, FEC_TOTAL_PENALTIES, FEC_LAST_CASE_DATE: federal enforcement cases (the date is the latest case ever). */
   federal_cases: Count,
   federal_penalties_usd: Amount,
   date_last_federal_case: DateOrNull,
+  /** FEC_CASE_IDS: the federal enforcement case numbers listed, each once ([] for an empty cell). */
+  federal_case_ids: Reported(t.Array(t.String())),
+  /** FAC_ACTIVE_FLAG: `Y` true, `N` false (at least one linked permit or program record is active); null without a Y/N. */
+  facility_active: Reported(t.Boolean()),
   programs: ProgramsInputs,
   /** Input fields whose column the source file lacks (e.g. every date in facility-search downloads). */
   not_reported: t.Array(t.String()),
@@ -106,7 +125,7 @@ export const BASELINE_POINTS = 15;
 /** One line of the API's `explanation`: the same sentence the PDF prints for a component. */
 export const ExplanationLine = t.Object({
   component: t.Union([t.Literal('violation_frequency'), t.Literal('penalty_severity'), t.Literal('recency'), t.Literal('repeat_offender')]),
-  points_lost: t.Integer({ minimum: 0 }),
+  points_lost: t.Integer({ minimum: 1 }),
   reason: t.String(),
 });
 export type ExplanationLine = Static<typeof ExplanationLine>;

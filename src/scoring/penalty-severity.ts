@@ -1,5 +1,5 @@
 import type { ScoreFacts } from './facts';
-import { usd, plural } from './format';
+import { plural, usd } from './format';
 import { MAX_POINTS } from './model';
 import { ANY_PENALTY_POINTS, PENALTY_FLOOR_USD, POINTS_PER_TENFOLD_PENALTY, pointsLeft } from './rules';
 
@@ -13,19 +13,26 @@ function tenfolds(amount: number): number {
 /**
  * 0-30, on a log scale because 5-year penalties run from a few hundred dollars to hundreds of
  * millions: no penalty 30; any penalty (even of unknown amount) 25; then 5 fewer per tenfold
- * above $1,000: $10k 20, $100k 15, $1M 10, $10M 5, $100M or more 0.
+ * above $1,000: $10k 20, $100k 15, $1M 10, $10M 5, $100M or more 0. Only penalties in the 5-year
+ * window count: a last penalty dated before it is not one of them.
  */
 export function penaltySeverityPoints(f: ScoreFacts): number {
-  if (f.penaltyCount === 0 && f.penaltyUsd === 0) return MAX_POINTS.penalty_severity;
+  if (f.penalties.count === 0 && f.penaltyUsd === 0) return MAX_POINTS.penalty_severity;
   const lost = ANY_PENALTY_POINTS + POINTS_PER_TENFOLD_PENALTY * tenfolds(f.penaltyUsd);
   return pointsLeft(MAX_POINTS.penalty_severity, lost);
 }
 
+/** " (the latest on record, on 2012-05-01, is older)" for an event of this kind dated before the window. */
+export function olderNote(older: string | null, what = 'the latest on record'): string {
+  return older === null ? '' : ` (${what}, on ${older}, is older)`;
+}
+
 export function explainPenaltySeverity(f: ScoreFacts): string {
-  if (f.penaltyCount === 0 && f.penaltyUsd === 0) {
+  if (f.penalties.count === 0 && f.penaltyUsd === 0) {
     const unreported = f.notReported.includes('total_penalties_usd') && f.notReported.includes('penalty_count');
-    return unreported ? 'Penalties not reported by the source; none shown' : 'No penalties in the last 5 years';
+    return unreported ? 'The source does not report penalties; none shown' : `No penalties in the last 5 years${olderNote(f.penalties.olderDate)}`;
   }
-  const amount = f.penaltyUsd > 0 ? `${usd(f.penaltyUsd)} in penalties` : 'Penalties of unreported amount';
-  return `${amount} in the last 5 years (${plural(f.penaltyCount, 'penalty', 'penalties')})`;
+  const count = plural(f.penalties.count, 'penalty', 'penalties');
+  if (f.penaltyUsd === 0) return `${count} in the last 5 years, amount not reported`;
+  return `${usd(f.penaltyUsd)} in penalties in the last 5 years (${count})`;
 }

@@ -1,34 +1,42 @@
-import type { EventAge, ScoreFacts } from './facts';
-import { months } from './format';
-import { MAX_POINTS } from './model';
+import type { ScoreFacts } from './facts';
+import type { DatedEvent } from './events';
+import { dataDate, listOf, months, PROGRAM_NAMES } from './format';
+import { MAX_POINTS, type Program } from './model';
 import { HISTORY_QUARTERS, pointsLeft, RECENCY_EVENTS, type RecencyEventKind } from './rules';
 
 /** Where an event's age comes from; the explanation line names it. */
-export type AgeSource = 'dated' | 'status' | 'history' | 'estimate';
+export type AgeSource = 'dated' | 'status' | 'history' | 'program-history' | 'estimate';
 
 /** One event that can take points off recency: what it was, when (ISO or null) and how long ago. */
-export type RecencyEvent = { kind: RecencyEventKind; date: string | null; monthsAgo: number; source: AgeSource };
+export type RecencyEvent = { kind: RecencyEventKind; date: string | null; monthsAgo: number; source: AgeSource; program?: Program };
 
-/** A dated event; an undated one costs no recency (rules.ts UNDATED_EVENT_RECENCY_POINTS), so it is not an event here. */
-function dated(kind: RecencyEventKind, e: EventAge | null): RecencyEvent[] {
-  if (!e || e.date === null || e.monthsAgo === null) return [];
-  return [{ kind, date: e.date, monthsAgo: e.monthsAgo, source: 'dated' }];
+/** A dated event in the window; an undated one costs no recency (rules.ts UNDATED_EVENT_RECENCY_POINTS), so it is not an event here. */
+function dated(kind: RecencyEventKind, e: DatedEvent | null): RecencyEvent[] {
+  return e ? [{ kind, date: e.date, monthsAgo: e.monthsAgo, source: 'dated' }] : [];
 }
 
-/** Violations as events: the latest V and S quarter of a full history, else an estimate from the count. */
+/** The latest V and S quarter of a history (oldest first: the last char is the latest quarter, each step back 3 months older). */
+function historyEvents(history: string, source: AgeSource, program?: Program): RecencyEvent[] {
+  const out: RecencyEvent[] = [];
+  const last = history.length - 1;
+  const lastV = Math.max(history.lastIndexOf('V'), history.lastIndexOf('S'));
+  const lastS = history.lastIndexOf('S');
+  if (lastV >= 0) out.push({ kind: 'violation', date: null, monthsAgo: 3 * (last - lastV), source, program });
+  if (lastS >= 0) out.push({ kind: 'significant_violation', date: null, monthsAgo: 3 * (last - lastS), source, program });
+  return out;
+}
+
+/** Violations as events: the current status, the latest V and S quarter of a full history (facility or program), else an estimate from the count. */
 function violationEvents(f: ScoreFacts): RecencyEvent[] {
   const out: RecencyEvent[] = [];
   if (f.currentStatus !== 'none') {
     const kind = f.currentStatus === 'significant' ? 'current_significant_violation' : 'violation';
     out.push({ kind, date: f.asOf, monthsAgo: 0, source: 'status' });
   }
-  if (f.historyUsable) {
-    // oldest first: the last char is the current quarter, each step back is 3 months older
-    const lastV = Math.max(f.history.lastIndexOf('V'), f.history.lastIndexOf('S'));
-    const lastS = f.history.lastIndexOf('S');
-    if (lastV >= 0) out.push({ kind: 'violation', date: null, monthsAgo: 3 * (HISTORY_QUARTERS - 1 - lastV), source: 'history' });
-    if (lastS >= 0) out.push({ kind: 'significant_violation', date: null, monthsAgo: 3 * (HISTORY_QUARTERS - 1 - lastS), source: 'history' });
-  } else if (f.quartersInViolation > 0) {
+  if (f.historyUsable) out.push(...historyEvents(f.history, 'history'));
+  // a program's own history (CWA's 13 quarters read whole) dates its violations too
+  for (const p of f.programHistories) if (p.history.length >= HISTORY_QUARTERS) out.push(...historyEvents(p.history, 'program-history', p.program as Program));
+  if (!f.historyUsable && f.quartersInViolation > 0) {
     // without the quarterly history, n violation quarters out of 12 put the latest one at most
     // 12 - n quarters back: take that bound, the only age the data proves (more quarters, more recent)
     const quartersBack = HISTORY_QUARTERS - f.quartersInViolation;
@@ -37,11 +45,17 @@ function violationEvents(f: ScoreFacts): RecencyEvent[] {
   return out;
 }
 
+/** The later of two dated events (federal cases are formal actions too). */
+function later(a: DatedEvent | null, b: DatedEvent | null): DatedEvent | null {
+  if (!a || !b) return a ?? b;
+  return b.date > a.date ? b : a;
+}
+
 export function recencyEvents(f: ScoreFacts): RecencyEvent[] {
   return [
-    ...dated('formal_action', f.lastFormalAction),
-    ...dated('penalty', f.lastPenalty),
-    ...dated('informal_action', f.lastInformalAction),
+    ...dated('formal_action', later(f.formal.latest, f.federal.latest)),
+    ...dated('penalty', f.penalties.latest),
+    ...dated('informal_action', f.informal.latest),
     ...violationEvents(f),
   ];
 }
@@ -68,7 +82,8 @@ export function heaviestEvent(f: ScoreFacts): RecencyEvent | null {
  * 0-25: 25 minus the heaviest deduction among the facility's dated events. A formal action or
  * penalty takes all 25 at the as-of date and gives back 5 a year over the 5-year window; so does
  * SNC at the as-of date (fading over 3 years); past violations and informal actions weigh less
- * (20 significant, 15 otherwise) and fade over 3 years. Undated events take nothing here.
+ * (20 significant, 15 otherwise) and fade over 3 years. Undated events and events older than
+ * the window take nothing here.
  */
 export function recencyPoints(f: ScoreFacts): number {
   const e = heaviestEvent(f);
@@ -77,39 +92,55 @@ export function recencyPoints(f: ScoreFacts): number {
 }
 
 const LABEL: Record<RecencyEventKind, string> = {
-  formal_action: 'formal enforcement action',
-  penalty: 'penalty',
-  significant_violation: 'significant violation',
-  current_significant_violation: 'significant non-compliance',
-  violation: 'violation',
-  informal_action: 'informal enforcement action',
+  formal_action: 'Formal enforcement action',
+  penalty: 'Penalty',
+  significant_violation: 'Significant violation',
+  current_significant_violation: 'In significant violation',
+  violation: 'Violation',
+  informal_action: 'Informal enforcement action',
 };
 
-const HOW: Record<AgeSource, (e: RecencyEvent, asOf: string) => string> = {
-  // ISO dates compare as strings; a future date is scored as at the as-of date, so say so
-  dated: (e, asOf) => (e.date !== null && e.date > asOf ? `on ${e.date}, after the as-of date` : `on ${e.date}`),
-  status: () => 'current compliance status',
-  history: () => 'quarterly history',
-  estimate: () => 'the oldest the quarter count allows; no quarterly history',
-};
+/** The sentence for the event that cost the most recency: what, when, and where its age comes from. */
+function describe(e: RecencyEvent, f: ScoreFacts): string {
+  const asOf = dataDate(f.asOf);
+  switch (e.source) {
+    case 'dated':
+      // ISO dates compare as strings; a future date is scored as at the as-of date, so say so
+      if (e.date! > f.asOf) return `${LABEL[e.kind]} on ${e.date}, after ${asOf}; counted as on it`;
+      if (e.date === f.asOf) return `${LABEL[e.kind]} on ${asOf}`;
+      return e.monthsAgo < 0.5 ? `${LABEL[e.kind]} on ${e.date}, less than a month before ${asOf}` : `${LABEL[e.kind]} on ${e.date}, ${months(e.monthsAgo)} before ${asOf}`;
+    case 'status':
+      return e.kind === 'current_significant_violation' ? `In significant violation at ${asOf}, per the current compliance status` : `In violation at ${asOf}, per the current compliance status`;
+    case 'history':
+    case 'program-history': {
+      const whose = e.source === 'history' ? 'the quarterly history' : `the quarterly history under ${PROGRAM_NAMES[e.program!]}`;
+      const when = e.monthsAgo === 0 ? 'in the latest quarter' : `in the quarter ${months(e.monthsAgo)} before the latest`;
+      return `${LABEL[e.kind]} ${when}, per ${whose} (data date ${f.asOf})`;
+    }
+    case 'estimate':
+      return `Violation no more than ${months(e.monthsAgo)} before ${asOf}: ${f.quartersInViolation} of the last ${HISTORY_QUARTERS} quarters were in violation, and the file has no quarter-by-quarter history`;
+  }
+}
 
 /** One line naming the event that cost the most recency, when it was and where its age came from. */
 export function explainRecency(f: ScoreFacts): string {
   const e = heaviestEvent(f);
-  if (!e) return `No dated enforcement action, penalty or violation in the scoring windows${undatedNote(f)}`;
-  const label = LABEL[e.kind].charAt(0).toUpperCase() + LABEL[e.kind].slice(1);
-  const when = e.monthsAgo < 0.5 ? `at the as-of date ${f.asOf}` : `${months(e.monthsAgo)} before ${f.asOf}`;
-  return `${label} ${when} (${HOW[e.source](e, f.asOf)})${undatedNote(f)}`;
+  if (!e) return `No dated violation, enforcement action or penalty in the last 5 years${undatedNote(f)}`;
+  return `${describe(e, f)}${undatedNote(f)}`;
 }
 
-/** Names events that exist but carry no date, which recency cannot place and so does not count. */
+/** Names events in the window that carry no date in it: recency cannot place them, so they do not count here. */
 function undatedNote(f: ScoreFacts): string {
-  const undated = [
-    f.lastFormalAction?.date === null ? 'formal action' : null,
-    f.lastPenalty?.date === null ? 'penalty' : null,
-    f.lastInformalAction?.date === null ? 'informal action' : null,
-  ].filter((x) => x !== null);
+  const kinds = [
+    [f.formal, 'formal action', 'formal actions'],
+    [f.federal, 'federal case', 'federal cases'],
+    [f.penalties, 'penalty', 'penalties'],
+    [f.informal, 'informal action', 'informal actions'],
+  ] as const;
+  const undated = kinds.filter(([e]) => e.undated);
   if (undated.length === 0) return '';
-  const what = undated.length === 1 ? `the ${undated[0]}` : `the ${undated.slice(0, -1).join(', ')} and ${undated.at(-1)}`;
-  return `; no date for ${what}, so not counted for recency`;
+  const older = undated.some(([e]) => e.olderDate !== null);
+  const names = listOf(undated.map(([e, one, many]) => (e.count === 1 ? one : many)));
+  const single = undated.length === 1 && undated[0]![0].count === 1;
+  return `; the ${names} ${single ? 'has' : 'have'} no date ${older ? 'in the last 5 years' : 'in the file'}, so ${single ? 'it does' : 'they do'} not count here`;
 }

@@ -1,14 +1,26 @@
 /**
- * Every tunable number of score method fcs-2.0, in one place so an analyst can read the whole
+ * Every tunable number of score method fcs-3.0, in one place so an analyst can read the whole
  * method here and in docs/scoring.md. Changing any value here changes scores: bump SCORE_VERSION.
  */
 
 /** Days per average month: ages are measured in days between ISO dates, reported in months. */
 export const DAYS_PER_MONTH = 365.25 / 12;
 
-/** ECHO's windows: the compliance history covers 12 quarters, enforcement and penalties 5 years. */
+/**
+ * ECHO's windows: the compliance history covers 12 quarters (CWA's own history 13), enforcement and
+ * penalties 5 years. An event dated before the 5-year window is not a 5-year event: it costs nothing.
+ */
 export const HISTORY_QUARTERS = 12;
+export const CWA_HISTORY_QUARTERS = 13;
 export const ENFORCEMENT_WINDOW_MONTHS = 60;
+
+/**
+ * CWA_3_YR_QNCR_CODES, one code a quarter: the ICIS-NPDES noncompliance resolution codes that mean
+ * "resolved pending" (an enforcement response or compliance schedule is in place; `1`/`A` are
+ * unresolved, the others resolved). A facility in SNC only under the Clean Water Act whose latest
+ * quarter carries one of these is addressed even when the counts show no formal action.
+ */
+export const QNCR_RESOLVED_PENDING_CODES: readonly string[] = ['2', 'B'];
 
 /** violation_frequency: each quarter in violation costs this much; a significant one costs it twice. */
 export const POINTS_PER_VIOLATION_QUARTER = 1.25;
@@ -36,7 +48,7 @@ export const RECENCY_EVENTS = {
   formal_action: { points: 25, fadeMonths: ENFORCEMENT_WINDOW_MONTHS },
   penalty: { points: 25, fadeMonths: ENFORCEMENT_WINDOW_MONTHS },
   significant_violation: { points: 20, fadeMonths: 36 },
-  /** fcs-2.0: SNC at the as-of date weighs like enforcement taken today, so addressing it can never look worse. */
+  /** SNC at the as-of date weighs like enforcement taken today, so addressing it never costs recency. */
   current_significant_violation: { points: 25, fadeMonths: 36 },
   violation: { points: 15, fadeMonths: 36 },
   informal_action: { points: 15, fadeMonths: 36 },
@@ -44,10 +56,10 @@ export const RECENCY_EVENTS = {
 export type RecencyEventKind = keyof typeof RECENCY_EVENTS;
 
 /**
- * fcs-2.0 neutral rule for undated events: an event known to exist (count or amount > 0) without a
- * date costs no recency (fcs-1.0 placed it 30 months back, an invented date); it still costs
- * penalty_severity and repeat_offender in full. Without a quarterly history, n violation quarters
- * of 12 are placed as far back as the count allows (12 - n quarters), never at an invented midpoint.
+ * Neutral rule for undated events (since fcs-2.0): an event known to exist in the window (count or
+ * amount > 0) without a date in it costs no recency (fcs-1.0 placed it 30 months back, an invented
+ * date); it still costs penalty_severity and repeat_offender in full. Without a quarterly history, n
+ * violation quarters of 12 are placed as far back as the count allows (12 - n quarters).
  */
 export const UNDATED_EVENT_RECENCY_POINTS = 0;
 
@@ -57,14 +69,12 @@ export const FURTHER_FORMAL_ACTION_POINTS = 4;
 export const POINTS_PER_INFORMAL_ACTION = 1;
 export const INFORMAL_ACTION_CAP_POINTS = 5;
 /**
- * repeat_offender, fcs-2.0: in SNC now with no dated formal action in the last OPEN_FORMAL_ACTION_MONTHS
- * ("SNC without timely and appropriate enforcement", EPA's worse case). It equals the largest cost
- * one more formal action can add, so timely enforcement never lowers a score.
+ * repeat_offender: in SNC now and not addressed, i.e. no formal action (or federal case) in the 5-year
+ * window and no CWA "resolved pending" code (EPA's "SNC without an enforcement response"). It is more
+ * than the first formal action costs (FIRST_FORMAL_ACTION_POINTS) and as much as any further one, so
+ * addressing an SNC never lowers a score, whatever the action's age.
  */
 export const UNADDRESSED_SNC_POINTS = 4;
-
-/** active_enforcement: a formal action this recent is taken to be still open. */
-export const OPEN_FORMAL_ACTION_MONTHS = 12;
 
 /** A component's points once `lost` is taken off its `max`: whole points, never below 0 or above `max`. */
 export function pointsLeft(max: number, lost: number): number {

@@ -9,7 +9,7 @@ import { repeatOffenderPoints } from './repeat-offender';
 import { violationFrequencyPoints } from './violation-frequency';
 
 /** Bumped whenever any formula or rule (src/scoring/rules.ts) changes; stored in the index and in every score_hash. */
-export const SCORE_VERSION = 'fcs-2.0';
+export const SCORE_VERSION = 'fcs-3.0';
 
 /**
  * The facility's score at `asOf` (YYYY-MM-DD, the dataset's date; never the wall clock):

@@ -1,4 +1,5 @@
 import type { ScoreFacts } from './facts';
+import { programList } from './format';
 import { MAX_POINTS } from './model';
 import {
   CURRENT_SIGNIFICANT_POINTS,
@@ -31,23 +32,31 @@ export function violationFrequencyPoints(f: ScoreFacts): number {
   return pointsLeft(MAX_POINTS.violation_frequency, lost);
 }
 
-const upper = (names: string[]) => names.map((n) => n.toUpperCase()).join(', ');
+/** "; 2 quarters have no determined status" when the history marks some `U` (unknown, not clean). */
+function unknownNote(f: ScoreFacts): string {
+  if (f.unknownQuarters === 0) return '';
+  return `; ${f.unknownQuarters === 1 ? '1 quarter has' : `${f.unknownQuarters} quarters have`} no determined status`;
+}
 
 export function explainViolationFrequency(f: ScoreFacts): string {
   if (f.quartersInViolation === 0) {
-    if (f.history === '' && f.notReported.includes('qtrs_with_nc')) return 'Quarters in violation not reported by the source; no violation shown';
+    if (f.history === '' && f.notReported.includes('qtrs_with_nc')) return 'The source does not report quarters in violation; none shown';
+    if (f.unknownQuarters > 0) {
+      const known = Math.max(0, HISTORY_QUARTERS - f.unknownQuarters);
+      return `No violation in the ${known} of the last ${HISTORY_QUARTERS} quarters with a known status${unknownNote(f)}`;
+    }
     return `No quarter in violation in the last ${HISTORY_QUARTERS} quarters (3 years)`;
   }
-  const significant = f.significantQuarters > 0 ? `, ${f.significantQuarters} significant` : '';
-  const now = f.currentStatus === 'significant' ? '; in significant non-compliance now' : '';
+  const significant = f.significantQuarters > 0 ? `, ${f.significantQuarters} of them significant` : '';
+  const now = f.currentStatus === 'significant' ? '; in significant violation now' : '';
   const source = !f.quartersFromCountOnly
     ? ''
     : f.history === ''
-      ? ' (count from the quarter-count columns; no quarterly history in the data)'
+      ? ' (from the quarter counts; the file has no quarter-by-quarter history)'
       : ' (a quarter count reports more quarters than the quarterly history shows)';
   const programs =
     f.programsInViolation.length > 1
-      ? `; programs in violation: ${upper(f.programsInViolation)}${f.programsSignificant.length > 0 ? `, in SNC: ${upper(f.programsSignificant)}` : ''}`
+      ? `; violations under ${programList(f.programsInViolation)}${f.programsSignificant.length > 0 ? `, significant under ${programList(f.programsSignificant)}` : ''}`
       : '';
-  return `${f.quartersInViolation} of the last ${HISTORY_QUARTERS} quarters in violation${significant}${now}${source}${programs}`;
+  return `${f.quartersInViolation} of the last ${HISTORY_QUARTERS} quarters in violation${significant}${now}${source}${programs}${unknownNote(f)}`;
 }

@@ -2,7 +2,6 @@ import type { FacilityIndex } from '../index/facility-index';
 import { caaMajorOf, type Evidence } from '../index/evidence';
 import { factsOf } from '../scoring/facts';
 import type { ScoreInputs } from '../scoring/model';
-import { ENFORCEMENT_WINDOW_MONTHS } from '../scoring/rules';
 
 /** What the categories ask of one facility (./categories.ts). */
 export type SiteFacts = {
@@ -44,8 +43,9 @@ export const PROGRAM_LABELS = { caa: 'CAA', cwa: 'CWA', rcra: 'RCRA', sdwa: 'SDW
  */
 export function siteFactsOf(inputs: ScoreInputs, evidence: Evidence, asOf: string): SiteFacts {
   const f = factsOf(inputs, asOf);
-  const last = f.lastFormalAction;
-  const formalActionInWindow = last !== null && (last.monthsAgo === null ? f.formalActions > 0 : last.monthsAgo <= ENFORCEMENT_WINDOW_MONTHS);
+  // the score model's own reading: a formal action or federal case dated in the window, or undated but
+  // counted by a 5-year column (the same facts as active_enforcement)
+  const formalActionInWindow = f.formalActions > 0;
   const p = inputs.programs;
   return {
     significant: f.currentStatus === 'significant',

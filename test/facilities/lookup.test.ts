@@ -36,12 +36,15 @@ describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
       },
       score_change: null,
       programs: { caa: null, cwa: null, rcra: null, sdwa: null },
-      // three test facilities share NAICS 325110: too few at every depth, so the 2-digit group; 41 is the lowest of 41, 87, 87
-      peers: { naics: '32', naics_digits: 2, peer_count: 3, percentile: 0, median_score: 87 },
+      // three test facilities share NAICS 325110: too few at every depth, so the 2-digit group, still too small for a percentile
+      peers: {
+        naics: '32', naics_digits: 2, peer_count: 3, percentile: null,
+        percentile_note: 'only 3 facilities have NAICS code 32, and a percentile needs at least 30', median_score: 87,
+      },
       explanation: [
         { component: 'violation_frequency', points_lost: 15 - row.violation_frequency, reason: expect.stringContaining('No quarter in violation') },
         { component: 'penalty_severity', points_lost: 30 - row.penalty_severity, reason: 'No penalties in the last 5 years' },
-        { component: 'recency', points_lost: 25 - row.recency, reason: expect.stringContaining('No dated enforcement action') },
+        { component: 'recency', points_lost: 25 - row.recency, reason: expect.stringContaining('No dated violation, enforcement action or penalty') },
         { component: 'repeat_offender', points_lost: 15 - row.repeat_offender, reason: 'No enforcement actions in the last 5 years' },
       ],
     });

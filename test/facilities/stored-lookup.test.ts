@@ -13,6 +13,7 @@ import { StoredLookup } from '../../src/index/stored-lookup';
 import { ingest } from '../../src/index/ingest/ingest';
 import { programsOfArray, sharedRecordsOf } from '../../src/index/program-codec';
 import { explainComponents, explanationLines } from '../../src/scoring/explain';
+import { SCORE_VERSION } from '../../src/scoring/score';
 import { TIERS, type Tier } from '../../src/tiers';
 import { json, makeWorld } from '../helpers';
 import { addHistory } from '../support/history-index';
@@ -47,7 +48,7 @@ beforeAll(async () => {
   const asOf = (JSON.parse(db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'info'").get()!.value) as { as_of: string }).as_of;
   addHistory(
     db,
-    [{ seq: 1, as_of: '2026-01-31', score_version: 'fcs-2.0' }, { seq: 2, as_of: asOf, score_version: 'fcs-2.0' }],
+    [{ seq: 1, as_of: '2026-01-31', score_version: SCORE_VERSION }, { seq: 2, as_of: asOf, score_version: SCORE_VERSION }],
     changed.flatMap((registry_id, i) => [
       { registry_id, seq: 1, change: 'added' as const, score: i % 101 },
       { registry_id, seq: 2, change: 'changed' as const, score: (i + 50) % 101 },
@@ -182,13 +183,15 @@ describe('stored details are decoded once per distinct detail (StoredLookup.deco
     expect(() => bounded.decoded(1_000_000)).toThrow('shared detail 1000000 is not in the index');
     // explanation lines are shared for the same detail and points, and rebuilt when the points differ
     const d = bounded.decoded(details[0]!);
-    const clean = { violation_frequency: 15, penalty_severity: 30, recency: 25, repeat_offender: 15 };
+    const some = { violation_frequency: 14, penalty_severity: 29, recency: 24, repeat_offender: 14 };
     const worse = { violation_frequency: 3, penalty_severity: 30, recency: 25, repeat_offender: 0 };
-    const first = bounded.explanationOf(d, clean);
-    expect(bounded.explanationOf(d, clean) === first).toBe(true);
+    const first = bounded.explanationOf(d, some);
+    expect(bounded.explanationOf(d, some) === first).toBe(true);
+    expect(first.map((l) => l.points_lost)).toEqual([1, 1, 1, 1]);
     expect(bounded.explanationOf(d, worse)).toEqual(explanationLines(worse, d.why));
-    expect(bounded.explanationOf(d, worse).map((l) => l.points_lost)).toEqual([12, 0, 0, 15]);
-    expect(bounded.explanationOf(d, clean)).toEqual(explanationLines(clean, d.why));
+    // a component that lost nothing has no line
+    expect(bounded.explanationOf(d, worse).map((l) => [l.component, l.points_lost])).toEqual([['violation_frequency', 12], ['repeat_offender', 15]]);
+    expect(bounded.explanationOf(d, some)).toEqual(explanationLines(some, d.why));
     expect(first.every((l) => Object.isFrozen(l))).toBe(true);
     // ...and the array holding them is not: a frozen array sends JSC's JSON.stringify off its fast path (~4x slower)
     expect([Object.isFrozen(first), Object.isSealed(first), Object.isExtensible(first)]).toEqual([false, false, true]);

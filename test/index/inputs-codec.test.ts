@@ -34,6 +34,6 @@ describe('the stored score inputs (values in the order of index_meta inputs_keys
     const back = inputsOfStored(JSON.stringify(values), keys) as unknown as Record<string, unknown>;
     expect(back.new_input).toBe('added later');
     expect(back.compliance_status).toBe(2);
-    expect(back.significant_violation).toBe(4);
+    expect(back.snc_flag).toBe(4);
   });
 });

@@ -30,6 +30,8 @@ const programsWithOddText = fc.record({
       last_penalty_usd: fc.option(fc.double({ min: 0, max: 1e9, noNaN: true }), { nil: null }),
       last_penalty_date: fc.option(fc.string(), { nil: null }),
       last_formal_action_date: fc.option(fc.string(), { nil: null }),
+      history: fc.option(fc.string({ maxLength: 13 }), { nil: null }),
+      qncr_codes: fc.option(fc.string(), { nil: null }),
     }),
     { nil: null },
   ),
@@ -98,7 +100,10 @@ describe('the programs stored in the detail', () => {
   });
 
   it('format 10 shares a record without a date or an amount (one id for equal records) and keeps the others in the row', () => {
-    const clean = { status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0, penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null };
+    const clean = {
+      status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0, penalties_usd: 0, last_penalty_usd: 0,
+      last_penalty_date: null, last_formal_action_date: null, history: '____________', qncr_codes: null,
+    };
     const records = new ProgramRecords();
     expect(records.entry(null)).toBeNull();
     expect(records.entry(clean)).toBe(0);

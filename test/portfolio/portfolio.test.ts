@@ -64,10 +64,11 @@ describe('POST /api/v1/portfolio: batch limits by tier (spec 4.2, 5.8, 8)', () =
 });
 
 describe('POST /api/v1/portfolio: results', () => {
-  // every row of this world has NAICS 325110 (over 30 of them: the 6-digit group); percentile = share strictly lower, rounded down
+  // every row of this world has NAICS 325110 (over 30 of them: the 6-digit group); percentile = mid-rank
+  // (share strictly lower plus half the share with the same score), rounded down
   const scores = ROWS.map((r) => r.overall_score).sort((a, b) => a - b);
-  const PEERS = { naics: '325110', naics_digits: 6, peer_count: scores.length, median_score: scores[Math.ceil(scores.length / 2) - 1]! };
-  const below = (s: number) => Math.floor((100 * scores.filter((x) => x < s).length) / scores.length);
+  const PEERS = { naics: '325110', naics_digits: 6, peer_count: scores.length, percentile_note: null, median_score: scores[Math.ceil(scores.length / 2) - 1]! };
+  const below = (s: number) => Math.floor((100 * (scores.filter((x) => x < s).length + scores.filter((x) => x === s).length / 2)) / scores.length);
   it('found IDs in request order with the four spec 2.4 fields plus peers and score_change; unknown ones in not_found', async () => {
     const body = await json(await postIds(['990000000002', '123', '990000000001', 'nope']));
     expect(body.data).toEqual({

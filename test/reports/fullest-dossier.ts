@@ -21,6 +21,8 @@ const program = (status: string): ProgramInputs => ({
   last_penalty_usd: 2_345_678,
   last_penalty_date: '2026-09-30',
   last_formal_action_date: '2026-10-01',
+  history: 'SSSSVVVVUUUSS',
+  qncr_codes: 'BBBBBBBBBBBBB',
 });
 
 /** Every evidence field at its longest: all universes, 13-quarter histories, many federal cases, both agencies' dates. */
@@ -61,7 +63,8 @@ export const FULLEST_ROW: FacilityDetail = {
       qtrs_with_nc: 12,
       history: 'SSSSVVVVUUUS',
       compliance_status: 'Significant Violation/High Priority Violation',
-      significant_violation: true,
+      snc_flag: true,
+      programs_in_snc: 4,
       inspection_count: 123,
       informal_action_count: 45,
       formal_action_count: 67,
@@ -78,7 +81,7 @@ export const FULLEST_ROW: FacilityDetail = {
       programs: { caa: program('High Priority Violation'), cwa: program('Significant Violation'), rcra: program('Significant Violation'), sdwa: program('Serious Violator') },
     },
   }),
-  peers: { naics: '324110', naics_digits: 6, peer_count: 1_234_567, percentile: 0, median_score: 88 },
+  peers: { naics: '324110', naics_digits: 6, peer_count: 1_234_567, percentile: 0, percentile_note: null, median_score: 88 },
 };
 
 export const FULLEST_INFO: IndexInfo = {

@@ -17,6 +17,9 @@ export const historyArb = fc
   .array(fc.constantFrom('_', '_', '_', 'V', 'S', 'U'), { minLength: 12, maxLength: 12 })
   .map((cs) => cs.join(''));
 
+/** A program's quarterly history: 12 quarters (CAA, RCRA) or CWA's 13. */
+const programHistoryArb = fc.array(fc.constantFrom('_', '_', '_', 'V', 'S', 'U'), { minLength: 12, maxLength: 13 }).map((cs) => cs.join(''));
+
 export const statusArb = fc.constantFrom(
   'No Violation Identified',
   'Violation Identified',
@@ -46,6 +49,9 @@ export function programArb(asOf: string): fc.Arbitrary<ProgramInputs> {
     last_penalty_usd: reported(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 50_000_000 }))),
     last_penalty_date: dateArb(asOf),
     last_formal_action_date: dateArb(asOf),
+    history: reported(programHistoryArb),
+    // CWA_3_YR_QNCR_CODES: empty cells are the common case; '2'/'B' are resolved pending
+    qncr_codes: reported(fc.constantFrom('', '', '1', '2', 'B', '11112', 'S S 2', '3')),
   });
 }
 
@@ -62,7 +68,8 @@ export const scenarioArb = asOfArb.chain((asOf) =>
       qtrs_with_nc: fc.integer({ min: 0, max: 12 }),
       history: fc.oneof({ weight: 4, arbitrary: historyArb }, { weight: 1, arbitrary: fc.constantFrom('', null) }),
       compliance_status: statusArb,
-      significant_violation: fc.boolean(),
+      snc_flag: fc.boolean(),
+      programs_in_snc: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }) }),
       inspection_count: fc.nat(40),
       informal_action_count: fc.nat(20),
       formal_action_count: fc.nat(10),
@@ -76,6 +83,8 @@ export const scenarioArb = asOfArb.chain((asOf) =>
       federal_cases: reported(fc.nat(3)),
       federal_penalties_usd: reported(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 100_000_000 }))),
       date_last_federal_case: dateArb(asOf),
+      federal_case_ids: reported(fc.array(fc.constantFrom('04-2019-1234', '06-2021-0042', 'CWA-09-2020-0001'), { maxLength: 3 })),
+      facility_active: reported(fc.boolean()),
       programs: programsArb(asOf),
       not_reported: fc.constant([]),
     }) as fc.Arbitrary<ScoreInputs>,
@@ -89,9 +98,12 @@ export const facilitySearchArb = scenarioArb.map(({ inputs, asOf }) => ({
     ...inputs,
     history: null, informal_action_count: null, penalty_count: null, last_penalty_usd: null,
     date_last_penalty: null, date_last_formal_action: null, date_last_informal_action: null, date_last_inspection: null,
-    federal_cases: null, federal_penalties_usd: null, date_last_federal_case: null,
+    programs_in_snc: null, federal_cases: null, federal_penalties_usd: null, date_last_federal_case: null, federal_case_ids: null, facility_active: null,
     programs: { caa: null, cwa: null, rcra: null, sdwa: null },
-    not_reported: ['history', 'informal_action_count', 'penalty_count', 'last_penalty_usd', 'date_last_penalty', 'date_last_formal_action', 'date_last_informal_action', 'date_last_inspection'],
+    not_reported: [
+      'history', 'programs_in_snc', 'informal_action_count', 'penalty_count', 'last_penalty_usd', 'date_last_penalty', 'date_last_formal_action',
+      'date_last_informal_action', 'date_last_inspection', 'federal_cases', 'federal_penalties_usd', 'date_last_federal_case', 'federal_case_ids', 'facility_active',
+    ],
   } as ScoreInputs,
 }));
 
@@ -112,7 +124,8 @@ export const oddScenarioArb = fc.record({
     qtrs_with_nc: oddNumber,
     history: fc.oneof(fc.string({ maxLength: 20 }), historyArb.map((h) => h.toLowerCase()), fc.constant('VVVVSS')),
     compliance_status: fc.oneof(statusArb, fc.string()),
-    significant_violation: fc.boolean(),
+    snc_flag: fc.oneof(fc.boolean(), fc.constant(null), fc.anything()),
+    programs_in_snc: oddNumber,
     inspection_count: oddNumber,
     informal_action_count: oddNumber,
     formal_action_count: oddNumber,
@@ -126,7 +139,9 @@ export const oddScenarioArb = fc.record({
     federal_cases: oddNumber,
     federal_penalties_usd: oddNumber,
     date_last_federal_case: oddDate,
-    programs: fc.oneof(fc.constant(null), fc.string(), fc.record({ caa: fc.anything(), cwa: fc.record({ status: fc.anything(), qtrs_with_nc: oddNumber, penalties_usd: oddNumber, last_penalty_date: oddDate, significant: fc.anything() }) })),
+    federal_case_ids: fc.oneof(fc.constant(null), fc.string(), fc.array(fc.anything(), { maxLength: 3 })),
+    facility_active: fc.anything(),
+    programs: fc.oneof(fc.constant(null), fc.string(), fc.record({ caa: fc.anything(), cwa: fc.record({ status: fc.anything(), qtrs_with_nc: oddNumber, penalties_usd: oddNumber, last_penalty_date: oddDate, significant: fc.anything(), history: fc.anything(), qncr_codes: fc.anything() }) })),
     not_reported: fc.oneof(fc.constant(null), fc.array(fc.anything(), { maxLength: 3 })),
   }) as unknown as fc.Arbitrary<ScoreInputs>,
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
-import { explainComponents } from '../../src/scoring/explain';
+import { explainComponents, explanationLines } from '../../src/scoring/explain';
 import { scoreFacility } from '../../src/scoring/score';
 import { CLEAN_INPUTS, inputsWith } from '../helpers';
-import { oddScenarioArb } from './arbitraries';
+import { oddScenarioArb, scenarioArb } from './arbitraries';
 
 const AS_OF = '2025-06-30';
 
@@ -12,9 +12,9 @@ describe('explainComponents', () => {
     expect(explainComponents(CLEAN_INPUTS, AS_OF)).toEqual({
       violation_frequency: 'No quarter in violation in the last 12 quarters (3 years)',
       penalty_severity: 'No penalties in the last 5 years',
-      recency: 'No dated enforcement action, penalty or violation in the scoring windows',
+      recency: 'No dated violation, enforcement action or penalty in the last 5 years',
       repeat_offender: 'No enforcement actions in the last 5 years',
-      active_enforcement: 'No: not in significant violation and no formal action in the 12 months before 2025-06-30',
+      active_enforcement: 'No: no formal enforcement action or federal case in the last 5 years',
     });
   });
 
@@ -32,30 +32,34 @@ describe('explainComponents', () => {
       }),
       AS_OF,
     );
-    expect(e.violation_frequency).toBe('4 of the last 12 quarters in violation, 1 significant');
+    expect(e.violation_frequency).toBe('4 of the last 12 quarters in violation, 1 of them significant');
     expect(e.penalty_severity).toBe('$1,234,567 in penalties in the last 5 years (2 penalties)');
-    expect(e.recency).toBe('Formal enforcement action 12 months before 2025-06-30 (on 2024-06-30); no date for the informal action, so not counted for recency');
+    expect(e.recency).toBe('Formal enforcement action on 2024-06-30, 12 months before the data date (2025-06-30); the informal action has no date in the file, so it does not count here');
     expect(e.repeat_offender).toBe('2 formal enforcement actions and 1 informal action in the last 5 years');
-    expect(e.active_enforcement).toBe('Yes: formal enforcement action on 2024-06-30, 12 months before 2025-06-30');
+    expect(e.active_enforcement).toBe('Yes: 2 formal enforcement actions in the last 5 years, the latest on 2024-06-30; the data does not say whether any has been closed');
   });
 
   it('says when a figure comes from a count, and names undated events instead of assuming a date', () => {
     const e = explainComponents(inputsWith({ qtrs_with_nc: 5, history: '', formal_action_count: 1, total_penalties_usd: 4255 }), AS_OF);
-    expect(e.violation_frequency).toBe('5 of the last 12 quarters in violation (count from the quarter-count columns; no quarterly history in the data)');
-    // fcs-2.0: the undated formal action and penalty are named, never placed at an invented date
-    expect(e.recency).toBe('Violation 21 months before 2025-06-30 (the oldest the quarter count allows; no quarterly history); no date for the formal action and penalty, so not counted for recency');
-    expect(e.active_enforcement).toBe('No: a formal action is reported but not its date, so it cannot be shown to be open');
+    expect(e.violation_frequency).toBe('5 of the last 12 quarters in violation (from the quarter counts; the file has no quarter-by-quarter history)');
+    // the undated formal action and penalty are named, never placed at an invented date
+    expect(e.recency).toBe(
+      'Violation no more than 21 months before the data date (2025-06-30): 5 of the last 12 quarters were in violation, and the file has no quarter-by-quarter history; ' +
+        'the formal action and penalty have no date in the file, so they do not count here',
+    );
+    expect(e.active_enforcement).toBe('Yes: 1 formal enforcement action in the last 5 years, with no date in the file; the data does not say whether it has been closed');
   });
 
-  it('names a current significant violation as the reason enforcement is active', () => {
-    const e = explainComponents(inputsWith({ significant_violation: true, compliance_status: 'Significant Violation', qtrs_with_nc: 1 }), AS_OF);
-    expect(e.recency).toBe('Significant non-compliance at the as-of date 2025-06-30 (current compliance status)');
-    expect(e.active_enforcement).toBe('Yes: currently in significant violation');
+  it('names a current significant violation, and says no action is open when none is on record', () => {
+    const e = explainComponents(inputsWith({ snc_flag: true, compliance_status: 'Significant Violation', qtrs_with_nc: 1 }), AS_OF);
+    expect(e.recency).toBe('In significant violation at the data date (2025-06-30), per the current compliance status');
+    expect(e.repeat_offender).toBe('In significant violation now, with no enforcement action in the last 5 years to address it');
+    expect(e.active_enforcement).toBe('No: no formal enforcement action or federal case in the last 5 years; the facility is in significant violation, but no action on it is on record');
   });
 
   it('counts penalties as cases when there are more of them than formal actions', () => {
     const e = explainComponents(inputsWith({ penalty_count: 3, formal_action_count: 1, total_penalties_usd: 900 }), AS_OF);
-    expect(e.repeat_offender).toBe('3 penalties (each counted as a formal case; 1 formal action reported) and 0 informal actions in the last 5 years');
+    expect(e.repeat_offender).toBe('3 penalties (each counted as a separate case; 1 formal action reported) and 0 informal actions in the last 5 years');
   });
 
   it('always gives five non-empty ASCII lines (the PDF fonts are WinAnsi), whatever the inputs', () => {
@@ -69,10 +73,10 @@ describe('explainComponents', () => {
   });
 
   it.each([
-    ['2024-06-30', true], // 365 days: 11.99 months
-    ['2024-06-29', false], // 366 days: 12.02 months
-  ])('agrees with the flag at the 12-month edge: a formal action on %s is open: %p', (date, open) => {
-    const inputs = inputsWith({ formal_action_count: 1, date_last_formal_action: date });
+    ['2020-06-30', true], // 1,826 days: 59.99 months, inside the 5-year window
+    ['2020-06-29', false], // 1,827 days: 60.02 months, before it
+  ])('agrees with the flag at the 5-year edge: a formal action dated %s alone (no count) is in the window: %p', (date, open) => {
+    const inputs = inputsWith({ formal_action_count: 0, date_last_formal_action: date });
     expect(scoreFacility(inputs, AS_OF).active_enforcement).toBe(open);
     expect(explainComponents(inputs, AS_OF).active_enforcement.startsWith('Yes:')).toBe(open);
   });
@@ -90,13 +94,33 @@ describe('explainComponents', () => {
 describe('explainComponents for a date after the as-of date', () => {
   it('says "not reported" for what a facility-search file lacks, never "none"', () => {
     const e = explainComponents(inputsWith({ informal_action_count: null, penalty_count: null, total_penalties_usd: null, not_reported: ['informal_action_count', 'penalty_count', 'total_penalties_usd'] }), AS_OF);
-    expect(e.penalty_severity).toBe('Penalties not reported by the source; none shown');
+    expect(e.penalty_severity).toBe('The source does not report penalties; none shown');
     expect(e.repeat_offender).toBe('No formal enforcement actions in the last 5 years (informal actions not reported)');
   });
 
   it('says the action is dated after the as-of date and counted as at it', () => {
     const e = explainComponents(inputsWith({ formal_action_count: 1, date_last_formal_action: '2025-09-01' }), AS_OF);
-    expect(e.recency).toBe('Formal enforcement action at the as-of date 2025-06-30 (on 2025-09-01, after the as-of date)');
-    expect(e.active_enforcement).toBe('Yes: formal enforcement action on 2025-09-01, after the as-of date');
+    expect(e.recency).toBe('Formal enforcement action on 2025-09-01, after the data date (2025-06-30); counted as on it');
+    expect(e.active_enforcement).toBe('Yes: 1 formal enforcement action in the last 5 years, the latest on 2025-09-01 (after the data date); the data does not say whether it has been closed');
+  });
+});
+
+describe("the API's explanation lines", () => {
+  it('list only the components that lost points, each with what it lost', () => {
+    fc.assert(
+      fc.property(scenarioArb, ({ inputs, asOf }) => {
+        const r = scoreFacility(inputs, asOf);
+        const lines = explanationLines(r, explainComponents(inputs, asOf));
+        const lost = (['violation_frequency', 'penalty_severity', 'recency', 'repeat_offender'] as const).filter((c) => r[c] < { violation_frequency: 15, penalty_severity: 30, recency: 25, repeat_offender: 15 }[c]);
+        expect(lines.map((l) => l.component)).toEqual(lost);
+        for (const l of lines) expect(l.points_lost).toBeGreaterThan(0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('are empty for a clean facility: no line for a component that lost nothing', () => {
+    const r = scoreFacility(CLEAN_INPUTS, AS_OF);
+    expect(explanationLines(r, explainComponents(CLEAN_INPUTS, AS_OF))).toEqual([]);
   });
 });

@@ -28,15 +28,15 @@ const isSnc = (r: (typeof rows)[number]) => factsOf(r.score_inputs, AS_OF).curre
 /** No violation quarter, no penalty, no formal or informal action: nothing in the record against it. */
 const isClean = (r: (typeof rows)[number]) => {
   const f = factsOf(r.score_inputs, AS_OF);
-  return f.quartersInViolation === 0 && f.currentStatus === 'none' && f.penaltyUsd === 0 && f.penaltyCount === 0 && f.formalActions === 0 && f.informalActions === 0;
+  return f.quartersInViolation === 0 && f.currentStatus === 'none' && f.penaltyUsd === 0 && f.penalties.count === 0 && f.formalActions === 0 && f.informal.count === 0;
 };
 /** Only evidence: a penalty amount without a date (no violation quarter now or in 3 years). */
 const onlyUndatedPenalty = (r: (typeof rows)[number]) => {
   const f = factsOf(r.score_inputs, AS_OF);
-  return f.currentStatus === 'none' && f.quartersInViolation === 0 && f.penaltyUsd > 0 && f.lastPenalty?.date === null;
+  return f.currentStatus === 'none' && f.quartersInViolation === 0 && f.penaltyUsd > 0 && f.penalties.latest === null && f.penalties.undated;
 };
 
-describe('fcs-2.0 on the 30 real ECHO rows', () => {
+describe('fcs-3.0 on the 30 real ECHO rows', () => {
   const snc = rows.filter(isSnc);
   const clean = rows.filter(isClean);
 

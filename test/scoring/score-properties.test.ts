@@ -12,14 +12,18 @@ function notInSnc(inputs: ScoreInputs, asOf: string): boolean {
   return factsOf(inputs, asOf).currentStatus !== 'significant';
 }
 
-/** Programs with every formal action older than 12 months (or undated). */
-function withoutRecentFormal(programs: ProgramsInputs, asOf: string): ProgramsInputs {
-  const out = { ...programs };
+/**
+ * The same facility with no formal action or federal case in the 5-year window, as ECHO would show it:
+ * zero counts, and dates that are blank or older than the window; no CWA "resolved pending" code.
+ */
+function withoutFormalAction(inputs: ScoreInputs, asOf: string, oldDate: boolean): ScoreInputs {
+  const old = oldDate ? daysBefore(asOf, 6 * 365) : null;
+  const programs = { ...inputs.programs };
   for (const k of PROGRAMS) {
-    const p = out[k];
-    if (p && p.last_formal_action_date && p.last_formal_action_date > daysBefore(asOf, 366)) out[k] = { ...p, last_formal_action_date: daysBefore(asOf, 400) };
+    const p = programs[k];
+    if (p) programs[k] = { ...p, formal_actions: 0, last_formal_action_date: old, qncr_codes: p.qncr_codes === null ? null : '' };
   }
-  return out;
+  return { ...inputs, formal_action_count: 0, date_last_formal_action: old, federal_cases: 0, federal_case_ids: [], date_last_federal_case: null, programs };
 }
 
 /** The same programs with nothing against them (status clean, zero counts and amounts, no dates). */
@@ -27,7 +31,10 @@ function cleanPrograms(programs: ProgramsInputs): ProgramsInputs {
   const out = { ...programs };
   for (const k of PROGRAMS) {
     const p = out[k];
-    if (p) out[k] = { ...p, status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0, penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null };
+    if (p) {
+      const history = p.history === null ? null : p.history.replace(/[VS]/g, '_');
+      out[k] = { ...p, status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0, penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null, history, qncr_codes: p.qncr_codes === null ? null : '' };
+    }
   }
   return out;
 }
@@ -97,8 +104,8 @@ describe('monotonicity: more trouble never raises a component', () => {
   it('a current significant violation never raises a component', () => {
     fc.assert(
       fc.property(scenarioArb, ({ inputs, asOf }) => {
-        const base = { ...inputs, significant_violation: false };
-        return neverRaised(scoreFacility(base, asOf), scoreFacility({ ...base, significant_violation: true }, asOf));
+        const base = { ...inputs, snc_flag: false };
+        return neverRaised(scoreFacility(base, asOf), scoreFacility({ ...base, snc_flag: true }, asOf));
       }),
       RUNS,
     );
@@ -119,9 +126,11 @@ describe('monotonicity: more trouble never raises a component', () => {
     );
   });
 
-  it('more formal or informal actions never raise a component', () => {
+  // for a facility in SNC the first formal action in the window addresses it (UNADDRESSED_SNC_POINTS): that case has its own property below
+  it('more informal actions never raise a component, nor more formal ones for a facility not in SNC', () => {
     fc.assert(
       fc.property(scenarioArb, fc.nat(6), fc.nat(6), ({ inputs, asOf }, formal, informal) => {
+        fc.pre(notInSnc(inputs, asOf) || formal === 0);
         const more = {
           ...inputs,
           formal_action_count: (inputs.formal_action_count ?? 0) + formal,
@@ -221,15 +230,13 @@ describe('fcs-2.0: programs, SNC and enforcement', () => {
     );
   });
 
-  it('an SNC with no formal action in the last 12 months never scores above the same SNC addressed by one (no penalty)', () => {
+  it('an SNC addressed by a formal action in the window never scores below the same SNC unaddressed, at any age of the action', () => {
     fc.assert(
-      fc.property(scenarioArb, fc.integer({ min: 0, max: 365 }), ({ inputs, asOf }, age) => {
-        const snc: ScoreInputs = { ...inputs, significant_violation: true };
-        // unaddressed: whatever formal action there was is older than 12 months (or undated)
-        const old = snc.date_last_formal_action;
-        const unaddressed = { ...snc, date_last_formal_action: old && old > daysBefore(asOf, 366) ? daysBefore(asOf, 400) : old, programs: withoutRecentFormal(snc.programs, asOf), date_last_federal_case: null };
-        const addressed = { ...unaddressed, formal_action_count: (unaddressed.formal_action_count ?? 0) + 1, date_last_formal_action: daysBefore(asOf, age) };
-        return scoreFacility(unaddressed, asOf).overall <= scoreFacility(addressed, asOf).overall;
+      fc.property(scenarioArb, fc.integer({ min: -30, max: 1826 }), fc.boolean(), ({ inputs, asOf }, ageDays, oldDate) => {
+        // unaddressed: no formal action in the window (blank or pre-window dates); penalties and all else as generated
+        const unaddressed = withoutFormalAction({ ...inputs, snc_flag: true }, asOf, oldDate);
+        const addressed = { ...unaddressed, formal_action_count: 1, date_last_formal_action: daysBefore(asOf, ageDays) };
+        return scoreFacility(addressed, asOf).overall >= scoreFacility(unaddressed, asOf).overall;
       }),
       RUNS,
     );
@@ -238,8 +245,8 @@ describe('fcs-2.0: programs, SNC and enforcement', () => {
   it('a facility whose only evidence is an undated penalty (any amount) never scores below one in SNC today', () => {
     fc.assert(
       fc.property(scenarioArb, facilitySearchArb, fc.integer({ min: 1, max: 2e9 }), ({ inputs, asOf }, fs, amount) => {
-        const snc = scoreFacility({ ...inputs, significant_violation: true }, asOf);
-        const undatedOnly = scoreFacility({ ...fs.inputs, qtrs_with_nc: 0, compliance_status: 'No Violation Identified', significant_violation: false, formal_action_count: 0, total_penalties_usd: amount }, asOf);
+        const snc = scoreFacility({ ...inputs, snc_flag: true }, asOf);
+        const undatedOnly = scoreFacility({ ...fs.inputs, qtrs_with_nc: 0, compliance_status: 'No Violation Identified', snc_flag: false, formal_action_count: 0, total_penalties_usd: amount }, asOf);
         return undatedOnly.overall > snc.overall;
       }),
       RUNS,
@@ -263,7 +270,8 @@ describe('clean record', () => {
           qtrs_with_nc: 0,
           history: inputs.history === null ? null : inputs.history.replace(/[VS]/g, '_'),
           compliance_status: 'No Violation Identified',
-          significant_violation: false,
+          snc_flag: false,
+          programs_in_snc: 0,
           informal_action_count: 0,
           formal_action_count: 0,
           penalty_count: 0,
@@ -275,6 +283,7 @@ describe('clean record', () => {
           federal_cases: 0,
           federal_penalties_usd: 0,
           date_last_federal_case: null,
+          federal_case_ids: [],
           programs: cleanPrograms(inputs.programs),
         };
         const r = scoreFacility(clean, asOf);

@@ -18,9 +18,9 @@ const NO_PROGRAMS = CLEAN_INPUTS.programs;
 /** A program record with nothing against it; override any field. */
 const program = (o: Partial<ProgramInputs>): ProgramInputs => ({
   status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0,
-  penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null, ...o,
+  penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null, history: null, qncr_codes: null, ...o,
 });
-const SNC_NOW = at({ qtrs_with_nc: 1, history: '___________S', compliance_status: 'Significant Violation', significant_violation: true });
+const SNC_NOW = at({ qtrs_with_nc: 1, history: '___________S', compliance_status: 'Significant Violation', snc_flag: true, programs_in_snc: 1 });
 
 type Row = [string, ScoreInputs, [number, number, number, number], number, boolean];
 
@@ -49,11 +49,11 @@ const rows: Row[] = [
     false,
   ],
   [
-    'current significant violation, no formal action: frequency 15 - 1.25 - 1.25 - 3.75 = 8.75 -> 9, recency 25 - 25 = 0, repeat 15 - 4 (unaddressed SNC) = 11',
+    'current significant violation, no formal action: frequency 15 - 1.25 - 1.25 - 3.75 = 8.75 -> 9, recency 25 - 25 = 0, repeat 15 - 4 (unaddressed SNC) = 11; no action on record, so none open',
     SNC_NOW,
     [9, 30, 0, 11],
     65,
-    true,
+    false,
   ],
   [
     'the same SNC addressed by a formal action 3 months back (no penalty): recency still 0, repeat 15 - 3 = 12, so 66 > 65',
@@ -67,7 +67,7 @@ const rows: Row[] = [
     { ...SNC_NOW, programs: { ...NO_PROGRAMS, caa: program({ status: 'High Priority Violation', significant: true }), cwa: program({ status: 'Significant Violation', significant: true }) } },
     [5, 30, 0, 11],
     61,
-    true,
+    false,
   ],
   [
     'a $10,000 CWA penalty on the as-of date, only in the program columns: penalty 30 - 5 - 5 = 20, recency 0, repeat 12',
@@ -112,11 +112,11 @@ const rows: Row[] = [
     false,
   ],
   [
-    'a formal action two years back: recency 25 - 25 x (1 - 23.98/60) = 9.99 -> 10, not open after 12 months',
+    'a formal action two years back: recency 25 - 25 x (1 - 23.98/60) = 9.99 -> 10; in the 5-year window and not known closed, so open',
     inputsWith({ formal_action_count: 1, date_last_formal_action: '2023-06-30' }),
     [15, 30, 10, 12],
     82,
-    false,
+    true,
   ],
   [
     'a formal action 11 months back is taken as open enforcement',
@@ -134,19 +134,19 @@ const rows: Row[] = [
     true,
   ],
   [
-    'two formal actions: repeat 15 - 3 - 4 = 8',
-    inputsWith({ formal_action_count: 2, date_last_formal_action: '2019-01-01' }),
+    'two formal actions of unknown date: repeat 15 - 3 - 4 = 8, recency untouched, open (counted in the 5 years)',
+    inputsWith({ formal_action_count: 2 }),
     [15, 30, 25, 8],
     93,
-    false,
+    true,
   ],
-  ['four formal actions: repeat 15 - 3 - 3 x 4 < 0 -> 0', inputsWith({ formal_action_count: 4, date_last_formal_action: '2019-01-01' }), [15, 30, 25, 0], 85, false],
+  ['four formal actions of unknown date: repeat 15 - 3 - 3 x 4 < 0 -> 0', inputsWith({ formal_action_count: 4 }), [15, 30, 25, 0], 85, true],
   [
-    'three penalties but one formal action count as three cases: repeat 15 - 3 - 8 = 4',
-    inputsWith({ formal_action_count: 1, penalty_count: 3, total_penalties_usd: 1000, date_last_penalty: '2019-01-01', date_last_formal_action: '2019-01-01' }),
+    'three penalties but one formal action (no dates) count as three cases: repeat 15 - 3 - 8 = 4',
+    inputsWith({ formal_action_count: 1, penalty_count: 3, total_penalties_usd: 1000 }),
     [15, 25, 25, 4],
     84,
-    false,
+    true,
   ],
   [
     'an informal action 3 months back: recency 25 - 15 x (1 - 2.99/36) = 11.2 -> 11, repeat 15 - 1 = 14',
@@ -155,7 +155,7 @@ const rows: Row[] = [
     85,
     false,
   ],
-  ['nine informal actions cost at most 5: repeat 10', inputsWith({ informal_action_count: 9, date_last_informal_action: '2019-01-01' }), [15, 30, 25, 10], 95, false],
+  ['nine informal actions (no date) cost at most 5: repeat 10', inputsWith({ informal_action_count: 9 }), [15, 30, 25, 10], 95, false],
   [
     'facility-search row, 5 quarters and no history: frequency 15 - 6.25 = 8.75 -> 9, latest violation at most 7 quarters back: recency 25 - 15 x (1 - 21/36) = 18.75 -> 19',
     at({ qtrs_with_nc: 5, history: null }),
@@ -164,18 +164,18 @@ const rows: Row[] = [
     false,
   ],
   [
-    'a formal action count without a date costs repeat 3 but no recency, and is not shown as open',
+    'a formal action count without a date costs repeat 3 but no recency, and is open (in the 5 years, not known closed)',
     at({ formal_action_count: 1 }),
     [15, 30, 25, 12],
     97,
-    false,
+    true,
   ],
   [
     'a significant violation only in FAC_COMPLIANCE_STATUS (SNC flag N) still counts as significant',
-    at({ qtrs_with_nc: 1, history: '', compliance_status: 'Significant Violation', significant_violation: false }),
+    at({ qtrs_with_nc: 1, history: '', compliance_status: 'Significant Violation', snc_flag: false }),
     [9, 30, 0, 11],
     65,
-    true,
+    false,
   ],
   [
     "a program status like 'Failure to Report DMR - Not Received' is a current violation",

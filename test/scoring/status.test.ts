@@ -11,6 +11,9 @@ describe('reading FAC_COMPLIANCE_STATUS', () => {
     ['Effluent - Monthly Average Limit Exceeded', 'violation'],
     ['Significant Noncompliance', 'significant'],
     ['High Priority Violation (HPV)', 'significant'],
+    // the Clean Air Act's SNC, as facility-search files spell it without an HPV flag column
+    ['High Priority Violation', 'significant'],
+    ['high-priority violation', 'significant'],
     ['Non-Significant Violation', 'violation'],
     ['Noncompliance', 'violation'],
     ['Not Applicable', 'none'],

@@ -40,18 +40,19 @@ describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport N
     expect(header.format).toBe('echo-facility-search');
     expect(row.RegistryID).toBe('1.1E+11'); // spreadsheet-mangled: the mapper takes the ID from the DFR URL
     expect(mapped.registry_id).toBe(ID);
-    expect([inputs.qtrs_with_nc, inputs.significant_violation, inputs.formal_action_count, inputs.total_penalties_usd]).toEqual([11, true, 1, 4255]);
+    expect([inputs.qtrs_with_nc, inputs.snc_flag, inputs.formal_action_count, inputs.total_penalties_usd]).toEqual([11, true, 1, 4255]);
     // Everything the score reads. Columns a facility-search file does not have are null (not reported) and
     // named in not_reported: no count, amount or date is made up for them.
     const program = (status: string) => ({
       status, significant: false, qtrs_with_nc: null, formal_actions: null, informal_actions: null,
-      penalties_usd: null, last_penalty_usd: null, last_penalty_date: null, last_formal_action_date: null,
+      penalties_usd: null, last_penalty_usd: null, last_penalty_date: null, last_formal_action_date: null, history: null, qncr_codes: null,
     });
     expect(inputs).toEqual({
       qtrs_with_nc: 11,
       history: null,
       compliance_status: 'Significant Violation',
-      significant_violation: true,
+      snc_flag: true,
+      programs_in_snc: null,
       inspection_count: 4,
       informal_action_count: null,
       formal_action_count: 1,
@@ -65,10 +66,13 @@ describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport N
       federal_cases: null,
       federal_penalties_usd: null,
       date_last_federal_case: null,
+      federal_case_ids: null,
+      facility_active: null,
       programs: { caa: program('No Violation Identified'), cwa: program('Failure to Report DMR - Not Received'), rcra: program('No Violation Identified'), sdwa: null },
       not_reported: [
-        'history', 'informal_action_count', 'penalty_count', 'last_penalty_usd', 'date_last_penalty', 'date_last_formal_action',
-        'date_last_informal_action', 'date_last_inspection', 'federal_cases', 'federal_penalties_usd', 'date_last_federal_case',
+        'history', 'programs_in_snc', 'informal_action_count', 'penalty_count', 'last_penalty_usd', 'date_last_penalty', 'date_last_formal_action',
+        'date_last_informal_action', 'date_last_inspection', 'federal_cases', 'federal_penalties_usd', 'date_last_federal_case', 'federal_case_ids',
+        'facility_active',
       ],
     });
   });
@@ -82,11 +86,11 @@ describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport N
       expect(indexed.score_inputs).toEqual(inputs);
       expect(indexed).toMatchObject({
         fac_name: 'STURM RUGER FIREARMS MANUFACTURING FACILITY',
-        overall_score: 45,
+        overall_score: 49,
         violation_frequency: 0,
         penalty_severity: 22,
         recency: 0,
-        repeat_offender: 8,
+        repeat_offender: 12,
         baseline: 15,
         active_enforcement: true,
       });
@@ -103,15 +107,16 @@ describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport N
     expect(r.penalty_severity).toBe(22);
     // heaviest event: significant non-compliance at the as-of date, 25 at age 0 -> 25 - 25 = 0 (the undated formal action and penalty cost no recency)
     expect(r.recency).toBe(0);
-    // one formal case, and SNC with no formal action dated in the last 12 months: 15 - 3 - 4 = 8
-    expect(r.repeat_offender).toBe(8);
-    expect(r.overall).toBe(45);
+    // one formal case in the 5 years (FacFormalActionCount 1, no date), which addresses the SNC: 15 - 3 = 12
+    expect(r.repeat_offender).toBe(12);
+    expect(r.overall).toBe(49);
+    // that formal action is in the 5-year window and nothing says it is closed
     expect(r.active_enforcement).toBe(true);
   });
 
   it('is stated in docs/scoring.md with these numbers and explanation lines', () => {
     const doc = readFileSync(join(import.meta.dir, '../../docs/scoring.md'), 'utf8');
-    expect(doc).toContain('overall = 15 + 0 + 22 + 0 + 8 = **45**');
+    expect(doc).toContain('overall = 15 + 0 + 22 + 0 + 12 = **49**');
     for (const line of Object.values(explainComponents(inputs, '2024-06-30'))) expect(doc).toContain(line);
   });
 });

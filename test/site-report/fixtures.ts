@@ -9,7 +9,7 @@ export const R_MILES = 6371.0088 / 1.609344;
 
 const PROGRAM: ProgramInputs = {
   status: 'No Violation Identified', significant: false, qtrs_with_nc: 0, formal_actions: 0, informal_actions: 0,
-  penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null,
+  penalties_usd: 0, last_penalty_usd: 0, last_penalty_date: null, last_formal_action_date: null, history: null, qncr_codes: null,
 };
 
 /** What a generated facility is, as the test decides it (not as the service reads it). */
@@ -45,7 +45,7 @@ export function withTraits(id: string, at: { lat: number; lng: number }, t: Trai
     overall_score: score,
     active_enforcement: t.snc || t.recentFormal,
     score_inputs: inputsWith({
-      significant_violation: t.snc,
+      snc_flag: t.snc,
       compliance_status: t.snc ? 'Significant Violation' : CLEAN_INPUTS.compliance_status,
       ...formal,
       programs: { caa: t.caa ? PROGRAM : null, cwa: t.cwa ? PROGRAM : null, rcra: t.rcra ? PROGRAM : null, sdwa: null },

@@ -188,7 +188,12 @@ describe('the page with a Starter key', () => {
     expect(await page.$$eval('ul.explanation li', (li) => li.map((l) => l.textContent))).toEqual(
       rec.explanation.map((e: { reason: string; points_lost: number }) => (e.points_lost > 0 ? `${e.reason} (−${e.points_lost} points)` : e.reason)),
     );
-    expect(await page.$eval('p.peers', (p) => p.textContent)).toContain(`Scores higher than ${rec.peers.percentile}% of ${rec.peers.peer_count.toLocaleString('en-US')} facilities in NAICS ${rec.peers.naics}`);
+    // mid-rank percentile (ties count half): "ranks at", never "scores higher than", which ties make untrue
+    const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+    expect(rec.peers.percentile).not.toBeNull();
+    expect(await page.$eval('p.peers', (p) => p.textContent)).toContain(
+      `Ranks at the ${ordinal(rec.peers.percentile)} percentile of ${rec.peers.peer_count.toLocaleString('en-US')} facilities in NAICS ${rec.peers.naics}`,
+    );
     const programRows = await page.$$eval('table.programs tbody tr', (rows) => rows.map((r) => r.textContent));
     expect(programRows).toHaveLength(4);
     for (const [i, key] of ['caa', 'cwa', 'rcra', 'sdwa'].entries()) {

@@ -38,6 +38,7 @@ const FIELD_NAMES = {
   date_last_informal: ['facdatelastinformalaction'],
   date_last_inspection: ['facdatelastinspection'],
   days_last_inspection: ['facdayslastinspection'],
+  active_flag: ['facactiveflag'],
 } as const;
 
 export type Field = keyof typeof FIELD_NAMES;
@@ -65,7 +66,8 @@ export type HeaderInfo = {
 
 /** Score input field (scoring/model.ts) each facility-level column feeds: absent column, `null` input. */
 const INPUT_OF: Partial<Record<Field, string>> = {
-  qtrs_with_nc: 'qtrs_with_nc', history: 'history', compliance_status: 'compliance_status', inspection_count: 'inspection_count',
+  qtrs_with_nc: 'qtrs_with_nc', history: 'history', compliance_status: 'compliance_status', snc_flag: 'snc_flag',
+  programs_with_snc: 'programs_in_snc', inspection_count: 'inspection_count',
   informal_count: 'informal_action_count', formal_count: 'formal_action_count', penalty_count: 'penalty_count',
   total_penalties: 'total_penalties_usd', last_penalty: 'last_penalty_usd', date_last_penalty: 'date_last_penalty',
   date_last_formal: 'date_last_formal_action', date_last_informal: 'date_last_informal_action', date_last_inspection: 'date_last_inspection',
@@ -77,6 +79,8 @@ function notReportedOf(columns: ColumnMap, fec: FecColumnMap): string[] {
   if (fec.cases < 0) out.push('federal_cases');
   if (fec.penalties < 0) out.push('federal_penalties_usd');
   if (fec.last_date < 0) out.push('date_last_federal_case');
+  if (fec.case_ids < 0) out.push('federal_case_ids');
+  if (columns.active_flag < 0) out.push('facility_active');
   return out;
 }
 

@@ -17,6 +17,10 @@ export type ProgramColumnMap = {
   last_penalty_usd: number;
   last_penalty_date: number;
   last_formal_action_date: number;
+  /** <PGM>_3YR_COMPL_QTRS_HISTORY (12 quarters), CWA_13QTRS_COMPL_HISTORY (13). */
+  history: number;
+  /** CWA_3_YR_QNCR_CODES (CWA only). */
+  qncr_codes: number;
 };
 
 const NAMES: Record<Program, Record<keyof ProgramColumnMap, string[]>> = {
@@ -24,26 +28,30 @@ const NAMES: Record<Program, Record<keyof ProgramColumnMap, string[]>> = {
     flag: ['airflag'], status: ['caacompliancestatus'], significant: ['caahpvflag'], qtrs_with_nc: ['caaqtrswithnc'],
     formal_actions: ['caaformalactioncount'], informal_actions: ['caainformalcount'], penalties_usd: ['caapenalties'],
     last_penalty_usd: ['caalastpenaltyamt'], last_penalty_date: ['caalastpenaltydate'], last_formal_action_date: ['caadatelastformalaction'],
+    history: ['caa3yrcomplqtrshistory'], qncr_codes: [],
   },
   cwa: {
     flag: ['npdesflag'], status: ['cwacompliancestatus'], significant: ['cwasncflag'], qtrs_with_nc: ['cwaqtrswithnc'],
     formal_actions: ['cwaformalactioncount'], informal_actions: ['cwainformalcount'], penalties_usd: ['cwapenalties'],
     last_penalty_usd: ['cwalastpenaltyamt'], last_penalty_date: ['cwalastpenaltydate'], last_formal_action_date: ['cwadatelastformalaction'],
+    history: ['cwa13qtrscomplhistory'], qncr_codes: ['cwa3yrqncrcodes'],
   },
   rcra: {
     flag: ['rcraflag'], status: ['rcracompliancestatus'], significant: ['rcrasncflag'], qtrs_with_nc: ['rcraqtrswithnc'],
     formal_actions: ['rcraformalactioncount'], informal_actions: ['rcrainformalcount'], penalties_usd: ['rcrapenalties'],
     last_penalty_usd: ['rcralastpenaltyamt'], last_penalty_date: ['rcralastpenaltydate'], last_formal_action_date: ['rcradatelastformalaction'],
+    history: ['rcra3yrcomplqtrshistory'], qncr_codes: [],
   },
   sdwa: {
     flag: ['sdwisflag'], status: ['sdwacompliancestatus'], significant: ['sdwasncflag'], qtrs_with_nc: ['sdwaqtrswithnc'],
     formal_actions: ['sdwaformalactioncount'], informal_actions: ['sdwainformalcount'], penalties_usd: ['sdwapenalties'],
     last_penalty_usd: ['sdwalastpenaltyamt'], last_penalty_date: ['sdwalastpenaltydate'], last_formal_action_date: ['sdwadatelastformalaction'],
+    history: [], qncr_codes: [],
   },
 };
 
-/** Federal enforcement cases (FEC_*): counted as formal cases, their dates and penalties as the facility's. */
-const FEC_NAMES = { cases: ['fecnumberofcases'], penalties: ['fectotalpenalties'], last_date: ['feclastcasedate'] } as const;
+/** Federal enforcement cases (FEC_*): counted as formal cases (in the 5-year window), their penalties as the facility's. */
+const FEC_NAMES = { cases: ['fecnumberofcases'], penalties: ['fectotalpenalties'], last_date: ['feclastcasedate'], case_ids: ['feccaseids'] } as const;
 export type FecColumnMap = Record<keyof typeof FEC_NAMES, number>;
 
 const find = (position: Map<string, number>, names: readonly string[]) => names.map((n) => position.get(n)).find((p) => p !== undefined) ?? -1;
@@ -60,5 +68,8 @@ export function readProgramColumns(position: Map<string, number>): Record<Progra
 }
 
 export function readFecColumns(position: Map<string, number>): FecColumnMap {
-  return { cases: find(position, FEC_NAMES.cases), penalties: find(position, FEC_NAMES.penalties), last_date: find(position, FEC_NAMES.last_date) };
+  return {
+    cases: find(position, FEC_NAMES.cases), penalties: find(position, FEC_NAMES.penalties),
+    last_date: find(position, FEC_NAMES.last_date), case_ids: find(position, FEC_NAMES.case_ids),
+  };
 }

@@ -1,8 +1,9 @@
-import { PROGRAMS, type ProgramInputs, type ProgramsInputs, type ScoreInputs } from '../../scoring/model';
+import type { ScoreInputs } from '../../scoring/model';
+import { amount, cell, count, upper } from './cells';
 import type { HeaderInfo } from './columns';
-import type { ProgramColumnMap } from './program-columns';
 import { evidenceOf, type Evidence } from './evidence-columns';
-import { Bad, isBlank, parseAmount, parseCount, parseDate } from './values';
+import { programsOf } from './program-row';
+import { Bad, isBlank, parseCount, parseDate } from './values';
 
 /** Why a row was not indexed. Every rejected row lands in the rejects CSV with one of these. */
 export const REJECT_REASONS = ['missing_id', 'non_numeric_id', 'duplicate_id', 'bad_date', 'bad_number', 'bad_history', 'wrong_field_count'] as const;
@@ -67,6 +68,9 @@ export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
   if (fecCases instanceof Bad) return bad(fecCases, 'bad_number', registry_id);
   const fecPenalties = amount(f, header.fec.penalties, 'fec_total_penalties');
   if (fecPenalties instanceof Bad) return bad(fecPenalties, 'bad_number', registry_id);
+  // FAC_PROGRAMS_WITH_SNC is a count of programs (0 for none), not a list: anything else is a bad number
+  const inSnc = count(f, c.programs_with_snc, 'programs_with_snc');
+  if (inSnc instanceof Bad) return bad(inSnc, 'bad_number', registry_id);
 
   const dLastPenalty = parseDate(cell(f, c.date_last_penalty), 'date_last_penalty');
   if (dLastPenalty instanceof Bad) return bad(dLastPenalty, 'bad_date', registry_id);
@@ -82,15 +86,16 @@ export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
   const history = upper(cell(f, c.history));
   if (!HISTORY.test(history)) return { reason: 'bad_history', detail: `compliance history "${history}" is not up to 12 of _ V S U`, registry_id };
   const programs = programsOf(f, header.programs);
-  if (programs instanceof Bad) return bad(programs, programs.detail.includes('date') ? 'bad_date' : 'bad_number', registry_id);
+  if (programs instanceof Bad) return bad(programs, programs.detail.includes('history') ? 'bad_history' : programs.detail.includes('date') ? 'bad_date' : 'bad_number', registry_id);
 
   const status = cell(f, c.compliance_status);
   const inputs: ScoreInputs = {
     qtrs_with_nc: qtrs,
     history: c.history < 0 ? null : history,
     compliance_status: c.compliance_status < 0 ? null : status,
-    // FAC_SNC_FLG alone is unreliable (N on every row of recent national files): status and programs count too
-    significant_violation: /significant/i.test(status) || cell(f, c.programs_with_snc) !== '' || upper(cell(f, c.snc_flag)) === 'Y',
+    // FAC_SNC_FLG alone is unreliable (N on every row of recent national files): the model reads status and programs too
+    snc_flag: c.snc_flag < 0 ? null : upper(cell(f, c.snc_flag)) === 'Y',
+    programs_in_snc: inSnc,
     inspection_count: inspections,
     informal_action_count: informal,
     formal_action_count: formal,
@@ -105,6 +110,8 @@ export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
     federal_cases: fecCases,
     federal_penalties_usd: fecPenalties,
     date_last_federal_case: dLastFec,
+    federal_case_ids: header.fec.case_ids < 0 ? null : caseIds(cell(f, header.fec.case_ids)),
+    facility_active: c.active_flag < 0 ? null : yesNo(cell(f, c.active_flag)),
     programs,
     not_reported: header.notReported,
   };
@@ -117,40 +124,12 @@ export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
     fac_zip: cell(f, c.zip),
     lat: place === null ? null : place[0],
     lng: place === null ? null : place[1],
+    evidence: evidenceOf(f, header.evidence),
     fac_naics: naicsOf(cell(f, c.naics)),
     inputs,
     // blank or NA-like ('NA', 'N/A', '-'): no day count, so no vote for the as-of date (parseCount reads those as 0)
     days_last_inspection: isBlank(rawDays) ? null : days,
-    evidence: evidenceOf(f, header.evidence),
   };
-}
-
-/** [lat, lng], or null when either is blank, not a number, out of range, or exactly (0, 0) (a placeholder, not a place). */
-function placeOf(rawLat: string, rawLng: string): [number, number] | null {
-  if (isBlank(rawLat) || isBlank(rawLng)) return null;
-  const lat = Number(rawLat), lng = Number(rawLng);
-  if (!Number.isFinite(lat) || !Number.isFinite(lng) || lat < -90 || lat > 90 || lng < -180 || lng > 180) return null;
-  return lat === 0 && lng === 0 ? null : [lat, lng];
-}
-
-/**
- * Cell `i` of a record, trimmed; '' for an absent column (-1) or a short record. Most cells start and end
- * with a printable ASCII character and are returned as they are, without calling trim.
- */
-function cell(f: string[], i: number): string {
-  if (i < 0) return '';
-  const v = f[i];
-  if (v === undefined) return '';
-  const n = v.length;
-  if (n === 0) return v;
-  const a = v.charCodeAt(0), z = v.charCodeAt(n - 1);
-  return a > 32 && a < 127 && z > 32 && z < 127 ? v : v.trim();
-}
-
-/** Upper case, skipping the call for the usual one-letter flags and already upper-case values of the fast path. */
-function upper(v: string): string {
-  if (v.length === 0 || v === 'Y' || v === 'N') return v;
-  return v.toUpperCase();
 }
 
 function naicsOf(v: string): string {
@@ -161,12 +140,16 @@ function naicsOf(v: string): string {
   return j === v.length ? v : v.slice(0, j);
 }
 
-function count(f: string[], i: number, column: string, max?: number): number | null | Bad {
-  return i < 0 ? null : parseCount(cell(f, i), column, max);
+/** FEC_CASE_IDS: case numbers separated by spaces, commas or semicolons, each once, in file order. */
+function caseIds(v: string): string[] {
+  if (v === '') return [];
+  return [...new Set(v.split(/[\s,;]+/).filter((x) => x !== ''))];
 }
 
-function amount(f: string[], i: number, column: string): number | null | Bad {
-  return i < 0 ? null : parseAmount(cell(f, i), column);
+/** A Y/N flag: true, false, or null when the cell says neither. */
+function yesNo(v: string): boolean | null {
+  const u = upper(v);
+  return u === 'Y' ? true : u === 'N' ? false : null;
 }
 
 function bad(b: Bad, reason: RejectReason, registry_id: string): Rejection {
@@ -176,52 +159,10 @@ function bad(b: Bad, reason: RejectReason, registry_id: string): Rejection {
 /** What mapRow needs of a header (columns.ts readHeader). */
 export type RowHeader = Pick<HeaderInfo, 'columns' | 'programs' | 'fec' | 'notReported' | 'evidence'>;
 
-const SIGNIFICANT_STATUS = /significant|\bsnc\b|\bhpv\b/i;
-const NOT_IN_PROGRAM = /^not applicable/i;
-
-/**
- * One program's record, or null when the facility is not in it: the program flag (AIR_FLAG, ...) says
- * so when the file has it; without it (facility-search), a status other than blank / 'Not Applicable'.
- */
-function programOf(f: string[], c: ProgramColumnMap): ProgramInputs | null | Bad {
-  const status = cell(f, c.status);
-  if (c.flag >= 0 ? upper(cell(f, c.flag)) !== 'Y' : status === '' || NOT_IN_PROGRAM.test(status)) return null;
-  const qtrs = count(f, c.qtrs_with_nc, 'program qtrs_with_nc', 13);
-  if (qtrs instanceof Bad) return qtrs;
-  const formal = count(f, c.formal_actions, 'program formal_action_count');
-  if (formal instanceof Bad) return formal;
-  const informal = count(f, c.informal_actions, 'program informal_count');
-  if (informal instanceof Bad) return informal;
-  const penalties = amount(f, c.penalties_usd, 'program penalties');
-  if (penalties instanceof Bad) return penalties;
-  const lastUsd = amount(f, c.last_penalty_usd, 'program last_penalty_amt');
-  if (lastUsd instanceof Bad) return lastUsd;
-  const lastPenalty = parseDate(cell(f, c.last_penalty_date), 'program last_penalty_date');
-  if (lastPenalty instanceof Bad) return lastPenalty;
-  const lastFormal = parseDate(cell(f, c.last_formal_action_date), 'program date_last_formal_action');
-  if (lastFormal instanceof Bad) return lastFormal;
-  const flag = upper(cell(f, c.significant));
-  return {
-    status: c.status < 0 || status === '' ? null : status,
-    significant: c.significant < 0 && c.status < 0 ? null : flag === 'Y' || SIGNIFICANT_STATUS.test(status),
-    qtrs_with_nc: qtrs,
-    formal_actions: formal,
-    informal_actions: informal,
-    penalties_usd: penalties,
-    last_penalty_usd: lastUsd,
-    last_penalty_date: lastPenalty,
-    last_formal_action_date: lastFormal,
-  };
-}
-
-function programsOf(f: string[], columns: RowHeader['programs']): ProgramsInputs | Bad {
-  const out = { caa: null, cwa: null, rcra: null, sdwa: null } as ProgramsInputs;
-  for (const p of PROGRAMS) {
-    const c = columns[p];
-    if (c === null) continue;
-    const r = programOf(f, c);
-    if (r instanceof Bad) return r;
-    out[p] = r;
-  }
-  return out;
+/** [lat, lng], or null when either is blank, not a number, out of range, or exactly (0, 0) (a placeholder, not a place). */
+function placeOf(rawLat: string, rawLng: string): [number, number] | null {
+  if (isBlank(rawLat) || isBlank(rawLng)) return null;
+  const lat = Number(rawLat), lng = Number(rawLng);
+  if (!Number.isFinite(lat) || !Number.isFinite(lng) || lat < -90 || lat > 90 || lng < -180 || lng > 180) return null;
+  return lat === 0 && lng === 0 ? null : [lat, lng];
 }

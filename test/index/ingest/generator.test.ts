@@ -75,6 +75,63 @@ describe('the fictitious dataset generator', () => {
   });
 });
 
+describe('the generator writes the exporter columns with EPA\'s meaning', () => {
+  // quoted names would shift a naive split: keep the rows without quotes (the ingest tests cover quoting)
+  const rows = lines('semantics', 20_000).slice(1).filter((l) => !l.includes('"')).map((l) => l.split(','));
+  const at = (f: string[], name: (typeof EXPORTER_COLUMNS_2025)[number]) => f[col(name)]!;
+  const AS_OF_MS = Date.UTC(2026, 9, 31);
+  const daysBack = (mdy: string) => {
+    const [m, d, y] = mdy.split('/').map(Number);
+    return (AS_OF_MS - Date.UTC(y!, m! - 1, d!)) / 86_400_000;
+  };
+
+  it('FAC_PROGRAMS_WITH_SNC is a count: above 0 exactly on the SNC rows, 0 (or now and then blank) elsewhere', () => {
+    for (const f of rows) {
+      const cell = at(f, 'FAC_PROGRAMS_WITH_SNC');
+      expect(cell).toMatch(/^\d?$/);
+      expect(Number(cell) > 0).toBe(at(f, 'FAC_COMPLIANCE_STATUS') === 'Significant Violation');
+    }
+    expect(share(rows, (f) => at(f, 'FAC_PROGRAMS_WITH_SNC') === '0')).toBeGreaterThan(0.9);
+    expect(share(rows, (f) => at(f, 'FAC_PROGRAMS_WITH_SNC') === '')).toBeGreaterThan(0.01);
+  });
+
+  it('some rows carry a latest action or penalty older than the 5-year window, with a 5-year count of 0', () => {
+    const old = (count: Parameters<typeof at>[1], date: Parameters<typeof at>[1]) =>
+      rows.filter((f) => at(f, date) !== '' && daysBack(at(f, date)) > 1826);
+    for (const [count, date] of [['FAC_FORMAL_ACTION_COUNT', 'FAC_DATE_LAST_FORMAL_ACTION'], ['FAC_PENALTY_COUNT', 'FAC_DATE_LAST_PENALTY'], ['FAC_INFORMAL_COUNT', 'FAC_DATE_LAST_INFORMAL_ACTION']] as const) {
+      const older = old(count, date);
+      expect(older.length).toBeGreaterThan(20);
+      for (const f of older) expect(['', '0']).toContain(at(f, count));
+    }
+    // a dated event in the window always comes with its count
+    for (const f of rows) if (at(f, 'FAC_DATE_LAST_FORMAL_ACTION') !== '' && daysBack(at(f, 'FAC_DATE_LAST_FORMAL_ACTION')) <= 1826) expect(Number(at(f, 'FAC_FORMAL_ACTION_COUNT'))).toBeGreaterThan(0);
+  });
+
+  it('writes zero counts both as 0 and as blank', () => {
+    expect(share(rows, (f) => at(f, 'FAC_FORMAL_ACTION_COUNT') === '0')).toBeGreaterThan(0.5);
+    expect(share(rows, (f) => at(f, 'FAC_FORMAL_ACTION_COUNT') === '')).toBeGreaterThan(0.2);
+  });
+
+  it("writes CWA's history as 13 quarters, its quarter count over all 13", () => {
+    const cwa = rows.filter((f) => at(f, 'NPDES_FLAG') === 'Y');
+    expect(cwa.length).toBeGreaterThan(100);
+    for (const f of cwa) {
+      const h = at(f, 'CWA_13QTRS_COMPL_HISTORY');
+      expect(h).toMatch(/^[_VSU]{13}$/);
+      expect(Number(at(f, 'CWA_QTRS_WITH_NC'))).toBe([...h].filter((q) => q === 'V' || q === 'S').length);
+    }
+    expect(cwa.some((f) => at(f, 'CWA_13QTRS_COMPL_HISTORY').startsWith('V'))).toBe(true);
+  });
+
+  it('leaves rows without coordinates out by default, and writes them on request', () => {
+    expect(rows.every((f) => at(f, 'FAC_LAT') !== '' && at(f, 'FAC_LONG') !== '')).toBe(true);
+    const some = [...exporterLines({ seed: 'semantics', rows: 5000, asOf: '2026-10-31', missingCoordinatesRate: 0.01 })].slice(1).filter((l) => !l.includes('"')).map((l) => l.split(','));
+    const missing = some.filter((f) => at(f, 'FAC_LAT') === '' && at(f, 'FAC_LONG') === '');
+    expect(missing.length).toBeGreaterThan(20);
+    expect(missing.length).toBeLessThan(100);
+  });
+});
+
 function share(rows: string[][], pred: (f: string[]) => boolean): number {
   return rows.filter(pred).length / rows.length;
 }

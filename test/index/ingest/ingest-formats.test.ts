@@ -35,8 +35,8 @@ describe('ingesting the two ECHO formats', () => {
     expect(maverick!.score_inputs.programs).toMatchObject({ caa: null, cwa: { status: 'No Violation Identified', significant: false, qtrs_with_nc: null }, sdwa: null });
     // real values as EPA published them: a quoted name with a comma, SNC flag Y, a penalty total without a count
     expect(index.getDetail('110000764281')).toMatchObject({ fac_name: 'BERETTA, U.S.A.' });
-    expect(index.getDetail('110000764281')!.score_inputs).toMatchObject({ qtrs_with_nc: 11, compliance_status: 'Significant Violation', significant_violation: true });
-    expect(index.getDetail('110012447566')!.score_inputs).toMatchObject({ formal_action_count: 1, total_penalties_usd: 43419, penalty_count: null, significant_violation: false });
+    expect(index.getDetail('110000764281')!.score_inputs).toMatchObject({ qtrs_with_nc: 11, compliance_status: 'Significant Violation', snc_flag: true, programs_in_snc: null });
+    expect(index.getDetail('110012447566')!.score_inputs).toMatchObject({ formal_action_count: 1, total_penalties_usd: 43419, penalty_count: null, snc_flag: false });
     index.close();
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'bun:test';
 import { readHeader } from '../../../src/index/ingest/columns';
 import { EXPORTER_COLUMNS_2025 } from '../../../src/index/ingest/exporter-columns';
 import { mapRow, type MappedRow, type Rejection } from '../../../src/index/ingest/row-mapper';
+import { significantNow } from '../../../src/scoring/facts';
 import { exporterRow } from './support';
 
 const header = readHeader([...EXPORTER_COLUMNS_2025]);
@@ -66,11 +67,30 @@ describe('mapping an exporter row', () => {
 
   it.each([
     [{ FAC_COMPLIANCE_STATUS: 'Significant Violation' }, true],
-    [{ FAC_PROGRAMS_WITH_SNC: 'CWA' }, true],
+    [{ FAC_PROGRAMS_WITH_SNC: '1' }, true],
+    [{ FAC_PROGRAMS_WITH_SNC: '0' }, false],
+    [{ FAC_PROGRAMS_WITH_SNC: '' }, false],
     [{ FAC_SNC_FLG: 'Y' }, true],
     [{ FAC_COMPLIANCE_STATUS: 'Violation Identified', FAC_SNC_FLG: 'N' }, false],
-  ] as const)('derives significant violation from status, SNC programs or flag: %o -> %p', (overrides, expected) => {
-    expect(mapped(overrides).inputs.significant_violation).toBe(expected);
+  ] as const)('reads significant violation from status, the count of programs in SNC or the flag: %o -> %p', (overrides, expected) => {
+    expect(significantNow(mapped(overrides).inputs)).toBe(expected);
+  });
+
+  it('reads FAC_PROGRAMS_WITH_SNC as the count EPA publishes, and a list of program names as a bad number', () => {
+    expect([mapped({ FAC_PROGRAMS_WITH_SNC: '2' }).inputs.programs_in_snc, mapped({ FAC_PROGRAMS_WITH_SNC: '' }).inputs.programs_in_snc]).toEqual([2, 0]);
+    expect((map({ FAC_PROGRAMS_WITH_SNC: 'CWA' }) as Rejection).reason).toBe('bad_number');
+  });
+
+  it('reads FEC_CASE_IDS as distinct case numbers and FAC_ACTIVE_FLAG as Y/N', () => {
+    const m = mapped({ FEC_CASE_IDS: '06-2021-0042 04-2019-1234, 06-2021-0042', FAC_ACTIVE_FLAG: 'N' });
+    expect([m.inputs.federal_case_ids, m.inputs.facility_active]).toEqual([['06-2021-0042', '04-2019-1234'], false]);
+    expect([mapped({}).inputs.federal_case_ids, mapped({}).inputs.facility_active]).toEqual([[], null]);
+  });
+
+  it("keeps a program's quarterly history (CWA's 13 quarters whole) and CWA_3_YR_QNCR_CODES, empty or filled", () => {
+    const m = mapped({ NPDES_FLAG: 'Y', CWA_13QTRS_COMPL_HISTORY: 'v___________S', CWA_3_YR_QNCR_CODES: '1112', AIR_FLAG: 'Y', CAA_3YR_COMPL_QTRS_HISTORY: '____________' });
+    expect([m.inputs.programs.cwa?.history, m.inputs.programs.cwa?.qncr_codes, m.inputs.programs.caa?.history, m.inputs.programs.caa?.qncr_codes]).toEqual(['V___________S', '1112', '____________', null]);
+    expect(mapped({ NPDES_FLAG: 'Y' }).inputs.programs.cwa?.qncr_codes).toBe('');
   });
 
   it('takes the first NAICS code of the list and upper-cases the state', () => {

@@ -12,7 +12,7 @@ export type Program = {
   penalties_usd?: number | null;
   last_penalty_date?: string | null;
 };
-export type Peers = { naics: string; naics_digits: number; peer_count: number; percentile: number; median_score: number };
+export type Peers = { naics: string; naics_digits: number; peer_count: number; percentile: number | null; percentile_note?: string | null; median_score: number };
 export type Explanation = { component: string; points_lost: number; reason: string };
 type Redacted = { redacted: true; message?: string };
 
@@ -53,11 +53,20 @@ export function peersSection(v: unknown): HTMLElement {
   if (isRedacted(v)) return section('Industry peers', id, notice(v.message ?? 'Peer comparisons are not shown on this plan.', 'info'));
   if (v === null) return section('Industry peers', id, h('p', {}, 'No peer group: the facility has no NAICS industry code on record.'));
   const p = v as Peers;
-  return section(
-    'Industry peers',
-    id,
-    h('p', { class: 'peers' }, `Scores higher than ${Math.round(p.percentile)}% of ${fmtInt(p.peer_count)} facilities in NAICS ${p.naics} (industry code compared at ${p.naics_digits} digits). Their median score is ${p.median_score}.`),
-  );
+  const group = `${fmtInt(p.peer_count)} ${p.peer_count === 1 ? 'facility' : 'facilities'} in NAICS ${p.naics} (industry code compared at ${p.naics_digits} digits)`;
+  // mid-rank: a facility tied with most of its group sits mid-way among them, neither above nor below them
+  const rank =
+    p.percentile === null
+      ? `No percentile: ${p.percentile_note ?? `only ${group}, too few to rank`} (industry code compared at ${p.naics_digits} digits).`
+      : `Ranks at the ${ordinal(p.percentile)} percentile of ${group}; facilities with the same score count half.`;
+  return section('Industry peers', id, h('p', { class: 'peers' }, `${rank} Their median score is ${p.median_score}.`));
+}
+
+/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st... */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
 }
 
 export function programsSection(v: unknown): HTMLElement {

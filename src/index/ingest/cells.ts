@@ -1,0 +1,31 @@
+import { Bad, parseAmount, parseCount } from './values';
+
+/** Reading one cell of an ECHO record: shared by the facility row (row-mapper.ts) and its program records (program-row.ts). */
+
+/**
+ * Cell `i` of a record, trimmed; '' for an absent column (-1) or a short record. Most cells start and end
+ * with a printable ASCII character and are returned as they are, without calling trim.
+ */
+export function cell(f: string[], i: number): string {
+  if (i < 0) return '';
+  const v = f[i];
+  if (v === undefined) return '';
+  const n = v.length;
+  if (n === 0) return v;
+  const a = v.charCodeAt(0), z = v.charCodeAt(n - 1);
+  return a > 32 && a < 127 && z > 32 && z < 127 ? v : v.trim();
+}
+
+/** Upper case, skipping the call for the usual one-letter flags and already upper-case values of the fast path. */
+export function upper(v: string): string {
+  if (v.length === 0 || v === 'Y' || v === 'N') return v;
+  return v.toUpperCase();
+}
+
+export function count(f: string[], i: number, column: string, max?: number): number | null | Bad {
+  return i < 0 ? null : parseCount(cell(f, i), column, max);
+}
+
+export function amount(f: string[], i: number, column: string): number | null | Bad {
+  return i < 0 ? null : parseAmount(cell(f, i), column);
+}

@@ -1,0 +1,47 @@
+import { t, type Static } from '../shared/typebox';
+import type { EventFacts } from './events';
+import type { ScoreFacts } from './facts';
+import { ScoreInputs } from './model';
+
+/** The two ECHO layouts ingest reads (src/index/ingest/columns.ts SourceFormat). */
+export const SourceFormat = t.Union([t.Literal('echo-exporter'), t.Literal('echo-facility-search')]);
+export type SourceFormat = Static<typeof SourceFormat>;
+
+const EventKind = t.Union([t.Literal('formal_action'), t.Literal('federal_case'), t.Literal('penalty'), t.Literal('informal_action')]);
+type EventKind = Static<typeof EventKind>;
+
+/** How complete the data behind one facility's score is: what the source lacks and what the model could not place. */
+export const DataCompleteness = t.Object({
+  source_format: SourceFormat,
+  /** Score inputs the source has a column for, and those it lacks (`programs` is per program, not listed). */
+  inputs_present: t.Array(t.String()),
+  inputs_missing: t.Array(t.String()),
+  /** Events counted in the 5-year window that carry no date in it: they cost no recency. */
+  undated_events: t.Array(EventKind),
+  /** Events whose latest date on record is older than the 5-year window: not counted. */
+  events_before_window: t.Array(EventKind),
+  /** No inspection in the 5-year window; null when the source does not report inspections. */
+  no_inspection_in_5_years: t.Union([t.Boolean(), t.Null()]),
+  /** FAC_ACTIVE_FLAG is `N` (no active permit or program record); null when the source does not say. */
+  facility_inactive: t.Union([t.Boolean(), t.Null()]),
+  /** Quarters of the 3-year history whose status is undetermined (`U`): unknown, not clean. */
+  unknown_quarters: t.Integer({ minimum: 0 }),
+});
+export type DataCompleteness = Static<typeof DataCompleteness>;
+
+const INPUT_FIELDS = Object.keys(ScoreInputs.properties).filter((k) => k !== 'programs' && k !== 'not_reported');
+
+/** The data_completeness summary of a facility, from the same facts its score uses. Pure. */
+export function dataCompleteness(f: ScoreFacts, sourceFormat: SourceFormat): DataCompleteness {
+  const kinds: [EventKind, EventFacts][] = [['formal_action', f.formal], ['federal_case', f.federal], ['penalty', f.penalties], ['informal_action', f.informal]];
+  return {
+    source_format: sourceFormat,
+    inputs_present: INPUT_FIELDS.filter((k) => !f.notReported.includes(k)),
+    inputs_missing: INPUT_FIELDS.filter((k) => f.notReported.includes(k)),
+    undated_events: kinds.filter(([, e]) => e.undated).map(([k]) => k),
+    events_before_window: kinds.filter(([, e]) => e.olderDate !== null && e.latest === null).map(([k]) => k),
+    no_inspection_in_5_years: f.inspections === null ? null : f.inspections.count === 0,
+    facility_inactive: f.facilityActive === null ? null : !f.facilityActive,
+    unknown_quarters: f.unknownQuarters,
+  };
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'bun:test';
+import { dataCompleteness } from '../../src/scoring/completeness';
+import { factsOf } from '../../src/scoring/facts';
+import type { ScoreInputs } from '../../src/scoring/model';
+import { CLEAN_INPUTS, inputsWith } from '../helpers';
+
+const AS_OF = '2025-06-30';
+const of = (i: ScoreInputs, format: 'echo-exporter' | 'echo-facility-search' = 'echo-exporter') => dataCompleteness(factsOf(i, AS_OF), format);
+
+describe('data_completeness, from the facts the score uses', () => {
+  it('a complete exporter row: every input present, nothing undated, old or unknown', () => {
+    const c = of(CLEAN_INPUTS);
+    expect(c).toEqual({
+      source_format: 'echo-exporter',
+      inputs_present: expect.arrayContaining(['qtrs_with_nc', 'history', 'programs_in_snc', 'federal_case_ids', 'facility_active']),
+      inputs_missing: [],
+      undated_events: [],
+      events_before_window: [],
+      no_inspection_in_5_years: false,
+      facility_inactive: false,
+      unknown_quarters: 0,
+    });
+    expect(c.inputs_present).not.toContain('programs');
+  });
+
+  it('a facility-search row: the absent columns, and its undated formal action and penalty', () => {
+    const fs = inputsWith({
+      history: null, programs_in_snc: null, penalty_count: null, date_last_formal_action: null, facility_active: null, federal_case_ids: null,
+      formal_action_count: 1, total_penalties_usd: 4255, inspection_count: 4, date_last_inspection: null,
+      not_reported: ['history', 'programs_in_snc', 'penalty_count', 'date_last_formal_action', 'date_last_inspection', 'federal_case_ids', 'facility_active'],
+    });
+    const c = of(fs, 'echo-facility-search');
+    expect(c.source_format).toBe('echo-facility-search');
+    expect(c.inputs_missing).toEqual(['history', 'programs_in_snc', 'penalty_count', 'date_last_formal_action', 'date_last_inspection', 'federal_case_ids', 'facility_active']);
+    expect(c.inputs_present).toContain('compliance_status');
+    expect(c.undated_events).toEqual(['formal_action', 'penalty']);
+    expect([c.facility_inactive, c.no_inspection_in_5_years]).toEqual([null, false]);
+  });
+
+  it('names events whose latest date is older than the window', () => {
+    expect(of(inputsWith({ date_last_formal_action: '2015-03-15', date_last_penalty: '2012-05-01', last_penalty_usd: 1e6 })).events_before_window).toEqual(['formal_action', 'penalty']);
+  });
+
+  it('flags no inspection in 5 years (count 0, or a last inspection before the window) and an inactive facility', () => {
+    expect(of(inputsWith({ inspection_count: 0, date_last_inspection: '2018-01-01' })).no_inspection_in_5_years).toBe(true);
+    expect(of(inputsWith({ inspection_count: null, not_reported: ['inspection_count'] })).no_inspection_in_5_years).toBeNull();
+    expect(of(inputsWith({ facility_active: false })).facility_inactive).toBe(true);
+  });
+
+  it('counts the U quarters of the history', () => {
+    expect(of(inputsWith({ history: 'UU__V_____U_', qtrs_with_nc: 1 })).unknown_quarters).toBe(3);
+  });
+});

@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import { inputsOfStored } from './inputs-codec';
-import { evidenceOfStored, type Evidence } from './evidence';
+import type { Evidence } from './evidence';
+import type { BesideScore } from './beside-score';
 import type { FacilityRow, FacilitySummary, Location } from './model';
 import { peersOfGroup, type Peers } from './peers';
 import type { StoredDetailRef, StoredLookup } from './stored-lookup';
@@ -44,24 +45,19 @@ export class FacilityReads {
   private readonly detailById;
   private readonly peersOfScore;
   private readonly byAddressKey;
-  private readonly evidenceById;
-  /** index_meta `evidence_reported`: the evidence keys every source had a column for (./evidence.ts). */
-  readonly evidenceReported: ReadonlySet<string>;
   private readonly firstById;
 
   constructor(
     db: Database,
     private readonly inputsKeys: readonly string[],
     private readonly stored: StoredLookup,
+    private readonly beside: BesideScore,
   ) {
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
     // separate keyed reads: on the sample, one 4-table join took 36 us where these take ~14 us together
     this.inputsById = db.prepare<{ score_inputs: string }, [string]>('SELECT score_inputs FROM facility_inputs WHERE registry_id = ?');
     this.detailById = db.prepare<{ detail: StoredDetailRef }, [string]>('SELECT detail FROM facility WHERE registry_id = ?');
     this.peersOfScore = db.prepare<RawPeers, [string, number]>(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`);
-    const reported = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'evidence_reported'").get();
-    this.evidenceReported = new Set(reported ? (JSON.parse(reported.value) as string[]) : []);
-    this.evidenceById = db.prepare<{ evidence: string }, [string]>('SELECT evidence FROM facility_evidence WHERE registry_id = ?');
     this.firstById = db.prepare<RawSummary, [number]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f ORDER BY f.registry_id LIMIT ?`);
     this.byAddressKey = db.prepare<RawSummary, [string]>(
       `SELECT ${SUMMARY_COLUMNS} FROM facility_address a JOIN facility f ON f.registry_id = a.registry_id WHERE a.address_key = ? ORDER BY f.registry_id`,
@@ -86,7 +82,12 @@ export class FacilityReads {
 
   /** The ECHO fields stored beside the score (./evidence.ts); null for a key no source reported. */
   evidence(registryId: string): Evidence {
-    return evidenceOfStored(this.evidenceById.get(registryId)?.evidence ?? null, this.evidenceReported);
+    return this.beside.evidence(registryId);
+  }
+
+  /** index_meta `evidence_reported`: the evidence keys every source had a column for (./evidence.ts). */
+  get evidenceReported(): ReadonlySet<string> {
+    return this.beside.evidenceReported;
   }
 
   /** The first `limit` facilities in registry ID order. */

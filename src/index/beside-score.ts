@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import { dataCompleteness, type DataCompleteness, type SourceFormat } from '../scoring/completeness';
 import { factsOf } from '../scoring/facts';
-import type { ProgramsInputs } from '../scoring/model';
+import type { ProgramsInputs, ScoreInputs } from '../scoring/model';
 import { evidenceOfStored, type Evidence } from './evidence';
 import { inputsOfStored } from './inputs-codec';
 
@@ -51,11 +51,16 @@ export class BesideScore {
     if (c === undefined) {
       const inputs = inputsOfStored(text, this.inputsKeys);
       inputs.programs = programs;
-      c = frozen(dataCompleteness(factsOf(inputs, this.asOf), this.formatOf(inputs.not_reported)));
+      c = frozen(this.completenessOf(inputs));
       if (this.memo.size >= this.memoLimit) this.memo = new Map();
       this.memo.set(key, c);
     }
     return c;
+  }
+
+  /** The data_completeness of a facility's inputs, programs included (reports: a new object each call). */
+  completenessOf(inputs: ScoreInputs): DataCompleteness {
+    return dataCompleteness(factsOf(inputs, this.asOf), this.formatOf(inputs.not_reported));
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import { inputsOfStored } from './inputs-codec';
 import type { Evidence } from './evidence';
+import type { DataCompleteness } from '../scoring/completeness';
 import type { BesideScore } from './beside-score';
 import type { FacilityRow, FacilitySummary, Location } from './model';
 import { peersOfGroup, type Peers } from './peers';
@@ -33,7 +34,7 @@ export function peersOf(r: RawPeers): Peers | null {
 }
 
 /** A full row with its industry peers (null: no NAICS code). */
-export type FacilityDetail = FacilityRow & { evidence: Evidence; peers: Peers | null };
+export type FacilityDetail = FacilityRow & { evidence: Evidence; peers: Peers | null; data_completeness: DataCompleteness };
 
 /**
  * Reads of one facility by registry ID or address key (reports, the demo, the history's baseline);
@@ -77,7 +78,8 @@ export class FacilityReads {
     const inputs = inputsOfStored(this.inputsById.get(registryId)!.score_inputs, this.inputsKeys);
     inputs.programs = this.stored.programsOf(this.detailById.get(registryId)!.detail);
     const peers = this.peersOfScore.get(summary.fac_naics, summary.overall_score);
-    return Object.assign(summary, { score_inputs: inputs, evidence: this.evidence(registryId), peers: peers ? peersOf(peers) : null });
+    const data_completeness = this.beside.completenessOf(inputs);
+    return Object.assign(summary, { score_inputs: inputs, evidence: this.evidence(registryId), peers: peers ? peersOf(peers) : null, data_completeness });
   }
 
   /** The ECHO fields stored beside the score (./evidence.ts); null for a key no source reported. */

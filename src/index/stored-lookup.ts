@@ -8,9 +8,6 @@ import { EXPLANATION_AT, parseDetail, programsOfDetail } from './facility-detail
 import { programsOfArray, sharedRecordsOf, type SharedRecords } from './program-codec';
 import type { FacilitySummary } from './model';
 import type { Peers } from './peers';
-import type { BesideScore } from './beside-score';
-import type { DataCompleteness } from '../scoring/completeness';
-import type { Evidence } from './evidence';
 
 /**
  * A stored detail as a lookup uses it (shared between lookups: read-only). `lines`: the API's
@@ -28,12 +25,9 @@ export type StoredExtras = { programs: ProgramsInputs; peers: Peers | null; expl
  * Everything a lookup answers of one facility, read in one place; src/facilities/service.ts only
  * shapes it for the caller's tier. `extras` is null when they were not asked for (Free).
  */
-export type StoredAnswer = { row: FacilitySummary; scoreChange: ScoreChange; extras: StoredExtras | null; beside: StoredBeside | null };
+export type StoredAnswer = { row: FacilitySummary; scoreChange: ScoreChange; extras: StoredExtras | null };
 
-/** What a lookup shows beside the score (./beside-score.ts): completeness on every tier, evidence with the extras (null otherwise). */
-export type StoredBeside = { completeness: DataCompleteness | null; evidence: Evidence | null };
-
-type RawRow = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number | boolean; detail: StoredDetailRef; score_inputs?: string | null };
+type RawRow = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number | boolean; detail: StoredDetailRef };
 
 function freezePrograms(p: ProgramsInputs): ProgramsInputs {
   for (const r of [p.caa, p.cwa, p.rcra, p.sdwa]) if (r) Object.freeze(r);
@@ -65,15 +59,11 @@ export class StoredLookup {
     summaryColumns: string,
     private readonly scoreVersion: string,
     private readonly memoLimit = 4096,
-    /** Completeness and evidence; without it (tests of the row alone) an answer's `beside` is null. */
-    private readonly besideScore: BesideScore | null = null,
   ) {
     this.shared = sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
     this.sharedDetail = db.prepare<{ detail: string }, [number]>('SELECT detail FROM shared_detail WHERE id = ?');
     this.reasons = new ReasonDecoder(db.query<{ id: number; pieces: string }, []>('SELECT id, pieces FROM reason_template').all().map((r): TemplateRow => [r.id, r.pieces]));
-    // the stored inputs (data_completeness, every tier) in the same statement: a second keyed read would double a Free lookup's reads
-    const inputs = besideScore ? ', (SELECT i.score_inputs FROM facility_inputs i WHERE i.registry_id = f.registry_id) AS score_inputs' : '';
-    this.byId = db.prepare<RawRow, [string]>(`SELECT ${summaryColumns}, f.detail${inputs} FROM facility f WHERE f.registry_id = ?`);
+    this.byId = db.prepare<RawRow, [string]>(`SELECT ${summaryColumns}, f.detail FROM facility f WHERE f.registry_id = ?`);
     this.changeEntries = changeEntriesStatement(db);
     this.peersByKey = db.prepare<{ peers: string }, [string, number]>('SELECT peers FROM peer_rank WHERE naics = ? AND overall_score = ?');
   }
@@ -89,14 +79,10 @@ export class StoredLookup {
     if (!row) return null;
     row.active_enforcement = row.active_enforcement === 1;
     const scoreChange: ScoreChange = this.changeEntries ? scoreChangeOf(this.changeEntries.all(registryId), this.scoreVersion) : null;
-    const answer: StoredAnswer = { row: row as FacilitySummary, scoreChange, extras: null, beside: null };
-    const d = withExtras || this.besideScore ? this.decoded(row.detail) : null;
+    const answer: StoredAnswer = { row: row as FacilitySummary, scoreChange, extras: null };
     if (withExtras) {
-      answer.extras = { programs: d!.programs, peers: this.peersOf(row.fac_naics, row.overall_score), explanation: this.explanationOf(d!, answer.row) as ExplanationLine[] };
-    }
-    if (this.besideScore) {
-      const completeness = this.besideScore.completeness(row.score_inputs ?? null, d!.programs, row.detail);
-      answer.beside = { completeness, evidence: withExtras ? this.besideScore.evidence(registryId) : null };
+      const d = this.decoded(row.detail);
+      answer.extras = { programs: d.programs, peers: this.peersOf(row.fac_naics, row.overall_score), explanation: this.explanationOf(d, answer.row) as ExplanationLine[] };
     }
     return answer;
   }

@@ -188,7 +188,6 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     const loaded = performance.now();
     writer.setMeta('ingest_version', INGEST_VERSION);
     writer.setMeta('evidence_reported', JSON.stringify(evidenceKeys ?? []));
-    writer.setMeta('source_formats', JSON.stringify([...new Set(formats)]));
     const info = writer.describe({
       dataset_name: opts.datasetName ?? `${fictitious ? 'FICTITIOUS ' : ''}${labels}: ${sources.map((s) => s.name).join(', ')}`,
       as_of: asOf,

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FacilityIndex } from '../../../src/index/facility-index';
-import { lookupFacility } from '../../../src/facilities/service';
 import { EXPORTER_COLUMNS_2025 } from '../../../src/index/ingest/exporter-columns';
 import { SCORE_VERSION } from '../../../src/scoring/score';
 import { csvText, exporterRow, FIXTURES, runIngest, writeFile } from './support';
@@ -38,10 +37,6 @@ describe('ingesting the two ECHO formats', () => {
     expect(index.getDetail('110000764281')).toMatchObject({ fac_name: 'BERETTA, U.S.A.' });
     expect(index.getDetail('110000764281')!.score_inputs).toMatchObject({ qtrs_with_nc: 11, compliance_status: 'Significant Violation', snc_flag: true, programs_in_snc: null });
     expect(index.getDetail('110012447566')!.score_inputs).toMatchObject({ formal_action_count: 1, total_penalties_usd: 43419, penalty_count: null, snc_flag: false });
-    // a lookup's data_completeness names the layout and what it lacks: a formal action and penalties with no date
-    const completeness = lookupFacility(index, '110012447566', 'free').data_completeness!;
-    expect(completeness).toMatchObject({ source_format: 'echo-facility-search', undated_events: ['formal_action', 'penalty'], facility_inactive: null });
-    expect(completeness.inputs_missing).toContain('date_last_formal_action');
     index.close();
   });
 

@@ -30,7 +30,7 @@ if (!existsSync(indexPath)) {
 const work = mkdtempSync(join(tmpdir(), 'fcs-bench-site-report-'));
 const index = FacilityIndex.open(indexPath);
 const facilities = (connectionOf(index).query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
-const drawn = connectionOf(index).query('SELECT registry_id, lat, lng FROM facility ORDER BY random() LIMIT ?').all(2 * samples) as { registry_id: string; lat: number; lng: number }[];
+const drawn = connectionOf(index).query('SELECT registry_id, lat, lng FROM facility WHERE lat IS NOT NULL ORDER BY random() LIMIT ?').all(2 * samples) as { registry_id: string; lat: number; lng: number }[];
 // the second half only warms the app path up (JIT), so measured misses are first reports of their site
 const sites = drawn.slice(0, samples);
 const warm = drawn.slice(samples);

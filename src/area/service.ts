@@ -10,7 +10,7 @@ export function roundMiles(miles: number): number {
 /**
  * Spec 4.3: facilities within the radius, filtered, best `limit` first. The spatial index picks
  * and orders them and holds everything an answer shows (ID, name, score, flag): no SQLite read, so
- * a 500-row answer touches no page of the index file (docs/area-and-portfolio.md, "Tails").
+ * a 500-row answer touches no page of the index file (scripts/bench-tails.ts measures the tails).
  */
 export function findWithinRadius(spatial: SpatialIndex, q: RadiusQuery): AreaResult {
   const hits = searchRadius(spatial, q);

@@ -130,11 +130,11 @@ describe('the page with a Free key', () => {
     expect(await mainText(page)).toContain('requires a Starter plan or above');
     expect(forbidden).toEqual([]);
     // The key stays in this tab's sessionStorage: never in the URL, a cookie or localStorage.
-    const where = await page.evaluate(() => ({ url: location.href, cookie: document.cookie, local: localStorage.length, session: Object.keys(sessionStorage) }));
+    const where = await page.evaluate(() => ({ url: location.href, cookie: document.cookie, local: localStorage.length, tabKeys: Object.keys(sessionStorage) }));
     expect(where.url).not.toContain(w.keys.free);
     expect(where.cookie).toBe('');
     expect(where.local).toBe(0);
-    expect(where.session).toEqual(['facility-score.api-key']);
+    expect(where.tabKeys).toEqual(['facility-score.api-key']);
   }, 30_000);
 
   it('the lookup view opens a facility by its 12-digit Registry ID (the Free plan\'s use); its placeholder is a real ID of the data', async () => {

@@ -7,6 +7,7 @@ import { facility } from '../helpers';
 import { reportWorld as reportWorldOf } from './report-world';
 import { tempDir } from '../support/temp-dir';
 import { qpdfCheck } from './pdf-tools';
+import { fillToTheBrim, mountTmpfs } from '../support/full-disk';
 
 const ROW = facility({ registry_id: '990000000001', fac_name: 'FAILING DISK WORKS (FICTITIOUS)' });
 const cleanups: (() => void)[] = [];
@@ -15,14 +16,9 @@ afterAll(() => cleanups.reverse().forEach((c) => c()));
 const scratch = () => tempDir('report-fail');
 
 /** Mounts a tmpfs at `dir` (root only); false when this machine will not let us. */
-function mountTmpfs(dir: string, options: string): boolean {
-  const ok = Bun.spawnSync(['mount', '-t', 'tmpfs', '-o', options, 'tmpfs', dir], { stdout: 'ignore', stderr: 'ignore' }).exitCode === 0;
-  if (ok) cleanups.push(() => void Bun.spawnSync(['umount', '-l', dir]));
-  return ok;
-}
 
 /** Whether this process may mount a tmpfs (root, outside a locked-down container): the full-disk case needs it. */
-const CAN_MOUNT = mountTmpfs(scratch(), 'size=4k');
+const CAN_MOUNT = mountTmpfs(scratch(), 'size=4k', (u) => cleanups.push(u));
 
 const reportWorld = (dir: string, config?: Partial<Config>) => reportWorldOf(dir, [ROW], config);
 
@@ -40,16 +36,8 @@ async function expectServedWithoutCache({ exportOf, stats }: Pick<Awaited<Return
 describe('a cache that cannot be used still answers 200 with the PDF', () => {
   it.skipIf(!CAN_MOUNT)('a full cache filesystem (a 64 KiB tmpfs filled to the brim: ENOSPC; needs root to mount it), and it recovers once space is freed', async () => {
     const dir = scratch();
-    expect(mountTmpfs(dir, 'size=64k,mode=0700')).toBe(true);
-    // fill every block: the temp file's create succeeds, its write then fails with ENOSPC
-    const filler = Buffer.alloc(4096, 1);
-    for (let i = 0; ; i++) {
-      try {
-        writeFileSync(join(dir, `filler-${i}`), filler);
-      } catch {
-        break;
-      }
-    }
+    expect(mountTmpfs(dir, 'size=64k,mode=0700', (u) => cleanups.push(u))).toBe(true);
+    fillToTheBrim(dir); // a temp file's create succeeds, its write then fails with ENOSPC
     const w = await reportWorld(dir);
     const { exportOf, warnings } = w;
     await expectServedWithoutCache(w);
@@ -63,7 +51,7 @@ describe('a cache that cannot be used still answers 200 with the PDF', () => {
 
   it('a read-only cache directory (read-only tmpfs as root, mode 0555 otherwise)', async () => {
     const dir = scratch();
-    const mounted = mountTmpfs(dir, 'ro,size=64k');
+    const mounted = mountTmpfs(dir, 'ro,size=64k', (u) => cleanups.push(u));
     if (!mounted) chmodSync(dir, 0o555);
     const w = await reportWorld(dir);
     const { warnings } = w;

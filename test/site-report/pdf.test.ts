@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'bun:test';
-import { chmodSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../src/config';
 import { ASTM_SOURCES_NOT_IN_ECHO } from '../../src/site-report/sources';
@@ -8,6 +8,7 @@ import { rng } from '../area/fixtures';
 import { pdfInfo, pdfPages, pdfText, qpdfCheck } from '../reports/pdf-tools';
 import { tempDir } from '../support/temp-dir';
 import { scatter } from './fixtures';
+import { fillToTheBrim, mountTmpfs } from '../support/full-disk';
 
 const SITE = { lat: 29.7604, lng: -95.3698 };
 const rows = scatter(rng(11), SITE, 400, 1.8, 990_400_000_000).map((g) => g.row);
@@ -107,25 +108,13 @@ describe('the cache key holds the index identity', () => {
 });
 
 /** Mounts a tmpfs at `dir` (root only); false when this machine will not let us. */
-function mountTmpfs(dir: string, options: string): boolean {
-  const ok = Bun.spawnSync(['mount', '-t', 'tmpfs', '-o', options, 'tmpfs', dir], { stdout: 'ignore', stderr: 'ignore' }).exitCode === 0;
-  if (ok) afterAll(() => void Bun.spawnSync(['umount', '-l', dir]));
-  return ok;
-}
-const CAN_MOUNT = mountTmpfs(tempDir('site-report-probe'), 'size=4k');
+const CAN_MOUNT = mountTmpfs(tempDir('site-report-probe'), 'size=4k', (u) => afterAll(u));
 
 describe('a cache that cannot store still answers the PDF', () => {
   it.skipIf(!CAN_MOUNT)('a full cache filesystem (a 64 KiB tmpfs filled to the brim: ENOSPC; needs root to mount it): BYPASS, and MISS then HIT once space is freed', async () => {
     const dir = tempDir('site-report-full');
-    expect(mountTmpfs(dir, 'size=64k,mode=0700')).toBe(true);
-    const filler = Buffer.alloc(4096, 1);
-    for (let i = 0; ; i++) {
-      try {
-        writeFileSync(join(dir, `filler-${i}`), filler);
-      } catch {
-        break;
-      }
-    }
+    expect(mountTmpfs(dir, 'size=64k,mode=0700', (u) => afterAll(u))).toBe(true);
+    fillToTheBrim(dir); // a temp file's create succeeds, its write then fails with ENOSPC
     const { ask } = await pdfWorld({ reportCacheDir: dir });
     const full = await ask(SITE);
     expect([full.res.status, full.cache, qpdfCheck(full.pdf).ok]).toEqual([200, 'BYPASS', true]);
@@ -136,7 +125,7 @@ describe('a cache that cannot store still answers the PDF', () => {
 
   it('a read-only cache directory (a read-only tmpfs as root, mode 0555 otherwise): 200, a sound PDF, X-Cache BYPASS', async () => {
     const dir = tempDir('site-report-ro');
-    if (!mountTmpfs(dir, 'ro,size=64k')) chmodSync(dir, 0o555);
+    if (!mountTmpfs(dir, 'ro,size=64k', (u) => afterAll(u))) chmodSync(dir, 0o555);
     const { ask, world } = await pdfWorld({ reportCacheDir: dir });
     const r = await ask(SITE);
     expect(r.res.status).toBe(200);

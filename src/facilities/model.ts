@@ -3,6 +3,8 @@ import { Envelope } from '../shared/envelope';
 import { ScoreChange } from '../index/history/model';
 import { Peers } from '../index/peers';
 import { ExplanationLine, MAX_POINTS, ProgramsInputs } from '../scoring/model';
+import { DataCompleteness } from '../scoring/completeness';
+import { LookupEvidence } from './evidence';
 
 const ComponentScore = (max: number) =>
   t.Object({ score: t.Integer({ minimum: 0, maximum: max }), max_points: t.Literal(max) });
@@ -33,10 +35,10 @@ export const RegistryIdParam = t.Object({
   }),
 });
 
-/** Free tier: `programs`, `peers` and `explanation` are redacted the same way as `score_components`. */
+/** Free tier: `programs`, `peers`, `explanation` and `evidence` are redacted the same way as `score_components`. */
 export const RedactedDetail = t.Object({
   redacted: t.Literal(true),
-  message: t.String({ examples: ['Program records, industry peers and explanations are available on the Starter plan or above'] }),
+  message: t.String({ examples: ['Program records, industry peers, explanations and evidence are available on the Starter plan or above'] }),
 });
 export type RedactedDetail = Static<typeof RedactedDetail>;
 
@@ -52,6 +54,9 @@ export const LookupExtras = t.Object({
   peers: t.Union([Peers, t.Null(), RedactedDetail], { description: 'null when the facility has no NAICS code' }),
   explanation: t.Union([t.Array(ExplanationLine), RedactedDetail], {
     description: 'One line per component: points lost and the sentence the PDF report prints',
+  }),
+  evidence: t.Union([LookupEvidence, RedactedDetail], {
+    description: 'ECHO records beside the score (not part of it): quarter histories, federal cases, who acted last, TRI and GHG',
   }),
 });
 export type LookupExtras = Static<typeof LookupExtras>;
@@ -73,6 +78,10 @@ export const FacilityRecord = t.Object({
   score_components: t.Union([ScoreComponents, RedactedComponents]),
   score_change: ScoreChange,
   ...LookupExtras.properties,
+  dfr_url: t.String({ format: 'uri', description: "ECHO's public Detailed Facility Report of the facility", examples: ['https://echo.epa.gov/detailed-facility-report?fid=990000914553'] }),
+  data_completeness: t.Union([DataCompleteness, t.Null()], {
+    description: 'What the source lacks and what the model could not place (docs/scoring.md); null only for an index without stored inputs',
+  }),
 });
 export type FacilityRecord = Static<typeof FacilityRecord>;
 

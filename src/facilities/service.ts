@@ -5,6 +5,7 @@ import type { FacilitySummary } from '../index/model';
 import type { StoredAnswer } from '../index/stored-lookup';
 import { MAX_POINTS } from '../scoring/model';
 import type { FacilityRecord, LookupExtras, RedactedComponents, RedactedDetail } from './model';
+import { dfrUrlOf, lookupEvidenceOf } from './evidence';
 
 export const REDACTED_MESSAGE = 'Score components are available on the Starter plan or above';
 
@@ -12,24 +13,25 @@ export function redactedComponents(): RedactedComponents {
   return { redacted: true, message: REDACTED_MESSAGE };
 }
 
-export const REDACTED_DETAIL_MESSAGE = 'Program records, industry peers and explanations are available on the Starter plan or above';
+export const REDACTED_DETAIL_MESSAGE = 'Program records, industry peers, explanations and evidence are available on the Starter plan or above';
 
 export function redactedDetail(): RedactedDetail {
   return { redacted: true, message: REDACTED_DETAIL_MESSAGE };
 }
 
-/** Free tier's programs / peers / explanation: each the same redacted object. */
+/** Free tier's programs / peers / explanation / evidence: each the same redacted object. */
 export function redactedExtras(): LookupExtras {
-  return { programs: redactedDetail(), peers: redactedDetail(), explanation: redactedDetail() };
+  return { programs: redactedDetail(), peers: redactedDetail(), explanation: redactedDetail(), evidence: redactedDetail() };
 }
 
 /**
  * Spec 2.2 record of a stored answer (src/index/stored-lookup.ts), with components (and programs,
  * peers, explanation) redacted where the tier says so.
  */
-export function toFacilityRecord({ row, scoreChange, extras }: StoredAnswer, tier: Tier): FacilityRecord {
+export function toFacilityRecord({ row, scoreChange, extras, beside }: StoredAnswer, tier: Tier): FacilityRecord {
   const full = TIER_RULES[tier].fullComponents;
-  const extra = full && extras ? extras : redactedExtras();
+  const extra = full && extras ? extras : null;
+  const redacted = extra ? null : redactedDetail();
   // one literal with every field named: spreading the extras into it cost 0.3-0.5 µs of a Starter+ lookup (in process)
   return {
     registry_id: row.registry_id,
@@ -53,9 +55,13 @@ export function toFacilityRecord({ row, scoreChange, extras }: StoredAnswer, tie
         }
       : redactedComponents(),
     score_change: scoreChange,
-    programs: extra.programs,
-    peers: extra.peers,
-    explanation: extra.explanation,
+    programs: extra ? extra.programs : redacted!,
+    peers: extra ? extra.peers : redacted!,
+    explanation: extra ? extra.explanation : redacted!,
+    evidence: extra && beside?.evidence ? lookupEvidenceOf(beside.evidence) : (redacted ?? redactedDetail()),
+    dfr_url: dfrUrlOf(row.registry_id),
+    // every tier: which inputs and events the source lacks, never a component's points
+    data_completeness: beside?.completeness ?? null,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { DataCompleteness } from '../scoring/completeness';
 import type { ProgramsInputs, ScoreExplanation } from '../scoring/model';
 import { ReasonTemplates, type TemplateRow } from './explanation-codec';
 import { ProgramRecords, programsArray, programsOfArray, type RecordRow, type SharedRecords, type StoredProgram } from './program-codec';
@@ -41,8 +42,8 @@ function shareable(d: DetailArray): boolean {
 /** Shared details at most per index: beyond it, details are stored in the row. */
 const MAX_SHARED_DETAILS = 65_536;
 
-/** The tables' rows a build's details refer to, first used since the last drain. */
-export type DetailDictionary = { templates: TemplateRow[]; records: RecordRow[]; details: RecordRow[] };
+/** The tables' rows a build's details (and data completeness) refer to, first used since the last drain. */
+export type DetailDictionary = { templates: TemplateRow[]; records: RecordRow[]; details: RecordRow[]; completeness: RecordRow[] };
 
 /**
  * One build's detail encoding (ids are per index file): sentence templates, shared program records
@@ -55,6 +56,8 @@ export class DetailEncoder {
   private readonly records = new ProgramRecords();
   private readonly ids = new Map<string, number>();
   private fresh: RecordRow[] = [];
+  private readonly kinds = new Map<string, number>();
+  private freshKinds: RecordRow[] = [];
 
   constructor(private readonly limit = MAX_SHARED_DETAILS) {}
 
@@ -72,11 +75,30 @@ export class DetailEncoder {
     return id;
   }
 
-  /** Templates, records and details first used since the last call: the writer stores them with the rows that use them. */
+  /**
+   * The id of a data_completeness (src/scoring/completeness.ts) in table completeness_kind. Few
+   * distinct values exist (a handful of flags and a count of unknown quarters), so each is stored
+   * once, the facility row holds its id, and a server loads them all at open: a lookup answers its
+   * completeness without reading or deriving anything.
+   */
+  completeness(c: DataCompleteness): number {
+    const text = JSON.stringify(c);
+    let id = this.kinds.get(text);
+    if (id === undefined) {
+      id = this.kinds.size + 1;
+      this.kinds.set(text, id);
+      this.freshKinds.push([id, text]);
+    }
+    return id;
+  }
+
+  /** Templates, records, details and completeness values first used since the last call: the writer stores them with the rows that use them. */
   drain(): DetailDictionary {
     const details = this.fresh;
+    const completeness = this.freshKinds;
     this.fresh = [];
-    return { templates: this.templates.drain(), records: this.records.drain(), details };
+    this.freshKinds = [];
+    return { templates: this.templates.drain(), records: this.records.drain(), details, completeness };
   }
 }
 

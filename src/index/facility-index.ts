@@ -10,6 +10,7 @@ import { IndexOpenError, openIndexFile, readIndexHeader } from './open-index';
 import { SearchReader } from './search/reader';
 import { ownSearchTables } from './search/file';
 import { StoredLookup } from './stored-lookup';
+import { BesideScore } from './beside-score';
 import { UnmappedReads } from './unmapped-reads';
 
 export { IndexOpenError } from './open-index';
@@ -48,8 +49,9 @@ export class FacilityIndex {
     ({ info: this.info, inputsKeys: this.inputsKeys } = readIndexHeader(db));
     try {
       this.searchTables = searchTables ?? ownSearchTables(db);
-      this.stored = new StoredLookup(db, SUMMARY_COLUMNS, this.info.score_version);
-      this.facilities = new FacilityReads(db, this.inputsKeys, this.stored);
+      const beside = new BesideScore(db);
+      this.stored = new StoredLookup(db, SUMMARY_COLUMNS, this.info.score_version, undefined, beside);
+      this.facilities = new FacilityReads(db, this.inputsKeys, this.stored, beside);
       this.lists = new ListReads(db, this.info.score_version);
       this.unmapped = new UnmappedReads(db);
       this.history = new HistoryReader(db, this.info.score_version);

@@ -1,6 +1,8 @@
 import type { Database } from 'bun:sqlite';
 import { inputsOfStored } from './inputs-codec';
-import { evidenceOfStored, type Evidence } from './evidence';
+import type { Evidence } from './evidence';
+import type { DataCompleteness } from '../scoring/completeness';
+import type { BesideScore } from './beside-score';
 import type { FacilityRow, FacilitySummary, Location } from './model';
 import { peersOfGroup, type Peers } from './peers';
 import type { StoredDetailRef, StoredLookup } from './stored-lookup';
@@ -32,7 +34,7 @@ export function peersOf(r: RawPeers): Peers | null {
 }
 
 /** A full row with its industry peers (null: no NAICS code). */
-export type FacilityDetail = FacilityRow & { evidence: Evidence; peers: Peers | null };
+export type FacilityDetail = FacilityRow & { evidence: Evidence; peers: Peers | null; data_completeness: DataCompleteness };
 
 /**
  * Reads of one facility by registry ID or address key (reports, the demo, the history's baseline);
@@ -44,24 +46,19 @@ export class FacilityReads {
   private readonly detailById;
   private readonly peersOfScore;
   private readonly byAddressKey;
-  private readonly evidenceById;
-  /** index_meta `evidence_reported`: the evidence keys every source had a column for (./evidence.ts). */
-  readonly evidenceReported: ReadonlySet<string>;
   private readonly firstById;
 
   constructor(
     db: Database,
     private readonly inputsKeys: readonly string[],
     private readonly stored: StoredLookup,
+    private readonly beside: BesideScore,
   ) {
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
     // separate keyed reads: on the sample, one 4-table join took 36 us where these take ~14 us together
     this.inputsById = db.prepare<{ score_inputs: string }, [string]>('SELECT score_inputs FROM facility_inputs WHERE registry_id = ?');
-    this.detailById = db.prepare<{ detail: StoredDetailRef }, [string]>('SELECT detail FROM facility WHERE registry_id = ?');
+    this.detailById = db.prepare<{ detail: StoredDetailRef; completeness: number }, [string]>('SELECT detail, completeness FROM facility WHERE registry_id = ?');
     this.peersOfScore = db.prepare<RawPeers, [string, number]>(`SELECT ${PEER_COLUMNS} FROM peer_rank p WHERE p.naics = ? AND p.overall_score = ?`);
-    const reported = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'evidence_reported'").get();
-    this.evidenceReported = new Set(reported ? (JSON.parse(reported.value) as string[]) : []);
-    this.evidenceById = db.prepare<{ evidence: string }, [string]>('SELECT evidence FROM facility_evidence WHERE registry_id = ?');
     this.firstById = db.prepare<RawSummary, [number]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f ORDER BY f.registry_id LIMIT ?`);
     this.byAddressKey = db.prepare<RawSummary, [string]>(
       `SELECT ${SUMMARY_COLUMNS} FROM facility_address a JOIN facility f ON f.registry_id = a.registry_id WHERE a.address_key = ? ORDER BY f.registry_id`,
@@ -79,14 +76,21 @@ export class FacilityReads {
     const summary = this.summary(registryId);
     if (!summary) return null;
     const inputs = inputsOfStored(this.inputsById.get(registryId)!.score_inputs, this.inputsKeys);
-    inputs.programs = this.stored.programsOf(this.detailById.get(registryId)!.detail);
+    const stored = this.detailById.get(registryId)!;
+    inputs.programs = this.stored.programsOf(stored.detail);
     const peers = this.peersOfScore.get(summary.fac_naics, summary.overall_score);
-    return Object.assign(summary, { score_inputs: inputs, evidence: this.evidence(registryId), peers: peers ? peersOf(peers) : null });
+    const data_completeness = this.beside.completeness(stored.completeness);
+    return Object.assign(summary, { score_inputs: inputs, evidence: this.evidence(registryId), peers: peers ? peersOf(peers) : null, data_completeness });
   }
 
   /** The ECHO fields stored beside the score (./evidence.ts); null for a key no source reported. */
   evidence(registryId: string): Evidence {
-    return evidenceOfStored(this.evidenceById.get(registryId)?.evidence ?? null, this.evidenceReported);
+    return this.beside.evidence(registryId);
+  }
+
+  /** index_meta `evidence_reported`: the evidence keys every source had a column for (./evidence.ts). */
+  get evidenceReported(): ReadonlySet<string> {
+    return this.beside.evidenceReported;
   }
 
   /** The first `limit` facilities in registry ID order. */

@@ -2,7 +2,9 @@ import { Database } from 'bun:sqlite';
 import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../address/address';
 import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from './history/carry-forward';
-import { explainComponents } from '../scoring/explain';
+import { dataCompleteness, type SourceFormat } from '../scoring/completeness';
+import { explainFacts } from '../scoring/explain';
+import { factsOf } from '../scoring/facts';
 import type { ScoreInputs } from '../scoring/model';
 import { BulkInsert } from './bulk-insert';
 import { DetailEncoder, type DetailDictionary } from './facility-detail';
@@ -33,6 +35,7 @@ export class IndexWriter {
   private readonly insertTemplate;
   private readonly insertRecord;
   private readonly insertDetail;
+  private readonly insertCompleteness;
   private readonly bulk;
   /** Rows added with add() (tests): their facility.detail is written by finish(), once the as-of date is known. */
   private readonly unexplained: { id: string; inputs: ScoreInputs }[] = [];
@@ -72,17 +75,18 @@ export class IndexWriter {
     }
     this.db.exec('BEGIN');
     this.insert = this.db.prepare(
-      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18) ON CONFLICT(registry_id) DO NOTHING`,
+      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19) ON CONFLICT(registry_id) DO NOTHING`,
     );
     this.insertInputs = this.db.prepare('INSERT INTO facility_inputs VALUES (?1, ?2)');
     this.insertAddress = this.db.prepare('INSERT OR IGNORE INTO facility_address VALUES (?1, ?2)');
     this.insertEvidence = this.db.prepare('INSERT INTO facility_evidence VALUES (?1, ?2)');
-    this.setDetail = this.db.prepare('UPDATE facility SET detail = ?2 WHERE registry_id = ?1');
+    this.setDetail = this.db.prepare('UPDATE facility SET detail = ?2, completeness = ?3 WHERE registry_id = ?1');
     this.insertTemplate = this.db.prepare('INSERT INTO reason_template VALUES (?1, ?2)');
     this.insertRecord = this.db.prepare('INSERT INTO program_record VALUES (?1, ?2)');
     this.insertDetail = this.db.prepare('INSERT INTO shared_detail VALUES (?1, ?2)');
+    this.insertCompleteness = this.db.prepare('INSERT INTO completeness_kind VALUES (?1, ?2)');
     this.bulk = {
-      facility: new BulkInsert(this.db, 'INSERT', 'facility', 18),
+      facility: new BulkInsert(this.db, 'INSERT', 'facility', 19),
       inputs: new BulkInsert(this.db, 'INSERT', 'facility_inputs', 2),
       address: new BulkInsert(this.db, 'INSERT OR IGNORE', 'facility_address', 2),
       evidence: new BulkInsert(this.db, 'INSERT', 'facility_evidence', 2),
@@ -97,7 +101,7 @@ export class IndexWriter {
     const added = this.addEncodedIfNew([
       row.registry_id, row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics,
       row.overall_score, row.active_enforcement ? 1 : 0, row.baseline, row.violation_frequency, row.penalty_severity, row.recency,
-      row.repeat_offender, row.score_hash, storedInputsJson(row.score_inputs), '', row.evidence ? storedEvidenceJson(row.evidence) : '',
+      row.repeat_offender, row.score_hash, storedInputsJson(row.score_inputs), '', row.evidence ? storedEvidenceJson(row.evidence) : '', 0,
     ]);
     if (added) this.unexplained.push({ id: row.registry_id, inputs: row.score_inputs });
     if (row.evidence) this.evidenceGiven = true;
@@ -105,8 +109,8 @@ export class IndexWriter {
 
   /** One row in EncodedRow column order (src/index/ingest/producer.ts), for add(): false when its registry ID is already written. */
   private addEncodedIfNew(v: readonly (string | number | null)[]): boolean {
-    // '' (add()'s rows, whose detail finish() writes) is stored as NULL; a shared detail's id is a number
-    if (this.insert.run(...v.slice(0, 17), v[18] === '' ? null : (v[18] as string | number)).changes !== 1) return false;
+    // '' (add()'s rows, whose detail and completeness finish() writes) is stored as NULL; a shared detail's id is a number
+    if (this.insert.run(...v.slice(0, 17), v[18] === '' ? null : (v[18] as string | number), v[20]!).changes !== 1) return false;
     const id = v[0] as string;
     this.insertInputs.run(id, v[17] as string);
     this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
@@ -127,7 +131,7 @@ export class IndexWriter {
     try {
       for (const v of rows) {
         const id = v[0] as string;
-        facility.add(id, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!, v[10]!, v[11]!, v[12]!, v[13]!, v[14]!, v[15]!, v[16]!, v[18] === '' ? null : v[18]!);
+        facility.add(id, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!, v[10]!, v[11]!, v[12]!, v[13]!, v[14]!, v[15]!, v[16]!, v[18] === '' ? null : v[18]!, v[20]!);
         inputs.add(id, v[17]!);
         address.add(normalizeAddressKey(v[2] as string, v[4] as string), id);
         if (v[19]) evidence.add(id, v[19]);
@@ -147,11 +151,12 @@ export class IndexWriter {
     }
   }
 
-  /** Explanation templates and shared program records first used by the rows that follow (ingest's producer assigns their ids). */
+  /** Explanation templates, shared program records and completeness values first used by the rows that follow (ingest's producer assigns their ids). */
   addDictionary(d: DetailDictionary): void {
     for (const r of d.templates) this.insertTemplate.run(...r);
     for (const r of d.records) this.insertRecord.run(...r);
     for (const r of d.details) this.insertDetail.run(...r);
+    for (const r of d.completeness) this.insertCompleteness.run(...r);
   }
 
   /** Extra index_meta entries (e.g. ingest_version) written with the build. */
@@ -229,9 +234,14 @@ export class IndexWriter {
     if (this.tmpPath !== ':memory:') renameSync(this.tmpPath, this.path);
   }
 
+  /** add()'s rows: their explanation and data completeness, from the facts of their inputs at the as-of date. */
   private explainAdded(): void {
     const asOf = this.asOf;
-    for (const { id, inputs } of this.unexplained) this.setDetail.run(id, this.details.encode(inputs.programs, explainComponents(inputs, asOf)));
+    for (const { id, inputs } of this.unexplained) {
+      const facts = factsOf(inputs, asOf);
+      const completeness = this.details.completeness(dataCompleteness(facts, sourceFormatOf(inputs.not_reported)));
+      this.setDetail.run(id, this.details.encode(inputs.programs, explainFacts(facts)), completeness);
+    }
     this.addDictionary(this.details.drain());
   }
 
@@ -256,4 +266,12 @@ export class IndexWriter {
   get database(): Database {
     return this.db;
   }
+}
+
+/**
+ * The ECHO layout of an add()ed row, which names none (ingest knows each file's): the facility-search
+ * download has no FAC_ACTIVE_FLAG, every exporter layout has it.
+ */
+function sourceFormatOf(notReported: readonly string[] | null | undefined): SourceFormat {
+  return notReported?.includes('facility_active') ? 'echo-facility-search' : 'echo-exporter';
 }

@@ -5,7 +5,8 @@ import { HISTORY_DDL } from './history/schema';
  * formatRefusal). A file holds `facility` (one slim row per facility: identity, location (NULL for
  * a facility without usable coordinates: served by ID and search, never placed), score components, and `detail`, what a Starter+ lookup shows beyond the row: its programs and the
  * explanation as sentence-template ids and values, or the integer id of a `shared_detail` row many
- * facilities share; ./facility-detail.ts), `reason_template` and `program_record` (templates and
+ * facilities share; ./facility-detail.ts; and `completeness`, the id of its data completeness in
+ * `completeness_kind`), `reason_template` and `program_record` (templates and
  * program records stored once), `facility_inputs` (the score model's inputs as a value array in the
  * order `index_meta.inputs_keys` names: ./inputs-codec.ts), `facility_address` (the demo geocoder's
  * keys), `facility_evidence` (the ECHO fields shown beside the score, only where there is something
@@ -58,7 +59,9 @@ CREATE TABLE facility (
   score_hash TEXT NOT NULL,
   -- the programs and explanation a Starter+ lookup shows (./facility-detail.ts): the text, or the id
   -- (an integer) of a row of shared_detail: no type, so SQLite keeps either as given
-  detail
+  detail,
+  -- what the score's data lacks: the id of a completeness_kind row (few distinct values, loaded at open)
+  completeness INTEGER NOT NULL
 ) WITHOUT ROWID;
 -- the score model's inputs (JSON), for reports that explain each component
 CREATE TABLE facility_inputs (registry_id TEXT PRIMARY KEY NOT NULL, score_inputs TEXT NOT NULL) WITHOUT ROWID;
@@ -101,4 +104,6 @@ CREATE TABLE reason_template (id INTEGER PRIMARY KEY NOT NULL, pieces TEXT NOT N
 CREATE TABLE program_record (id INTEGER PRIMARY KEY NOT NULL, record TEXT NOT NULL);
 -- details many facilities share, stored once (./facility-detail.ts DetailEncoder); facility.detail holds the id
 CREATE TABLE shared_detail (id INTEGER PRIMARY KEY NOT NULL, detail TEXT NOT NULL);
+-- every distinct data_completeness (src/scoring/completeness.ts) as JSON; facility.completeness holds the id
+CREATE TABLE completeness_kind (id INTEGER PRIMARY KEY NOT NULL, completeness TEXT NOT NULL);
 `;

@@ -8,6 +8,9 @@ import { EXPLANATION_AT, parseDetail, programsOfDetail } from './facility-detail
 import { programsOfArray, sharedRecordsOf, type SharedRecords } from './program-codec';
 import type { FacilitySummary } from './model';
 import type { Peers } from './peers';
+import type { BesideScore } from './beside-score';
+import type { DataCompleteness } from '../scoring/completeness';
+import type { Evidence } from './evidence';
 
 /**
  * A stored detail as a lookup uses it (shared between lookups: read-only). `lines`: the API's
@@ -25,9 +28,12 @@ export type StoredExtras = { programs: ProgramsInputs; peers: Peers | null; expl
  * Everything a lookup answers of one facility, read in one place; src/facilities/service.ts only
  * shapes it for the caller's tier. `extras` is null when they were not asked for (Free).
  */
-export type StoredAnswer = { row: FacilitySummary; scoreChange: ScoreChange; extras: StoredExtras | null };
+export type StoredAnswer = { row: FacilitySummary; scoreChange: ScoreChange; extras: StoredExtras | null; beside: StoredBeside | null };
 
-type RawRow = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number | boolean; detail: StoredDetailRef };
+/** What a lookup shows beside the score (./beside-score.ts): completeness on every tier, evidence with the extras (null otherwise). */
+export type StoredBeside = { completeness: DataCompleteness | null; evidence: Evidence | null };
+
+type RawRow = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number | boolean; detail: StoredDetailRef; completeness: number };
 
 function freezePrograms(p: ProgramsInputs): ProgramsInputs {
   for (const r of [p.caa, p.cwa, p.rcra, p.sdwa]) if (r) Object.freeze(r);
@@ -59,11 +65,13 @@ export class StoredLookup {
     summaryColumns: string,
     private readonly scoreVersion: string,
     private readonly memoLimit = 4096,
+    /** Completeness and evidence; without it (tests of the row alone) an answer's `beside` is null. */
+    private readonly besideScore: BesideScore | null = null,
   ) {
     this.shared = sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
     this.sharedDetail = db.prepare<{ detail: string }, [number]>('SELECT detail FROM shared_detail WHERE id = ?');
     this.reasons = new ReasonDecoder(db.query<{ id: number; pieces: string }, []>('SELECT id, pieces FROM reason_template').all().map((r): TemplateRow => [r.id, r.pieces]));
-    this.byId = db.prepare<RawRow, [string]>(`SELECT ${summaryColumns}, f.detail FROM facility f WHERE f.registry_id = ?`);
+    this.byId = db.prepare<RawRow, [string]>(`SELECT ${summaryColumns}, f.detail, f.completeness FROM facility f WHERE f.registry_id = ?`);
     this.changeEntries = changeEntriesStatement(db);
     this.peersByKey = db.prepare<{ peers: string }, [string, number]>('SELECT peers FROM peer_rank WHERE naics = ? AND overall_score = ?');
   }
@@ -79,10 +87,13 @@ export class StoredLookup {
     if (!row) return null;
     row.active_enforcement = row.active_enforcement === 1;
     const scoreChange: ScoreChange = this.changeEntries ? scoreChangeOf(this.changeEntries.all(registryId), this.scoreVersion) : null;
-    const answer: StoredAnswer = { row: row as FacilitySummary, scoreChange, extras: null };
+    const answer: StoredAnswer = { row: row as FacilitySummary, scoreChange, extras: null, beside: null };
     if (withExtras) {
       const d = this.decoded(row.detail);
       answer.extras = { programs: d.programs, peers: this.peersOf(row.fac_naics, row.overall_score), explanation: this.explanationOf(d, answer.row) as ExplanationLine[] };
+    }
+    if (this.besideScore) {
+      answer.beside = { completeness: this.besideScore.completeness(row.completeness), evidence: withExtras ? this.besideScore.evidence(registryId) : null };
     }
     return answer;
   }

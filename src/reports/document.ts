@@ -4,6 +4,7 @@ import type { ReportView } from './model';
 import { MIN_PEERS } from '../index/peers';
 import { printedTime } from './text';
 import { drawScoreTrend } from './score-chart';
+import { drawEvidence } from './evidence-section';
 import { drawAbout, drawBreakdown, drawHistory, drawRecord, scoreColor } from './sections';
 
 
@@ -25,6 +26,7 @@ export async function renderReport(view: ReportView): Promise<Uint8Array> {
   drawHistory(flow, view);
   drawScoreTrend(flow, view);
   drawRecord(flow, view);
+  drawEvidence(flow, view);
   drawAbout(flow, view);
   setMetadata(flow, view);
   return flow.finish((f, page, i, n) => drawFooter(f, page, view, i, n));

@@ -1,6 +1,8 @@
 import { t, type Static } from '../shared/typebox';
 import { Peers } from '../index/peers';
 import { ScoreInputs } from '../scoring/model';
+import { Evidence } from '../index/evidence';
+import { DataCompleteness } from '../scoring/completeness';
 
 /** One scored component as the dossier shows it: a bar of `score` out of `max_points` and why. */
 export const ReportComponent = t.Object({
@@ -31,6 +33,9 @@ export const ReportView = t.Object({
   inputs: ScoreInputs,
   /** The facility's industry peers, null without a NAICS code. */
   peers: t.Union([Peers, t.Null()]),
+  /** The ECHO records beside the score (the Evidence block); null when the index has none for the row. */
+  evidence: t.Union([Evidence, t.Null()]),
+  data_completeness: t.Union([DataCompleteness, t.Null()]),
   dataset_name: t.String(),
   as_of: t.String(),
   fictitious: t.Boolean(),

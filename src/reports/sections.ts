@@ -57,20 +57,33 @@ const QUARTER_STYLE: Record<string, { fill: RGB; label: string }> = {
   U: { fill: COLORS.track, label: 'Undetermined' },
 };
 
-/** The ECHO fields the score reads, as a two-column table ("Not reported" where the source has no column). */
+/**
+ * The ECHO fields the score reads ("Not reported" where the source has no column): the status on a
+ * line of its own, the short values two to a line (the dossier keeps to two pages).
+ */
 export function drawRecord(f: Flow, v: ReportView): void {
-  drawTable(f, 'Compliance record (ECHO fields the score reads)', recordRows(v.inputs));
+  const [status, ...rest] = recordRows(v.inputs);
+  const lines: [string, string][][] = [[status!]];
+  for (let k = 0; k < rest.length; k += 2) lines.push(rest.slice(k, k + 2));
+  drawTable(f, 'Compliance record (ECHO fields the score reads)', lines);
   drawProgramTable(f, v.inputs);
 }
 
-function drawTable(f: Flow, title: string, rows: [string, string][]): void {
-  f.ensure(40 + rows.length * 14); // a table is never split across pages
+const HALF = CONTENT_WIDTH / 2;
+
+/** Label-value cells under a heading, one line each (a lone cell spans the line), never split across pages. */
+export function drawTable(f: Flow, title: string, lines: [string, string][][]): void {
+  f.ensure(40 + lines.length * 14);
   f.heading(title);
-  for (const [k, [label, value]] of rows.entries()) {
+  for (const [k, cells] of lines.entries()) {
     f.y -= 14;
     if (k % 2 === 0) f.rect(PAGE.margin, f.y - 4, CONTENT_WIDTH, 14, COLORS.panel);
-    f.text(label, PAGE.margin + 8, f.y, { size: 9, bold: true, color: COLORS.muted });
-    f.text(f.lines(value, { size: 9 }, CONTENT_WIDTH - 170, 1)[0] ?? '', PAGE.margin + 160, f.y, { size: 9 });
+    const valueWidth = cells.length === 1 ? CONTENT_WIDTH - 170 : HALF - 144;
+    for (const [c, [label, value]] of cells.entries()) {
+      const x = PAGE.margin + 8 + c * HALF;
+      f.text(label, x, f.y, { size: 9, bold: true, color: COLORS.muted });
+      f.text(f.lines(value, { size: 9 }, valueWidth, 1)[0] ?? '', x + (cells.length === 1 ? 152 : 132), f.y, { size: 9 });
+    }
   }
   f.y -= 8;
 }
@@ -115,12 +128,10 @@ export function drawAbout(f: Flow, v: ReportView): void {
   f.heading('How the score is computed');
   // A client reads this page: the method is named by its version, never by a file of this repository.
   f.paragraph(
-    `Scores run from 0 to 100; higher is a better compliance record. Every facility starts with ${v.baseline} baseline points; four components ` +
-      `add up to ${COMPONENT_POINTS} more, each losing points for what ECHO records: violation frequency (quarters in violation in the last three years, ` +
-      'significant ones costing double), penalty severity (any penalty, more for each tenfold in size), recency (fading over three to five ' +
-      'years) and repeat offender (repeated formal and informal actions). ECHO publishes no "case open" flag: the enforcement flag means a ' +
-      `significant violation now or a formal action in the last 12 months. Points come from the ECHO fields as of ${v.as_of}, not the date ` +
-      `of printing, under scoring method ${v.score_version}: the same data always gives the same score.`,
+    `Scores run from 0 to 100, higher is better: ${v.baseline} baseline points and four components worth ${COMPONENT_POINTS} more, each losing ` +
+      'points for what ECHO records: violation frequency (significant quarters double), penalty severity (per tenfold in size), recency ' +
+      '(fading over 3 to 5 years) and repeat offender. ECHO has no "case open" flag: the enforcement flag means a significant violation now or a ' +
+      `formal action in the last 12 months. Points use the ECHO fields as of ${v.as_of} (method ${v.score_version}), not the printing date.`,
     body,
   );
   f.heading('Data and provenance');

@@ -4,6 +4,7 @@ import type { Peers } from '../index/peers';
 import { explainComponents } from '../scoring/explain';
 import { MAX_POINTS, type ScoreExplanation } from '../scoring/model';
 import type { ReportView } from './model';
+import type { DataCompleteness } from '../scoring/completeness';
 
 const LABELS: Record<keyof typeof MAX_POINTS, string> = {
   violation_frequency: 'Violation frequency',
@@ -33,7 +34,7 @@ function explain(row: FacilityRow, asOf: string): ScoreExplanation {
  * scores) with the score model's one-line explanations, and the dataset's provenance.
  */
 export function buildReportView(
-  row: FacilityRow & { peers?: Peers | null },
+  row: FacilityRow & { peers?: Peers | null; data_completeness?: DataCompleteness },
   info: IndexInfo,
   render: { generatedAt: number; documentId: string },
   scoreHistory: ScorePoint[] = [{ as_of: info.as_of, overall_score: row.overall_score }],
@@ -60,6 +61,8 @@ export function buildReportView(
     enforcement_reason: why.active_enforcement,
     inputs: row.score_inputs,
     peers: row.peers ?? null,
+    evidence: row.evidence ?? null,
+    data_completeness: row.data_completeness ?? null,
     dataset_name: info.dataset_name,
     as_of: info.as_of,
     fictitious: info.fictitious,

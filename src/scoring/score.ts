@@ -23,11 +23,12 @@ export function scoreFacility(inputs: ScoreInputs, asOf: string): ScoreResult {
 
 /**
  * scoreFacility and explainComponents of the same inputs, the facts derived once: ingest stores the
- * explanation beside the score (facility.detail), so a lookup does not derive it again.
+ * explanation (facility.detail) and what the facts say of the data's completeness beside the score,
+ * so a lookup does not derive them again.
  */
-export function scoreAndExplain(inputs: ScoreInputs, asOf: string): { score: ScoreResult; why: ScoreExplanation } {
+export function scoreAndExplain(inputs: ScoreInputs, asOf: string): { score: ScoreResult; why: ScoreExplanation; facts: ScoreFacts } {
   const f = factsOf(inputs, asOf);
-  return { score: scoreOfFacts(f, inputs, asOf), why: explainFacts(f) };
+  return { score: scoreOfFacts(f, inputs, asOf), why: explainFacts(f), facts: f };
 }
 
 function scoreOfFacts(f: ScoreFacts, inputs: ScoreInputs, asOf: string): ScoreResult {

@@ -47,6 +47,16 @@ describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
         { component: 'recency', points_lost: 25 - row.recency, reason: expect.stringContaining('No dated violation, enforcement action or penalty') },
         { component: 'repeat_offender', points_lost: 15 - row.repeat_offender, reason: 'No enforcement actions in the last 5 years' },
       ],
+      // the fixture's rows carry no evidence columns: every field "not reported"
+      evidence: {
+        quarter_history: { caa: null, cwa: null, rcra: null }, federal_cases: null, latest_action_by: null, latest_action_date: null,
+        tri_on_site_releases_lbs: null, tri_releases_transfers_lbs: null, ghg_co2_tonnes: null,
+      },
+      dfr_url: `https://echo.epa.gov/detailed-facility-report?fid=${row.registry_id}`,
+      data_completeness: {
+        source_format: 'echo-exporter', inputs_present: expect.arrayContaining(['history', 'inspection_count', 'federal_case_ids', 'facility_active']),
+        inputs_missing: [], undated_events: [], events_before_window: [], no_inspection_in_5_years: false, facility_inactive: false, unknown_quarters: 0,
+      },
     });
   });
 
@@ -61,7 +71,7 @@ describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
 
   it('the Free tier gets programs, peers and explanation each redacted to the same {redacted, message}', async () => {
     const { data } = await json(await world.call(`/api/v1/facility/${row.registry_id}`, { key: keys.free }));
-    const redacted = { redacted: true, message: 'Program records, industry peers and explanations are available on the Starter plan or above' };
+    const redacted = { redacted: true, message: 'Program records, industry peers, explanations and evidence are available on the Starter plan or above' };
     expect([data.programs, data.peers, data.explanation]).toEqual([redacted, redacted, redacted]);
     expect(JSON.stringify(data)).not.toContain('percentile');
     expect(JSON.stringify(data)).not.toContain('points_lost');

@@ -17,6 +17,8 @@ import { SCORE_VERSION } from '../../src/scoring/score';
 import { TIERS, type Tier } from '../../src/tiers';
 import { json, makeWorld } from '../helpers';
 import { addHistory } from '../support/history-index';
+import { dataCompleteness } from '../../src/scoring/completeness';
+import { factsOf } from '../../src/scoring/facts';
 import { removeTempDirs, tempDir } from '../support/temp-dir';
 
 const SAMPLE_CSV = join(import.meta.dir, '..', '..', 'data', 'sample-echo-exporter.csv.gz');
@@ -30,7 +32,8 @@ function derivedRecord(index: FacilityIndex, id: string, tier: Tier): FacilityRe
   const row = index.getDetail(id);
   if (!row) throw new Error(`No facility with registry ID ${id} is in the index`);
   const extras = { programs: row.score_inputs.programs, peers: row.peers, explanation: explanationLines(row, explainComponents(row.score_inputs, index.info.as_of)) };
-  return toFacilityRecord({ row, scoreChange: index.scoreChangeOf(id), extras }, tier);
+  const beside = { completeness: dataCompleteness(factsOf(row.score_inputs, index.info.as_of), 'echo-exporter'), evidence: row.evidence };
+  return toFacilityRecord({ row, scoreChange: index.scoreChangeOf(id), extras, beside }, tier);
 }
 
 let stored: FacilityIndex;

@@ -2,6 +2,7 @@ import { Database } from 'bun:sqlite';
 import { describe, expect, it } from 'bun:test';
 import { BulkInsert, ROWS_PER_STATEMENT } from '../../src/index/bulk-insert';
 import { IndexWriter } from '../../src/index/index-writer';
+import type { EncodedRow } from '../../src/index/ingest/producer';
 
 describe('BulkInsert: many rows a statement', () => {
   it.each([0, 1, ROWS_PER_STATEMENT - 1, ROWS_PER_STATEMENT, ROWS_PER_STATEMENT + 1, 3 * ROWS_PER_STATEMENT + 7])('%i rows: every row written once, in order, values as given', (n) => {
@@ -29,16 +30,18 @@ describe('BulkInsert: many rows a statement', () => {
 });
 
 describe('IndexWriter.addEncodedRows', () => {
-  const row = (id: string): (string | number)[] => [id, `NAME ${id}`, '1 MAIN ST', 'TOWN', 'OH', '44101', 41.5, -81.7, '332813', 90, 0, 15, 15, 25, 20, 15, 'hash', '[]', '[0,0,1,2,3]'];
+  const row = (id: string): EncodedRow => [id, `NAME ${id}`, '1 MAIN ST', 'TOWN', 'OH', '44101', 41.5, -81.7, '332813', 90, 0, 15, 15, 25, 20, 15, 'hash', '[]', '[0,0,1,2,3]', id.endsWith('7') ? '{"caa_history":"____"}' : '', id.endsWith('3') ? 2 : 1];
 
-  it('writes each row to facility, facility_inputs and facility_address, the detail as given', () => {
+  it('writes each row to facility, facility_inputs and facility_address, the detail and completeness id as given, evidence only where there is some', () => {
     const w = new IndexWriter(':memory:');
     const ids = Array.from({ length: 150 }, (_, i) => `99000000${String(i).padStart(4, '0')}`);
     w.addEncodedRows(ids.map(row));
     expect(w.facilityCount).toBe(150);
     const db = (w as unknown as { db: Database }).db;
     for (const table of ['facility', 'facility_inputs', 'facility_address']) expect(db.query(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 150 });
-    expect(db.query("SELECT detail, lat FROM facility WHERE registry_id = '990000000149'").get()).toEqual({ detail: '[0,0,1,2,3]', lat: 41.5 });
+    expect(db.query("SELECT detail, lat, completeness FROM facility WHERE registry_id = '990000000149'").get()).toEqual({ detail: '[0,0,1,2,3]', lat: 41.5, completeness: 1 });
+    expect(db.query("SELECT completeness FROM facility WHERE registry_id = '990000000143'").get()).toEqual({ completeness: 2 });
+    expect(db.query('SELECT count(*) AS n FROM facility_evidence').get()).toEqual({ n: 15 });
     w.abort();
   });
 

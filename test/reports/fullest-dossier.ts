@@ -1,4 +1,5 @@
 import type { Evidence } from '../../src/index/evidence';
+import type { DataCompleteness } from '../../src/scoring/completeness';
 import type { ScorePoint } from '../../src/history/score-series';
 import type { FacilityDetail } from '../../src/index/facility-index';
 import type { IndexInfo } from '../../src/index/model';
@@ -42,8 +43,21 @@ export const FULLEST_EVIDENCE: Evidence = {
   last_informal_action_epa: '2026-10-15', last_informal_action_state: '2024-01-02',
 };
 
+/** Every completeness note at once, the longest list of missing inputs included. */
+export const FULLEST_COMPLETENESS: DataCompleteness = {
+  source_format: 'echo-facility-search',
+  inputs_present: ['qtrs_with_nc', 'compliance_status'],
+  inputs_missing: ['history', 'programs_in_snc', 'penalty_count', 'date_last_formal_action', 'date_last_informal_action', 'date_last_inspection', 'federal_cases', 'federal_penalties_usd', 'date_last_federal_case', 'federal_case_ids', 'facility_active'],
+  undated_events: ['formal_action', 'federal_case', 'penalty', 'informal_action'],
+  events_before_window: ['formal_action', 'federal_case', 'penalty', 'informal_action'],
+  no_inspection_in_5_years: true,
+  facility_inactive: true,
+  unknown_quarters: 13,
+};
+
 export const FULLEST_ROW: FacilityDetail = {
   evidence: FULLEST_EVIDENCE,
+  data_completeness: FULLEST_COMPLETENESS,
   ...facility({
     registry_id: '990000999999',
     fac_name: '東 CONSOLIDATED AMALGAMATED PETROCHEMICAL REFINING, STORAGE, TRANSPORT AND WASTEWATER TREATMENT COMPANY OF THE GREATER SOUTHWESTERN GULF COAST REGION, INCORPORATED (FICTITIOUS) DIVISION NUMBER SEVENTEEN NORTH',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { dataCompleteness } from '../../src/scoring/completeness';
+import { completenessNotes, dataCompleteness } from '../../src/scoring/completeness';
 import { factsOf } from '../../src/scoring/facts';
 import type { ScoreInputs } from '../../src/scoring/model';
 import { CLEAN_INPUTS, inputsWith } from '../helpers';
@@ -49,5 +49,18 @@ describe('data_completeness, from the facts the score uses', () => {
 
   it('counts the U quarters of the history', () => {
     expect(of(inputsWith({ history: 'UU__V_____U_', qtrs_with_nc: 1 })).unknown_quarters).toBe(3);
+  });
+
+  it('reads as plain notes: none for a complete row, each gap named otherwise', () => {
+    expect(completenessNotes(of(CLEAN_INPUTS))).toEqual([]);
+    expect(completenessNotes(of(inputsWith({ inspection_count: 0, date_last_inspection: null, facility_active: false, history: 'UU__V_____U_', qtrs_with_nc: 1 })))).toEqual([
+      'No inspection in the last 5 years.',
+      'Inactive facility: no active permit or program record.',
+      '3 quarters of undetermined status (unknown, not clean).',
+    ]);
+    expect(completenessNotes(of(inputsWith({ date_last_penalty: '2012-05-01', last_penalty_usd: 1e6, inspection_count: null, not_reported: ['inspection_count'] })))).toEqual([
+      'Older than 5 years, not counted: penalty.',
+      'Not reported by the source: inspection_count.',
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { removeTempDirs, tempDir } from '../support/temp-dir';
+import { completenessNotes } from '../../src/scoring/completeness';
 import { ARTIFACTS, mainText, renders, sampleFacility, settled, startWebWorld, useKey, type WebWorld } from './support';
 
 // Callbacks passed to page.evaluate/$eval/waitForFunction run inside Chromium; this project is typed
@@ -120,6 +121,11 @@ describe('the page with a Free key', () => {
     expect(await page.$$('#main a[href^="#/area"]')).toHaveLength(0);
     expect(await page.$$('.report button')).toHaveLength(0);
     expect(await page.$$('#history-h')).toHaveLength(0);
+    // Evidence is redacted (the one upsell says so), but the public ECHO report link and data completeness are on every plan.
+    expect(rec.evidence.redacted).toBe(true);
+    expect(await page.$eval('.evidence a', (a) => [a.getAttribute('href'), a.getAttribute('target')])).toEqual([rec.dfr_url, '_blank']);
+    expect(await page.$$('.evidence-table')).toHaveLength(0);
+    expect(await page.$$('.evidence .completeness')).toHaveLength(1);
     // The navigation offers only what the key covers.
     const nav = await page.$$eval('nav a', (as) => as.filter((a) => (a as HTMLElement).offsetParent !== null).map((a) => a.textContent));
     expect(nav).toEqual(['Address lookup']);
@@ -208,6 +214,27 @@ describe('the page with a Starter key', () => {
     expect(await page.$eval('.report', (r) => r.textContent)).toContain('PDF dossier: Platform plan or above.');
     expect(await page.$$('.upsell')).toHaveLength(0);
   }, 40_000);
+
+  it('a facility page shows the evidence beside the score: ECHO report and case links opening ECHO, who acted last, data completeness notes', async () => {
+    const f = sampleFacility(`registry_id IN (SELECT registry_id FROM facility_evidence WHERE evidence LIKE '%fec_case_ids%')`);
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, `#/facility/${f.registry_id}`);
+    const rec = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}`, { headers: { 'x-api-key': w.keys.starter } })).json()) as { data: any }).data;
+    expect(rec.evidence.federal_cases.length).toBeGreaterThan(0);
+    const links = await page.$$eval('.evidence a', (as) => as.map((a) => [a.getAttribute('href'), a.textContent, a.getAttribute('target')]));
+    expect(links).toEqual([
+      [`https://echo.epa.gov/detailed-facility-report?fid=${f.registry_id}`, 'Detailed Facility Report on ECHO', '_blank'],
+      ...rec.evidence.federal_cases.map((c: { case_id: string }) => [`https://echo.epa.gov/enforcement-case-report?id=${c.case_id}`, c.case_id, '_blank']),
+    ]);
+    const text = await page.$eval('.evidence', (e) => (e as HTMLElement).innerText);
+    expect(text).toContain(rec.evidence.latest_action_by ? `${rec.evidence.latest_action_by}, ${rec.evidence.latest_action_date}` : 'no action date on record');
+    // the notes read as the PDF words them
+    const expected = completenessNotes(rec.data_completeness);
+    if (expected.length === 0) expect(await page.$eval('.evidence p.completeness', (p) => p.textContent)).toContain('nothing missing');
+    else expect(await page.$$eval('.evidence ul.completeness li', (li) => li.map((l) => l.textContent))).toEqual(expected);
+  }, 30_000);
 });
 
 /** Axe-core run inside the page (DevTools evaluation, which the page's CSP does not govern). */

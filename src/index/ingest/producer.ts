@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { dataCompleteness } from '../../scoring/completeness';
 import { scoreAndExplain } from '../../scoring/score';
 import { DetailEncoder, type DetailDictionary } from '../facility-detail';
 import { storedInputsJson } from '../inputs-codec';
@@ -20,6 +21,8 @@ export type EncodedRow = [
   detail: string | number,
   /** facility_evidence.evidence (src/index/evidence.ts storedEvidenceJson), '' when there is nothing to store. */
   evidence_json: string,
+  /** The id of the row's data completeness in completeness_kind (src/index/facility-detail.ts DetailEncoder.completeness). */
+  completeness: number,
 ];
 export type Reject = { file: string; line: number; reason: RejectReason; detail: string; registry_id: string; fields: string[] };
 
@@ -45,7 +48,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
   const voter = new AsOfVoter();
   let asOf = asOfFlag ?? null;
   if (asOf) sink.asOf(asOf, 'flag');
-  let pending: { row: MappedRow; file: string; line: number; fields: string[] }[] = [];
+  let pending: { row: MappedRow; file: string; line: number; fields: string[]; format: SourceFormat }[] = [];
   let batch: EncodedRow[] = [];
   const details = new DetailEncoder();
   const seenNumeric = new Set<number>();
@@ -72,24 +75,25 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     batch = [];
     await sink.rows(b, bytesNow, rowsRead, details.drain());
   };
-  const accept = async (m: MappedRow, file: string, line: number, fields: string[]) => {
+  const accept = async (m: MappedRow, file: string, line: number, fields: string[], format: SourceFormat) => {
     if (!firstTime(m.registry_id)) {
       sink.reject({ file, line, reason: 'duplicate_id', detail: 'registry ID already indexed from an earlier row (the first one is kept)', registry_id: m.registry_id, fields });
       return;
     }
-    // the explanation is derived from the same facts as the score, and stored: a lookup only fills in its templates
-    const { score: s, why } = scoreAndExplain(m.inputs, asOf!);
+    // the explanation and the data completeness come from the same facts as the score, and are stored: a lookup derives neither
+    const { score: s, why, facts } = scoreAndExplain(m.inputs, asOf!);
     batch.push([
       m.registry_id, m.fac_name, m.fac_street, m.fac_city, m.fac_state, m.fac_zip, m.lat, m.lng, m.fac_naics,
       s.overall, s.active_enforcement ? 1 : 0, s.baseline, s.violation_frequency, s.penalty_severity, s.recency, s.repeat_offender,
       s.score_hash, storedInputsJson(m.inputs), details.encode(m.inputs.programs, why), storedEvidenceJson(m.evidence),
+      details.completeness(dataCompleteness(facts, format)),
     ]);
     if (batch.length >= BATCH) await flushBatch();
   };
   const decide = async (date: string, source: Exclude<AsOfSource, 'flag'>) => {
     asOf = date;
     sink.asOf(date, source);
-    for (const p of pending) await accept(p.row, p.file, p.line, p.fields);
+    for (const p of pending) await accept(p.row, p.file, p.line, p.fields, p.format);
     pending = [];
   };
 
@@ -120,10 +124,10 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
         }
         const m = mapRow(f, header);
         if ('reason' in m) sink.reject({ file: src.name, line: rec.line, reason: m.reason, detail: m.detail, registry_id: m.registry_id, fields: f });
-        else if (asOf !== null) await accept(m, src.name, rec.line, f);
+        else if (asOf !== null) await accept(m, src.name, rec.line, f, header.format);
         else {
           voter.add(m);
-          pending.push({ row: m, file: src.name, line: rec.line, fields: f });
+          pending.push({ row: m, file: src.name, line: rec.line, fields: f, format: header.format });
           const decided = voter.decided;
           if (decided) await decide(decided, 'inferred');
           else if (pending.length >= AS_OF_BUFFER_ROWS) await decide(fileDate(files), 'file-date');

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FacilityIndex } from '../../../src/index/facility-index';
+import { lookupFacility } from '../../../src/facilities/service';
 import { EXPORTER_COLUMNS_2025 } from '../../../src/index/ingest/exporter-columns';
 import { SCORE_VERSION } from '../../../src/scoring/score';
+import { dataCompleteness } from '../../../src/scoring/completeness';
+import { factsOf } from '../../../src/scoring/facts';
 import { csvText, exporterRow, FIXTURES, runIngest, writeFile } from './support';
 import { tempDir } from '../../support/temp-dir';
 
@@ -37,6 +40,27 @@ describe('ingesting the two ECHO formats', () => {
     expect(index.getDetail('110000764281')).toMatchObject({ fac_name: 'BERETTA, U.S.A.' });
     expect(index.getDetail('110000764281')!.score_inputs).toMatchObject({ qtrs_with_nc: 11, compliance_status: 'Significant Violation', snc_flag: true, programs_in_snc: null });
     expect(index.getDetail('110012447566')!.score_inputs).toMatchObject({ formal_action_count: 1, total_penalties_usd: 43419, penalty_count: null, snc_flag: false });
+    // a lookup's data_completeness names the layout and what it lacks: a formal action and penalties with no date
+    const completeness = lookupFacility(index, '110012447566', 'free').data_completeness!;
+    expect(completeness).toMatchObject({ source_format: 'echo-facility-search', undated_events: ['formal_action', 'penalty'], facility_inactive: null });
+    expect(completeness.inputs_missing).toContain('date_last_formal_action');
+    index.close();
+  });
+
+  it('one build from both layouts: each facility\'s data_completeness names its own file\'s layout, as derived from its facts', async () => {
+    const dir = tempDir('ingest');
+    const exporter = writeFile(dir, 'exporter.csv', csvText([exporterRow({ REGISTRY_ID: '990000000501', FAC_INSPECTION_COUNT: '0', FAC_DATE_LAST_INSPECTION: '' })]));
+    await runIngest([exporter, join(FIXTURES, 'echo_facility_search_sample.csv')], join(dir, 'both.sqlite'), { asOf: '2024-06-30' });
+    const index = FacilityIndex.open(join(dir, 'both.sqlite'));
+    const own = lookupFacility(index, '990000000501', 'free').data_completeness!;
+    expect(own).toMatchObject({ source_format: 'echo-exporter', inputs_missing: [], no_inspection_in_5_years: true });
+    expect(lookupFacility(index, '110012447566', 'free').data_completeness!.source_format).toBe('echo-facility-search');
+    // what a lookup reads (stored at ingest, one shared value per distinct completeness) is what the facts say
+    for (const id of ['990000000501', '110012447566', '110000764281', '110000607059']) {
+      const detail = index.getDetail(id)!;
+      const format = id.startsWith('99') ? 'echo-exporter' : 'echo-facility-search';
+      expect(lookupFacility(index, id, 'starter').data_completeness).toEqual(dataCompleteness(factsOf(detail.score_inputs, '2024-06-30'), format));
+    }
     index.close();
   });
 

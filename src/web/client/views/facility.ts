@@ -5,6 +5,7 @@ import { covers, keyPlan, type Plan } from '../plan';
 import { routeHref, type Route } from '../router';
 import { enforcementText, failureNotice, loading, needKey, viewHeading } from './common';
 import { explanationSection, historySection, peersSection, programsSection } from './facility-sections';
+import { evidenceSection, type Completeness, type Evidence } from './facility-evidence';
 
 type Component = { score: number; max_points: number };
 type Components = {
@@ -32,6 +33,9 @@ type FacilityRecord = {
   peers?: unknown;
   explanation?: unknown;
   score_change?: { previous_score: number; previous_as_of: string } | null;
+  evidence?: Evidence;
+  dfr_url?: string;
+  data_completeness?: Completeness | null;
 };
 
 const COMPONENTS: [keyof Components, string][] = [
@@ -92,7 +96,7 @@ function reportButton(id: string, plan: Plan | null): HTMLElement | null {
   return h('div', { class: 'report' }, button, h('small', { class: 'hint' }, 'Platform plan and above.'), out);
 }
 
-/** One facility: gauge, breakdown, why, peers, programs, history, PDF. */
+/** One facility: gauge, breakdown, why, peers, programs, evidence, history, PDF. */
 export async function facilityView(main: HTMLElement, route: Route): Promise<void> {
   const id = route.id ?? '';
   const gate = needKey('A facility record');
@@ -120,6 +124,7 @@ export async function facilityView(main: HTMLElement, route: Route): Promise<voi
     redacted ? null : explanationSection(f.explanation),
     redacted ? null : peersSection(f.peers),
     redacted ? null : programsSection(f.programs),
+    evidenceSection(f.evidence, f.dfr_url, f.data_completeness),
     covers(plan, 'history') ? historySection(f.registry_id) : null,
   );
 }

@@ -1,0 +1,63 @@
+import { t, type Static } from '../shared/typebox';
+import type { Evidence } from '../index/evidence';
+
+const History = t.Union([t.String({ examples: ['____VV______'] }), t.Null()]);
+
+/** ECHO's public Detailed Facility Report of a facility. */
+export function dfrUrlOf(registryId: string): string {
+  return `https://echo.epa.gov/detailed-facility-report?fid=${registryId}`;
+}
+
+/** ECHO's public enforcement case report of a federal case. */
+export function caseUrlOf(caseId: string): string {
+  return `https://echo.epa.gov/enforcement-case-report?id=${encodeURIComponent(caseId)}`;
+}
+
+/**
+ * A Starter+ lookup's `evidence`: the ECHO records behind the score, shown beside it and never read
+ * by it. Null: the source has no such column ("not reported").
+ */
+export const LookupEvidence = t.Object({
+  quarter_history: t.Object(
+    { caa: History, cwa: History, rcra: History },
+    { description: 'Per-program compliance by quarter, oldest first: _ none, V violation, S significant, U undetermined (CAA and RCRA 12 quarters, CWA 13)' },
+  ),
+  federal_cases: t.Union([t.Array(t.Object({ case_id: t.String(), url: t.String({ format: 'uri' }) })), t.Null()], {
+    description: 'FEC_CASE_IDS, each with its ECHO enforcement case report',
+  }),
+  latest_action_by: t.Union([t.Literal('EPA'), t.Literal('state'), t.Null()], {
+    description: 'Who took the latest formal or informal action on record (EPA on a same-day tie); null when no action date is reported',
+  }),
+  latest_action_date: t.Union([t.String({ format: 'date' }), t.Null()]),
+  tri_on_site_releases_lbs: t.Union([t.Number({ minimum: 0 }), t.Null()], { description: 'TRI on-site releases, pounds, latest reporting year' }),
+  tri_releases_transfers_lbs: t.Union([t.Number({ minimum: 0 }), t.Null()], { description: 'TRI releases and transfers, pounds' }),
+  ghg_co2_tonnes: t.Union([t.Number({ minimum: 0 }), t.Null()], { description: 'Greenhouse Gas Reporting Program, metric tons CO2e' }),
+});
+export type LookupEvidence = Static<typeof LookupEvidence>;
+
+/** The latest of two optional ISO dates (ISO dates compare as strings). */
+function later(a: string | null, b: string | null): string | null {
+  return a === null ? b : b === null || a >= b ? a : b;
+}
+
+/** Who acted last, EPA or the state, from ECHO's per-agency last formal / informal action dates. */
+export function latestActionOf(e: Evidence): { by: 'EPA' | 'state' | null; date: string | null } {
+  const epa = later(e.last_formal_action_epa, e.last_informal_action_epa);
+  const state = later(e.last_formal_action_state, e.last_informal_action_state);
+  if (epa === null && state === null) return { by: null, date: null };
+  return epa !== null && (state === null || epa >= state) ? { by: 'EPA', date: epa } : { by: 'state', date: state };
+}
+
+/** The API's evidence of a facility's stored one. */
+export function lookupEvidenceOf(e: Evidence): LookupEvidence {
+  const latest = latestActionOf(e);
+  return {
+    quarter_history: { caa: e.caa_history, cwa: e.cwa_history, rcra: e.rcra_history },
+    federal_cases: e.fec_case_ids === null ? null : e.fec_case_ids.map((case_id) => ({ case_id, url: caseUrlOf(case_id) })),
+    latest_action_by: latest.by,
+    latest_action_date: latest.date,
+    tri_on_site_releases_lbs: e.tri_on_site_releases_lbs,
+    tri_releases_transfers_lbs: e.tri_releases_transfers_lbs,
+    ghg_co2_tonnes: e.ghg_co2_tonnes,
+  };
+}

@@ -1,0 +1,42 @@
+import type { Database } from 'bun:sqlite';
+import type { DataCompleteness } from '../scoring/completeness';
+import { evidenceOfStored, type Evidence } from './evidence';
+
+/**
+ * What a lookup shows beside the score, as ingest stored it: the facility's data completeness (the
+ * row's `completeness` id into completeness_kind, whose few rows are loaded here once, so a lookup
+ * derives and parses nothing for it) and its evidence (table facility_evidence, a keyed read; the
+ * empty evidence is one shared object, most facilities have no row).
+ */
+export class BesideScore {
+  private readonly evidenceById;
+  /** index_meta `evidence_reported`: the evidence keys every source had a column for (./evidence.ts). */
+  readonly evidenceReported: ReadonlySet<string>;
+  private readonly noEvidence: Evidence;
+  /** completeness_kind by id (index 0 unused). */
+  private readonly kinds: DataCompleteness[] = [];
+
+  constructor(db: Database) {
+    const reported = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'evidence_reported'").get();
+    this.evidenceReported = new Set(reported ? (JSON.parse(reported.value) as string[]) : []);
+    this.evidenceById = db.prepare<{ evidence: string }, [string]>('SELECT evidence FROM facility_evidence WHERE registry_id = ?');
+    this.noEvidence = Object.freeze(evidenceOfStored(null, this.evidenceReported));
+    for (const r of db.query<{ id: number; completeness: string }, []>('SELECT id, completeness FROM completeness_kind').all()) {
+      // shared between responses: frozen (its arrays are not: a frozen array sends JSON.stringify off its fast path; callers must not change them)
+      this.kinds[r.id] = Object.freeze(JSON.parse(r.completeness) as DataCompleteness);
+    }
+  }
+
+  /** The facility's evidence; null for a key no source reported. Shared when empty: read-only. */
+  evidence(registryId: string): Evidence {
+    const text = this.evidenceById.get(registryId)?.evidence;
+    return text ? evidenceOfStored(text, this.evidenceReported) : this.noEvidence;
+  }
+
+  /** The data completeness a facility row's `completeness` id names. Shared between lookups: read-only. */
+  completeness(id: number): DataCompleteness {
+    const c = this.kinds[id];
+    if (c === undefined) throw new Error(`facility.completeness ${id} names no completeness_kind row`);
+    return c;
+  }
+}

@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite';
 import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../address/address';
 import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from './history/carry-forward';
-import { dataCompleteness, type SourceFormat } from '../scoring/completeness';
+import type { SourceFormat } from '../scoring/completeness';
 import { explainFacts } from '../scoring/explain';
 import { factsOf } from '../scoring/facts';
 import type { ScoreInputs } from '../scoring/model';
@@ -239,7 +239,7 @@ export class IndexWriter {
     const asOf = this.asOf;
     for (const { id, inputs } of this.unexplained) {
       const facts = factsOf(inputs, asOf);
-      const completeness = this.details.completeness(dataCompleteness(facts, sourceFormatOf(inputs.not_reported)));
+      const completeness = this.details.completeness(facts, sourceFormatOf(inputs.not_reported));
       this.setDetail.run(id, this.details.encode(inputs.programs, explainFacts(facts)), completeness);
     }
     this.addDictionary(this.details.drain());

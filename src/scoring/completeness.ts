@@ -46,6 +46,19 @@ export function dataCompleteness(f: ScoreFacts, sourceFormat: SourceFormat): Dat
   };
 }
 
+/**
+ * A string that is equal for any two facts whose dataCompleteness is equal (in the same format): the
+ * few things it reads, without building its arrays. Ingest derives one per row and builds the value
+ * only for a key it has not seen (a national build has a few dozen distinct values).
+ */
+export function completenessKey(f: ScoreFacts, sourceFormat: SourceFormat): string {
+  let events = 0;
+  for (const e of [f.formal, f.federal, f.penalties, f.informal]) events = events * 4 + (e.undated ? 2 : 0) + (e.olderDate !== null && e.latest === null ? 1 : 0);
+  const inspected = f.inspections === null ? 'n' : f.inspections.count === 0 ? '0' : '1';
+  const active = f.facilityActive === null ? 'n' : f.facilityActive ? '1' : '0';
+  return `${sourceFormat}|${events}|${inspected}${active}|${f.unknownQuarters}|${f.notReported.join(',')}`;
+}
+
 const EVENT_WORDS: Record<EventKind, string> = { formal_action: 'formal action', federal_case: 'federal case', penalty: 'penalty', informal_action: 'informal action' };
 
 /** Plain sentences of what a facility's data lacks (the dossier's and page's notes); empty when nothing does. */

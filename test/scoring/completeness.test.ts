@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'bun:test';
-import { completenessNotes, dataCompleteness } from '../../src/scoring/completeness';
+import fc from 'fast-check';
+import { completenessKey, completenessNotes, dataCompleteness } from '../../src/scoring/completeness';
 import { factsOf } from '../../src/scoring/facts';
 import type { ScoreInputs } from '../../src/scoring/model';
 import { CLEAN_INPUTS, inputsWith } from '../helpers';
+import { facilitySearchArb, oddScenarioArb, scenarioArb } from './arbitraries';
 
 const AS_OF = '2025-06-30';
 const of = (i: ScoreInputs, format: 'echo-exporter' | 'echo-facility-search' = 'echo-exporter') => dataCompleteness(factsOf(i, AS_OF), format);
@@ -62,5 +64,41 @@ describe('data_completeness, from the facts the score uses', () => {
       'Older than 5 years, not counted: penalty.',
       'Not reported by the source: inspection_count.',
     ]);
+  });
+});
+
+describe('completenessKey: the memo key ingest stores each distinct value under', () => {
+  // Ingest builds a facility's data_completeness only for a key it has not seen: two rows with one
+  // key must have one value, or a row would be served another row's completeness.
+  it('two facts with the same key have the same data_completeness (well-formed, facility-search and odd inputs)', () => {
+    const seen = new Map<string, string>();
+    const scenario = fc.oneof(scenarioArb, facilitySearchArb, oddScenarioArb);
+    fc.assert(
+      fc.property(scenario, fc.constantFrom('echo-exporter' as const, 'echo-facility-search' as const), ({ inputs, asOf }, format) => {
+        const f = factsOf(inputs as ScoreInputs, asOf);
+        const key = completenessKey(f, format);
+        const value = JSON.stringify(dataCompleteness(f, format));
+        const before = seen.get(key);
+        if (before === undefined) seen.set(key, value);
+        else expect(value).toBe(before);
+      }),
+      { numRuns: 3000 },
+    );
+    // the runs met many keys more than once, so the check above compared values
+    expect(seen.size).toBeGreaterThan(10);
+    expect(seen.size).toBeLessThan(3000);
+  });
+
+  it('differs when any one thing the value reads differs', () => {
+    const base = factsOf(CLEAN_INPUTS, AS_OF);
+    const variants = [
+      inputsWith({ inspection_count: 0, date_last_inspection: null }),
+      inputsWith({ facility_active: false }),
+      inputsWith({ history: 'U___________' }),
+      inputsWith({ date_last_formal_action: '2015-03-15' }),
+      inputsWith({ not_reported: ['penalty_count'] }),
+    ];
+    const keys = new Set([completenessKey(base, 'echo-exporter'), completenessKey(base, 'echo-facility-search'), ...variants.map((i) => completenessKey(factsOf(i, AS_OF), 'echo-exporter'))]);
+    expect(keys.size).toBe(2 + variants.length);
   });
 });

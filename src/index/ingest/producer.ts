@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import { dataCompleteness } from '../../scoring/completeness';
 import { scoreAndExplain } from '../../scoring/score';
 import { DetailEncoder, type DetailDictionary } from '../facility-detail';
 import { storedInputsJson } from '../inputs-codec';
@@ -86,7 +85,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
       m.registry_id, m.fac_name, m.fac_street, m.fac_city, m.fac_state, m.fac_zip, m.lat, m.lng, m.fac_naics,
       s.overall, s.active_enforcement ? 1 : 0, s.baseline, s.violation_frequency, s.penalty_severity, s.recency, s.repeat_offender,
       s.score_hash, storedInputsJson(m.inputs), details.encode(m.inputs.programs, why), storedEvidenceJson(m.evidence),
-      details.completeness(dataCompleteness(facts, format)),
+      details.completeness(facts, format),
     ]);
     if (batch.length >= BATCH) await flushBatch();
   };

@@ -31,6 +31,8 @@ describe('the fullest dossier', () => {
     const text = expectTwoPages(await render(FULLEST_ROW));
     for (const s of ['Clean Air Act', 'Clean Water Act', 'RCRA (waste)', 'Safe Drinking Water Act', 'SCORE OVER TIME', 'cannot be shown in this document', 'verify important facts', 'FICTITIOUS SAMPLE DATA']) expect(text).toContain(s);
     expect(text).toContain('scoring method fcs-2.0');
+    // the method note defines the enforcement flag as the score model does (docs/scoring.md active_enforcement)
+    expect(text.replace(/\s+/g, ' ')).toContain('the enforcement flag means a formal action or federal case in the last 5 years, open or closed');
     // the Evidence block: the DFR link, the case IDs that fit and how many more, who acted last, TRI, GHG, the completeness notes
     for (const s of ['https://echo.epa.gov/detailed-facility-report?fid=990000999999', '06-2001-1000', 'and 19 more', 'Latest action by EPA, 2026-10-15', '123,456,790 lb on site', '12,345,679 t CO2e', 'Data completeness: No inspection in the last 5 years.']) expect(text).toContain(s);
   });

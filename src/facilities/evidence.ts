@@ -1,4 +1,5 @@
 import { t, type Static } from '../shared/typebox';
+import type { StoredEvidence } from '../index/beside-score';
 import type { Evidence } from '../index/evidence';
 
 const History = t.Union([t.String({ examples: ['____VV______'] }), t.Null()]);
@@ -40,24 +41,35 @@ function later(a: string | null, b: string | null): string | null {
   return a === null ? b : b === null || a >= b ? a : b;
 }
 
+type ActionDates = Pick<Evidence, 'last_formal_action_epa' | 'last_informal_action_epa' | 'last_formal_action_state' | 'last_informal_action_state'>;
+
 /** Who acted last, EPA or the state, from ECHO's per-agency last formal / informal action dates. */
-export function latestActionOf(e: Evidence): { by: 'EPA' | 'state' | null; date: string | null } {
+export function latestActionOf(e: ActionDates): { by: 'EPA' | 'state' | null; date: string | null } {
   const epa = later(e.last_formal_action_epa, e.last_informal_action_epa);
   const state = later(e.last_formal_action_state, e.last_informal_action_state);
   if (epa === null && state === null) return { by: null, date: null };
   return epa !== null && (state === null || epa >= state) ? { by: 'EPA', date: epa } : { by: 'state', date: state };
 }
 
-/** The API's evidence of a facility's stored one. */
-export function lookupEvidenceOf(e: Evidence): LookupEvidence {
-  const latest = latestActionOf(e);
+/**
+ * The API's evidence of a facility's stored one: each field is what ingest stored or, absent (ingest
+ * stores non-empty values only), the index's empty value (null where no source reported the column).
+ */
+export function lookupEvidenceOf({ stored: s, empty: m }: StoredEvidence): LookupEvidence {
+  const latest = latestActionOf({
+    last_formal_action_epa: s.last_formal_action_epa ?? m.last_formal_action_epa,
+    last_informal_action_epa: s.last_informal_action_epa ?? m.last_informal_action_epa,
+    last_formal_action_state: s.last_formal_action_state ?? m.last_formal_action_state,
+    last_informal_action_state: s.last_informal_action_state ?? m.last_informal_action_state,
+  });
+  const cases = s.fec_case_ids ?? m.fec_case_ids;
   return {
-    quarter_history: { caa: e.caa_history, cwa: e.cwa_history, rcra: e.rcra_history },
-    federal_cases: e.fec_case_ids === null ? null : e.fec_case_ids.map((case_id) => ({ case_id, url: caseUrlOf(case_id) })),
+    quarter_history: { caa: s.caa_history ?? m.caa_history, cwa: s.cwa_history ?? m.cwa_history, rcra: s.rcra_history ?? m.rcra_history },
+    federal_cases: cases === null ? null : cases.map((case_id) => ({ case_id, url: caseUrlOf(case_id) })),
     latest_action_by: latest.by,
     latest_action_date: latest.date,
-    tri_on_site_releases_lbs: e.tri_on_site_releases_lbs,
-    tri_releases_transfers_lbs: e.tri_releases_transfers_lbs,
-    ghg_co2_tonnes: e.ghg_co2_tonnes,
+    tri_on_site_releases_lbs: s.tri_on_site_releases_lbs ?? m.tri_on_site_releases_lbs,
+    tri_releases_transfers_lbs: s.tri_releases_transfers_lbs ?? m.tri_releases_transfers_lbs,
+    ghg_co2_tonnes: s.ghg_co2_tonnes ?? m.ghg_co2_tonnes,
   };
 }

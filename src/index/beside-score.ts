@@ -2,11 +2,16 @@ import type { Database } from 'bun:sqlite';
 import type { DataCompleteness } from '../scoring/completeness';
 import { evidenceOfStored, type Evidence } from './evidence';
 
+/** A facility's evidence as a lookup reads it: what ingest stored (non-empty values only) and the index's empty evidence under it. Read-only. */
+export type StoredEvidence = { stored: Partial<Evidence>; empty: Evidence };
+
+const NOTHING_STORED: Partial<Evidence> = Object.freeze({});
+
 /**
  * What a lookup shows beside the score, as ingest stored it: the facility's data completeness (the
  * row's `completeness` id into completeness_kind, whose few rows are loaded here once, so a lookup
- * derives and parses nothing for it) and its evidence (table facility_evidence, a keyed read; the
- * empty evidence is one shared object, most facilities have no row).
+ * derives and parses nothing for it) and its evidence (table facility_evidence: a keyed read, or
+ * the lookup's own statement's; the empty evidence is one shared object).
  */
 export class BesideScore {
   private readonly evidenceById;
@@ -31,6 +36,15 @@ export class BesideScore {
   evidence(registryId: string): Evidence {
     const text = this.evidenceById.get(registryId)?.evidence;
     return text ? evidenceOfStored(text, this.evidenceReported) : this.noEvidence;
+  }
+
+  /**
+   * A lookup's evidence from facility_evidence.evidence as read with its row (null: no row): the
+   * keys ingest stored (non-empty values only) over the index's empty evidence, without building
+   * the whole Evidence object (src/facilities/evidence.ts reads each field it shows as `stored ?? empty`).
+   */
+  storedEvidence(text: string | null): StoredEvidence {
+    return { stored: text ? (JSON.parse(text) as Partial<Evidence>) : NOTHING_STORED, empty: this.noEvidence };
   }
 
   /** The data completeness a facility row's `completeness` id names. Shared between lookups: read-only. */

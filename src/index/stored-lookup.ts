@@ -8,9 +8,8 @@ import { EXPLANATION_AT, parseDetail, programsOfDetail } from './facility-detail
 import { programsOfArray, sharedRecordsOf, type SharedRecords } from './program-codec';
 import type { FacilitySummary } from './model';
 import type { Peers } from './peers';
-import type { BesideScore } from './beside-score';
+import type { BesideScore, StoredEvidence } from './beside-score';
 import type { DataCompleteness } from '../scoring/completeness';
-import type { Evidence } from './evidence';
 
 /**
  * A stored detail as a lookup uses it (shared between lookups: read-only). `lines`: the API's
@@ -31,9 +30,9 @@ export type StoredExtras = { programs: ProgramsInputs; peers: Peers | null; expl
 export type StoredAnswer = { row: FacilitySummary; scoreChange: ScoreChange; extras: StoredExtras | null; beside: StoredBeside | null };
 
 /** What a lookup shows beside the score (./beside-score.ts): completeness on every tier, evidence with the extras (null otherwise). */
-export type StoredBeside = { completeness: DataCompleteness | null; evidence: Evidence | null };
+export type StoredBeside = { completeness: DataCompleteness | null; evidence: StoredEvidence | null };
 
-type RawRow = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number | boolean; detail: StoredDetailRef; completeness: number };
+type RawRow = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number | boolean; detail: StoredDetailRef; completeness: number; evidence?: string | null };
 
 function freezePrograms(p: ProgramsInputs): ProgramsInputs {
   for (const r of [p.caa, p.cwa, p.rcra, p.sdwa]) if (r) Object.freeze(r);
@@ -50,6 +49,8 @@ function freezePrograms(p: ProgramsInputs): ProgramsInputs {
 export class StoredLookup {
   readonly reasons: ReasonDecoder;
   private readonly byId;
+  /** byId and, with the extras, the facility's evidence in the same statement (one statement less per Starter+ lookup). */
+  private readonly byIdWithEvidence;
   /** The facility's history entries for its score change; null on a first release (no history rows). */
   private readonly changeEntries;
   private readonly peersByKey;
@@ -72,6 +73,11 @@ export class StoredLookup {
     this.sharedDetail = db.prepare<{ detail: string }, [number]>('SELECT detail FROM shared_detail WHERE id = ?');
     this.reasons = new ReasonDecoder(db.query<{ id: number; pieces: string }, []>('SELECT id, pieces FROM reason_template').all().map((r): TemplateRow => [r.id, r.pieces]));
     this.byId = db.prepare<RawRow, [string]>(`SELECT ${summaryColumns}, f.detail, f.completeness FROM facility f WHERE f.registry_id = ?`);
+    this.byIdWithEvidence = besideScore
+      ? db.prepare<RawRow, [string]>(
+          `SELECT ${summaryColumns}, f.detail, f.completeness, (SELECT e.evidence FROM facility_evidence e WHERE e.registry_id = f.registry_id) AS evidence FROM facility f WHERE f.registry_id = ?`,
+        )
+      : this.byId;
     this.changeEntries = changeEntriesStatement(db);
     this.peersByKey = db.prepare<{ peers: string }, [string, number]>('SELECT peers FROM peer_rank WHERE naics = ? AND overall_score = ?');
   }
@@ -83,7 +89,7 @@ export class StoredLookup {
    * change columns, which no response names.
    */
   answer(registryId: string, withExtras: boolean): StoredAnswer | null {
-    const row = this.byId.get(registryId);
+    const row = (withExtras ? this.byIdWithEvidence : this.byId).get(registryId);
     if (!row) return null;
     row.active_enforcement = row.active_enforcement === 1;
     const scoreChange: ScoreChange = this.changeEntries ? scoreChangeOf(this.changeEntries.all(registryId), this.scoreVersion) : null;
@@ -93,7 +99,7 @@ export class StoredLookup {
       answer.extras = { programs: d.programs, peers: this.peersOf(row.fac_naics, row.overall_score), explanation: this.explanationOf(d, answer.row) as ExplanationLine[] };
     }
     if (this.besideScore) {
-      answer.beside = { completeness: this.besideScore.completeness(row.completeness), evidence: withExtras ? this.besideScore.evidence(registryId) : null };
+      answer.beside = { completeness: this.besideScore.completeness(row.completeness), evidence: withExtras ? this.besideScore.storedEvidence(row.evidence ?? null) : null };
     }
     return answer;
   }

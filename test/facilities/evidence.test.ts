@@ -89,7 +89,8 @@ describe('latestActionOf', () => {
   });
 
   it('null when no action date is reported, not an inspection', () => {
-    expect(latestActionOf({ ...NONE, last_inspection_epa: '2024-05-01' })).toEqual({ by: null, date: null });
+    const inspectedOnly: Evidence = { ...NONE, last_inspection_epa: '2024-05-01' };
+    expect(latestActionOf(inspectedOnly)).toEqual({ by: null, date: null });
   });
 });
 

@@ -32,7 +32,7 @@ function derivedRecord(index: FacilityIndex, id: string, tier: Tier): FacilityRe
   const row = index.getDetail(id);
   if (!row) throw new Error(`No facility with registry ID ${id} is in the index`);
   const extras = { programs: row.score_inputs.programs, peers: row.peers, explanation: explanationLines(row, explainComponents(row.score_inputs, index.info.as_of)) };
-  const beside = { completeness: dataCompleteness(factsOf(row.score_inputs, index.info.as_of), 'echo-exporter'), evidence: row.evidence };
+  const beside = { completeness: dataCompleteness(factsOf(row.score_inputs, index.info.as_of), 'echo-exporter'), evidence: { stored: row.evidence, empty: row.evidence } };
   return toFacilityRecord({ row, scoreChange: index.scoreChangeOf(id), extras, beside }, tier);
 }
 

@@ -1,7 +1,8 @@
-import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Log } from '../log';
 import { sha256Hex } from '../hash';
+import { encodeEntry, parseEntry, readEntryFile } from './cache-entry';
 
 /** Spec 4.5 rule 2 / section 8: a rendered dossier is reused for 24 hours. */
 export const REPORT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -9,7 +10,6 @@ export const REPORT_TTL_MS = 24 * 60 * 60 * 1000;
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 /** A temp file older than this belongs to a write that died; the sweep removes it. */
 const STALE_TEMP_MS = 60 * 60 * 1000;
-const MAGIC = 'FCSR1';
 
 /**
  * Counters of what a cache did on disk (monotonic), exported as fcs_report_cache_disk_events_total;
@@ -35,10 +35,10 @@ const EVICT_TO = 0.9;
 
 /**
  * The on-disk dossier cache. One file per key, named by the SHA-256 of the key (never by any raw
- * input, so no ID can traverse or collide). A file is a one-line header (`FCSR1 created length
- * sha256 key`) then the PDF; it is written to a temp file and renamed, and the header's length and
- * checksum are verified on every read, so a torn write (crash, power loss, disk full) or a
- * tampered file is a miss, never a served PDF. Every failure here is swallowed into a miss: the
+ * input, so no ID can traverse or collide). A file is a one-line header then the PDF
+ * (src/reports/cache-entry.ts); it is written to a temp file and renamed, and the header's length
+ * and checksum are verified on every read, so a torn write (crash, power loss, disk full) or an
+ * altered file is a miss, never a served PDF. Every failure here is swallowed into a miss: the
  * caller renders in memory instead (spec 7: cache misses are never 500).
  */
 export class ReportCache {
@@ -75,13 +75,14 @@ export class ReportCache {
     const path = this.pathOf(key);
     let file: Uint8Array;
     try {
-      file = await readFile(path);
+      file = readEntryFile(path);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.failure('read', e, () => this.stats.read_errors++);
       return null;
     }
     const entry = parseEntry(file, key);
-    if (!entry) {
+    if (entry === 'outdated') return null;
+    if (entry === 'corrupt') {
       this.stats.corrupt++;
       this.log({ level: 'warn', msg: 'report cache: corrupt entry discarded', file: `${key}.pdf` });
       await unlink(path).catch(() => {});
@@ -99,10 +100,7 @@ export class ReportCache {
   async put(key: string, pdf: Uint8Array): Promise<boolean> {
     const path = this.pathOf(key);
     const now = this.clock();
-    const header = new TextEncoder().encode(`${MAGIC} ${now} ${pdf.length} ${sha256Hex(pdf)} ${key}\n`);
-    const body = new Uint8Array(header.length + pdf.length);
-    body.set(header);
-    body.set(pdf, header.length);
+    const body = encodeEntry(key, now, pdf);
     const temp = join(this.dir, `.tmp-${now}-${crypto.randomUUID()}`);
     try {
       await writeTemp(this.dir, temp, body);
@@ -195,15 +193,4 @@ async function writeTemp(dir: string, temp: string, body: Uint8Array): Promise<v
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await writeFile(temp, body, { flag: 'wx', mode: 0o600 });
   }
-}
-
-/** Header checks: magic, our key, exact length and checksum; null on any mismatch. */
-function parseEntry(file: Uint8Array, key: string): { createdAt: number; pdf: Uint8Array } | null {
-  const nl = file.subarray(0, 256).indexOf(10);
-  if (nl < 0) return null;
-  const [magic, created, length, checksum, owner] = new TextDecoder().decode(file.subarray(0, nl)).split(' ');
-  if (magic !== MAGIC || owner !== key || !/^\d+$/.test(created ?? '') || !/^\d+$/.test(length ?? '')) return null;
-  const pdf = file.subarray(nl + 1);
-  if (pdf.length !== Number(length) || sha256Hex(pdf) !== checksum) return null;
-  return { createdAt: Number(created), pdf };
 }

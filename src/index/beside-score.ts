@@ -10,8 +10,8 @@ const NOTHING_STORED: Partial<Evidence> = Object.freeze({});
 /**
  * What a lookup shows beside the score, as ingest stored it: the facility's data completeness (the
  * row's `completeness` id into completeness_kind, whose few rows are loaded here once, so a lookup
- * derives and parses nothing for it) and its evidence (table facility_evidence: a keyed read, or
- * the lookup's own statement's; the empty evidence is one shared object).
+ * derives and parses nothing for it) and its evidence (column facility.evidence, read with a Starter+
+ * lookup's row; the empty evidence is one shared object).
  */
 export class BesideScore {
   private readonly evidenceById;
@@ -24,7 +24,7 @@ export class BesideScore {
   constructor(db: Database) {
     const reported = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'evidence_reported'").get();
     this.evidenceReported = new Set(reported ? (JSON.parse(reported.value) as string[]) : []);
-    this.evidenceById = db.prepare<{ evidence: string }, [string]>('SELECT evidence FROM facility_evidence WHERE registry_id = ?');
+    this.evidenceById = db.prepare<{ evidence: string | null }, [string]>('SELECT evidence FROM facility WHERE registry_id = ?');
     this.noEvidence = Object.freeze(evidenceOfStored(null, this.evidenceReported));
     for (const r of db.query<{ id: number; completeness: string }, []>('SELECT id, completeness FROM completeness_kind').all()) {
       // shared between responses: frozen (its arrays are not: a frozen array sends JSON.stringify off its fast path; callers must not change them)
@@ -39,7 +39,7 @@ export class BesideScore {
   }
 
   /**
-   * A lookup's evidence from facility_evidence.evidence as read with its row (null: no row): the
+   * A lookup's evidence from facility.evidence as read with its row (null: nothing stored): the
    * keys ingest stored (non-empty values only) over the index's empty evidence, without building
    * the whole Evidence object (src/facilities/evidence.ts reads each field it shows as `stored ?? empty`).
    */

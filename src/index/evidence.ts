@@ -50,7 +50,7 @@ function emptyOf(key: EvidenceKey): Evidence[EvidenceKey] {
 }
 
 /**
- * facility_evidence.evidence: only the keys whose value differs from the empty one, as JSON; '' when
+ * facility.evidence: only the keys whose value differs from the empty one, as JSON; '' when
  * none does (no row is written). Most facilities have no TRI, GHG or federal case, so the empty keys
  * are left to `evidence_reported` instead of repeated in every row.
  */

@@ -30,7 +30,6 @@ export class IndexWriter {
   private readonly insert;
   private readonly insertInputs;
   private readonly insertAddress;
-  private readonly insertEvidence;
   private readonly setDetail;
   private readonly insertTemplate;
   private readonly insertRecord;
@@ -75,21 +74,19 @@ export class IndexWriter {
     }
     this.db.exec('BEGIN');
     this.insert = this.db.prepare(
-      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19) ON CONFLICT(registry_id) DO NOTHING`,
+      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20) ON CONFLICT(registry_id) DO NOTHING`,
     );
     this.insertInputs = this.db.prepare('INSERT INTO facility_inputs VALUES (?1, ?2)');
     this.insertAddress = this.db.prepare('INSERT OR IGNORE INTO facility_address VALUES (?1, ?2)');
-    this.insertEvidence = this.db.prepare('INSERT INTO facility_evidence VALUES (?1, ?2)');
     this.setDetail = this.db.prepare('UPDATE facility SET detail = ?2, completeness = ?3 WHERE registry_id = ?1');
     this.insertTemplate = this.db.prepare('INSERT INTO reason_template VALUES (?1, ?2)');
     this.insertRecord = this.db.prepare('INSERT INTO program_record VALUES (?1, ?2)');
     this.insertDetail = this.db.prepare('INSERT INTO shared_detail VALUES (?1, ?2)');
     this.insertCompleteness = this.db.prepare('INSERT INTO completeness_kind VALUES (?1, ?2)');
     this.bulk = {
-      facility: new BulkInsert(this.db, 'INSERT', 'facility', 19),
+      facility: new BulkInsert(this.db, 'INSERT', 'facility', 20),
       inputs: new BulkInsert(this.db, 'INSERT', 'facility_inputs', 2),
       address: new BulkInsert(this.db, 'INSERT OR IGNORE', 'facility_address', 2),
-      evidence: new BulkInsert(this.db, 'INSERT', 'facility_evidence', 2),
     };
   }
 
@@ -110,11 +107,10 @@ export class IndexWriter {
   /** One row in EncodedRow column order (src/index/ingest/producer.ts), for add(): false when its registry ID is already written. */
   private addEncodedIfNew(v: readonly (string | number | null)[]): boolean {
     // '' (add()'s rows, whose detail and completeness finish() writes) is stored as NULL; a shared detail's id is a number
-    if (this.insert.run(...v.slice(0, 17), v[18] === '' ? null : (v[18] as string | number), v[20]!).changes !== 1) return false;
+    if (this.insert.run(...v.slice(0, 17), v[18] === '' ? null : (v[18] as string | number), v[20]!, v[19] || null).changes !== 1) return false;
     const id = v[0] as string;
     this.insertInputs.run(id, v[17] as string);
     this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
-    if (v[19]) this.insertEvidence.run(id, v[19] as string);
     this.count++;
     if (v[6] === null) this.unplaced++;
     this.peers.add(v[8] as string, v[9] as number);
@@ -127,14 +123,13 @@ export class IndexWriter {
    * rejects duplicate registry IDs with their source line; one reaching here is a bug, and an error.
    */
   addEncodedRows(rows: readonly (readonly (string | number | null)[])[]): void {
-    const { facility, inputs, address, evidence } = this.bulk;
+    const { facility, inputs, address } = this.bulk;
     try {
       for (const v of rows) {
         const id = v[0] as string;
-        facility.add(id, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!, v[10]!, v[11]!, v[12]!, v[13]!, v[14]!, v[15]!, v[16]!, v[18] === '' ? null : v[18]!, v[20]!);
+        facility.add(id, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!, v[10]!, v[11]!, v[12]!, v[13]!, v[14]!, v[15]!, v[16]!, v[18] === '' ? null : v[18]!, v[20]!, v[19] || null);
         inputs.add(id, v[17]!);
         address.add(normalizeAddressKey(v[2] as string, v[4] as string), id);
-        if (v[19]) evidence.add(id, v[19]);
         this.count++;
         if (v[6] === null) this.unplaced++;
         this.peers.add(v[8] as string, v[9] as number);
@@ -142,7 +137,6 @@ export class IndexWriter {
       facility.flush();
       inputs.flush();
       address.flush();
-      evidence.flush();
     } catch (e) {
       if (e instanceof Error && e.message.includes('UNIQUE constraint failed: facility')) {
         throw new Error("a registry ID reached the index twice: the producer's duplicate check missed it");

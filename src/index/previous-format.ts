@@ -19,12 +19,12 @@ export type Layout = {
   format: string;
   /** facility.lat/lng: NOT NULL (rows without coordinates were rejected), or NULL for a facility without usable coordinates. */
   location: 'required' | 'nullable';
-  /** Table facility_evidence (./evidence.ts): the ECHO fields shown beside the score. Not read by --previous, only checked. */
-  evidence: boolean;
+  /** Columns facility.completeness and facility.evidence (what a lookup shows beside the score). Not read by --previous, only checked. */
+  beside: boolean;
 };
 
-export const CURRENT_LAYOUT: Layout = { format: INDEX_FORMAT, location: 'nullable', evidence: true };
-export const LAYOUT_BEFORE: Layout = { format: '10', location: 'required', evidence: false };
+export const CURRENT_LAYOUT: Layout = { format: INDEX_FORMAT, location: 'nullable', beside: true };
+export const LAYOUT_BEFORE: Layout = { format: '10', location: 'required', beside: false };
 
 const READABLE = [LAYOUT_BEFORE, CURRENT_LAYOUT];
 /** Tables both layouts have and --previous reads or checks. */
@@ -64,8 +64,9 @@ export function readPreviousIndex(path: string): PreviousIndex {
     const layout = READABLE.find((l) => l.format === format);
     if (!layout) throw new PreviousFormatError(refusal(format));
     // a file that is not the layout its number says would fail in the middle of the build
-    const latNotNull = db.query<{ notnull: number }, []>("SELECT \"notnull\" FROM pragma_table_info('facility') WHERE name = 'lat'").get()?.notnull === 1;
-    if (!COMMON_TABLES.every((t) => hasTable(db, t)) || hasTable(db, 'facility_evidence') !== layout.evidence || latNotNull !== (layout.location === 'required')) {
+    const column = (name: string) => db.query<{ notnull: number }, [string]>("SELECT \"notnull\" FROM pragma_table_info('facility') WHERE name = ?").get(name);
+    const beside = column('completeness') !== null && column('evidence') !== null;
+    if (!COMMON_TABLES.every((t) => hasTable(db, t)) || beside !== layout.beside || (column('lat')?.notnull === 1) !== (layout.location === 'required')) {
       throw new PreviousFormatError(`not a format-${format} index (its tables are not that layout's)`);
     }
     const keys = meta('inputs_keys');

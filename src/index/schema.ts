@@ -5,12 +5,12 @@ import { HISTORY_DDL } from './history/schema';
  * formatRefusal). A file holds `facility` (one slim row per facility: identity, location (NULL for
  * a facility without usable coordinates: served by ID and search, never placed), score components, and `detail`, what a Starter+ lookup shows beyond the row: its programs and the
  * explanation as sentence-template ids and values, or the integer id of a `shared_detail` row many
- * facilities share; ./facility-detail.ts; and `completeness`, the id of its data completeness in
- * `completeness_kind`), `reason_template` and `program_record` (templates and
+ * facilities share; ./facility-detail.ts; `completeness`, the id of its data completeness in
+ * `completeness_kind`; `evidence`, the ECHO fields shown beside the score, NULL when there is nothing
+ * to store: ./evidence.ts, index_meta `evidence_reported` names the keys the sources had), `reason_template` and `program_record` (templates and
  * program records stored once), `facility_inputs` (the score model's inputs as a value array in the
  * order `index_meta.inputs_keys` names: ./inputs-codec.ts), `facility_address` (the demo geocoder's
- * keys), `facility_evidence` (the ECHO fields shown beside the score, only where there is something
- * to store: ./evidence.ts; index_meta `evidence_reported` names the keys the sources had), `peer_rank`
+ * keys), `peer_rank`
  * (industry peers by NAICS code and score, with the API's JSON), the release and history tables
  * (./history/schema.ts), the search tables (./search/table.ts; in `<index>.search` for a national
  * build, search docids `score * 2^32 + rank`: ./search/docids.ts) and `index_meta` (format,
@@ -61,14 +61,15 @@ CREATE TABLE facility (
   -- (an integer) of a row of shared_detail: no type, so SQLite keeps either as given
   detail,
   -- what the score's data lacks: the id of a completeness_kind row (few distinct values, loaded at open)
-  completeness INTEGER NOT NULL
+  completeness INTEGER NOT NULL,
+  -- the ECHO fields shown beside the score (./evidence.ts storedEvidenceJson), NULL when there is
+  -- nothing to store; in the row, so a Starter+ lookup reads it with everything else
+  evidence TEXT
 ) WITHOUT ROWID;
 -- the score model's inputs (JSON), for reports that explain each component
 CREATE TABLE facility_inputs (registry_id TEXT PRIMARY KEY NOT NULL, score_inputs TEXT NOT NULL) WITHOUT ROWID;
 -- normalised street line + state (src/demo/address.ts), for the demo's offline geocoder
 CREATE TABLE facility_address (address_key TEXT NOT NULL, registry_id TEXT NOT NULL, PRIMARY KEY (address_key, registry_id)) WITHOUT ROWID;
--- the ECHO fields shown beside the score (./evidence.ts), only for facilities with something to store
-CREATE TABLE facility_evidence (registry_id TEXT PRIMARY KEY NOT NULL, evidence TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE index_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
 ${HISTORY_DDL}
 `;

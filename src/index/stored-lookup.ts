@@ -49,7 +49,7 @@ function freezePrograms(p: ProgramsInputs): ProgramsInputs {
 export class StoredLookup {
   readonly reasons: ReasonDecoder;
   private readonly byId;
-  /** byId and, with the extras, the facility's evidence in the same statement (one statement less per Starter+ lookup). */
+  /** byId and, for a lookup with the extras, the facility's stored evidence. */
   private readonly byIdWithEvidence;
   /** The facility's history entries for its score change; null on a first release (no history rows). */
   private readonly changeEntries;
@@ -75,7 +75,7 @@ export class StoredLookup {
     this.byId = db.prepare<RawRow, [string]>(`SELECT ${summaryColumns}, f.detail, f.completeness FROM facility f WHERE f.registry_id = ?`);
     this.byIdWithEvidence = besideScore
       ? db.prepare<RawRow, [string]>(
-          `SELECT ${summaryColumns}, f.detail, f.completeness, (SELECT e.evidence FROM facility_evidence e WHERE e.registry_id = f.registry_id) AS evidence FROM facility f WHERE f.registry_id = ?`,
+          `SELECT ${summaryColumns}, f.detail, f.completeness, f.evidence FROM facility f WHERE f.registry_id = ?`,
         )
       : this.byId;
     this.changeEntries = changeEntriesStatement(db);

@@ -142,14 +142,15 @@ describe('a change of score method between releases', () => {
   });
 });
 
-describe('a previous index of the format before (10: coordinates required, no evidence table) and a new one of the current format', () => {
+describe('a previous index of the format before (10: coordinates required, no completeness or evidence) and a new one of the current format', () => {
   it("the change of method finds the same 'rescored' and 'changed' facilities as between two current indexes", async () => {
     const before = join(r.dir, 'format-10.sqlite');
     copyFileSync(r.chained[0], before);
     toFormat10(before);
     const db = new Database(before, { readonly: true });
     expect((db.query("SELECT value FROM index_meta WHERE key = 'format'").get() as { value: string }).value).toBe('10');
-    expect(db.query("SELECT 1 FROM sqlite_master WHERE name = 'facility_evidence'").get()).toBeNull();
+    expect(db.query("SELECT name FROM pragma_table_info('facility') WHERE name IN ('completeness', 'evidence')").all()).toEqual([]);
+    expect(db.query("SELECT 1 FROM sqlite_master WHERE name = 'completeness_kind'").get()).toBeNull();
     db.close();
     const base = readPrevious(before);
     expect(base.inputsKeys).toEqual(readPrevious(r.chained[0]).inputsKeys);

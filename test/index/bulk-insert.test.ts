@@ -41,7 +41,8 @@ describe('IndexWriter.addEncodedRows', () => {
     for (const table of ['facility', 'facility_inputs', 'facility_address']) expect(db.query(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 150 });
     expect(db.query("SELECT detail, lat, completeness FROM facility WHERE registry_id = '990000000149'").get()).toEqual({ detail: '[0,0,1,2,3]', lat: 41.5, completeness: 1 });
     expect(db.query("SELECT completeness FROM facility WHERE registry_id = '990000000143'").get()).toEqual({ completeness: 2 });
-    expect(db.query('SELECT count(*) AS n FROM facility_evidence').get()).toEqual({ n: 15 });
+    expect(db.query('SELECT count(*) AS n FROM facility WHERE evidence IS NOT NULL').get()).toEqual({ n: 15 });
+    expect(db.query("SELECT evidence FROM facility WHERE registry_id = '990000000147'").get()).toEqual({ evidence: '{"caa_history":"____"}' });
     w.abort();
   });
 

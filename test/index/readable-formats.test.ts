@@ -97,7 +97,7 @@ describe('a server reads exactly the current index format', () => {
 });
 
 describe('`ingest --previous` reads the current format and the one before it', () => {
-  it('a format-10 file (coordinates required, no facility_evidence): its releases and its inputs_keys', () => {
+  it('a format-10 file (coordinates required, no completeness or evidence column): its releases and its inputs_keys', () => {
     const p = readPrevious(format10);
     expect(p.releases).toEqual([{ seq: 1, as_of: '2026-11-01', score_version: 'test', dataset_name: 'test fixture', facility_count: DEFAULT_ROWS.length }]);
     expect(p.inputsKeys).toEqual(STORED_INPUT_KEYS);

@@ -18,7 +18,7 @@ export type EncodedRow = [
   violation_frequency: number, penalty_severity: number, recency: number, repeat_offender: number, score_hash: string, score_inputs_json: string,
   /** The programs and the explanation, as facility.detail stores them (src/index/facility-detail.ts), or a shared detail's id. */
   detail: string | number,
-  /** facility_evidence.evidence (src/index/evidence.ts storedEvidenceJson), '' when there is nothing to store. */
+  /** facility.evidence (src/index/evidence.ts storedEvidenceJson), '' when there is nothing to store (stored as NULL). */
   evidence_json: string,
   /** The id of the row's data completeness in completeness_kind (src/index/facility-detail.ts DetailEncoder.completeness). */
   completeness: number,

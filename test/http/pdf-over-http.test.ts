@@ -49,7 +49,7 @@ function http10(path: string, headers: Record<string, string>, body: string): Pr
   return new Promise((resolve, reject) => {
     const socket = connect(server.port, '127.0.0.1');
     const got: Buffer[] = [];
-    socket.on('data', (d) => got.push(d));
+    socket.on('data', (d: Buffer) => got.push(d));
     socket.on('error', reject);
     socket.on('end', () => {
       const all = Buffer.concat(got);

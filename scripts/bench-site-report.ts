@@ -1,12 +1,15 @@
 #!/usr/bin/env bun
 /**
- * Site report figures, in-process through the whole app (auth, quota, locate, search, render or
- * cache read): JSON p50/p95, PDF cold (first render of a site: MISS) p50/p95, and a cached PDF
- * (HIT) against a cached facility dossier (HIT) of the same facilities. Sites are facilities'
- * own coordinates, drawn at random, so they sit where facilities are. The two cached kinds are
- * measured the same way: after every render of both, interleaved request by request (which goes
- * first alternates), over `--passes` rounds of the sites. Run it alone:
- *   npx bun run scripts/bench-site-report.ts [--index var/bench/national.sqlite] [--samples 100] [--passes 10]
+ * Site report figures through the whole app (auth, quota, locate, search, render or cache read):
+ * JSON p50/p95, PDF cold (first render of a site: MISS) p50/p95, and a cached PDF (HIT) against a
+ * cached facility dossier (HIT) of the same facilities. Sites are facilities' own coordinates,
+ * drawn at random, so they sit where facilities are. The two cached kinds are measured the same
+ * way: after every render of both, interleaved request by request (which goes first alternates),
+ * over `--passes` rounds of the sites. In process (`app.handle`) by default; `--http` sends the
+ * same requests with fetch, one after another over one kept-alive loopback connection, to a
+ * `serve` child process of this checkout (the way a response is written to the socket is part of
+ * the figure there). Run it alone:
+ *   npx bun run scripts/bench-site-report.ts [--index var/bench/national.sqlite] [--samples 100] [--passes 10] [--http]
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,9 +22,9 @@ import { processParts } from '../src/api/deps';
 import { connectionOf, FacilityIndex } from '../src/index/facility-index';
 import { prepareSpatial } from '../src/ops/index-preparer';
 import { SqliteStateStore } from '../src/state/sqlite-store';
-import { fmt } from './bench/wrk';
+import { benchCpus, benchKey, fmt, startChild } from './bench/wrk';
 
-const { values } = parseArgs({ options: { index: { type: 'string' }, samples: { type: 'string' }, passes: { type: 'string' } } });
+const { values } = parseArgs({ options: { index: { type: 'string' }, samples: { type: 'string' }, passes: { type: 'string' }, http: { type: 'boolean' } } });
 const indexPath = values.index ?? 'var/bench/national.sqlite';
 const samples = Math.max(1, Number(values.samples ?? 100));
 const passes = Math.max(1, Number(values.passes ?? 10));
@@ -38,16 +41,33 @@ const drawn = connectionOf(index).query('SELECT registry_id, lat, lng FROM facil
 const sites = drawn.slice(0, samples);
 const warm = drawn.slice(samples);
 
-const store = new SqliteStateStore(join(work, 'state.sqlite'));
-const account = await store.createAccount({ name: 'bench', subject: '', tier: 'enterprise', monthlyLimit: 1_000_000_000, now: Date.now() });
-const k = generateKey();
-await store.setKey(account.id, k.hash, k.prefix, Date.now());
-const config = makeConfig({ logRequests: false, stateDir: work, reportCacheDir: join(work, 'cache') });
-const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, spatial: prepareSpatial(index, () => {}), store, clock: Date.now, log: () => {} });
+type Target = { base: string; key: string; send: (req: Request) => Promise<Response>; stop: () => void };
 
+async function inProcess(): Promise<Target> {
+  const store = new SqliteStateStore(join(work, 'state.sqlite'));
+  const account = await store.createAccount({ name: 'bench', subject: '', tier: 'enterprise', monthlyLimit: 1_000_000_000, now: Date.now() });
+  const k = generateKey();
+  await store.setKey(account.id, k.hash, k.prefix, Date.now());
+  const config = makeConfig({ logRequests: false, stateDir: work, reportCacheDir: join(work, 'cache') });
+  const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, spatial: prepareSpatial(index, () => {}), store, clock: Date.now, log: () => {} });
+  return { base: 'http://localhost', key: k.key, send: (req) => app.handle(req), stop: () => {} };
+}
+
+/** `serve` of this checkout on a free loopback port (pinned to a core when it can be); fetch keeps its connection alive. */
+async function overHttp(): Promise<Target> {
+  const key = benchKey(['--state-dir', work]);
+  const main = join(import.meta.dir, '..', 'src', 'main.ts');
+  const cmd = [process.execPath, main, 'serve', '--index', indexPath, '--port', '0', '--host', '127.0.0.1', '--state-dir', work];
+  const server = await startChild(cmd, /"port":(\d+)/, { FCS_LOG_REQUESTS: '0' }, benchCpus()?.server);
+  const port = server.output.match(/"port":(\d+)/)![1];
+  return { base: `http://127.0.0.1:${port}`, key, send: (req) => fetch(req), stop: server.stop };
+}
+
+const target = values.http ? await overHttp() : await inProcess();
+const { base, key } = target;
 const siteReport = (s: { lat: number; lng: number }, accept: string) =>
-  app.handle(new Request('http://localhost/api/v1/site-report', { method: 'POST', headers: { 'x-api-key': k.key, 'content-type': 'application/json', accept }, body: JSON.stringify({ lat: s.lat, lng: s.lng }) }));
-const dossier = (id: string) => app.handle(new Request(`http://localhost/api/v1/facility/${id}/report`, { method: 'POST', headers: { 'x-api-key': k.key } }));
+  target.send(new Request(`${base}/api/v1/site-report`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', accept }, body: JSON.stringify({ lat: s.lat, lng: s.lng }) }));
+const dossier = (id: string) => target.send(new Request(`${base}/api/v1/facility/${id}/report`, { method: 'POST', headers: { 'x-api-key': key } }));
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 async function timed(call: () => Promise<Response>, want: { cache?: string } = {}): Promise<[number, Response, Uint8Array]> {
@@ -59,7 +79,8 @@ async function timed(call: () => Promise<Response>, want: { cache?: string } = {
   return [ms, res, body];
 }
 
-console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities, fictitious=${index.info.fictitious}); ${sites.length} sites sampled; ${new Date().toISOString()}`);
+const mode = values.http ? 'over HTTP (fetch, one kept-alive loopback connection, a serve child process)' : 'in process (app.handle)';
+console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities, fictitious=${index.info.fictitious}); ${sites.length} sites sampled; ${mode}; ${new Date().toISOString()}`);
 for (const s of warm) {
   await timed(() => siteReport(s, 'application/json'));
   await timed(() => siteReport(s, 'application/pdf'));
@@ -86,6 +107,9 @@ for (const s of sites) dossierBytes.push((await timed(() => dossier(s.registry_i
 // its own renders; interleaved, both kinds see the same machine.
 const hitMs: number[] = [];
 const dossierHitMs: number[] = [];
+// How each kind went on the wire (src/api/http/pdf-response.ts): Content-Length or chunked.
+const framing = (res: Response) => (res.headers.has('content-length') ? 'Content-Length' : (res.headers.get('transfer-encoding') ?? 'no length'));
+const framed = values.http ? `; site report sent with ${framing((await timed(() => siteReport(sites[0]!, 'application/pdf')))[1])}, dossier with ${framing((await timed(() => dossier(sites[0]!.registry_id)))[1])}` : '';
 for (let pass = 0; pass < passes; pass++) {
   for (const [i, s] of sites.entries()) {
     const site = () => timed(() => siteReport(s, 'application/pdf'), { cache: 'HIT' });
@@ -99,6 +123,7 @@ for (let pass = 0; pass < passes; pass++) {
     }
   }
 }
+target.stop();
 rmSync(work, { recursive: true, force: true });
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -111,6 +136,6 @@ console.log(`| PDF, cached (HIT: auth, body, quota, locate, read + verify), ms |
 console.log(`| facility dossier, cached (HIT), same facilities, interleaved, ms | ${fmt(percentile(dossierHitMs, 50))} | ${fmt(percentile(dossierHitMs, 95))} |`);
 console.log('');
 console.log(`findings per site: p50 ${percentile(findings, 50)}, p95 ${percentile(findings, 95)}, max ${Math.max(...findings)}; PDF bytes: mean ${Math.round(mean(bytes)).toLocaleString()}, max ${Math.max(...bytes).toLocaleString()}; dossier bytes: mean ${Math.round(mean(dossierBytes)).toLocaleString()}`);
-console.log(`cached hits timed: ${hitMs.length} of each kind (${sites.length} sites x ${passes} passes)`);
+console.log(`cached hits timed: ${hitMs.length} of each kind (${sites.length} sites x ${passes} passes)${framed}`);
 console.log(`cached site report / cached dossier, p50: ${fmt(percentile(hitMs, 50) / percentile(dossierHitMs, 50))}`);
 process.exit(0);

@@ -4,6 +4,7 @@ import type { AppDeps } from './deps';
 import { RegistryIdParam } from '../facilities/model';
 import { findFacility, findFacilityRow } from '../facilities/service';
 import { apiKeyAuth, apiKeyErrors } from './http/api-key-auth';
+import { pdfResponse } from './http/pdf-response';
 import { scoreSeries } from '../history/score-series';
 import { exportReport } from '../reports/service';
 
@@ -36,12 +37,9 @@ export function reportRoutes(deps: AppDeps) {
       const loadScoreHistory = () => scoreSeries(deps.index.historyOf(facility.registry_id), deps.index.releases());
       const releases = deps.index.releases().length;
       const result = await exportReport({ facility, loadRow, loadScoreHistory, releases, info: deps.index.info, cache, now: deps.clock() });
-      set.headers['content-type'] = 'application/pdf';
+      facts.cache = result.cache;
       // The ID is digits only (RegistryIdParam), so it is safe inside the quoted filename.
-      set.headers['content-disposition'] = `attachment; filename="service-report-${facility.registry_id}.pdf"`;
-      set.headers['x-cache'] = facts.cache = result.cache;
-      set.headers['cache-control'] = 'private, no-store';
-      return new Response(result.pdf);
+      return pdfResponse(result.pdf, { name: `service-report-${facility.registry_id}.pdf`, cache: result.cache }, set);
     },
     {
       apiKey: 'report',

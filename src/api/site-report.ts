@@ -5,6 +5,7 @@ import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from './http/a
 import { chooseForm } from '../exports/format';
 import { exportResponse, listResponses } from '../exports/response';
 import { jsonResponse } from './http/json-response';
+import { pdfResponse } from './http/pdf-response';
 import { metaFor } from './http/request-context';
 import { parseJson, readJsonText } from '../portfolio/body';
 import { FacilitySearch } from '../search/facility-search';
@@ -59,11 +60,8 @@ export function siteReportRoutes(deps: AppDeps) {
           return exportResponse(format, { name, items: data.findings, locations, columns: Object.keys(Finding.properties) });
         }
         const result = await exportSiteReport({ query, build, info: deps.index.info, cache: deps.reportCache, now: deps.clock() });
-        set.headers['content-type'] = 'application/pdf';
-        set.headers['content-disposition'] = `attachment; filename="${name}.pdf"`;
-        set.headers['x-cache'] = facts.cache = result.cache;
-        set.headers['cache-control'] = 'private, no-store';
-        return new Response(result.pdf);
+        facts.cache = result.cache;
+        return pdfResponse(result.pdf, { name: `${name}.pdf`, cache: result.cache }, set);
       },
       {
         // Runs before authentication, so it only reads (at most 64 KiB); a bad body is reported by the input step, after 401/403.

@@ -49,8 +49,10 @@ export function cors(deps: AppDeps) {
     const origin = request.headers.get('origin');
     if (origin === null) {
       // The no-origin answer (no Allow-Origin) must not be served from a cache to an allowed origin.
+      // Without configured origins nothing varies: the URL is not even parsed (most API calls come here).
+      if (!varies) return;
       const path = new URL(request.url).pathname;
-      if (varies && path.startsWith('/api/') && !PUBLIC_PATHS.has(trimSlash(path))) set.headers.vary = 'Origin';
+      if (path.startsWith('/api/') && !PUBLIC_PATHS.has(trimSlash(path))) set.headers.vary = 'Origin';
       return;
     }
     const path = new URL(request.url).pathname;

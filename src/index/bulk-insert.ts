@@ -11,7 +11,7 @@ export const ROWS_PER_STATEMENT = 64;
  */
 export class BulkInsert {
   private readonly statements = new Map<number, Statement>();
-  private values: (string | number | null)[] = [];
+  private readonly values: (string | number | null)[] = [];
   private rows = 0;
 
   /** `verb`: e.g. `INSERT` or `INSERT OR IGNORE`. */
@@ -29,8 +29,10 @@ export class BulkInsert {
 
   flush(): void {
     if (this.rows === 0) return;
-    this.statementOf(this.rows).run(...this.values);
-    this.values = [];
+    // the values as one array argument (bun:sqlite binds its items in order): spread into 64 x 19
+    // arguments, the facility table's statement cost ~3 us a row more than the insert itself
+    this.statementOf(this.rows).run(this.values);
+    this.values.length = 0;
     this.rows = 0;
   }
 

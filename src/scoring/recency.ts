@@ -10,39 +10,38 @@ export type AgeSource = 'dated' | 'status' | 'history' | 'program-history' | 'es
 /** One event that can take points off recency: what it was, when (ISO or null) and how long ago. */
 export type RecencyEvent = { kind: RecencyEventKind; date: string | null; monthsAgo: number; source: AgeSource; program?: Program };
 
+// The events are pushed into one array (no array per kind, no spreads): recency is read twice a row
+// at ingest (points and explanation), and the per-kind arrays were most of its cost.
+
 /** A dated event in the window; an undated one costs no recency (rules.ts UNDATED_EVENT_RECENCY_POINTS), so it is not an event here. */
-function dated(kind: RecencyEventKind, e: DatedEvent | null): RecencyEvent[] {
-  return e ? [{ kind, date: e.date, monthsAgo: e.monthsAgo, source: 'dated' }] : [];
+function pushDated(out: RecencyEvent[], kind: RecencyEventKind, e: DatedEvent | null): void {
+  if (e) out.push({ kind, date: e.date, monthsAgo: e.monthsAgo, source: 'dated' });
 }
 
 /** The latest V and S quarter of a history (oldest first: the last char is the latest quarter, each step back 3 months older). */
-function historyEvents(history: string, source: AgeSource, program?: Program): RecencyEvent[] {
-  const out: RecencyEvent[] = [];
+function pushHistoryEvents(out: RecencyEvent[], history: string, source: AgeSource, program?: Program): void {
   const last = history.length - 1;
   const lastV = Math.max(history.lastIndexOf('V'), history.lastIndexOf('S'));
   const lastS = history.lastIndexOf('S');
   if (lastV >= 0) out.push({ kind: 'violation', date: null, monthsAgo: 3 * (last - lastV), source, program });
   if (lastS >= 0) out.push({ kind: 'significant_violation', date: null, monthsAgo: 3 * (last - lastS), source, program });
-  return out;
 }
 
 /** Violations as events: the current status, the latest V and S quarter of a full history (facility or program), else an estimate from the count. */
-function violationEvents(f: ScoreFacts): RecencyEvent[] {
-  const out: RecencyEvent[] = [];
+function pushViolationEvents(out: RecencyEvent[], f: ScoreFacts): void {
   if (f.currentStatus !== 'none') {
     const kind = f.currentStatus === 'significant' ? 'current_significant_violation' : 'violation';
     out.push({ kind, date: f.asOf, monthsAgo: 0, source: 'status' });
   }
-  if (f.historyUsable) out.push(...historyEvents(f.history, 'history'));
+  if (f.historyUsable) pushHistoryEvents(out, f.history, 'history');
   // a program's own history (CWA's 13 quarters read whole) dates its violations too
-  for (const p of f.programHistories) if (p.history.length >= HISTORY_QUARTERS) out.push(...historyEvents(p.history, 'program-history', p.program as Program));
+  for (const p of f.programHistories) if (p.history.length >= HISTORY_QUARTERS) pushHistoryEvents(out, p.history, 'program-history', p.program as Program);
   if (!f.historyUsable && f.quartersInViolation > 0) {
     // without the quarterly history, n violation quarters out of 12 put the latest one at most
     // 12 - n quarters back: take that bound, the only age the data proves (more quarters, more recent)
     const quartersBack = HISTORY_QUARTERS - f.quartersInViolation;
     out.push({ kind: 'violation', date: null, monthsAgo: 3 * quartersBack, source: 'estimate' });
   }
-  return out;
 }
 
 /** The later of two dated events (federal cases are formal actions too). */
@@ -52,12 +51,12 @@ function later(a: DatedEvent | null, b: DatedEvent | null): DatedEvent | null {
 }
 
 export function recencyEvents(f: ScoreFacts): RecencyEvent[] {
-  return [
-    ...dated('formal_action', later(f.formal.latest, f.federal.latest)),
-    ...dated('penalty', f.penalties.latest),
-    ...dated('informal_action', f.informal.latest),
-    ...violationEvents(f),
-  ];
+  const out: RecencyEvent[] = [];
+  pushDated(out, 'formal_action', later(f.formal.latest, f.federal.latest));
+  pushDated(out, 'penalty', f.penalties.latest);
+  pushDated(out, 'informal_action', f.informal.latest);
+  pushViolationEvents(out, f);
+  return out;
 }
 
 /** Points one event takes off recency: its kind's full weight at age 0, fading linearly to 0. */
@@ -73,7 +72,10 @@ export function heaviestEvent(f: ScoreFacts): RecencyEvent | null {
   let bestLost = 0;
   for (const e of recencyEvents(f)) {
     const lost = recencyDeduction(e);
-    if (lost > bestLost) [best, bestLost] = [e, lost];
+    if (lost > bestLost) {
+      best = e;
+      bestLost = lost;
+    }
   }
   return best;
 }

@@ -8,6 +8,7 @@ import { AS_OF_BUFFER_ROWS, AsOfVoter, type AsOfSource } from './as-of';
 import { readHeader, type Field, type HeaderInfo, type SourceFormat } from './columns';
 import { csvBatches } from './csv-records';
 import { TruncatedFileError, UnusableInputError } from './errors';
+import { RegistryIdSet } from './id-set';
 import { mapRow, type MappedRow, type RejectReason } from './row-mapper';
 import { openSource } from './source';
 
@@ -50,24 +51,11 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
   let pending: { row: MappedRow; file: string; line: number; fields: string[]; format: SourceFormat }[] = [];
   let batch: EncodedRow[] = [];
   const details = new DetailEncoder();
-  const seenNumeric = new Set<number>();
-  const seenText = new Set<string>();
+  const seen = new RegistryIdSet();
   let rowsRead = 0;
   let bytesBefore = 0;
   let bytesNow = 0;
 
-  // numbers are ~5x smaller than strings in a Set; IDs with leading zeros or > 15 digits keep their text
-  const firstTime = (id: string): boolean => {
-    if (id.length <= 15 && id.charCodeAt(0) !== 48) {
-      const n = Number(id);
-      if (seenNumeric.has(n)) return false;
-      seenNumeric.add(n);
-      return true;
-    }
-    if (seenText.has(id)) return false;
-    seenText.add(id);
-    return true;
-  };
   const flushBatch = async () => {
     if (batch.length === 0) return;
     const b = batch;
@@ -75,7 +63,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     await sink.rows(b, bytesNow, rowsRead, details.drain());
   };
   const accept = async (m: MappedRow, file: string, line: number, fields: string[], format: SourceFormat) => {
-    if (!firstTime(m.registry_id)) {
+    if (!seen.addIfNew(m.registry_id)) {
       sink.reject({ file, line, reason: 'duplicate_id', detail: 'registry ID already indexed from an earlier row (the first one is kept)', registry_id: m.registry_id, fields });
       return;
     }

@@ -10,12 +10,19 @@ export type SourceFormat = Static<typeof SourceFormat>;
 const EventKind = t.Union([t.Literal('formal_action'), t.Literal('federal_case'), t.Literal('penalty'), t.Literal('informal_action')]);
 type EventKind = Static<typeof EventKind>;
 
+const INPUT_FIELDS = Object.keys(ScoreInputs.properties).filter((k) => k !== 'programs' && k !== 'not_reported');
+
 /** How complete the data behind one facility's score is: what the source lacks and what the model could not place. */
 export const DataCompleteness = t.Object({
   source_format: SourceFormat,
-  /** Score inputs the source has a column for, and those it lacks (`programs` is per program, not listed). */
-  inputs_present: t.Array(t.String()),
-  inputs_missing: t.Array(t.String()),
+  /**
+   * The score inputs the source has no column for; every other one was present. Only the missing
+   * ones are listed: sent with every lookup, the full list of present ones would add ~420 bytes to
+   * answer the same question.
+   */
+  inputs_missing: t.Array(t.String(), {
+    description: `Score inputs the source has no column for; every other one of ${INPUT_FIELDS.join(', ')} was present (per-program records are listed under programs)`,
+  }),
   /** Events counted in the 5-year window that carry no date in it: they cost no recency. */
   undated_events: t.Array(EventKind),
   /** Events whose latest date on record is older than the 5-year window: not counted. */
@@ -29,14 +36,11 @@ export const DataCompleteness = t.Object({
 });
 export type DataCompleteness = Static<typeof DataCompleteness>;
 
-const INPUT_FIELDS = Object.keys(ScoreInputs.properties).filter((k) => k !== 'programs' && k !== 'not_reported');
-
 /** The data_completeness summary of a facility, from the same facts its score uses. Pure. */
 export function dataCompleteness(f: ScoreFacts, sourceFormat: SourceFormat): DataCompleteness {
   const kinds: [EventKind, EventFacts][] = [['formal_action', f.formal], ['federal_case', f.federal], ['penalty', f.penalties], ['informal_action', f.informal]];
   return {
     source_format: sourceFormat,
-    inputs_present: INPUT_FIELDS.filter((k) => !f.notReported.includes(k)),
     inputs_missing: INPUT_FIELDS.filter((k) => f.notReported.includes(k)),
     undated_events: kinds.filter(([, e]) => e.undated).map(([k]) => k),
     events_before_window: kinds.filter(([, e]) => e.olderDate !== null && e.latest === null).map(([k]) => k),

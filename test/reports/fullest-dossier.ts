@@ -46,7 +46,6 @@ export const FULLEST_EVIDENCE: Evidence = {
 /** Every completeness note at once, the longest list of missing inputs included. */
 export const FULLEST_COMPLETENESS: DataCompleteness = {
   source_format: 'echo-facility-search',
-  inputs_present: ['qtrs_with_nc', 'compliance_status'],
   inputs_missing: ['history', 'programs_in_snc', 'penalty_count', 'date_last_formal_action', 'date_last_informal_action', 'date_last_inspection', 'federal_cases', 'federal_penalties_usd', 'date_last_federal_case', 'federal_case_ids', 'facility_active'],
   undated_events: ['formal_action', 'federal_case', 'penalty', 'informal_action'],
   events_before_window: ['formal_action', 'federal_case', 'penalty', 'informal_action'],

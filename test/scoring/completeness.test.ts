@@ -14,7 +14,6 @@ describe('data_completeness, from the facts the score uses', () => {
     const c = of(CLEAN_INPUTS);
     expect(c).toEqual({
       source_format: 'echo-exporter',
-      inputs_present: expect.arrayContaining(['qtrs_with_nc', 'history', 'programs_in_snc', 'federal_case_ids', 'facility_active']),
       inputs_missing: [],
       undated_events: [],
       events_before_window: [],
@@ -22,7 +21,6 @@ describe('data_completeness, from the facts the score uses', () => {
       facility_inactive: false,
       unknown_quarters: 0,
     });
-    expect(c.inputs_present).not.toContain('programs');
   });
 
   it('a facility-search row: the absent columns, and its undated formal action and penalty', () => {
@@ -34,7 +32,8 @@ describe('data_completeness, from the facts the score uses', () => {
     const c = of(fs, 'echo-facility-search');
     expect(c.source_format).toBe('echo-facility-search');
     expect(c.inputs_missing).toEqual(['history', 'programs_in_snc', 'penalty_count', 'date_last_formal_action', 'date_last_inspection', 'federal_case_ids', 'facility_active']);
-    expect(c.inputs_present).toContain('compliance_status');
+    // only the absent inputs are named: a column the download has (the status) is not
+    expect(c.inputs_missing).not.toContain('compliance_status');
     expect(c.undated_events).toEqual(['formal_action', 'penalty']);
     expect([c.facility_inactive, c.no_inspection_in_5_years]).toEqual([null, false]);
   });

@@ -27,6 +27,13 @@ export const RedactedComponents = t.Object({
 });
 export type RedactedComponents = Static<typeof RedactedComponents>;
 
+/** The lookup's query: `include=evidence` adds the ECHO records beside the score (left out by default: most callers want the score). */
+export const LookupQuery = t.Object({
+  include: t.Optional(
+    t.Literal('evidence', { description: 'evidence: add `evidence`, the ECHO records beside the score (Starter+; redacted on Free)' }),
+  ),
+});
+
 export const RegistryIdParam = t.Object({
   registry_id: t.String({
     pattern: '^[0-9]{1,15}$',
@@ -55,9 +62,11 @@ export const LookupExtras = t.Object({
   explanation: t.Union([t.Array(ExplanationLine), RedactedDetail], {
     description: 'One line per component: points lost and the sentence the PDF report prints',
   }),
-  evidence: t.Union([LookupEvidence, RedactedDetail], {
-    description: 'ECHO records beside the score (not part of it): quarter histories, federal cases, who acted last, TRI and GHG',
-  }),
+  evidence: t.Optional(
+    t.Union([LookupEvidence, RedactedDetail], {
+      description: 'Only with `include=evidence`: ECHO records beside the score (not part of it): quarter histories, federal cases, who acted last, TRI and GHG',
+    }),
+  ),
 });
 export type LookupExtras = Static<typeof LookupExtras>;
 

@@ -19,7 +19,7 @@ export function redactedDetail(): RedactedDetail {
   return { redacted: true, message: REDACTED_DETAIL_MESSAGE };
 }
 
-/** Free tier's programs / peers / explanation / evidence: each the same redacted object. */
+/** Free tier's programs / peers / explanation / evidence (when asked for): each the same redacted object. */
 export function redactedExtras(): LookupExtras {
   return { programs: redactedDetail(), peers: redactedDetail(), explanation: redactedDetail(), evidence: redactedDetail() };
 }
@@ -28,12 +28,12 @@ export function redactedExtras(): LookupExtras {
  * Spec 2.2 record of a stored answer (src/index/stored-lookup.ts), with components (and programs,
  * peers, explanation) redacted where the tier says so.
  */
-export function toFacilityRecord({ row, scoreChange, extras, beside }: StoredAnswer, tier: Tier): FacilityRecord {
+export function toFacilityRecord({ row, scoreChange, extras, beside }: StoredAnswer, tier: Tier, withEvidence = false): FacilityRecord {
   const full = TIER_RULES[tier].fullComponents;
   const extra = full && extras ? extras : null;
   const redacted = extra ? null : redactedDetail();
   // one literal with every field named: spreading the extras into it cost 0.3-0.5 µs of a Starter+ lookup (in process)
-  return {
+  const record: FacilityRecord = {
     registry_id: row.registry_id,
     fac_name: row.fac_name,
     fac_street: row.fac_street,
@@ -58,11 +58,13 @@ export function toFacilityRecord({ row, scoreChange, extras, beside }: StoredAns
     programs: extra ? extra.programs : redacted!,
     peers: extra ? extra.peers : redacted!,
     explanation: extra ? extra.explanation : redacted!,
-    evidence: extra && beside?.evidence ? lookupEvidenceOf(beside.evidence) : (redacted ?? redactedDetail()),
     dfr_url: dfrUrlOf(row.registry_id),
     // every tier: which inputs and events the source lacks, never a component's points
     data_completeness: beside?.completeness ?? null,
   };
+  // asked for (`include=evidence`): Starter+ gets it, Free the redacted object
+  if (withEvidence) record.evidence = extra && beside?.evidence ? lookupEvidenceOf(beside.evidence) : (redacted ?? redactedDetail());
+  return record;
 }
 
 function notInIndex(registryId: string): AppError {
@@ -81,8 +83,9 @@ export function findFacility(index: FacilityIndex, registryId: string): Facility
  * row, its score change and, for Starter+, the programs, peers and explanation ingest computed), and
  * this shapes it for the tier. 404 NOT_FOUND when the facility is not in the index.
  */
-export function lookupFacility(index: FacilityIndex, registryId: string, tier: Tier): FacilityRecord {
-  return toFacilityRecord(index.stored.answer(registryId, TIER_RULES[tier].fullComponents) ?? missing(registryId), tier);
+export function lookupFacility(index: FacilityIndex, registryId: string, tier: Tier, withEvidence = false): FacilityRecord {
+  const full = TIER_RULES[tier].fullComponents;
+  return toFacilityRecord(index.stored.answer(registryId, full, withEvidence) ?? missing(registryId), tier, withEvidence);
 }
 
 function missing(registryId: string): never {

@@ -84,12 +84,13 @@ export class StoredLookup {
 
   /**
    * The facility's answer, or null when it is not in the index: its row, its score change and, when
-   * `withExtras`, its programs, peers and explanation. The row comes fresh from SQLite and is not
+   * `withExtras`, its programs, peers and explanation (and, `withEvidence` too, its stored evidence). The row comes fresh from SQLite and is not
    * shared, so its flag is converted in place (no copy per lookup); it keeps its `detail` and score
    * change columns, which no response names.
    */
-  answer(registryId: string, withExtras: boolean): StoredAnswer | null {
-    const row = (withExtras ? this.byIdWithEvidence : this.byId).get(registryId);
+  answer(registryId: string, withExtras: boolean, withEvidence = false): StoredAnswer | null {
+    const evidence = withExtras && withEvidence;
+    const row = (evidence ? this.byIdWithEvidence : this.byId).get(registryId);
     if (!row) return null;
     row.active_enforcement = row.active_enforcement === 1;
     const scoreChange: ScoreChange = this.changeEntries ? scoreChangeOf(this.changeEntries.all(registryId), this.scoreVersion) : null;
@@ -99,7 +100,7 @@ export class StoredLookup {
       answer.extras = { programs: d.programs, peers: this.peersOf(row.fac_naics, row.overall_score), explanation: this.explanationOf(d, answer.row) as ExplanationLine[] };
     }
     if (this.besideScore) {
-      answer.beside = { completeness: this.besideScore.completeness(row.completeness), evidence: withExtras ? this.besideScore.storedEvidence(row.evidence ?? null) : null };
+      answer.beside = { completeness: this.besideScore.completeness(row.completeness), evidence: evidence ? this.besideScore.storedEvidence(row.evidence ?? null) : null };
     }
     return answer;
   }

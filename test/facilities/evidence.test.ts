@@ -28,8 +28,8 @@ const INACTIVE = facility({ registry_id: '990000000103', score_inputs: inputsWit
 
 const world = makeWorld({ rows: [ENFORCED, NEVER_INSPECTED, INACTIVE] });
 const keys = Object.fromEntries(await Promise.all(TIERS.map(async (t) => [t, (await world.keyFor(t, { monthlyLimit: 1_000 })).key] as const)));
-const lookup = async (id: string, tier: (typeof TIERS)[number]) => {
-  const body = await json(await world.call(`/api/v1/facility/${id}`, { key: keys[tier] }));
+const lookup = async (id: string, tier: (typeof TIERS)[number], query = '?include=evidence') => {
+  const body = await json(await world.call(`/api/v1/facility/${id}${query}`, { key: keys[tier] }));
   expect(Value.Check(FacilityResponse, body)).toBe(true);
   return body.data;
 };
@@ -73,6 +73,25 @@ describe('evidence and data_completeness beside the score', () => {
   it('an inactive facility says so; an active one does not', async () => {
     expect((await lookup(INACTIVE.registry_id, 'free')).data_completeness.facility_inactive).toBe(true);
     expect((await lookup(NEVER_INSPECTED.registry_id, 'free')).data_completeness.facility_inactive).toBe(false);
+  });
+
+  it.each(TIERS)('%s: without include=evidence the lookup has no evidence field; the DFR link and data_completeness stay', async (tier) => {
+    const data = await lookup(ENFORCED.registry_id, tier, '');
+    expect('evidence' in data).toBe(false);
+    expect(data.dfr_url).toBe('https://echo.epa.gov/detailed-facility-report?fid=990000000101');
+    expect(data.data_completeness.source_format).toBe('echo-exporter');
+    expect(JSON.stringify(data)).not.toContain('05-2021-0007');
+  });
+
+  it.each(['?include=programs', '?include=', '?include=evidence&include=x', '?include=EVIDENCE'])('%s: 422 naming include, not counted', async (query) => {
+    const w = makeWorld({ rows: [ENFORCED] });
+    const k = await w.keyFor('starter');
+    const res = await w.call(`/api/v1/facility/${ENFORCED.registry_id}${query}`, { key: k.key });
+    expect(res.status).toBe(422);
+    const body = await json(res);
+    expect(body.error.code).toBe('VALIDATION_ERROR');
+    expect(body.error.message).toStartWith('include must be');
+    expect(await w.store.monthlyUsage(k.accountId, w.clock())).toBe(0);
   });
 
   it('a facility with nothing reported: no case, no action, null releases', async () => {

@@ -47,11 +47,6 @@ describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
         { component: 'recency', points_lost: 25 - row.recency, reason: expect.stringContaining('No dated violation, enforcement action or penalty') },
         { component: 'repeat_offender', points_lost: 15 - row.repeat_offender, reason: 'No enforcement actions in the last 5 years' },
       ],
-      // the fixture's rows carry no evidence columns: every field "not reported"
-      evidence: {
-        quarter_history: { caa: null, cwa: null, rcra: null }, federal_cases: null, latest_action_by: null, latest_action_date: null,
-        tri_on_site_releases_lbs: null, tri_releases_transfers_lbs: null, ghg_co2_tonnes: null,
-      },
       dfr_url: `https://echo.epa.gov/detailed-facility-report?fid=${row.registry_id}`,
       data_completeness: {
         source_format: 'echo-exporter',

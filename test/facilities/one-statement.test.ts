@@ -45,11 +45,11 @@ describe.each([
 ] as const)('%s', (_what, database, change, statements) => {
   it.each(TIERS)('%s tier: a lookup runs its statements (once its detail and peers are held)', (tier) => {
     const { index, runs } = counted(database());
-    lookupFacility(index, MOVED, tier); // first sight of its shared detail and peer group
+    lookupFacility(index, MOVED, tier, true); // first sight of its shared detail and peer group
     runs.n = 0;
-    const record = lookupFacility(index, MOVED, tier);
+    const record = lookupFacility(index, MOVED, tier, true);
     expect(runs.n).toBe(statements);
-    // Starter+ read its evidence with the row; Free's is redacted
+    // asked for, Starter+ read its evidence with the row; Free's is redacted
     expect(record.evidence).toEqual(TIER_RULES[tier].fullComponents ? expect.objectContaining({ quarter_history: expect.any(Object) }) : { redacted: true, message: expect.any(String) });
     expect(record.score_change).toEqual(change);
     expect(record.data_completeness?.source_format).toBe('echo-exporter');

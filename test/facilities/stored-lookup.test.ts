@@ -28,12 +28,12 @@ const META = { request_id: 'req_TEST', timestamp: '2026-11-15T12:00:00.000Z', re
  * The record as the score model derives it per request from the full row (inputs explained again,
  * peers from peer_rank's columns): the computation the stored answer replaces.
  */
-function derivedRecord(index: FacilityIndex, id: string, tier: Tier): FacilityRecord {
+function derivedRecord(index: FacilityIndex, id: string, tier: Tier, withEvidence = false): FacilityRecord {
   const row = index.getDetail(id);
   if (!row) throw new Error(`No facility with registry ID ${id} is in the index`);
   const extras = { programs: row.score_inputs.programs, peers: row.peers, explanation: explanationLines(row, explainComponents(row.score_inputs, index.info.as_of)) };
   const beside = { completeness: dataCompleteness(factsOf(row.score_inputs, index.info.as_of), 'echo-exporter'), evidence: { stored: row.evidence, empty: row.evidence } };
-  return toFacilityRecord({ row, scoreChange: index.scoreChangeOf(id), extras, beside }, tier);
+  return toFacilityRecord({ row, scoreChange: index.scoreChangeOf(id), extras, beside }, tier, withEvidence);
 }
 
 let stored: FacilityIndex;
@@ -67,13 +67,13 @@ afterAll(() => {
 });
 
 describe('a lookup reads the programs and explanation ingest stored', () => {
-  it.each(TIERS)('every facility of the sample, %s tier: the body is byte for byte the per-request computation it replaces', (tier: Tier) => {
+  it.each(TIERS.flatMap((tier) => [[tier, false], [tier, true]] as const))('every facility of the sample, %s tier (evidence asked for: %p): the body is byte for byte the per-request computation it replaces', (tier: Tier, withEvidence: boolean) => {
     expect(ids.length).toBeGreaterThan(19_000);
     let withPrograms = 0;
     let withChange = 0;
     for (const id of ids) {
-      const expected = JSON.stringify({ data: derivedRecord(stored, id, tier), meta: META });
-      const body = JSON.stringify({ data: lookupFacility(stored, id, tier), meta: META });
+      const expected = JSON.stringify({ data: derivedRecord(stored, id, tier, withEvidence), meta: META });
+      const body = JSON.stringify({ data: lookupFacility(stored, id, tier, withEvidence), meta: META });
       if (body !== expected) expect({ id, body }).toEqual({ id, body: expected });
       if (body.includes('"status":')) withPrograms++;
       if (body.includes('"previous_score":')) withChange++;

@@ -84,7 +84,7 @@ describe('error codes in the document come from the one table (src/errors.ts)', 
 
   it.each([
     // [path, method, statuses the API-key pipeline and the tier table allow]
-    ['/api/v1/facility/{registry_id}', 'get', ['401', '402', '404', '429', '500', '503']], // every tier may call it: no 403; Free runs out: 402
+    ['/api/v1/facility/{registry_id}', 'get', ['401', '402', '404', '422', '429', '500', '503']], // every tier may call it: no 403; Free runs out: 402; 422 a bad include
     ['/api/v1/area', 'get', ['401', '403', '422', '429', '500', '503']], // Free may not call it, so no 402
     ['/api/v1/portfolio', 'post', ['400', '401', '403', '413', '422', '429', '500', '503']],
     ['/api/v1/facility/{registry_id}/report', 'post', ['401', '403', '404', '429', '500', '503']],

@@ -111,7 +111,7 @@ describe('the page with a Free key', () => {
     expect(await page.$eval('.redaction', (n) => (n as HTMLElement).innerText)).toBe('Score components are available on the Starter plan or above');
     expect(await page.$$('meter')).toHaveLength(0);
     // One upsell: the API redacts programs, peers and explanation too, but the page says it once, not in a box each.
-    const rec = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}`, { headers: { 'x-api-key': w.keys.free } })).json()) as { data: any }).data;
+    const rec = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}?include=evidence`, { headers: { 'x-api-key': w.keys.free } })).json()) as { data: any }).data;
     for (const part of ['programs', 'peers', 'explanation']) expect(rec[part].redacted).toBe(true);
     expect(await page.$$('.upsell')).toHaveLength(1);
     expect(await page.$$('.redaction')).toHaveLength(1);
@@ -221,7 +221,7 @@ describe('the page with a Starter key', () => {
     await goto(page);
     await useKey(page, w.keys.starter);
     await goto(page, `#/facility/${f.registry_id}`);
-    const rec = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}`, { headers: { 'x-api-key': w.keys.starter } })).json()) as { data: any }).data;
+    const rec = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}?include=evidence`, { headers: { 'x-api-key': w.keys.starter } })).json()) as { data: any }).data;
     expect(rec.evidence.federal_cases.length).toBeGreaterThan(0);
     const links = await page.$$eval('.evidence a', (as) => as.map((a) => [a.getAttribute('href'), a.textContent, a.getAttribute('target')]));
     expect(links).toEqual([

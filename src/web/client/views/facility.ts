@@ -102,7 +102,7 @@ export async function facilityView(main: HTMLElement, route: Route): Promise<voi
   const gate = needKey('A facility record');
   if (gate) return put(main, viewHeading('Facility'), gate);
   put(main, viewHeading('Facility'), loading(`facility ${id}`));
-  const [r, plan] = await Promise.all([getJson<FacilityRecord>(`/api/v1/facility/${encodeURIComponent(id)}`), keyPlan()]);
+  const [r, plan] = await Promise.all([getJson<FacilityRecord>(`/api/v1/facility/${encodeURIComponent(id)}?include=evidence`), keyPlan()]);
   if (!r.ok) return put(main, viewHeading('Facility'), failureNotice(r, 'facility lookups'));
   const f = r.data;
   // A plan that redacts the breakdown redacts what explains it too: one box says so (upgradeBox).

@@ -34,7 +34,11 @@ export class BesideScore {
 
   /** The facility's evidence; null for a key no source reported. Shared when empty: read-only. */
   evidence(registryId: string): Evidence {
-    const text = this.evidenceById.get(registryId)?.evidence;
+    return this.evidenceOfStored(this.evidenceById.get(registryId)?.evidence ?? null);
+  }
+
+  /** The evidence of a stored facility.evidence text (null: nothing stored). Shared when empty: read-only. */
+  evidenceOfStored(text: string | null): Evidence {
     return text ? evidenceOfStored(text, this.evidenceReported) : this.noEvidence;
   }
 

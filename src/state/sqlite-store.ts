@@ -54,8 +54,10 @@ export class SqliteStateStore implements StateStore {
 
   constructor(private readonly path: string) {
     this.db = new Database(path, { create: true, strict: true });
+    // The busy timeout first: switching a fresh file to WAL takes a lock, and a second process starting
+    // on the same state dir at that moment would otherwise fail at once ("database is locked").
     // NORMAL in WAL: a commit survives a process crash (it is in the OS's hands), at no fsync per call.
-    this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;');
+    this.db.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
     this.db.exec(DDL);
     this.ledger = new UsageLedger(this.db);
     this.watch = new SqliteWatchStore(this.db);

@@ -49,8 +49,7 @@ export async function startWebWorld(opts: { index?: string } = {}): Promise<WebW
   await ensureWeb(() => {});
   mkdirSync(ARTIFACTS, { recursive: true });
   const stateDir = tempDir('web');
-  // The keys CLI, one tier after the other: concurrent writers to a fresh state file can meet
-  // "database is locked" before its busy timeout is set.
+  // The keys CLI, one tier after the other.
   const key = async (tier: string) => {
     const p = Bun.spawn([process.execPath, MAIN, 'keys', 'create', '--tier', tier, '--json', '--state-dir', stateDir], { cwd: ROOT, stdout: 'pipe', stderr: 'pipe' });
     const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);

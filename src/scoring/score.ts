@@ -18,20 +18,22 @@ export const SCORE_VERSION = 'fcs-3.0';
  * Throws RangeError only when `asOf` itself is not a date.
  */
 export function scoreFacility(inputs: ScoreInputs, asOf: string): ScoreResult {
-  return scoreOfFacts(factsOf(inputs, asOf), inputs, asOf);
+  return scoreOfFacts(factsOf(inputs, asOf), scoreHash(inputs, asOf));
 }
 
 /**
  * scoreFacility and explainComponents of the same inputs, the facts derived once: ingest stores the
  * explanation (facility.detail) and what the facts say of the data's completeness beside the score,
- * so a lookup does not derive them again.
+ * so a lookup does not derive them again. `storedJson`: the inputs as ingest stores them (see
+ * scoreHashOfStored), which the score hash is then made from.
  */
-export function scoreAndExplain(inputs: ScoreInputs, asOf: string): { score: ScoreResult; why: ScoreExplanation; facts: ScoreFacts } {
+export function scoreAndExplain(inputs: ScoreInputs, asOf: string, storedJson?: string): { score: ScoreResult; why: ScoreExplanation; facts: ScoreFacts } {
   const f = factsOf(inputs, asOf);
-  return { score: scoreOfFacts(f, inputs, asOf), why: explainFacts(f), facts: f };
+  const hash = storedJson === undefined ? scoreHash(inputs, asOf) : scoreHashOfStored(inputs, asOf, storedJson);
+  return { score: scoreOfFacts(f, hash), why: explainFacts(f), facts: f };
 }
 
-function scoreOfFacts(f: ScoreFacts, inputs: ScoreInputs, asOf: string): ScoreResult {
+function scoreOfFacts(f: ScoreFacts, score_hash: string): ScoreResult {
   const violation_frequency = violationFrequencyPoints(f);
   const penalty_severity = penaltySeverityPoints(f);
   const recency = recencyPoints(f);
@@ -44,7 +46,7 @@ function scoreOfFacts(f: ScoreFacts, inputs: ScoreInputs, asOf: string): ScoreRe
     repeat_offender,
     overall: BASELINE_POINTS + violation_frequency + penalty_severity + recency + repeat_offender,
     active_enforcement: isActiveEnforcement(f),
-    score_hash: scoreHash(inputs, asOf),
+    score_hash,
   };
 }
 
@@ -67,6 +69,28 @@ export function hashScoreInputs(version: string, inputs: ScoreInputs, asOf: stri
   for (const k of INPUT_FIELDS) values.push(canonicalValue(inputs[k]));
   // one native JSON.stringify of a flat array: this runs for every row at ingest
   return sha256Hex(JSON.stringify(values)).slice(0, 32);
+}
+
+// `programs` is the second-to-last field, `not_reported` the last: what scoreHashOfStored relies on
+const COMPOSABLE = INPUT_FIELDS.indexOf('programs') === INPUT_FIELDS.length - 2 && INPUT_FIELDS.at(-1) === 'not_reported';
+
+/**
+ * scoreHash of inputs whose values are already written as JSON: `storedJson`, one array of every
+ * input field but `programs`, in schema order (what ingest stores: src/index/inputs-codec.ts). The
+ * hashed text is that array with the version and as-of date in front and the programs put in their
+ * place, so ingest does not write every value out a second time per row. Falls back to scoreHash
+ * where the two texts could differ (a non-finite number, which the array writes as null).
+ */
+export function scoreHashOfStored(inputs: ScoreInputs, asOf: string, storedJson: string): string {
+  if (!COMPOSABLE) return scoreHash(inputs, asOf);
+  for (const k of INPUT_FIELDS) {
+    const v = inputs[k];
+    if (typeof v === 'number' && !Number.isFinite(v)) return scoreHash(inputs, asOf);
+  }
+  const tail = `,${JSON.stringify(canonicalValue(inputs.not_reported))}]`;
+  if (storedJson.charCodeAt(0) !== 91 || !storedJson.endsWith(tail)) return scoreHash(inputs, asOf);
+  const head = `[${JSON.stringify(SCORE_VERSION)},${JSON.stringify(asOf)},`;
+  return sha256Hex(`${head}${storedJson.slice(1, storedJson.length - tail.length)},${JSON.stringify(canonicalValue(inputs.programs))}${tail}`).slice(0, 32);
 }
 
 // JSON writes NaN, Infinity and null alike, yet they score differently: tag non-finite numbers

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
 import { inputsOfStored, STORED_INPUT_KEYS, storedInputsArray, storedInputsJson } from '../../src/index/inputs-codec';
 import { ScoreInputs } from '../../src/scoring/model';
+import { scoreAndExplain, scoreHash, scoreHashOfStored } from '../../src/scoring/score';
+import { CLEAN_INPUTS } from '../helpers';
 import { scenarioArb } from '../scoring/arbitraries';
 
 /** The inputs as a keyed object, in the schema's order (without programs). */
@@ -35,5 +37,21 @@ describe('the stored score inputs (values in the order of index_meta inputs_keys
     expect(back.new_input).toBe('added later');
     expect(back.compliance_status).toBe(2);
     expect(back.snc_flag).toBe(4);
+  });
+
+  it("the score hash made from the stored text (ingest's way) is scoreHash, for any inputs", () => {
+    fc.assert(
+      fc.property(scenarioArb, ({ inputs, asOf }) => {
+        const stored = storedInputsJson(inputs);
+        expect(scoreHashOfStored(inputs, asOf, stored)).toBe(scoreHash(inputs, asOf));
+        expect(scoreAndExplain(inputs, asOf, stored).score.score_hash).toBe(scoreHash(inputs, asOf));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, undefined])('an input of %p, which the stored text writes as null, still hashes as scoreHash does', (v) => {
+    const inputs = { ...CLEAN_INPUTS, total_penalties_usd: v, not_reported: ['penalty_count'] } as ScoreInputs;
+    expect(scoreHashOfStored(inputs, '2025-06-30', storedInputsJson(inputs))).toBe(scoreHash(inputs, '2025-06-30'));
   });
 });

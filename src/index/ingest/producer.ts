@@ -68,11 +68,13 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
       return;
     }
     // the explanation and the data completeness come from the same facts as the score, and are stored: a lookup derives neither
-    const { score: s, why, facts } = scoreAndExplain(m.inputs, asOf!);
+    // the stored inputs' JSON is written first: the score hash is made from it (scoring/score.ts scoreHashOfStored)
+    const inputsJson = storedInputsJson(m.inputs);
+    const { score: s, why, facts } = scoreAndExplain(m.inputs, asOf!, inputsJson);
     batch.push([
       m.registry_id, m.fac_name, m.fac_street, m.fac_city, m.fac_state, m.fac_zip, m.lat, m.lng, m.fac_naics,
       s.overall, s.active_enforcement ? 1 : 0, s.baseline, s.violation_frequency, s.penalty_severity, s.recency, s.repeat_offender,
-      s.score_hash, storedInputsJson(m.inputs), details.encode(m.inputs.programs, why), storedEvidenceJson(m.evidence),
+      s.score_hash, inputsJson, details.encode(m.inputs.programs, why), storedEvidenceJson(m.evidence),
       details.completeness(facts, format),
     ]);
     if (batch.length >= BATCH) await flushBatch();

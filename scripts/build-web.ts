@@ -18,6 +18,8 @@ export const WEB_OUT = join(ROOT, 'dist', 'web');
 export const WEB_BUNDLE = join(WEB_OUT, 'bundle.json');
 /** Packages the bundle carries: their versions are part of the staleness hash. */
 const BUNDLED_PACKAGES = ['d3-geo', 'topojson-client', 'us-atlas'];
+/** Files outside the client folder that the bundle takes in (plain modules without imports). */
+const SHARED_SOURCES = [join(ROOT, 'src', 'shared', 'completeness-notes.ts')];
 
 export type WebFile = { path: string; type: string; body: string };
 export type WebBundle = { source_hash: string; built_at: string; files: WebFile[] };
@@ -32,6 +34,7 @@ function filesUnder(dir: string): string[] {
 export function sourceHash(): string {
   const h = createHash('sha256');
   for (const f of filesUnder(CLIENT)) h.update(relative(CLIENT, f)).update('\0').update(readFileSync(f)).update('\0');
+  for (const f of SHARED_SOURCES) h.update(relative(ROOT, f)).update('\0').update(readFileSync(f)).update('\0');
   for (const p of BUNDLED_PACKAGES) h.update(readFileSync(join(ROOT, 'node_modules', p, 'package.json')));
   h.update(readFileSync(join(import.meta.dir, 'build-web.ts')));
   return h.digest('hex').slice(0, 16);

@@ -53,7 +53,7 @@ export function dataCompleteness(f: ScoreFacts, sourceFormat: SourceFormat): Dat
 /**
  * A string that is equal for any two facts whose dataCompleteness is equal (in the same format): the
  * few things it reads, without building its arrays. Ingest derives one per row and builds the value
- * only for a key it has not seen (a national build has a few dozen distinct values).
+ * only for a key it has not seen (a national build has about a hundred distinct values).
  */
 export function completenessKey(f: ScoreFacts, sourceFormat: SourceFormat): string {
   let events = 0;
@@ -63,16 +63,5 @@ export function completenessKey(f: ScoreFacts, sourceFormat: SourceFormat): stri
   return `${sourceFormat}|${events}|${inspected}${active}|${f.unknownQuarters}|${f.notReported.join(',')}`;
 }
 
-const EVENT_WORDS: Record<EventKind, string> = { formal_action: 'formal action', federal_case: 'federal case', penalty: 'penalty', informal_action: 'informal action' };
-
-/** Plain sentences of what a facility's data lacks (the dossier's and page's notes); empty when nothing does. */
-export function completenessNotes(c: DataCompleteness): string[] {
-  const notes: string[] = [];
-  if (c.no_inspection_in_5_years === true) notes.push('No inspection in the last 5 years.');
-  if (c.facility_inactive === true) notes.push('Inactive facility: no active permit or program record.');
-  if (c.unknown_quarters > 0) notes.push(`${c.unknown_quarters} quarter${c.unknown_quarters === 1 ? '' : 's'} of undetermined status (unknown, not clean).`);
-  if (c.undated_events.length > 0) notes.push(`Undated in the source: ${c.undated_events.map((k) => EVENT_WORDS[k]).join(', ')}.`);
-  if (c.events_before_window.length > 0) notes.push(`Older than 5 years, not counted: ${c.events_before_window.map((k) => EVENT_WORDS[k]).join(', ')}.`);
-  if (c.inputs_missing.length > 0) notes.push(`Not reported by the source: ${c.inputs_missing.join(', ')}.`);
-  return notes;
-}
+/** Plain sentences of what a facility's data lacks (the dossier's and the page's notes). */
+export { completenessNotes } from '../shared/completeness-notes';

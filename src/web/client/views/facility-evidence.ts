@@ -1,3 +1,5 @@
+// the same sentences as the PDF's (one module, taken into the page's bundle)
+import { completenessNotes, type CompletenessForNotes } from '../../../shared/completeness-notes';
 import { fmtInt, h } from '../dom';
 
 type Case = { case_id: string; url: string };
@@ -11,17 +13,8 @@ export type Evidence = {
   ghg_co2_tonnes?: number | null;
   redacted?: boolean;
 };
-type EventKind = 'formal_action' | 'federal_case' | 'penalty' | 'informal_action';
-export type Completeness = {
-  inputs_missing: string[];
-  undated_events: EventKind[];
-  events_before_window: EventKind[];
-  no_inspection_in_5_years: boolean | null;
-  facility_inactive: boolean | null;
-  unknown_quarters: number;
-};
+export type Completeness = CompletenessForNotes;
 
-const EVENT_WORDS: Record<EventKind, string> = { formal_action: 'formal action', federal_case: 'federal case', penalty: 'penalty', informal_action: 'informal action' };
 const PROGRAMS: [keyof NonNullable<Evidence['quarter_history']>, string][] = [['caa', 'Clean Air Act'], ['cwa', 'Clean Water Act'], ['rcra', 'RCRA']];
 const NOT_REPORTED = 'not reported';
 
@@ -29,17 +22,6 @@ const NOT_REPORTED = 'not reported';
 const echoLink = (href: string, text: string) => h('a', { href, target: '_blank', rel: 'noopener noreferrer' }, text);
 const amount = (n: number | null | undefined, unit: string) => (n === null || n === undefined ? NOT_REPORTED : `${fmtInt(Math.round(n))} ${unit}`);
 
-/** The notes of data_completeness, as the PDF words them (src/scoring/completeness.ts completenessNotes). */
-export function completenessNotes(c: Completeness): string[] {
-  const notes: string[] = [];
-  if (c.no_inspection_in_5_years === true) notes.push('No inspection in the last 5 years.');
-  if (c.facility_inactive === true) notes.push('Inactive facility: no active permit or program record.');
-  if (c.unknown_quarters > 0) notes.push(`${c.unknown_quarters} quarter${c.unknown_quarters === 1 ? '' : 's'} of undetermined status (unknown, not clean).`);
-  if (c.undated_events.length > 0) notes.push(`Undated in the source: ${c.undated_events.map((k) => EVENT_WORDS[k]).join(', ')}.`);
-  if (c.events_before_window.length > 0) notes.push(`Older than 5 years, not counted: ${c.events_before_window.map((k) => EVENT_WORDS[k]).join(', ')}.`);
-  if (c.inputs_missing.length > 0) notes.push(`Not reported by the source: ${c.inputs_missing.join(', ')}.`);
-  return notes;
-}
 
 function rows(e: Evidence): HTMLElement[] {
   const cases = e.federal_cases;

@@ -8,8 +8,9 @@
  * over `--passes` rounds of the sites. In process (`app.handle`) by default; `--http` sends the
  * same requests with fetch, one after another over one kept-alive loopback connection, to a
  * `serve` child process of this checkout (the way a response is written to the socket is part of
- * the figure there). Run it alone:
- *   npx bun run scripts/bench-site-report.ts [--index var/bench/national.sqlite] [--samples 100] [--passes 10] [--http]
+ * the figure there). `--where metro` (default) draws the sites in the densest metro: the
+ * 0.2-degree square holding the most facilities; `--where national` draws them anywhere. Run it alone:
+ *   npx bun run scripts/bench-site-report.ts [--index var/bench/national.sqlite] [--samples 100] [--passes 10] [--where metro|national] [--http]
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ import { prepareSpatial } from '../src/ops/index-preparer';
 import { SqliteStateStore } from '../src/state/sqlite-store';
 import { benchCpus, benchKey, fmt, startChild } from './bench/wrk';
 
-const { values } = parseArgs({ options: { index: { type: 'string' }, samples: { type: 'string' }, passes: { type: 'string' }, http: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { index: { type: 'string' }, samples: { type: 'string' }, passes: { type: 'string' }, where: { type: 'string', default: 'metro' }, http: { type: 'boolean' } } });
 const indexPath = values.index ?? 'var/bench/national.sqlite';
 const samples = Math.max(1, Number(values.samples ?? 100));
 const passes = Math.max(1, Number(values.passes ?? 10));
@@ -36,7 +37,18 @@ if (!existsSync(indexPath)) {
 const work = mkdtempSync(join(tmpdir(), 'fcs-bench-site-report-'));
 const index = FacilityIndex.open(indexPath);
 const facilities = (connectionOf(index).query('SELECT count(*) AS n FROM facility').get() as { n: number }).n;
-const drawn = connectionOf(index).query('SELECT registry_id, lat, lng FROM facility WHERE lat IS NOT NULL ORDER BY random() LIMIT ?').all(2 * samples) as { registry_id: string; lat: number; lng: number }[];
+if (values.where !== 'metro' && values.where !== 'national') {
+  console.error('--where is metro or national');
+  process.exit(2);
+}
+const db = connectionOf(index);
+// the densest metro: the 0.2-degree square (about 14 by 12 miles at 30 degrees north) with the most facilities
+const square = values.where === 'metro'
+  ? (db.query('SELECT CAST(floor(lat * 5) AS INTEGER) AS y, CAST(floor(lng * 5) AS INTEGER) AS x, count(*) AS n FROM facility WHERE lat IS NOT NULL GROUP BY y, x ORDER BY n DESC LIMIT 1').get() as { y: number; x: number; n: number })
+  : null;
+const within = square ? `AND lat >= ${square.y / 5} AND lat < ${(square.y + 1) / 5} AND lng >= ${square.x / 5} AND lng < ${(square.x + 1) / 5}` : '';
+const drawn = db.query(`SELECT registry_id, lat, lng FROM facility WHERE lat IS NOT NULL ${within} ORDER BY random() LIMIT ?`).all(2 * samples) as { registry_id: string; lat: number; lng: number }[];
+const where = square ? `densest metro: lat ${square.y / 5}..${(square.y + 1) / 5}, lng ${square.x / 5}..${(square.x + 1) / 5} (${square.n.toLocaleString()} facilities)` : 'anywhere';
 // the second half only warms the app path up (JIT), so measured misses are first reports of their site
 const sites = drawn.slice(0, samples);
 const warm = drawn.slice(samples);
@@ -80,7 +92,7 @@ async function timed(call: () => Promise<Response>, want: { cache?: string } = {
 }
 
 const mode = values.http ? 'over HTTP (fetch, one kept-alive loopback connection, a serve child process)' : 'in process (app.handle)';
-console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities, fictitious=${index.info.fictitious}); ${sites.length} sites sampled; ${mode}; ${new Date().toISOString()}`);
+console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities, fictitious=${index.info.fictitious}); ${sites.length} sites sampled, ${where}; ${mode}; ${new Date().toISOString()}`);
 for (const s of warm) {
   await timed(() => siteReport(s, 'application/json'));
   await timed(() => siteReport(s, 'application/pdf'));

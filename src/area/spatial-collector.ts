@@ -3,11 +3,16 @@ import type { IndexInfo } from '../index/model';
 import { writeColumnsFile } from './spatial-columns-file';
 import { indexIdentity } from '../index/identity';
 import { spatialFilePath, writeSpatialFileAt } from './spatial-file';
-import { AREA_H3_RES, NameBytes, allocateColumns, layoutSpatialIndex, putRegistryId, type SpatialColumns } from './spatial-index';
+import { addressEntry, AREA_H3_RES, NameBytes, allocateColumns, layoutSpatialIndex, putRegistryId, type SpatialColumns } from './spatial-index';
 import { layoutInChildProcess } from './spatial-layout-process';
 
 /** The row fields a spatial index needs, as ingest hands them over (src/index/ingest/producer.ts EncodedRow order). */
-type Row = readonly [registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string, lat: number | null, lng: number | null, fac_naics: string, overall_score: number, active_enforcement: number, ...rest: unknown[]];
+type Row = readonly [
+  registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string, lat: number | null, lng: number | null,
+  fac_naics: string, overall_score: number, active_enforcement: number, ...skipped: unknown[],
+];
+/** Where EncodedRow holds the site facts. */
+const SITE_FACTS = 21;
 
 /** The area file a build of `indexPath` writes before it is put in place, and the columns handed to the layout process. */
 export function spatialTempPaths(indexPath: string, pid: number = process.pid): { area: string; columns: string } {
@@ -35,6 +40,7 @@ export class SpatialCollector {
   private cap = 1 << 16;
   private cols: SpatialColumns = allocateColumns(this.cap);
   private names = new NameBytes();
+  private addresses = new NameBytes();
   private readonly stateCode = new Map<string, number>();
 
   /** One indexed facility (each registry ID once: what the index writer accepted). */
@@ -47,11 +53,13 @@ export class SpatialCollector {
     c.lng[i] = row[7];
     c.score[i] = row[9];
     c.flags[i] = row[10] ? 1 : 0;
+    c.site[i] = row[SITE_FACTS] as number;
     let sc = this.stateCode.get(row[4]);
     if (sc === undefined) this.stateCode.set(row[4], (sc = c.states.push(row[4]) - 1));
     c.state[i] = sc;
     putRegistryId(c, i, row[0]);
     c.nameStart[i + 1] = this.names.push(row[1]);
+    c.addrStart[i + 1] = this.addresses.push(addressEntry(row[2], row[3], row[5]));
   }
 
   get count(): number {
@@ -63,25 +71,30 @@ export class SpatialCollector {
     const src = this.cols;
     src.count = this.n;
     src.nameBytes = this.names.bytes;
+    src.addrBytes = this.addresses.bytes;
     const order = registryOrder(src);
     if (!order) return src;
     const c = allocateColumns(this.n);
     c.states = src.states;
     const names = new NameBytes();
+    const addresses = new NameBytes();
     for (let k = 0; k < this.n; k++) {
       const p = order[k]!;
       c.lat[k] = src.lat[p]!;
       c.lng[k] = src.lng[p]!;
       c.score[k] = src.score[p]!;
       c.flags[k] = src.flags[p]!;
+      c.site[k] = src.site[p]!;
       c.state[k] = src.state[p]!;
       c.idNum[k] = src.idNum[p]!;
       c.idLen[k] = src.idLen[p]!;
       const other = src.idOther.get(p);
       if (other !== undefined) c.idOther.set(k, other);
       c.nameStart[k + 1] = names.pushBytes(src.nameBytes.subarray(src.nameStart[p]!, src.nameStart[p + 1]!));
+      c.addrStart[k + 1] = addresses.pushBytes(src.addrBytes.subarray(src.addrStart[p]!, src.addrStart[p + 1]!));
     }
     c.nameBytes = names.bytes;
+    c.addrBytes = addresses.bytes;
     return c;
   }
 
@@ -99,6 +112,7 @@ export class SpatialCollector {
     // What was collected is no longer needed here once written or laid out: let its memory go.
     this.cols = allocateColumns(0);
     this.names = new NameBytes();
+    this.addresses = new NameBytes();
     try {
       if (this.where === 'in-process') {
         // The load's garbage goes before the layout allocates its arrays, so the two add up less.
@@ -122,7 +136,7 @@ export class SpatialCollector {
     this.cap *= 2;
     const old = this.cols;
     const c = allocateColumns(this.cap);
-    for (const k of ['lat', 'lng', 'score', 'flags', 'state', 'idNum', 'idLen', 'nameStart'] as const) (c[k] as Float64Array).set(old[k] as Float64Array);
+    for (const k of ['lat', 'lng', 'score', 'flags', 'site', 'state', 'idNum', 'idLen', 'nameStart', 'addrStart'] as const) (c[k] as Float64Array).set(old[k] as Float64Array);
     c.states = old.states;
     c.idOther = old.idOther;
     this.cols = c;

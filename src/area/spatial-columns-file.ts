@@ -11,11 +11,11 @@ import type { SpatialColumns } from './spatial-index';
  */
 const MAGIC = 'FCSCOLS1';
 
-const ARRAYS = ['lat', 'lng', 'idNum', 'score', 'nameStart', 'state', 'flags', 'idLen', 'nameBytes'] as const satisfies readonly (keyof SpatialColumns)[];
+const ARRAYS = ['lat', 'lng', 'idNum', 'score', 'nameStart', 'addrStart', 'state', 'site', 'flags', 'idLen', 'nameBytes', 'addrBytes'] as const satisfies readonly (keyof SpatialColumns)[];
 type ArrayName = (typeof ARRAYS)[number];
 const TYPES = {
-  lat: Float64Array, lng: Float64Array, idNum: Float64Array, score: Int32Array, nameStart: Uint32Array,
-  state: Uint16Array, flags: Uint8Array, idLen: Uint8Array, nameBytes: Uint8Array,
+  lat: Float64Array, lng: Float64Array, idNum: Float64Array, score: Int32Array, nameStart: Uint32Array, addrStart: Uint32Array,
+  state: Uint16Array, site: Uint16Array, flags: Uint8Array, idLen: Uint8Array, nameBytes: Uint8Array, addrBytes: Uint8Array,
 } as const satisfies Record<ArrayName, unknown>;
 
 type View = ArrayBufferView & { length: number };
@@ -24,7 +24,11 @@ type Header = { count: number; states: string[]; idOther: [number, string][]; ar
 /** The used part of each array (the collector's arrays have room to grow). */
 function usedArrays(c: SpatialColumns): Record<ArrayName, View> {
   const n = c.count;
-  const one = (name: ArrayName): View => (name === 'nameStart' ? c.nameStart.subarray(0, n + 1) : name === 'nameBytes' ? c.nameBytes.subarray(0, c.nameStart[n] ?? 0) : c[name].subarray(0, n));
+  const one = (name: ArrayName): View =>
+    name === 'nameStart' || name === 'addrStart' ? c[name].subarray(0, n + 1)
+    : name === 'nameBytes' ? c.nameBytes.subarray(0, c.nameStart[n] ?? 0)
+    : name === 'addrBytes' ? c.addrBytes.subarray(0, c.addrStart[n] ?? 0)
+    : c[name].subarray(0, n);
   return Object.fromEntries(ARRAYS.map((name) => [name, one(name)])) as Record<ArrayName, View>;
 }
 
@@ -57,6 +61,7 @@ export function readColumnsFile(path: string): SpatialColumns {
     lng: view('lng'),
     score: view('score'),
     flags: view('flags'),
+    site: view('site'),
     state: view('state'),
     states: h.states,
     idNum: view('idNum'),
@@ -64,7 +69,9 @@ export function readColumnsFile(path: string): SpatialColumns {
     idOther: new Map(h.idOther),
     nameStart: view('nameStart'),
     nameBytes: view('nameBytes'),
+    addrStart: view('addrStart'),
+    addrBytes: view('addrBytes'),
   };
-  if (c.lat.length !== c.count || c.nameStart.length !== c.count + 1 || c.nameStart[c.count] !== c.nameBytes.length) throw new Error(`${path}: inconsistent counts`);
+  if (c.lat.length !== c.count || c.nameStart.length !== c.count + 1 || c.nameStart[c.count] !== c.nameBytes.length || c.addrStart[c.count] !== c.addrBytes.length) throw new Error(`${path}: inconsistent counts`);
   return c;
 }

@@ -13,7 +13,7 @@ import { MIXED_STATES, type SpatialIndex } from './spatial-index';
  * (`identity`: a hash of the index's own metadata) and where every array lies.
  */
 const MAGIC = 'FCSAREA1';
-const FORMAT = 'area-file/1';
+const FORMAT = 'area-file/2';
 
 /** Where an index file's spatial index lives. */
 export function spatialFilePath(indexPath: string): string {
@@ -23,8 +23,8 @@ export function spatialFilePath(indexPath: string): string {
 
 const ARRAYS = [
   'lat', 'lng', 'cos', 'idNum', 'cellLat', 'cellLng', 'cellCos', 'cellRadius',
-  'score', 'rank', 'cellStart', 'cellHi', 'cellLo', 'cellMinScore', 'nameStart',
-  'state', 'cellState', 'flags', 'idLen', 'cellActive', 'nameBytes',
+  'score', 'rank', 'cellStart', 'cellHi', 'cellLo', 'cellMinScore', 'nameStart', 'addrStart',
+  'state', 'cellState', 'site', 'flags', 'idLen', 'cellActive', 'nameBytes', 'addrBytes',
 ] as const satisfies readonly (keyof SpatialIndex)[];
 type ArrayName = (typeof ARRAYS)[number];
 
@@ -32,7 +32,7 @@ const TYPES = {
   lat: Float64Array, lng: Float64Array, cos: Float64Array, idNum: Float64Array, cellLat: Float64Array, cellLng: Float64Array,
   cellCos: Float64Array, cellRadius: Float64Array, score: Int32Array, rank: Uint32Array, cellStart: Uint32Array, cellHi: Uint32Array,
   cellLo: Uint32Array, cellMinScore: Int32Array, state: Uint16Array, cellState: Uint16Array, flags: Uint8Array, idLen: Uint8Array,
-  cellActive: Uint8Array, nameStart: Uint32Array, nameBytes: Uint8Array,
+  cellActive: Uint8Array, nameStart: Uint32Array, nameBytes: Uint8Array, site: Uint16Array, addrStart: Uint32Array, addrBytes: Uint8Array,
 } as const satisfies Record<ArrayName, unknown>;
 
 type Header = {
@@ -111,7 +111,7 @@ export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: numbe
   if (h.res !== res) return { ok: false, reason: `resolution ${h.res}, expected ${res}` };
   if (h.identity !== identity) return { ok: false, reason: 'it belongs to another build of the index' };
   const expected = (n: ArrayName, length: number) =>
-    n === 'nameBytes' ? length : n === 'cellStart' ? h.cells + 1 : n === 'nameStart' ? h.count + 1 : n.startsWith('cell') ? h.cells : h.count;
+    n === 'nameBytes' || n === 'addrBytes' ? length : n === 'cellStart' ? h.cells + 1 : n === 'nameStart' || n === 'addrStart' ? h.count + 1 : n.startsWith('cell') ? h.cells : h.count;
   const views: Partial<Record<ArrayName, ArrayBufferView & { length: number }>> = {};
   for (const name of ARRAYS) {
     const T = TYPES[name];
@@ -132,7 +132,7 @@ export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: numbe
     buildMs: 0,
     origin: 'stored' as const,
   } satisfies SpatialIndex;
-  if (s.cellStart[h.cells] !== h.count || s.nameStart[h.count] !== s.nameBytes.length || h.states.length >= MIXED_STATES) return { ok: false, reason: 'inconsistent counts' };
+  if (s.cellStart[h.cells] !== h.count || s.nameStart[h.count] !== s.nameBytes.length || s.addrStart[h.count] !== s.addrBytes.length || h.states.length >= MIXED_STATES) return { ok: false, reason: 'inconsistent counts' };
   s.buildMs = performance.now() - started;
   return { ok: true, spatial: s };
 }

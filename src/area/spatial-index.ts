@@ -36,6 +36,8 @@ export type SpatialIndex = {
   score: Int32Array;
   /** Bit 0: active_enforcement. */
   flags: Uint8Array;
+  /** What a site report's categories read (src/index/site-facts.ts siteFactBits). */
+  site: Uint16Array;
   /** Index into `states`. */
   state: Uint16Array;
   /** Position of the facility in registry_id order: the tie-break of every sort. */
@@ -47,6 +49,9 @@ export type SpatialIndex = {
   /** Facility names, UTF-8: facility i's is nameBytes[nameStart[i] .. nameStart[i + 1]) (so an area answer needs no SQLite read). */
   nameStart: Uint32Array;
   nameBytes: Uint8Array;
+  /** Street, city and ZIP joined by ADDRESS_SEPARATOR, UTF-8, as the names are (so a site report's findings need no SQLite read). */
+  addrStart: Uint32Array;
+  addrBytes: Uint8Array;
   states: string[];
   stateCode: Map<string, number>;
   /** The cells' 64-bit H3 indexes, upper and lower 32 bits, ascending (see `cellNumber`). */
@@ -89,6 +94,7 @@ export type SpatialColumns = {
   lng: Float64Array;
   score: Int32Array;
   flags: Uint8Array;
+  site: Uint16Array;
   /** Index into `states`. */
   state: Uint16Array;
   states: string[];
@@ -98,6 +104,9 @@ export type SpatialColumns = {
   /** Names, UTF-8, facility i's at nameBytes[nameStart[i] .. nameStart[i + 1]). */
   nameStart: Uint32Array;
   nameBytes: Uint8Array;
+  /** Street, city and ZIP (ADDRESS_SEPARATOR between them), stored as the names are. */
+  addrStart: Uint32Array;
+  addrBytes: Uint8Array;
 };
 
 /** Fresh columns for `n` facilities (filled by the caller). */
@@ -108,6 +117,7 @@ export function allocateColumns(n: number): SpatialColumns {
     lng: new Float64Array(n),
     score: new Int32Array(n),
     flags: new Uint8Array(n),
+    site: new Uint16Array(n),
     state: new Uint16Array(n),
     states: [],
     idNum: new Float64Array(n),
@@ -115,6 +125,8 @@ export function allocateColumns(n: number): SpatialColumns {
     idOther: new Map(),
     nameStart: new Uint32Array(n + 1),
     nameBytes: new Uint8Array(0),
+    addrStart: new Uint32Array(n + 1),
+    addrBytes: new Uint8Array(0),
   };
 }
 
@@ -169,6 +181,21 @@ export function nameAt(s: SpatialIndex, i: number): string {
   return decoder.decode(s.nameBytes.subarray(s.nameStart[i]!, s.nameStart[i + 1]!));
 }
 
+/** Between the street, city and ZIP of an address entry: a control character no ECHO text field holds (the mapper trims fields; ./spatial-collector.ts replaces any). */
+export const ADDRESS_SEPARATOR = '\x1f';
+
+/** One address entry: street, city and ZIP. */
+export function addressEntry(street: string, city: string, zip: string): string {
+  const clean = (v: string) => (v.includes(ADDRESS_SEPARATOR) ? v.replaceAll(ADDRESS_SEPARATOR, ' ') : v);
+  return `${clean(street)}${ADDRESS_SEPARATOR}${clean(city)}${ADDRESS_SEPARATOR}${clean(zip)}`;
+}
+
+/** Street, city and ZIP of the facility at position i. */
+export function addressAt(s: SpatialIndex, i: number): { street: string; city: string; zip: string } {
+  const [street = '', city = '', zip = ''] = decoder.decode(s.addrBytes.subarray(s.addrStart[i]!, s.addrStart[i + 1]!)).split(ADDRESS_SEPARATOR);
+  return { street, city, zip };
+}
+
 /** Stores `registryId` at position i of the columns' ID arrays. */
 export function putRegistryId(c: SpatialColumns, i: number, registryId: string): void {
   if (isShortDigitString(registryId)) {
@@ -184,6 +211,7 @@ export function readSpatialColumns(index: FacilityIndex): SpatialColumns {
   const stateCode = new Map<string, number>();
   const rows = index.placedRows();
   const names = new NameBytes();
+  const addresses = new NameBytes();
   let count = 0;
   for (const r of rows) {
     if (count >= n) break;
@@ -192,6 +220,8 @@ export function readSpatialColumns(index: FacilityIndex): SpatialColumns {
     c.lng[i] = r.lng;
     c.score[i] = r.overall_score;
     c.flags[i] = r.active_enforcement ? 1 : 0;
+    c.site[i] = r.site_facts;
+    c.addrStart[i + 1] = addresses.push(addressEntry(r.fac_street, r.fac_city, r.fac_zip));
     let sc = stateCode.get(r.fac_state);
     if (sc === undefined) stateCode.set(r.fac_state, (sc = c.states.push(r.fac_state) - 1));
     c.state[i] = sc;
@@ -200,6 +230,7 @@ export function readSpatialColumns(index: FacilityIndex): SpatialColumns {
   }
   c.count = count;
   c.nameBytes = names.done();
+  c.addrBytes = addresses.done();
   return c;
 }
 
@@ -218,7 +249,7 @@ export function buildSpatialIndex(index: FacilityIndex, res = AREA_H3_RES): Spat
  */
 export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): SpatialIndex {
   const started = performance.now();
-  const { count, lat: lat0, lng: lng0, score: score0, flags: flags0, state: state0, idNum: idNum0, idLen: idLen0, idOther: idOther0 } = src;
+  const { count, lat: lat0, lng: lng0, score: score0, flags: flags0, site: site0, state: state0, idNum: idNum0, idLen: idLen0, idOther: idOther0 } = src;
   const cell0 = new Uint32Array(count);
   const cellIds = new Map<string, number>(), cellNames: string[] = [];
   // The H3 call is most of the build. Each call leaves a few short strings behind, collected every
@@ -253,6 +284,7 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
     s.cos[k] = cosLat(lat0[p]!);
     s.score[k] = score0[p]!;
     s.flags[k] = flags0[p]!;
+    s.site[k] = site0[p]!;
     s.state[k] = state0[p]!;
     s.rank[k] = p;
     s.idNum[k] = idNum0[p]!;
@@ -262,12 +294,8 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
   }
   // Byte by byte, not `set(subarray(...))`: a view object per facility cost ~50 MB of RSS in the
   // national layout (one run, docs/operations.md).
-  const names = (s.nameBytes = new Uint8Array(src.nameStart[count] ?? 0)), srcNames = src.nameBytes;
-  for (let k = 0, at = 0; k < count; k++) {
-    const p = perm[k]!;
-    for (let b = src.nameStart[p]!, to = src.nameStart[p + 1]!; b < to; b++) names[at++] = srcNames[b]!;
-    s.nameStart[k + 1] = at;
-  }
+  s.nameBytes = permuteBytes(perm, src.nameStart, src.nameBytes, s.nameStart);
+  s.addrBytes = permuteBytes(perm, src.addrStart, src.addrBytes, s.addrStart);
   for (let k = 0; k < count; k++) {
     const c = cellRank[cell0[perm[k]!]!]! + 1;
     s.cellStart[c] = s.cellStart[c]! + 1;
@@ -276,6 +304,17 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
   summarizeCells(s, cellOrder.map((c) => cellNames[c]!));
   s.buildMs = performance.now() - started;
   return s;
+}
+
+/** Variable-length entries (names, addresses) in the order `perm`, their new offsets written to `start`. */
+function permuteBytes(perm: Uint32Array, srcStart: Uint32Array, srcBytes: Uint8Array, start: Uint32Array): Uint8Array {
+  const out = new Uint8Array(srcStart[perm.length] ?? 0);
+  for (let k = 0, at = 0; k < perm.length; k++) {
+    const p = perm[k]!;
+    for (let b = srcStart[p]!, to = srcStart[p + 1]!; b < to; b++) out[at++] = srcBytes[b]!;
+    start[k + 1] = at;
+  }
+  return out;
 }
 
 /**
@@ -336,6 +375,7 @@ function allocate(count: number, cells: number, res: number): SpatialIndex {
     cos: new Float64Array(count),
     score: new Int32Array(count),
     flags: new Uint8Array(count),
+    site: new Uint16Array(count),
     state: new Uint16Array(count),
     rank: new Uint32Array(count),
     idNum: new Float64Array(count),
@@ -343,6 +383,8 @@ function allocate(count: number, cells: number, res: number): SpatialIndex {
     idOther: new Map(),
     nameStart: new Uint32Array(count + 1),
     nameBytes: new Uint8Array(0),
+    addrStart: new Uint32Array(count + 1),
+    addrBytes: new Uint8Array(0),
     states: [],
     stateCode: new Map(),
     cellHi: new Uint32Array(cells),

@@ -11,7 +11,8 @@ import { DetailEncoder, type DetailDictionary } from './facility-detail';
 import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally, peersJson } from './peers';
 import { STORED_INPUT_KEYS, storedInputsJson } from './inputs-codec';
-import { EVIDENCE_KEYS, storedEvidenceJson } from './evidence';
+import { EVIDENCE_KEYS, storedEvidenceJson, type Evidence } from './evidence';
+import { siteFactBits, siteFactsOf } from './site-facts';
 import { DETAIL_DDL, INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
 import { fillSearchTables, SEARCH_DDL } from './search/table';
 
@@ -37,7 +38,7 @@ export class IndexWriter {
   private readonly insertCompleteness;
   private readonly bulk;
   /** Rows added with add() (tests): their facility.detail is written by finish(), once the as-of date is known. */
-  private readonly unexplained: { id: string; inputs: ScoreInputs }[] = [];
+  private readonly unexplained: { id: string; inputs: ScoreInputs; evidence: Evidence | null }[] = [];
   /** The templates and shared records of those rows' details (ingest's rows come with theirs: addDictionary). */
   private readonly details = new DetailEncoder();
   /** Facility rows inserted (duplicates not counted): the index's facility_count. */
@@ -74,17 +75,17 @@ export class IndexWriter {
     }
     this.db.exec('BEGIN');
     this.insert = this.db.prepare(
-      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20) ON CONFLICT(registry_id) DO NOTHING`,
+      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21) ON CONFLICT(registry_id) DO NOTHING`,
     );
     this.insertInputs = this.db.prepare('INSERT INTO facility_inputs VALUES (?1, ?2)');
     this.insertAddress = this.db.prepare('INSERT OR IGNORE INTO facility_address VALUES (?1, ?2)');
-    this.setDetail = this.db.prepare('UPDATE facility SET detail = ?2, completeness = ?3 WHERE registry_id = ?1');
+    this.setDetail = this.db.prepare('UPDATE facility SET detail = ?2, completeness = ?3, site_facts = ?4 WHERE registry_id = ?1');
     this.insertTemplate = this.db.prepare('INSERT INTO reason_template VALUES (?1, ?2)');
     this.insertRecord = this.db.prepare('INSERT INTO program_record VALUES (?1, ?2)');
     this.insertDetail = this.db.prepare('INSERT INTO shared_detail VALUES (?1, ?2)');
     this.insertCompleteness = this.db.prepare('INSERT INTO completeness_kind VALUES (?1, ?2)');
     this.bulk = {
-      facility: new BulkInsert(this.db, 'INSERT', 'facility', 20),
+      facility: new BulkInsert(this.db, 'INSERT', 'facility', 21),
       inputs: new BulkInsert(this.db, 'INSERT', 'facility_inputs', 2),
       address: new BulkInsert(this.db, 'INSERT OR IGNORE', 'facility_address', 2),
     };
@@ -98,16 +99,16 @@ export class IndexWriter {
     const added = this.addEncodedIfNew([
       row.registry_id, row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics,
       row.overall_score, row.active_enforcement ? 1 : 0, row.baseline, row.violation_frequency, row.penalty_severity, row.recency,
-      row.repeat_offender, row.score_hash, storedInputsJson(row.score_inputs), '', row.evidence ? storedEvidenceJson(row.evidence) : '', 0,
+      row.repeat_offender, row.score_hash, storedInputsJson(row.score_inputs), '', row.evidence ? storedEvidenceJson(row.evidence) : '', 0, 0,
     ]);
-    if (added) this.unexplained.push({ id: row.registry_id, inputs: row.score_inputs });
+    if (added) this.unexplained.push({ id: row.registry_id, inputs: row.score_inputs, evidence: row.evidence ?? null });
     if (row.evidence) this.evidenceGiven = true;
   }
 
   /** One row in EncodedRow column order (src/index/ingest/producer.ts), for add(): false when its registry ID is already written. */
   private addEncodedIfNew(v: readonly (string | number | null)[]): boolean {
-    // '' (add()'s rows, whose detail and completeness finish() writes) is stored as NULL; a shared detail's id is a number
-    if (this.insert.run(...v.slice(0, 17), v[18] === '' ? null : (v[18] as string | number), v[20]!, v[19] || null).changes !== 1) return false;
+    // '' (add()'s rows, whose detail, completeness and site facts finish() writes) is stored as NULL; a shared detail's id is a number
+    if (this.insert.run(...v.slice(0, 17), v[18] === '' ? null : (v[18] as string | number), v[20]!, v[21]!, v[19] || null).changes !== 1) return false;
     const id = v[0] as string;
     this.insertInputs.run(id, v[17] as string);
     this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
@@ -127,7 +128,7 @@ export class IndexWriter {
     try {
       for (const v of rows) {
         const id = v[0] as string;
-        facility.add(id, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!, v[10]!, v[11]!, v[12]!, v[13]!, v[14]!, v[15]!, v[16]!, v[18] === '' ? null : v[18]!, v[20]!, v[19] || null);
+        facility.add(id, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!, v[10]!, v[11]!, v[12]!, v[13]!, v[14]!, v[15]!, v[16]!, v[18] === '' ? null : v[18]!, v[20]!, v[21]!, v[19] || null);
         inputs.add(id, v[17]!);
         address.add(normalizeAddressKey(v[2] as string, v[4] as string), id);
         this.count++;
@@ -228,13 +229,13 @@ export class IndexWriter {
     if (this.tmpPath !== ':memory:') renameSync(this.tmpPath, this.path);
   }
 
-  /** add()'s rows: their explanation and data completeness, from the facts of their inputs at the as-of date. */
+  /** add()'s rows: their explanation, data completeness and site facts, from the facts of their inputs at the as-of date. */
   private explainAdded(): void {
     const asOf = this.asOf;
-    for (const { id, inputs } of this.unexplained) {
+    for (const { id, inputs, evidence } of this.unexplained) {
       const facts = factsOf(inputs, asOf);
       const completeness = this.details.completeness(facts, sourceFormatOf(inputs.not_reported));
-      this.setDetail.run(id, this.details.encode(inputs.programs, explainFacts(facts)), completeness);
+      this.setDetail.run(id, this.details.encode(inputs.programs, explainFacts(facts)), completeness, siteFactBits(siteFactsOf(facts, inputs.programs, evidence)));
     }
     this.addDictionary(this.details.drain());
   }

@@ -8,7 +8,10 @@ import type { Peers } from './peers';
 /** A portfolio item: the brief plus peers and score change. */
 export type BriefWithPeers = FacilityBrief & { peers: Peers | null; score_change: ScoreChange };
 /** A facility table row as the area search reads it (`placedRows`): the flag as SQLite stores it, 0 or 1. */
-export type PlacedRow = { registry_id: string; fac_name: string; lat: number; lng: number; overall_score: number; active_enforcement: number; fac_state: string };
+export type PlacedRow = {
+  registry_id: string; fac_name: string; fac_street: string; fac_city: string; fac_zip: string; lat: number; lng: number;
+  overall_score: number; active_enforcement: number; fac_state: string; site_facts: number;
+};
 type RawBrief = Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number };
 type StoredPlace = { lat: number | null; lng: number | null };
 
@@ -78,8 +81,10 @@ export class ListReads {
     return this.db.query<{ n: number }, []>('SELECT count(*) AS n FROM facility WHERE lat IS NOT NULL').get()!.n;
   }
 
-  /** Every placed facility's place, score and flag, in registry_id order; those without coordinates are never in the area search. */
+  /** Every placed facility's place, address, score and flags, in registry_id order; those without coordinates are never in the area search. */
   placed(): IterableIterator<PlacedRow> {
-    return this.db.query<PlacedRow, []>('SELECT registry_id, fac_name, lat, lng, overall_score, active_enforcement, fac_state FROM facility WHERE lat IS NOT NULL ORDER BY registry_id').iterate();
+    return this.db
+      .query<PlacedRow, []>('SELECT registry_id, fac_name, fac_street, fac_city, fac_zip, lat, lng, overall_score, active_enforcement, fac_state, site_facts FROM facility WHERE lat IS NOT NULL ORDER BY registry_id')
+      .iterate();
   }
 }

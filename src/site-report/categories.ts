@@ -35,9 +35,6 @@ export type CategoryRule = {
   broadNote?: string;
 };
 
-const GENERATOR = /\b(LQG|SQG|CESQG|VSQG)\b|quantity generator/i;
-const TSDF = /\bTSDF?\b|treatment|storage|disposal/i;
-
 export const CATEGORIES: readonly CategoryRule[] = [
   {
     key: 'adjoining', label: 'Adjoining and nearby facilities', miles: 0.25,
@@ -62,7 +59,7 @@ export const CATEGORIES: readonly CategoryRule[] = [
     basis: 'ASTM E1527-21 federal RCRA TSD list (CORRACTS TSD 1.0 mi, other TSD 0.5 mi; ECHO does not say which, so 1.0)',
     columns: ['RCRA_PERMIT_TYPES', 'RCRA_FLAG'],
     held: (h) => h.rcraUniverses,
-    exact: (f) => (f.rcraUniverses ?? []).some((u) => TSDF.test(u)),
+    exact: (f) => f.rcraTsd,
     broad: (f) => f.programs.rcra,
     broadNote: 'RCRA_PERMIT_TYPES is not in this index: every RCRA-regulated facility (RCRA_FLAG) is listed, whatever its universe',
   },
@@ -71,7 +68,7 @@ export const CATEGORIES: readonly CategoryRule[] = [
     basis: 'ASTM E1527-21 federal RCRA generators list (property and adjoining properties)',
     columns: ['RCRA_PERMIT_TYPES', 'RCRA_FLAG'],
     held: (h) => h.rcraUniverses,
-    exact: (f) => (f.rcraUniverses ?? []).some((u) => GENERATOR.test(u)),
+    exact: (f) => f.rcraGenerator,
     broad: (f) => f.programs.rcra,
     broadNote: 'RCRA_PERMIT_TYPES is not in this index: every RCRA-regulated facility (RCRA_FLAG) is listed, whatever its universe',
   },
@@ -80,7 +77,7 @@ export const CATEGORIES: readonly CategoryRule[] = [
     basis: 'Screen of this service: facilities reporting toxic releases',
     columns: ['TRI_FLAG'],
     held: (h) => h.tri,
-    exact: (f) => f.tri === true,
+    exact: (f) => f.tri,
   },
   {
     key: 'npdes', label: 'Clean Water Act (NPDES) dischargers', miles: 0.5,
@@ -93,7 +90,7 @@ export const CATEGORIES: readonly CategoryRule[] = [
     basis: 'Screen of this service: major air emission sources',
     columns: ['CAA_PERMIT_TYPES', 'AIR_FLAG'],
     held: (h) => h.caaMajor,
-    exact: (f) => f.caaMajor === true,
+    exact: (f) => f.caaMajor,
     broad: (f) => f.programs.caa,
     broadNote: 'CAA_PERMIT_TYPES is not in this index: every Clean Air Act facility (AIR_FLAG) is listed, major or not',
   },

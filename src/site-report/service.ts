@@ -1,11 +1,12 @@
 import { roundMiles } from '../area/service';
-import { registryIdAt, type SpatialIndex } from '../area/spatial-index';
+import { addressAt, nameAt, registryIdAt, type SpatialIndex } from '../area/spatial-index';
 import { searchRadius, type Hit } from '../area/spatial-search';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
+import { siteFactsOfBits } from '../index/site-facts';
 import { CATEGORIES, coverageOf, testOf, type CategoryKey, type CategoryRule, type Coverage } from './categories';
 import { bandOf, bearingDegrees, directionOf, DISTANCE_BANDS, roundBearing, type BandKey } from './compass';
-import { heldFields, programList, siteFactsOf, type SiteFacts } from './facts';
+import { heldFields, programList, siteFactsOfRecord, type SiteFacts } from './facts';
 import type { LocatedSite } from './locate';
 import type { Finding, SiteReport, SummaryRow, UnmappedFacility } from './model';
 import { sourcesOf } from './sources';
@@ -48,20 +49,21 @@ function identityOf(row: FacilitySummary) {
 }
 
 /** What its record says: the last fields of a finding. */
-function recordOf(row: FacilitySummary, facts: SiteFacts) {
+function recordOf(score: number, activeEnforcement: boolean, facts: SiteFacts) {
   return {
-    overall_score: row.overall_score,
+    overall_score: score,
     significant_violation: facts.significant,
-    active_enforcement: row.active_enforcement,
+    active_enforcement: activeEnforcement,
     programs: programList(facts),
   };
 }
 
 /**
  * The site report (docs/site-report.md): every facility within the largest search distance is
- * read once; it is listed when it falls under at least one category within that category's
- * distance, with every such category. Facilities farther than the adjoining distance are read
- * from the index only when some other category reaches that far.
+ * tested once; it is listed when it falls under at least one category within that category's
+ * distance, with every such category. Everything a finding shows is in the spatial index (its
+ * site facts, score, flag, name and address: src/index/site-facts.ts), so a dense site's thousands
+ * of candidates cost no SQLite read.
  */
 export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): SiteReport {
   const { site } = q;
@@ -71,26 +73,37 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
   const findings: Finding[] = [];
   const bands = new Map<CategoryKey, Record<BandKey, number>>(CATEGORIES.map((c) => [c.key, Object.fromEntries(DISTANCE_BANDS.map((b) => [b.key, 0])) as Record<BandKey, number>]));
 
+  // the same bits give the same categories at a given distance reach: memoised per (bits, reach)
+  const memo = new Map<number, CategoryKey[]>();
   for (const hit of facilitiesWithin(spatial, site.lat, site.lng, maxMiles)) {
-    const reach = searched.filter((s) => hit.distance <= s.miles);
-    if (reach.length === 0) continue;
-    const id = registryIdAt(spatial, hit.pos);
-    const row = index.getDetail(id);
-    if (!row) continue; // the spatial index is built from this index: never, short of a bug
-    const facts = siteFactsOf(row.score_inputs, row.evidence, asOf);
-    const categories = reach.filter((s) => s.test(facts)).map((s) => s.rule.key);
+    let reach = 0;
+    for (let k = 0; k < searched.length; k++) if (hit.distance <= searched[k]!.miles) reach |= 1 << k;
+    if (reach === 0) continue;
+    const p = hit.pos;
+    const bits = spatial.site[p]!;
+    const key = bits * (1 << searched.length) + reach;
+    let categories = memo.get(key);
+    if (categories === undefined) {
+      const facts = siteFactsOfBits(bits);
+      memo.set(key, (categories = searched.filter((s, k) => (reach & (1 << k)) !== 0 && s.test(facts)).map((s) => s.rule.key)));
+    }
     if (categories.length === 0) continue;
     const band = bandOf(hit.distance);
     for (const c of categories) bands.get(c)![band]++;
-    // the area search holds only placed facilities, so this row has coordinates
-    const bearing = bearingDegrees(site.lat, site.lng, row.lat!, row.lng!);
+    const bearing = bearingDegrees(site.lat, site.lng, spatial.lat[p]!, spatial.lng[p]!);
+    const address = addressAt(spatial, p);
     findings.push({
-      ...identityOf(row),
+      registry_id: registryIdAt(spatial, p),
+      fac_name: nameAt(spatial, p),
+      fac_street: address.street,
+      fac_city: address.city,
+      fac_state: spatial.states[spatial.state[p]!]!,
+      fac_zip: address.zip,
       distance_miles: roundMiles(hit.distance),
       bearing_degrees: roundBearing(bearing),
       direction: directionOf(hit.distance, bearing),
       categories,
-      ...recordOf(row, facts),
+      ...recordOf(spatial.score[p]!, (spatial.flags[p]! & 1) === 1, siteFactsOfBits(bits)),
     });
   }
 
@@ -139,9 +152,9 @@ function unmappedOf(index: FacilityIndex, zip: string | null, searched: Searched
   for (const summary of rows) {
     const row = index.getDetail(summary.registry_id);
     if (!row) continue;
-    const facts = siteFactsOf(row.score_inputs, row.evidence, asOf);
+    const facts = siteFactsOfRecord(row.score_inputs, row.evidence, asOf);
     // adjoining is a distance, not a record type: with no distance it says nothing
-    facilities.push({ ...identityOf(row), ...recordOf(row, facts), categories: searched.filter((s) => s.rule.key !== 'adjoining' && s.test(facts)).map((s) => s.rule.key) });
+    facilities.push({ ...identityOf(row), ...recordOf(row.overall_score, row.active_enforcement, facts), categories: searched.filter((s) => s.rule.key !== 'adjoining' && s.test(facts)).map((s) => s.rule.key) });
   }
   const n = facilities.length;
   return { zip, searched: true, note: `${n} ${n === 1 ? 'facility' : 'facilities'} in ZIP ${zip} without coordinates: their distance from the site is unknown.`, facilities };

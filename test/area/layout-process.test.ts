@@ -17,8 +17,10 @@ import { removeTempDirs, tempDir } from '../support/temp-dir';
 // Releases of thousands of rows: removed when the file is done, not left for the next run.
 afterAll(removeTempDirs);
 
-/** The first 11 facility columns, as ingest hands rows to its companions (EncodedRow order). */
-const COMPANION_COLUMNS = 'registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score, active_enforcement';
+/** The facility columns ingest's companions read: the first 11 of EncodedRow, then site_facts. */
+const COMPANION_COLUMNS = 'registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score, active_enforcement, site_facts';
+/** A row of COMPANION_COLUMNS in EncodedRow order (site_facts at its place, 21; what the companions skip left empty). */
+const encodedOrder = (r: unknown[]) => [...r.slice(0, 11), ...Array<null>(10).fill(null), r[11]];
 
 /** Lays out the same rows with the same metadata through `where`; returns the area file's bytes. */
 async function areaBytes(rows: unknown[][], info: IndexInfo, where: ConstructorParameters<typeof SpatialCollector>[0], dir: string): Promise<Buffer> {
@@ -33,7 +35,7 @@ describe('the area layout in a child process', () => {
     const dir = tempDir('area-child');
     const db = new Database(SAMPLE.index, { readonly: true });
     const info = JSON.parse((db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string }).value) as IndexInfo;
-    const rows = db.query(`SELECT ${COMPANION_COLUMNS} FROM facility ORDER BY registry_id`).values();
+    const rows = db.query(`SELECT ${COMPANION_COLUMNS} FROM facility ORDER BY registry_id`).values().map(encodedOrder);
     db.close();
     const child = await areaBytes(rows, info, {}, dir);
     expect(child.equals(await areaBytes(rows, info, 'in-process', dir))).toBe(true);
@@ -57,15 +59,17 @@ describe('the area layout in a child process', () => {
     const dir = tempDir('area-child');
     const c = new SpatialCollector();
     const ids = ['990000000003', 'A-1', '990000000001', '7'];
-    ids.forEach((id, i) => c.add([id, `NAME ${i} É`, '', '', i % 2 ? 'TX' : 'GU', '', 29 + i, -95 - i, '', 40 + i, i % 2]));
+    ids.forEach((id, i) => c.add(encodedOrder([id, `NAME ${i} É`, `${i} MAIN ST`, 'TOWN', i % 2 ? 'TX' : 'GU', `7700${i}`, 29 + i, -95 - i, '', 40 + i, i % 2, 1 << i]) as Parameters<SpatialCollector['add']>[0]));
     const cols = c.columns();
     writeColumnsFile(join(dir, 'cols'), cols);
     const back = readColumnsFile(join(dir, 'cols'));
     expect(back.count).toBe(4);
-    for (const k of ['lat', 'lng', 'score', 'flags', 'state', 'idNum', 'idLen'] as const) expect(Array.from(back[k])).toEqual(Array.from(cols[k].subarray(0, 4)));
+    for (const k of ['lat', 'lng', 'score', 'flags', 'site', 'state', 'idNum', 'idLen'] as const) expect(Array.from(back[k])).toEqual(Array.from(cols[k].subarray(0, 4)));
     expect(back.idOther).toEqual(cols.idOther);
     expect(back.states).toEqual(cols.states);
     expect(Buffer.from(back.nameBytes).equals(Buffer.from(cols.nameBytes.subarray(0, cols.nameStart[4]!)))).toBe(true);
+    expect(Buffer.from(back.addrBytes).equals(Buffer.from(cols.addrBytes.subarray(0, cols.addrStart[4]!)))).toBe(true);
+    expect(Array.from(back.site).sort((a, b) => a - b)).toEqual([1, 2, 4, 8]);
   });
 });
 

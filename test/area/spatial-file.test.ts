@@ -12,7 +12,10 @@ import { searchRadius, type RadiusQuery } from '../../src/area/spatial-search';
 import { FacilityIndex } from '../../src/index/facility-index';
 import type { FacilityRow } from '../../src/index/model';
 import { csvText, exporterRow, runIngest, writeFile } from '../index/ingest/support';
+import { siteFactBits } from '../../src/index/site-facts';
+import { siteFactsOfRecord } from '../../src/site-report/facts';
 import { memoryIndex } from '../helpers';
+import { scatter } from '../site-report/fixtures';
 import { PLACES, cluster, rng } from './fixtures';
 
 const dir = mkdtempSync(join(tmpdir(), 'fcs-area-file-'));
@@ -20,7 +23,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const rand = rng(5);
 // Some names beyond ASCII, so the stored UTF-8 names are checked byte for byte.
-const ROWS = [...cluster(rand, PLACES.houston, 400, 20, EARTH_RADIUS_MILES), ...cluster(rand, PLACES.guam, 100, 10, EARTH_RADIUS_MILES)].map((r, i) =>
+// and facilities with varied records (SNC, enforcement, programs, RCRA universes, TRI), so their site facts differ
+const RECORDS = scatter(rng(6), PLACES.houston, 80, 5, 997000000000).map((g) => g.row);
+const ROWS = [...cluster(rand, PLACES.houston, 400, 20, EARTH_RADIUS_MILES), ...cluster(rand, PLACES.guam, 100, 10, EARTH_RADIUS_MILES), ...RECORDS].map((r, i) =>
   i % 10 === 0 ? { ...r, fac_name: `ÉTABLISSEMENTS MÜLLER — ñ 東 ${i} (FICTITIOUS)` } : r,
 );
 const QUERIES: RadiusQuery[] = [PLACES.houston, PLACES.guam].flatMap((p) =>
@@ -33,7 +38,8 @@ const answers = (s: SpatialIndex) => QUERIES.map((q) => searchRadius(s, q).map((
 const built = buildSpatialIndex(memoryIndex(ROWS));
 
 /** The row as ingest hands it to its companions (EncodedRow order). */
-const encoded = (r: FacilityRow) => [r.registry_id, r.fac_name, r.fac_street, r.fac_city, r.fac_state, r.fac_zip, r.lat, r.lng, r.fac_naics, r.overall_score, r.active_enforcement ? 1 : 0] as const;
+const encoded = (r: FacilityRow, siteFacts: number) =>
+  [r.registry_id, r.fac_name, r.fac_street, r.fac_city, r.fac_state, r.fac_zip, r.lat, r.lng, r.fac_naics, r.overall_score, r.active_enforcement ? 1 : 0, ...Array<null>(10).fill(null), siteFacts] as const;
 
 describe('the area file (the release\'s spatial index)', () => {
   it('loads in place (a view over the mapped file, no copy) with the same answers as a build', () => {
@@ -72,16 +78,22 @@ describe('the area file (the release\'s spatial index)', () => {
 describe('collecting the spatial index while ingest writes the index', () => {
   it('gives the same columns as reading the finished table, whatever the row order and ID shapes', () => {
     const shuffled = [...ROWS].sort(() => rand() - 0.5);
+    const index = memoryIndex(ROWS);
     const c = new SpatialCollector();
-    for (const r of shuffled) c.add(encoded(r));
+    // the site facts as ingest derives them (the table's were derived by the writer: the same function)
+    for (const r of shuffled) c.add(encoded(r, siteFactBits(siteFactsOfRecord(r.score_inputs, r.evidence ?? null, index.info.as_of))));
     const fromRows = c.columns();
-    const fromTable = readSpatialColumns(memoryIndex(ROWS));
+    const fromTable = readSpatialColumns(index);
     // State codes are numbered in the order first seen, so compare the decoded states.
     const states = (cols: typeof fromRows) => Array.from(cols.state, (s) => cols.states[s]);
     expect(states(fromRows)).toEqual(states(fromTable));
-    for (const k of ['lat', 'lng', 'score', 'flags', 'idNum', 'idLen', 'idOther', 'count'] as const) expect(fromRows[k]).toEqual(fromTable[k]);
+    for (const k of ['lat', 'lng', 'score', 'flags', 'site', 'idNum', 'idLen', 'idOther', 'count'] as const) expect(fromRows[k]).toEqual(fromTable[k]);
+    expect(new Set(fromTable.site).size).toBeGreaterThan(3);
     const names = (cols: typeof fromRows) => Array.from({ length: cols.count }, (_, i) => new TextDecoder().decode(cols.nameBytes.subarray(cols.nameStart[i]!, cols.nameStart[i + 1]!)));
     expect(names(fromRows)).toEqual(names(fromTable));
+    const addresses = (cols: typeof fromRows) => Array.from({ length: cols.count }, (_, i) => new TextDecoder().decode(cols.addrBytes.subarray(cols.addrStart[i]!, cols.addrStart[i + 1]!)));
+    expect(addresses(fromRows)).toEqual(addresses(fromTable));
+    expect(addresses(fromTable)).toEqual([...ROWS].sort((a, b) => (a.registry_id < b.registry_id ? -1 : 1)).map((r) => `${r.fac_street}\x1f${r.fac_city}\x1f${r.fac_zip}`));
   });
 
   it('orders registry IDs as SQLite orders the text key: radix sort for 12-digit IDs, a string sort otherwise', () => {

@@ -30,9 +30,9 @@ describe('BulkInsert: many rows a statement', () => {
 });
 
 describe('IndexWriter.addEncodedRows', () => {
-  const row = (id: string): EncodedRow => [id, `NAME ${id}`, '1 MAIN ST', 'TOWN', 'OH', '44101', 41.5, -81.7, '332813', 90, 0, 15, 15, 25, 20, 15, 'hash', '[]', '[0,0,1,2,3]', id.endsWith('7') ? '{"caa_history":"____"}' : '', id.endsWith('3') ? 2 : 1];
+  const row = (id: string): EncodedRow => [id, `NAME ${id}`, '1 MAIN ST', 'TOWN', 'OH', '44101', 41.5, -81.7, '332813', 90, 0, 15, 15, 25, 20, 15, 'hash', '[]', '[0,0,1,2,3]', id.endsWith('7') ? '{"caa_history":"____"}' : '', id.endsWith('3') ? 2 : 1, id.endsWith('5') ? 5 : 0];
 
-  it('writes each row to facility, facility_inputs and facility_address, the detail and completeness id as given, evidence only where there is some', () => {
+  it('writes each row to facility, facility_inputs and facility_address, the detail, completeness id and site facts as given, evidence only where there is some', () => {
     const w = new IndexWriter(':memory:');
     const ids = Array.from({ length: 150 }, (_, i) => `99000000${String(i).padStart(4, '0')}`);
     w.addEncodedRows(ids.map(row));
@@ -41,6 +41,7 @@ describe('IndexWriter.addEncodedRows', () => {
     for (const table of ['facility', 'facility_inputs', 'facility_address']) expect(db.query(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 150 });
     expect(db.query("SELECT detail, lat, completeness FROM facility WHERE registry_id = '990000000149'").get()).toEqual({ detail: '[0,0,1,2,3]', lat: 41.5, completeness: 1 });
     expect(db.query("SELECT completeness FROM facility WHERE registry_id = '990000000143'").get()).toEqual({ completeness: 2 });
+    expect(db.query("SELECT site_facts FROM facility WHERE registry_id IN ('990000000145', '990000000146') ORDER BY registry_id").all()).toEqual([{ site_facts: 5 }, { site_facts: 0 }]);
     expect(db.query('SELECT count(*) AS n FROM facility WHERE evidence IS NOT NULL').get()).toEqual({ n: 15 });
     expect(db.query("SELECT evidence FROM facility WHERE registry_id = '990000000147'").get()).toEqual({ evidence: '{"caa_history":"____"}' });
     w.abort();

@@ -1,0 +1,68 @@
+import type { ScoreFacts } from '../scoring/facts';
+import type { ScoreInputs } from '../scoring/model';
+import { caaMajorOf, RCRA_GENERATORS, type Evidence } from './evidence';
+
+/**
+ * What a site report's record categories ask of one facility (src/site-report/categories.ts), as of
+ * the dataset's date. Derived at ingest from the same facts as the score and kept as bits in the
+ * facility row (`site_facts`) and in the spatial index, so a report tests the thousands of facilities
+ * around a dense site without reading their rows.
+ */
+export type SiteFacts = {
+  /** In significant non-compliance / HPV now, as the score model reads it (scoring/facts.ts `currentStatus`). */
+  significant: boolean;
+  /** A formal enforcement action (facility, program or federal case) in ECHO's 5-year window: dated in it, or undated but counted by a 5-year column. */
+  formalActionInWindow: boolean;
+  /** ECHO program membership (AIR_FLAG, NPDES_FLAG, RCRA_FLAG, SDWIS_FLAG). */
+  programs: { caa: boolean; cwa: boolean; rcra: boolean; sdwa: boolean };
+  /** RCRA_PERMIT_TYPES names treatment, storage or disposal (false where the index does not hold the column). */
+  rcraTsd: boolean;
+  /** RCRA_PERMIT_TYPES names a generator universe: LQG, SQG, CESQG or VSQG (false where not held). */
+  rcraGenerator: boolean;
+  /** TRI_FLAG is Y (false where not held). */
+  tri: boolean;
+  /** A major source per CAA_PERMIT_TYPES (false where not held). */
+  caaMajor: boolean;
+};
+
+// One bit each; the order is part of the stored format (facility.site_facts and the area file).
+const BITS = ['significant', 'formalActionInWindow', 'caa', 'cwa', 'rcra', 'sdwa', 'rcraTsd', 'rcraGenerator', 'tri', 'caaMajor'] as const;
+const BIT = Object.fromEntries(BITS.map((k, i) => [k, 1 << i])) as Record<(typeof BITS)[number], number>;
+
+/** The site facts of a facility whose score facts at the dataset's as-of date are `facts`. */
+export function siteFactsOf(facts: ScoreFacts, programs: ScoreInputs['programs'], evidence: Evidence | null): SiteFacts {
+  const universes = evidence?.rcra_universes ?? [];
+  return {
+    significant: facts.currentStatus === 'significant',
+    // the score model's own reading, the same facts as active_enforcement
+    formalActionInWindow: facts.formalActions > 0,
+    programs: { caa: programs.caa !== null, cwa: programs.cwa !== null, rcra: programs.rcra !== null, sdwa: programs.sdwa !== null },
+    rcraTsd: universes.includes('TSDF'),
+    rcraGenerator: universes.some((u) => RCRA_GENERATORS.includes(u)),
+    tri: evidence?.tri_flag === true,
+    caaMajor: evidence !== null && caaMajorOf(evidence) === true,
+  };
+}
+
+/** The facts as one small integer (what the facility row and the spatial index store). */
+export function siteFactBits(f: SiteFacts): number {
+  const p = f.programs;
+  return (
+    (f.significant ? BIT.significant : 0) | (f.formalActionInWindow ? BIT.formalActionInWindow : 0) |
+    (p.caa ? BIT.caa : 0) | (p.cwa ? BIT.cwa : 0) | (p.rcra ? BIT.rcra : 0) | (p.sdwa ? BIT.sdwa : 0) |
+    (f.rcraTsd ? BIT.rcraTsd : 0) | (f.rcraGenerator ? BIT.rcraGenerator : 0) | (f.tri ? BIT.tri : 0) | (f.caaMajor ? BIT.caaMajor : 0)
+  );
+}
+
+/** siteFactBits read back. */
+export function siteFactsOfBits(b: number): SiteFacts {
+  return {
+    significant: (b & BIT.significant) !== 0,
+    formalActionInWindow: (b & BIT.formalActionInWindow) !== 0,
+    programs: { caa: (b & BIT.caa) !== 0, cwa: (b & BIT.cwa) !== 0, rcra: (b & BIT.rcra) !== 0, sdwa: (b & BIT.sdwa) !== 0 },
+    rcraTsd: (b & BIT.rcraTsd) !== 0,
+    rcraGenerator: (b & BIT.rcraGenerator) !== 0,
+    tri: (b & BIT.tri) !== 0,
+    caaMajor: (b & BIT.caaMajor) !== 0,
+  };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'bun:test';
+import fc from 'fast-check';
+import { AREA_H3_RES, addressAt, nameAt, registryIdAt } from '../../src/area/spatial-index';
+import { loadSpatialFile, spatialFilePath } from '../../src/area/spatial-file';
+import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
+import { indexIdentity } from '../../src/index/identity';
+import { siteFactBits, siteFactsOfBits, type SiteFacts } from '../../src/index/site-facts';
+import { siteFactsOfRecord } from '../../src/site-report/facts';
+import { SAMPLE } from '../../scripts/sample';
+
+const siteFacts: fc.Arbitrary<SiteFacts> = fc.record({
+  significant: fc.boolean(),
+  formalActionInWindow: fc.boolean(),
+  programs: fc.record({ caa: fc.boolean(), cwa: fc.boolean(), rcra: fc.boolean(), sdwa: fc.boolean() }),
+  rcraTsd: fc.boolean(),
+  rcraGenerator: fc.boolean(),
+  tri: fc.boolean(),
+  caaMajor: fc.boolean(),
+});
+
+describe('site facts as bits', () => {
+  it('read back exactly what was stored, and different facts never share bits', () => {
+    fc.assert(fc.property(siteFacts, siteFacts, (a, b) => {
+      expect(siteFactsOfBits(siteFactBits(a))).toEqual(a);
+      expect(siteFactBits(a) === siteFactBits(b)).toBe(JSON.stringify(a) === JSON.stringify(b));
+    }));
+  });
+});
+
+describe('the site facts of the bundled sample', () => {
+  const index = FacilityIndex.open(SAMPLE.index);
+  const rows = connectionOf(index).query('SELECT registry_id, site_facts FROM facility ORDER BY registry_id').all() as { registry_id: string; site_facts: number }[];
+
+  it('are stored for every facility as derived again from its full record at the as-of date', () => {
+    const distinct = new Set<number>();
+    for (const r of rows) {
+      const d = index.getDetail(r.registry_id)!;
+      expect({ id: r.registry_id, bits: r.site_facts }).toEqual({ id: r.registry_id, bits: siteFactBits(siteFactsOfRecord(d.score_inputs, d.evidence, index.info.as_of)) });
+      distinct.add(r.site_facts);
+    }
+    expect(rows.length).toBe(index.info.facility_count);
+    // the sample exercises the categories: many combinations, SNC and TRI among them
+    expect(distinct.size).toBeGreaterThan(20);
+    expect([...distinct].some((b) => siteFactsOfBits(b).significant)).toBe(true);
+    expect([...distinct].some((b) => siteFactsOfBits(b).tri)).toBe(true);
+  });
+
+  it('and the release\'s area file holds each placed facility\'s facts, name and address as its row does', () => {
+    const loaded = loadSpatialFile(spatialFilePath(SAMPLE.index), indexIdentity(index.info), AREA_H3_RES);
+    if (!loaded.ok) throw new Error(loaded.reason);
+    const s = loaded.spatial;
+    const byId = new Map(rows.map((r) => [r.registry_id, r.site_facts]));
+    expect(s.count).toBe(index.info.facility_count - index.info.facilities_without_location);
+    for (let p = 0; p < s.count; p++) {
+      const id = registryIdAt(s, p);
+      const d = index.getDetail(id)!;
+      const a = addressAt(s, p);
+      expect({ id, site: s.site[p], name: nameAt(s, p), street: a.street, city: a.city, zip: a.zip, state: s.states[s.state[p]!] }).toEqual({
+        id, site: byId.get(id), name: d.fac_name, street: d.fac_street, city: d.fac_city, zip: d.fac_zip, state: d.fac_state,
+      });
+    }
+  });
+});

@@ -99,20 +99,29 @@ export function searchRadius(s: SpatialIndex, q: RadiusQuery): Hit[] {
 }
 
 /**
- * How many facilities `searchRadius` would find without a limit: the same ring walk and cell tests,
- * without the pruning a full top-k allows. Asked only by the export forms, which say in headers
- * when their list was cut at `limit` (a file has no `total` to read).
+ * How many facilities `searchRadius` would find without a limit. Asked only by the export forms,
+ * which say in headers when their list was cut at `limit` (a file has no `total` to read).
  */
 export function countRadius(s: SpatialIndex, q: Omit<RadiusQuery, 'limit' | 'sort'>): number {
+  let n = 0;
+  eachWithin(s, q, () => n++);
+  return n;
+}
+
+/**
+ * Calls `visit` with the position and exact distance of every facility `searchRadius` would find
+ * without a limit, in no particular order: the same ring walk and cell tests, without the pruning
+ * (and the cost) of a top-k. For callers that keep a few of thousands (the site report).
+ */
+export function eachWithin(s: SpatialIndex, q: Omit<RadiusQuery, 'limit' | 'sort'>, visit: (pos: number, distance: number) => void): void {
   const wantState = q.state === null ? -1 : (s.stateCode.get(q.state) ?? -2);
-  if (wantState === -2 || s.count === 0) return 0;
+  if (wantState === -2 || s.count === 0) return;
   const wantActive = q.activeEnforcement === null ? -1 : q.activeEnforcement ? 1 : 0;
   const R = q.radiusMiles;
   const qlat = q.lat, qlng = q.lng, qcos = cosLat(qlat);
   const band = (R / EARTH_RADIUS_MILES / DEG) * (1 + 1e-9) + 1e-9;
   const bound = cellRadiusBoundMiles(s.res);
   const origin = latLngToCell(qlat, qlng, s.res);
-  let n = 0;
   for (let r = 0; r < MAX_RINGS; r++) {
     let ringLb = Infinity;
     for (const h of r === 0 ? [origin] : gridRing(origin, r)) {
@@ -133,10 +142,11 @@ export function countRadius(s: SpatialIndex, q: Omit<RadiusQuery, 'limit' | 'sor
         if (wantState >= 0 && s.state[k] !== wantState) continue;
         const dlat = s.lat[k]! - qlat;
         if (dlat > band || dlat < -band) continue;
-        if (haversinePre(qlat, qlng, qcos, s.lat[k]!, s.lng[k]!, s.cos[k]!) <= R) n++;
+        const d = haversinePre(qlat, qlng, qcos, s.lat[k]!, s.lng[k]!, s.cos[k]!);
+        if (d <= R) visit(k, d);
       }
     }
-    if (ringLb - LB_EPSILON_MILES > R) return n;
+    if (ringLb - LB_EPSILON_MILES > R) return;
   }
-  throw new Error('radius count did not terminate');
+  throw new Error('radius walk did not terminate');
 }

@@ -1,6 +1,6 @@
 import { roundMiles } from '../area/service';
 import { addressAt, nameAt, registryIdAt, type SpatialIndex } from '../area/spatial-index';
-import { searchRadius, type Hit } from '../area/spatial-search';
+import { eachWithin } from '../area/spatial-search';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
 import { siteFactsOfBits } from '../index/site-facts';
@@ -13,21 +13,6 @@ import { sourcesOf } from './sources';
 
 /** Where to search from and how far, plus what the report prints about the property. */
 export type SiteQuery = { site: LocatedSite; name: string | null; address: string | null; distances: Record<CategoryKey, number> };
-
-/** First answer size asked of the radius search; grown until the answer is no longer full. */
-const FIRST_LIMIT = 1024;
-
-/**
- * Every facility within `miles` of the point, nearest first (then registry ID), with exact
- * haversine distances: the area search (h3 rings over the spatial index, src/area/) asked for
- * ever more rows until it returns fewer than asked, so nothing is cut off however dense the place.
- */
-export function facilitiesWithin(spatial: SpatialIndex, lat: number, lng: number, miles: number): Hit[] {
-  for (let limit = FIRST_LIMIT; ; limit *= 8) {
-    const hits = searchRadius(spatial, { lat, lng, radiusMiles: miles, limit, sort: 'distance', state: null, activeEnforcement: null });
-    if (hits.length < limit || limit >= spatial.count) return hits;
-  }
-}
 
 type Searched = { rule: CategoryRule; miles: number; test: (f: SiteFacts) => boolean };
 
@@ -69,26 +54,11 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
   const { site } = q;
   const asOf = index.info.as_of;
   const { searched, coverage } = searchedCategories(index, q.distances);
-  const maxMiles = Math.max(...searched.map((s) => s.miles));
   const findings: Finding[] = [];
   const bands = new Map<CategoryKey, Record<BandKey, number>>(CATEGORIES.map((c) => [c.key, Object.fromEntries(DISTANCE_BANDS.map((b) => [b.key, 0])) as Record<BandKey, number>]));
 
-  // the same bits give the same categories at a given distance reach: memoised per (bits, reach)
-  const memo = new Map<number, CategoryKey[]>();
-  for (const hit of facilitiesWithin(spatial, site.lat, site.lng, maxMiles)) {
-    let reach = 0;
-    for (let k = 0; k < searched.length; k++) if (hit.distance <= searched[k]!.miles) reach |= 1 << k;
-    if (reach === 0) continue;
-    const p = hit.pos;
-    const bits = spatial.site[p]!;
-    const key = bits * (1 << searched.length) + reach;
-    let categories = memo.get(key);
-    if (categories === undefined) {
-      const facts = siteFactsOfBits(bits);
-      memo.set(key, (categories = searched.filter((s, k) => (reach & (1 << k)) !== 0 && s.test(facts)).map((s) => s.rule.key)));
-    }
-    if (categories.length === 0) continue;
-    const band = bandOf(hit.distance);
+  for (const { pos: p, distance, categories } of listed(spatial, site, searched)) {
+    const band = bandOf(distance);
     for (const c of categories) bands.get(c)![band]++;
     const bearing = bearingDegrees(site.lat, site.lng, spatial.lat[p]!, spatial.lng[p]!);
     const address = addressAt(spatial, p);
@@ -99,11 +69,11 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       fac_city: address.city,
       fac_state: spatial.states[spatial.state[p]!]!,
       fac_zip: address.zip,
-      distance_miles: roundMiles(hit.distance),
+      distance_miles: roundMiles(distance),
       bearing_degrees: roundBearing(bearing),
-      direction: directionOf(hit.distance, bearing),
+      direction: directionOf(distance, bearing),
       categories,
-      ...recordOf(spatial.score[p]!, (spatial.flags[p]! & 1) === 1, siteFactsOfBits(bits)),
+      ...recordOf(spatial.score[p]!, (spatial.flags[p]! & 1) === 1, siteFactsOfBits(spatial.site[p]!)),
     });
   }
 
@@ -130,6 +100,36 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
     sources: sourcesOf(index.info, site.located_by === 'zip_centroid', CATEGORIES.filter((c) => coverage.get(c.key) === 'not_searched')),
     dataset: { name: index.info.dataset_name, as_of: asOf, fictitious: index.info.fictitious, score_version: index.info.score_version },
   };
+}
+
+type Listed = { pos: number; distance: number; categories: CategoryKey[] };
+
+/**
+ * The facilities within the searched distances that fall under at least one category there, with
+ * those categories, nearest first (then registry ID). A dense site has thousands of facilities
+ * within a mile and lists a fraction: each is tested from its site-fact bits as the walk meets it,
+ * and only those listed are sorted.
+ */
+function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searched: Searched[]): Listed[] {
+  const out: Listed[] = [];
+  if (searched.length === 0) return out;
+  const maxMiles = Math.max(...searched.map((s) => s.miles));
+  // the same bits within reach of the same categories give the same list: memoised per (bits, reach)
+  const memo = new Map<number, CategoryKey[]>();
+  eachWithin(spatial, { lat: site.lat, lng: site.lng, radiusMiles: maxMiles, state: null, activeEnforcement: null }, (pos, distance) => {
+    let reach = 0;
+    for (let k = 0; k < searched.length; k++) if (distance <= searched[k]!.miles) reach |= 1 << k;
+    if (reach === 0) return;
+    const bits = spatial.site[pos]!;
+    const key = bits * (1 << searched.length) + reach;
+    let categories = memo.get(key);
+    if (categories === undefined) {
+      const facts = siteFactsOfBits(bits);
+      memo.set(key, (categories = searched.filter((s, k) => (reach & (1 << k)) !== 0 && s.test(facts)).map((s) => s.rule.key)));
+    }
+    if (categories.length > 0) out.push({ pos, distance, categories });
+  });
+  return out.sort((a, b) => a.distance - b.distance || spatial.rank[a.pos]! - spatial.rank[b.pos]!);
 }
 
 function coverageNote(c: CategoryRule, cov: Coverage): string {

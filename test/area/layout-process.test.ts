@@ -59,7 +59,7 @@ describe('the area layout in a child process', () => {
     const dir = tempDir('area-child');
     const c = new SpatialCollector();
     const ids = ['990000000003', 'A-1', '990000000001', '7'];
-    ids.forEach((id, i) => c.add(encodedOrder([id, `NAME ${i} É`, `${i} MAIN ST`, 'TOWN', i % 2 ? 'TX' : 'GU', `7700${i}`, 29 + i, -95 - i, '', 40 + i, i % 2, 1 << i]) as Parameters<SpatialCollector['add']>[0]));
+    ids.forEach((id, i) => c.add(encodedOrder([id, `NAME ${i} É`, `${i} MAIN ST`, 'TOWN', i % 2 ? 'TX' : 'GU', `7700${i}`, 29 + i, -95 - i, '', 40 + i, i % 2, 1 << i]) as unknown as Parameters<SpatialCollector['add']>[0]));
     const cols = c.columns();
     writeColumnsFile(join(dir, 'cols'), cols);
     const back = readColumnsFile(join(dir, 'cols'));

@@ -12,7 +12,7 @@ import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally, peersJson } from './peers';
 import { STORED_INPUT_KEYS, storedInputsJson } from './inputs-codec';
 import { EVIDENCE_KEYS, storedEvidenceJson, type Evidence } from './evidence';
-import { siteFactBits, siteFactsOf } from './site-facts';
+import { siteFactBitsOf } from './site-facts';
 import { DETAIL_DDL, INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
 import { fillSearchTables, SEARCH_DDL } from './search/table';
 
@@ -235,7 +235,7 @@ export class IndexWriter {
     for (const { id, inputs, evidence } of this.unexplained) {
       const facts = factsOf(inputs, asOf);
       const completeness = this.details.completeness(facts, sourceFormatOf(inputs.not_reported));
-      this.setDetail.run(id, this.details.encode(inputs.programs, explainFacts(facts)), completeness, siteFactBits(siteFactsOf(facts, inputs.programs, evidence)));
+      this.setDetail.run(id, this.details.encode(inputs.programs, explainFacts(facts)), completeness, siteFactBitsOf(facts, inputs.programs, evidence));
     }
     this.addDictionary(this.details.drain());
   }

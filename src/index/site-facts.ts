@@ -29,19 +29,33 @@ export type SiteFacts = {
 const BITS = ['significant', 'formalActionInWindow', 'caa', 'cwa', 'rcra', 'sdwa', 'rcraTsd', 'rcraGenerator', 'tri', 'caaMajor'] as const;
 const BIT = Object.fromEntries(BITS.map((k, i) => [k, 1 << i])) as Record<(typeof BITS)[number], number>;
 
-/** The site facts of a facility whose score facts at the dataset's as-of date are `facts`. */
+/**
+ * The site facts, as bits, of a facility whose score facts at the dataset's as-of date are `facts`.
+ * Bits straight away, with no object per row: ingest calls it for every facility.
+ */
+export function siteFactBitsOf(facts: ScoreFacts, programs: ScoreInputs['programs'], evidence: Evidence | null): number {
+  let b = 0;
+  if (facts.currentStatus === 'significant') b |= BIT.significant;
+  // the score model's own reading, the same facts as active_enforcement
+  if (facts.formalActions > 0) b |= BIT.formalActionInWindow;
+  if (programs.caa !== null) b |= BIT.caa;
+  if (programs.cwa !== null) b |= BIT.cwa;
+  if (programs.rcra !== null) b |= BIT.rcra;
+  if (programs.sdwa !== null) b |= BIT.sdwa;
+  if (evidence === null) return b;
+  const universes = evidence.rcra_universes;
+  if (universes !== null && universes.length > 0) {
+    if (universes.includes('TSDF')) b |= BIT.rcraTsd;
+    if (universes.some((u) => RCRA_GENERATORS.includes(u))) b |= BIT.rcraGenerator;
+  }
+  if (evidence.tri_flag === true) b |= BIT.tri;
+  if (caaMajorOf(evidence) === true) b |= BIT.caaMajor;
+  return b;
+}
+
+/** The site facts of a facility whose score facts at the dataset's as-of date are `facts` (siteFactBitsOf, read back). */
 export function siteFactsOf(facts: ScoreFacts, programs: ScoreInputs['programs'], evidence: Evidence | null): SiteFacts {
-  const universes = evidence?.rcra_universes ?? [];
-  return {
-    significant: facts.currentStatus === 'significant',
-    // the score model's own reading, the same facts as active_enforcement
-    formalActionInWindow: facts.formalActions > 0,
-    programs: { caa: programs.caa !== null, cwa: programs.cwa !== null, rcra: programs.rcra !== null, sdwa: programs.sdwa !== null },
-    rcraTsd: universes.includes('TSDF'),
-    rcraGenerator: universes.some((u) => RCRA_GENERATORS.includes(u)),
-    tri: evidence?.tri_flag === true,
-    caaMajor: evidence !== null && caaMajorOf(evidence) === true,
-  };
+  return siteFactsOfBits(siteFactBitsOf(facts, programs, evidence));
 }
 
 /** The facts as one small integer (what the facility row and the spatial index store). */

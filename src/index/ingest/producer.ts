@@ -3,7 +3,7 @@ import { scoreAndExplain } from '../../scoring/score';
 import { DetailEncoder, type DetailDictionary } from '../facility-detail';
 import { storedInputsJson } from '../inputs-codec';
 import { storedEvidenceJson } from '../evidence';
-import { siteFactBits, siteFactsOf } from '../site-facts';
+import { siteFactBitsOf } from '../site-facts';
 import { evidenceReported } from './evidence-columns';
 import { AS_OF_BUFFER_ROWS, AsOfVoter, type AsOfSource } from './as-of';
 import { readHeader, type Field, type HeaderInfo, type SourceFormat } from './columns';
@@ -78,7 +78,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
       m.registry_id, m.fac_name, m.fac_street, m.fac_city, m.fac_state, m.fac_zip, m.lat, m.lng, m.fac_naics,
       s.overall, s.active_enforcement ? 1 : 0, s.baseline, s.violation_frequency, s.penalty_severity, s.recency, s.repeat_offender,
       s.score_hash, inputsJson, details.encode(m.inputs.programs, why), storedEvidenceJson(m.evidence),
-      details.completeness(facts, format), siteFactBits(siteFactsOf(facts, m.inputs.programs, m.evidence)),
+      details.completeness(facts, format), siteFactBitsOf(facts, m.inputs.programs, m.evidence),
     ]);
     if (batch.length >= BATCH) await flushBatch();
   };

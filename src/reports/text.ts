@@ -14,6 +14,11 @@ const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 const INVISIBLE = /[\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}\u{1F3FB}-\u{1F3FF}]/u;
 const COMBINING_MARKS = /\p{M}/gu;
 const WHITESPACE_RUNS = /\s+/g;
+/** Printable ASCII words with single spaces between: what `toWinAnsi` gives back unchanged from a WinAnsi font. */
+const PLAIN_ASCII = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+
+/** What wrapping needs of a font: pdf-lib's `PDFFont` or the tables of ./font-metrics.ts. */
+export type Measure = { widthOfTextAtSize(text: string, size: number): number };
 
 /** `2026-11-22 01:30 UTC`: a printed time, with its time zone, the same everywhere on the page. */
 export function printedTime(ms: number): string {
@@ -58,14 +63,22 @@ export function encoderFor(font: PDFFont): (raw: string) => SafeText {
   const codePoints = font.getCharacterSet();
   let set = characterSets.get(codePoints);
   if (!set) characterSets.set(codePoints, (set = new Set(codePoints)));
-  return (raw) => toWinAnsi(raw, (cp) => set.has(cp));
+  const slow = (raw: string) => toWinAnsi(raw, (cp) => set.has(cp));
+  if (!hasAscii(set)) return slow;
+  // most of a report (IDs, figures, ECHO's upper-case names) is plain ASCII and needs no work
+  return (raw) => (PLAIN_ASCII.test(raw) ? { text: raw, lossy: false } : slow(raw));
+}
+
+function hasAscii(set: Set<number>): boolean {
+  for (let cp = 0x20; cp <= 0x7e; cp++) if (!set.has(cp)) return false;
+  return true;
 }
 
 /**
  * Greedy word wrap to `maxWidth` points; a word wider than a line (a long run without spaces)
  * is cut by characters so nothing ever runs off the page. Text must already be font-safe.
  */
-export function wrapText(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
+export function wrapText(text: string, font: Measure, size: number, maxWidth: number): string[] {
   const width = (s: string) => font.widthOfTextAtSize(s, size);
   const lines: string[] = [];
   let line = '';
@@ -97,7 +110,7 @@ export function wrapText(text: string, font: PDFFont, size: number, maxWidth: nu
 }
 
 /** Like `wrapText` but at most `maxLines`, the last one ending in an ellipsis when cut. */
-export function clampLines(text: string, font: PDFFont, size: number, maxWidth: number, maxLines: number): string[] {
+export function clampLines(text: string, font: Measure, size: number, maxWidth: number, maxLines: number): string[] {
   const lines = wrapText(text, font, size, maxWidth);
   if (lines.length <= maxLines) return lines;
   const kept = lines.slice(0, maxLines);

@@ -26,7 +26,7 @@ export class FontMetrics {
     for (const cp of font.getCharacterSet()) {
       if (cp >= CODE_LIMIT) continue;
       const ch = String.fromCharCode(cp);
-      this.widths[cp] = font.widthOfTextAtSize(ch, 1000);
+      this.widths[cp] = whole(font.widthOfTextAtSize(ch, 1000));
       const byte = parseInt(font.encodeText(ch).asString(), 16);
       this.fragments[cp] = byte === 0x28 || byte === 0x29 || byte === 0x5c ? `\\${ch}` : byte >= 0x20 && byte <= 0x7e ? ch : `\\${byte.toString(8).padStart(3, '0')}`;
     }
@@ -43,6 +43,11 @@ export class FontMetrics {
       total += this.widths[left]! + (right < 0 ? 0 : this.kern(left, right));
     }
     return total;
+  }
+
+  /** The kerning pdf-lib counts between the last character of `left` and the first of `right`. */
+  kernBetween(left: string, right: string): number {
+    return left && right ? this.kern(this.code(left, left.length - 1), this.code(right, 0)) : 0;
   }
 
   /** Same value as pdf-lib's `PDFFont.widthOfTextAtSize`, for font-safe text. */
@@ -69,11 +74,17 @@ export class FontMetrics {
     const key = left * CODE_LIMIT + right;
     let k = this.kerns.get(key);
     if (k === undefined) {
-      k = this.font.widthOfTextAtSize(String.fromCharCode(left, right), 1000) - this.widths[left]! - this.widths[right]!;
+      k = whole(this.font.widthOfTextAtSize(String.fromCharCode(left, right), 1000) - this.widths[left]! - this.widths[right]!);
       this.kerns.set(key, k);
     }
     return k;
   }
+}
+
+/** AFM metrics are whole thousandths; sums of them are then exact in any order, which wrapping relies on. */
+function whole(units: number): number {
+  if (!Number.isInteger(units)) throw new Error(`font metric ${units} is not a whole number of thousandths`);
+  return units;
 }
 
 // Standard font metrics are constants of the format, the same in every document, so one table

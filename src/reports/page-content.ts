@@ -1,32 +1,10 @@
 import type { RGB } from 'pdf-lib';
-
-/**
- * A number as a content stream writes it: to a thousandth of a point (1/72,000 in, far below what
- * a printer or a screen resolves), without an exponent, -0 as 0.
- */
-export function num(n: number): string {
-  return String(Math.round(n * 1000) / 1000 + 0);
-}
+import { AsciiBuffer, num, zlibDeflate } from './content-bytes';
 
 const colorOf = (c: RGB) => `${num(c.red)} ${num(c.green)} ${num(c.blue)}`;
 
 // pdf-lib's circle: four Bézier quarters with this handle length, starting at the left point
 const KAPPA = (4 * (Math.SQRT2 - 1)) / 3;
-
-/**
- * `bytes` in the zlib format a FlateDecode stream holds (RFC 1950: a header, raw deflate, the
- * Adler-32 of the input). Bun's native raw deflate took half the time of node:zlib's
- * `deflateSync` on a report's pages, which pays for a stream object per call.
- */
-export function zlibDeflate(bytes: Uint8Array): Uint8Array {
-  const raw = Bun.deflateSync(bytes);
-  const out = new Uint8Array(raw.length + 6);
-  out[0] = 0x78; // deflate, 32 KiB window
-  out[1] = 0x9c; // default compression; makes the header a multiple of 31, as RFC 1950 requires
-  out.set(raw, 2);
-  new DataView(out.buffer).setUint32(raw.length + 2, Number(Bun.hash.adler32(bytes)));
-  return out;
-}
 
 /** A circle of radius `r` around the origin, as path operators. */
 export function circlePath(r: number): string {
@@ -38,7 +16,7 @@ export function circlePath(r: number): string {
 export type Paint = { fill?: RGB; stroke?: RGB; width?: number; dash?: readonly number[] };
 
 /**
- * The operators of one page, written as text and deflated natively when the page is done.
+ * The operators of one page, written as ASCII bytes and deflated natively when the page is done.
  * pdf-lib builds an object per operator and operand and deflates in JavaScript; for a page of
  * table rows that was most of a site report's render. The graphics state is tracked, so a
  * colour, line width, dash or font is set only when it changes, and consecutive lines of text
@@ -46,7 +24,7 @@ export type Paint = { fill?: RGB; stroke?: RGB; width?: number; dash?: readonly 
  * translated circle, which restores only the translation.
  */
 export class PageContent {
-  private ops = '';
+  private readonly out = new AsciiBuffer();
   private inText = false;
   /** The last fill colour set, by object and as written: palette colours are shared objects, so identity settles most calls. */
   private fillRgb: RGB | null = null;
@@ -61,15 +39,15 @@ export class PageContent {
   /** One line of text: `literal` is an encoded PDF string, `font` a resource name of the page. */
   text(literal: string, font: string, size: number, x: number, y: number, color: RGB): void {
     if (!this.inText) {
-      this.ops += 'BT\n';
+      this.write('BT\n');
       this.inText = true;
     }
     if (font !== this.font || size !== this.fontSize) {
-      this.ops += `/${font} ${num(size)} Tf\n`;
+      this.write(`/${font} ${num(size)} Tf\n`);
       [this.font, this.fontSize] = [font, size];
     }
     this.setFill(color);
-    this.ops += `1 0 0 1 ${num(x)} ${num(y)} Tm ${literal} Tj\n`;
+    this.write(`1 0 0 1 ${num(x)} ${num(y)} Tm ${literal} Tj\n`);
   }
 
   rect(x: number, y: number, width: number, height: number, paint: Paint): void {
@@ -95,12 +73,17 @@ export class PageContent {
   /** The page's operators, uncompressed (for tests and for reading). */
   operators(): string {
     this.endText();
-    return this.ops;
+    return Buffer.from(this.out.view()).toString('latin1');
   }
 
   /** The content stream's bytes, zlib-deflated (a FlateDecode stream). */
   deflated(): Uint8Array {
-    return zlibDeflate(Buffer.from(this.operators(), 'latin1'));
+    this.endText();
+    return zlibDeflate(this.out.view());
+  }
+
+  private write(s: string): void {
+    this.out.write(s);
   }
 
   private shape(path: string, p: Paint, after = ''): void {
@@ -108,24 +91,24 @@ export class PageContent {
     if (p.fill) this.setFill(p.fill);
     if (p.stroke) {
       const sc = `${colorOf(p.stroke)} RG`;
-      if (sc !== this.strokeColor) this.ops += `${(this.strokeColor = sc)}\n`;
+      if (sc !== this.strokeColor) this.write(`${(this.strokeColor = sc)}\n`);
       const w = `${num(p.width ?? 1)} w`;
-      if (w !== this.lineWidth) this.ops += `${(this.lineWidth = w)}\n`;
+      if (w !== this.lineWidth) this.write(`${(this.lineWidth = w)}\n`);
       const d = p.dash?.length ? `[${p.dash.map(num).join(' ')}] 0 d` : '[] 0 d';
-      if (d !== this.dashPattern) this.ops += `${(this.dashPattern = d)}\n`;
+      if (d !== this.dashPattern) this.write(`${(this.dashPattern = d)}\n`);
     }
-    this.ops += `${path} ${p.fill && p.stroke ? 'B' : p.fill ? 'f' : 'S'}${after}\n`;
+    this.write(`${path} ${p.fill && p.stroke ? 'B' : p.fill ? 'f' : 'S'}${after}\n`);
   }
 
   private setFill(color: RGB): void {
     if (color === this.fillRgb) return;
     this.fillRgb = color;
     const fc = `${colorOf(color)} rg`;
-    if (fc !== this.fillColor) this.ops += `${(this.fillColor = fc)}\n`;
+    if (fc !== this.fillColor) this.write(`${(this.fillColor = fc)}\n`);
   }
 
   private endText(): void {
-    if (this.inText) this.ops += 'ET\n';
+    if (this.inText) this.write('ET\n');
     this.inText = false;
   }
 }

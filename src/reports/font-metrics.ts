@@ -34,15 +34,16 @@ export class FontMetrics {
 
   /** Width of `text` at 1000 points, kerning included, as pdf-lib counts it. */
   units(text: string): number {
-    let total = 0;
     const n = text.length;
-    let right = n > 0 ? this.code(text, 0) : 0;
-    for (let i = 0; i < n; i++) {
-      const left = right;
-      right = i + 1 < n ? this.code(text, i + 1) : -1;
-      total += this.widths[left]! + (right < 0 ? 0 : this.kern(left, right));
+    if (n === 0) return 0;
+    let total = 0;
+    let left = this.code(text, 0);
+    for (let i = 1; i < n; i++) {
+      const right = this.code(text, i);
+      total += this.widths[left]! + this.kern(left, right);
+      left = right;
     }
-    return total;
+    return total + this.widths[left]!;
   }
 
   /** The kerning pdf-lib counts between the last character of `left` and the first of `right`. */

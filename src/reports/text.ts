@@ -82,6 +82,8 @@ function hasAscii(set: Set<number>): boolean {
 export function wrapText(text: string, font: FontMetrics, size: number, maxWidth: number): string[] {
   const scale = size / 1000;
   const fits = (units: number) => units * scale <= maxWidth;
+  // one word that fits (a figure, an ID, Yes/No): most table cells
+  if (text && !text.includes(' ') && fits(font.units(text))) return [text];
   const space = font.units(' ');
   const lines: string[] = [];
   let line = '';

@@ -1,5 +1,5 @@
-import type { PDFPage } from 'pdf-lib';
 import { COLORS, CONTENT_WIDTH, drawFictitiousBanner, drawRunningHead, FOOTER_BASELINE, Flow, PAGE } from './layout';
+import type { PageContent } from './page-content';
 import type { ReportView } from './model';
 import { MIN_PEERS } from '../index/peers';
 import { printedTime } from './text';
@@ -130,9 +130,9 @@ function drawEnforcement(f: Flow, v: ReportView): void {
   f.y -= h + 4;
 }
 
-function drawFooter(f: Flow, page: PDFPage, v: ReportView, index: number, count: number): void {
+function drawFooter(f: Flow, page: PageContent, v: ReportView, index: number, count: number): void {
   const y = FOOTER_BASELINE;
-  page.drawLine({ start: { x: PAGE.margin, y: y + 14 }, end: { x: PAGE.width - PAGE.margin, y: y + 14 }, thickness: 0.5, color: COLORS.rule });
+  page.line(PAGE.margin, y + 14, PAGE.width - PAGE.margin, y + 14, 0.5, COLORS.rule);
   const style = { size: 7.5, color: COLORS.muted };
   f.text(`Generated ${printedTime(v.generated_at)}  ·  Document ${v.document_id}  ·  Score method ${v.score_version}`, PAGE.margin, y, style, 'left', page);
   f.text(`Page ${index + 1} of ${count}`, PAGE.width - PAGE.margin, y, { ...style, bold: true }, 'right', page);

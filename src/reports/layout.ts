@@ -1,4 +1,6 @@
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib';
+import { PDFDocument, PDFName, StandardFonts, rgb, type PDFFont, type RGB } from 'pdf-lib';
+import { metricsOf, type FontMetrics } from './font-metrics';
+import { PageContent } from './page-content';
 import { clampLines, encoderFor, wrapText } from './text';
 
 /** US Letter, 0.75 in margins; the footer lives inside the bottom margin area above `FOOTER_TOP`. */
@@ -29,14 +31,17 @@ export const COLORS = {
 
 export type TextStyle = { size: number; bold?: boolean; italic?: boolean; color?: RGB };
 
+type Face = { key: string; metrics: FontMetrics; font: PDFFont };
+
 /**
- * A top-to-bottom writer over pdf-lib pages: keeps a cursor `y`, breaks pages when a block does
- * not fit, and funnels every string through the WinAnsi sanitiser (pdf-lib throws on characters
- * its standard fonts lack, so raw text must never reach `drawText`).
+ * A top-to-bottom writer of pages: keeps a cursor `y`, breaks pages when a block does not fit,
+ * and funnels every string through the WinAnsi sanitiser (the standard fonts lack most of
+ * Unicode, so raw text must never reach a page). Pages are written as operator text
+ * (./page-content.ts) and handed to pdf-lib only when the document is saved.
  */
 export class Flow {
-  readonly pages: PDFPage[] = [];
-  page!: PDFPage;
+  readonly pages: PageContent[] = [];
+  page!: PageContent;
   y = 0;
   /** True once any text lost characters the font cannot show. */
   lossy = false;
@@ -44,26 +49,26 @@ export class Flow {
 
   private constructor(
     readonly doc: PDFDocument,
-    readonly fonts: { regular: PDFFont; bold: PDFFont; italic: PDFFont },
+    private readonly faces: { regular: Face; bold: Face; italic: Face },
     private readonly onNewPage: (flow: Flow) => void,
   ) {
-    this.encode = encoderFor(fonts.regular);
+    this.encode = encoderFor(faces.regular.font);
   }
 
   static async create(onNewPage: (flow: Flow) => void): Promise<Flow> {
     const doc = await PDFDocument.create({ updateMetadata: false });
-    const fonts = {
-      regular: await doc.embedFont(StandardFonts.Helvetica),
-      bold: await doc.embedFont(StandardFonts.HelveticaBold),
-      italic: await doc.embedFont(StandardFonts.HelveticaOblique),
+    const face = async (key: string, name: StandardFonts): Promise<Face> => {
+      const font = await doc.embedFont(name);
+      return { key, font, metrics: metricsOf(font) };
     };
-    const flow = new Flow(doc, fonts, onNewPage);
+    const faces = { regular: await face('F1', StandardFonts.Helvetica), bold: await face('F2', StandardFonts.HelveticaBold), italic: await face('F3', StandardFonts.HelveticaOblique) };
+    const flow = new Flow(doc, faces, onNewPage);
     flow.newPage();
     return flow;
   }
 
   newPage(): void {
-    this.page = this.doc.addPage([PAGE.width, PAGE.height]);
+    this.page = new PageContent();
     this.pages.push(this.page);
     this.y = PAGE.height - PAGE.margin;
     this.onNewPage(this);
@@ -74,8 +79,8 @@ export class Flow {
     if (this.y - height < FOOTER_TOP + 12) this.newPage();
   }
 
-  font(style: TextStyle): PDFFont {
-    return style.bold ? this.fonts.bold : style.italic ? this.fonts.italic : this.fonts.regular;
+  private face(style: TextStyle): Face {
+    return style.bold ? this.faces.bold : style.italic ? this.faces.italic : this.faces.regular;
   }
 
   /** Font-safe version of `raw`; records whether anything was lost. */
@@ -86,43 +91,44 @@ export class Flow {
   }
 
   width(raw: string, style: TextStyle): number {
-    return this.font(style).widthOfTextAtSize(this.safe(raw), style.size);
+    return this.face(style).metrics.widthOfTextAtSize(this.safe(raw), style.size);
   }
 
   /** Draws one line at an absolute position; `align` right/center uses `x` as that edge/centre. */
   text(raw: string, x: number, y: number, style: TextStyle, align: 'left' | 'right' | 'center' = 'left', page = this.page): void {
     const text = this.safe(raw);
-    const font = this.font(style);
-    const w = font.widthOfTextAtSize(text, style.size);
+    const face = this.face(style);
+    const w = align === 'left' ? 0 : face.metrics.widthOfTextAtSize(text, style.size);
     const left = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
-    page.drawText(text, { x: left, y, size: style.size, font, color: style.color ?? COLORS.ink });
+    page.text(face.metrics.literal(text), face.key, style.size, left, y, style.color ?? COLORS.ink);
   }
 
   /** Wrapped lines of `raw` in `width`, at most `maxLines` (ellipsis when cut). */
   lines(raw: string, style: TextStyle, width: number, maxLines = Infinity): string[] {
     const text = this.safe(raw);
-    const font = this.font(style);
-    return Number.isFinite(maxLines) ? clampLines(text, font, style.size, width, maxLines) : wrapText(text, font, style.size, width);
+    const metrics = this.face(style).metrics;
+    return Number.isFinite(maxLines) ? clampLines(text, metrics, style.size, width, maxLines) : wrapText(text, metrics, style.size, width);
   }
 
   /** A wrapped paragraph at the cursor, breaking pages between lines; leaves `y` below it. */
   paragraph(raw: string, style: TextStyle, opts: { x?: number; width?: number; leading?: number } = {}): void {
     const x = opts.x ?? PAGE.margin;
     const leading = opts.leading ?? style.size * 1.4;
+    const face = this.face(style);
     for (const line of this.lines(raw, style, opts.width ?? CONTENT_WIDTH)) {
       this.ensure(leading);
       this.y -= style.size;
-      this.page.drawText(line, { x, y: this.y, size: style.size, font: this.font(style), color: style.color ?? COLORS.ink });
+      this.page.text(face.metrics.literal(line), face.key, style.size, x, this.y, style.color ?? COLORS.ink);
       this.y -= leading - style.size;
     }
   }
 
   rect(x: number, y: number, width: number, height: number, fill: RGB, border?: RGB): void {
-    this.page.drawRectangle({ x, y, width, height, color: fill, ...(border ? { borderColor: border, borderWidth: 0.75 } : {}) });
+    this.page.rect(x, y, width, height, border ? { fill, stroke: border, width: 0.75 } : { fill });
   }
 
   rule(y = this.y, color: RGB = COLORS.rule): void {
-    this.page.drawLine({ start: { x: PAGE.margin, y }, end: { x: PAGE.width - PAGE.margin, y }, thickness: 0.75, color });
+    this.page.line(PAGE.margin, y, PAGE.width - PAGE.margin, y, 0.75, color);
   }
 
   /** A section title with a rule under it. */
@@ -136,8 +142,14 @@ export class Flow {
   }
 
   /** Draws `footer` on every page once the page count is known, and serialises the document. */
-  async finish(footer: (flow: Flow, page: PDFPage, index: number, count: number) => void): Promise<Uint8Array> {
+  async finish(footer: (flow: Flow, page: PageContent, index: number, count: number) => void): Promise<Uint8Array> {
     this.pages.forEach((p, i) => footer(this, p, i, this.pages.length));
+    for (const content of this.pages) {
+      const page = this.doc.addPage([PAGE.width, PAGE.height]);
+      for (const face of Object.values(this.faces)) page.node.setFontDictionary(PDFName.of(face.key), face.font.ref);
+      const stream = this.doc.context.stream(content.deflated(), { Filter: 'FlateDecode' });
+      page.node.addContentStream(this.doc.context.register(stream));
+    }
     // objectsPerTick: pdf-lib otherwise yields to a timer every 50 objects, which costs more than the work here
     return this.doc.save({ useObjectStreams: true, objectsPerTick: Number.POSITIVE_INFINITY });
   }

@@ -37,18 +37,18 @@ export function drawScoreTrend(f: Flow, v: ReportView): void {
   const yOf = (score: number) => bottom + (score / 100) * PLOT_HEIGHT;
   const xOf = (i: number) => x0 + (i * (x1 - x0)) / (points.length - 1);
   for (const level of [0, 50, 100]) {
-    f.page.drawLine({ start: { x: x0, y: yOf(level) }, end: { x: x1, y: yOf(level) }, thickness: 0.5, color: COLORS.rule });
+    f.page.line(x0, yOf(level), x1, yOf(level), 0.5, COLORS.rule);
     f.text(String(level), x0 - 6, yOf(level) - 3, { size: 7, color: COLORS.faint }, 'right');
   }
   // a removal (no score) breaks the line
   points.forEach((p, i) => {
     const prev = points[i - 1];
     if (i > 0 && p.overall_score !== null && prev?.overall_score != null) {
-      f.page.drawLine({ start: { x: xOf(i - 1), y: yOf(prev.overall_score) }, end: { x: xOf(i), y: yOf(p.overall_score) }, thickness: 1.25, color: COLORS.navy });
+      f.page.line(xOf(i - 1), yOf(prev.overall_score), xOf(i), yOf(p.overall_score), 1.25, COLORS.navy);
     }
   });
   points.forEach((p, i) => {
-    if (p.overall_score !== null) f.page.drawCircle({ x: xOf(i), y: yOf(p.overall_score), size: 2.2, color: scoreColor(p.overall_score / 100) });
+    if (p.overall_score !== null) f.page.circle(xOf(i), yOf(p.overall_score), 2.2, { fill: scoreColor(p.overall_score / 100) });
   });
   f.y = bottom - 11;
   f.text(points[0]!.as_of, x0, f.y, { size: 7.5, color: COLORS.muted });

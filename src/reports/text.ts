@@ -1,4 +1,5 @@
 import type { PDFFont } from 'pdf-lib';
+import type { FontMetrics } from './font-metrics';
 
 /** Letters NFKD cannot take apart but that have a plain Latin spelling. */
 const LATIN_FALLBACKS: Record<string, string> = {
@@ -14,6 +15,8 @@ const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 const INVISIBLE = /[\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}\u{1F3FB}-\u{1F3FF}]/u;
 const COMBINING_MARKS = /\p{M}/gu;
 const WHITESPACE_RUNS = /\s+/g;
+/** Printable ASCII words with single spaces between: what `toWinAnsi` gives back unchanged from a WinAnsi font. */
+const PLAIN_ASCII = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
 
 /** `2026-11-22 01:30 UTC`: a printed time, with its time zone, the same everywhere on the page. */
 export function printedTime(ms: number): string {
@@ -58,46 +61,67 @@ export function encoderFor(font: PDFFont): (raw: string) => SafeText {
   const codePoints = font.getCharacterSet();
   let set = characterSets.get(codePoints);
   if (!set) characterSets.set(codePoints, (set = new Set(codePoints)));
-  return (raw) => toWinAnsi(raw, (cp) => set.has(cp));
+  const slow = (raw: string) => toWinAnsi(raw, (cp) => set.has(cp));
+  if (!hasAscii(set)) return slow;
+  // most of a report (IDs, figures, ECHO's upper-case names) is plain ASCII and needs no work
+  return (raw) => (PLAIN_ASCII.test(raw) ? { text: raw, lossy: false } : slow(raw));
+}
+
+function hasAscii(set: Set<number>): boolean {
+  for (let cp = 0x20; cp <= 0x7e; cp++) if (!set.has(cp)) return false;
+  return true;
 }
 
 /**
  * Greedy word wrap to `maxWidth` points; a word wider than a line (a long run without spaces)
  * is cut by characters so nothing ever runs off the page. Text must already be font-safe.
+ * A line's width grows by each word's (the kerning at the joins included) instead of being
+ * measured again: metrics are whole thousandths, so the sum is exactly what pdf-lib would
+ * measure for the joined line, and the lines are the same.
  */
-export function wrapText(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
-  const width = (s: string) => font.widthOfTextAtSize(s, size);
+export function wrapText(text: string, font: FontMetrics, size: number, maxWidth: number): string[] {
+  const scale = size / 1000;
+  const fits = (units: number) => units * scale <= maxWidth;
+  // one word that fits (a figure, an ID, Yes/No): most table cells
+  if (text && !text.includes(' ') && fits(font.units(text))) return [text];
+  const space = font.units(' ');
   const lines: string[] = [];
   let line = '';
-  for (const word of text.split(' ').filter(Boolean)) {
-    const candidate = line ? `${line} ${word}` : word;
-    if (width(candidate) <= maxWidth) {
-      line = candidate;
+  let lineUnits = 0;
+  for (const word of text.split(' ')) {
+    if (!word) continue;
+    const wordUnits = font.units(word);
+    const joined = line ? lineUnits + font.kernBetween(line, ' ') + space + font.kernBetween(' ', word) + wordUnits : wordUnits;
+    if (fits(joined)) {
+      line = line ? `${line} ${word}` : word;
+      lineUnits = joined;
       continue;
     }
     if (line) lines.push(line);
-    line = '';
     let rest = word;
-    while (width(rest) > maxWidth) {
+    let restUnits = wordUnits;
+    while (!fits(restUnits)) {
       // longest prefix that fits (at least one character, so the loop always progresses)
       let lo = 1;
       let hi = rest.length - 1;
       while (lo < hi) {
         const mid = Math.ceil((lo + hi) / 2);
-        if (width(rest.slice(0, mid)) <= maxWidth) lo = mid;
+        if (fits(font.units(rest.slice(0, mid)))) lo = mid;
         else hi = mid - 1;
       }
       lines.push(rest.slice(0, lo));
       rest = rest.slice(lo);
+      restUnits = font.units(rest);
     }
     line = rest;
+    lineUnits = restUnits;
   }
   if (line) lines.push(line);
   return lines.length ? lines : [''];
 }
 
 /** Like `wrapText` but at most `maxLines`, the last one ending in an ellipsis when cut. */
-export function clampLines(text: string, font: PDFFont, size: number, maxWidth: number, maxLines: number): string[] {
+export function clampLines(text: string, font: FontMetrics, size: number, maxWidth: number, maxLines: number): string[] {
   const lines = wrapText(text, font, size, maxWidth);
   if (lines.length <= maxLines) return lines;
   const kept = lines.slice(0, maxLines);

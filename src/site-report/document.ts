@@ -1,6 +1,6 @@
-import type { PDFPage } from 'pdf-lib';
 import { formatCoordinates } from '../reports/document';
 import { COLORS, CONTENT_WIDTH, drawFictitiousBanner, drawRunningHead, FOOTER_BASELINE, Flow, PAGE } from '../reports/layout';
+import type { PageContent } from '../reports/page-content';
 import { printedTime } from '../reports/text';
 import type { SiteReport } from './model';
 import { drawDisclaimer, drawFindings, drawSources, drawSummary, drawUnmapped, drawWarning } from './pdf-sections';
@@ -108,9 +108,9 @@ function drawCover(f: Flow, r: SiteReport, v: SiteReportView): void {
   f.y -= 4;
 }
 
-function drawFooter(f: Flow, page: PDFPage, v: SiteReportView, index: number, count: number): void {
+function drawFooter(f: Flow, page: PageContent, v: SiteReportView, index: number, count: number): void {
   const y = FOOTER_BASELINE;
-  page.drawLine({ start: { x: PAGE.margin, y: y + 14 }, end: { x: PAGE.width - PAGE.margin, y: y + 14 }, thickness: 0.5, color: COLORS.rule });
+  page.line(PAGE.margin, y + 14, PAGE.width - PAGE.margin, y + 14, 0.5, COLORS.rule);
   const style = { size: 7.5, color: COLORS.muted };
   f.text(`Generated ${printedTime(v.generated_at)}  ·  Document ${v.document_id}  ·  A records screening, not a Phase I ESA`, PAGE.margin, y, style, 'left', page);
   f.text(`Page ${index + 1} of ${count}`, PAGE.width - PAGE.margin, y, { ...style, bold: true }, 'right', page);

@@ -72,7 +72,7 @@ export function drawTable<T>(f: Flow, columns: Column<T>[], rows: readonly T[], 
     });
     f.y -= h;
   });
-  f.page.drawLine({ start: { x: PAGE.margin, y: f.y }, end: { x: PAGE.margin + CONTENT_WIDTH, y: f.y }, thickness: 0.5, color: COLORS.rule });
+  f.page.line(PAGE.margin, f.y, PAGE.margin + CONTENT_WIDTH, f.y, 0.5, COLORS.rule);
 }
 
 function cellText(f: Flow, text: string, x: number, width: number, y: number, align: Column<unknown>['align'], style: { size: number; bold?: boolean; color: RGB }): void {

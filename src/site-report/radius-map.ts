@@ -51,14 +51,14 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
 
   for (const ring of ringsFor(maxMiles)) {
     const r = ring.miles * perMile;
-    page.drawCircle({ x: cx, y: cy, size: r, borderColor: ring.miles === 1 ? COLORS.muted : COLORS.faint, borderWidth: ring.miles === 1 ? 0.9 : 0.6, borderDashArray: ring.miles < 1 ? [3, 2] : undefined });
+    page.circle(cx, cy, r, { stroke: ring.miles === 1 ? COLORS.muted : COLORS.faint, width: ring.miles === 1 ? 0.9 : 0.6, dash: ring.miles < 1 ? [3, 2] : undefined });
     // labels on the 45° line to the upper right, where they cross no axis
     const lx = cx + r * Math.SQRT1_2 + 2;
     const ly = cy + r * Math.SQRT1_2 + 2;
     f.text(ring.label, lx, ly, { size: 6.5, bold: true, color: COLORS.muted });
   }
-  page.drawLine({ start: { x: cx, y: top - 6 }, end: { x: cx, y: top - side + 6 }, thickness: 0.3, color: COLORS.rule });
-  page.drawLine({ start: { x: x0 + 6, y: cy }, end: { x: x0 + side - 6, y: cy }, thickness: 0.3, color: COLORS.rule });
+  page.line(cx, top - 6, cx, top - side + 6, 0.3, COLORS.rule);
+  page.line(x0 + 6, cy, x0 + side - 6, cy, 0.3, COLORS.rule);
 
   // worst scores drawn last, so they sit on top where dots overlap
   const placed = findings.map((g, i) => ({ g, n: i + 1 })).sort((a, b) => b.g.overall_score - a.g.overall_score);
@@ -66,12 +66,12 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
     const r = g.distance_miles * perMile;
     const x = cx + r * Math.sin(g.bearing_degrees * DEG);
     const y = cy + r * Math.cos(g.bearing_degrees * DEG);
-    page.drawCircle({ x, y, size: 3.4, color: scoreBand(g.overall_score).color, borderColor: COLORS.white, borderWidth: 0.6 });
+    page.circle(x, y, 3.4, { fill: scoreBand(g.overall_score).color, stroke: COLORS.white, width: 0.6 });
     if (n <= NUMBERED_DOTS) f.text(String(n), x + 4, y + 2, { size: 5.5, bold: true, color: COLORS.ink });
   }
 
   // the site: a navy square outline over the dots, so a facility on site still shows inside it
-  f.page.drawRectangle({ x: cx - 5, y: cy - 5, width: 10, height: 10, borderColor: COLORS.navy, borderWidth: 1.6 });
+  f.page.rect(cx - 5, cy - 5, 10, 10, { stroke: COLORS.navy, width: 1.6 });
 
   drawNorthArrow(f, x0 + side - 22, top - 16);
   drawScaleBar(f, x0 + 12, top - side + 14, perMile);
@@ -79,8 +79,9 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
 }
 
 function drawNorthArrow(f: Flow, x: number, yTop: number): void {
-  // an arrowhead pointing up: drawSvgPath's y axis points down from (x, yTop - 10)
-  f.page.drawSvgPath('M 0 0 L 6 16 L 0 12 L -6 16 Z', { x, y: yTop - 10, color: COLORS.navy, borderColor: COLORS.navy, borderWidth: 0.5 });
+  // an arrowhead pointing up, its tip at (x, yTop - 10) and a notch in its base
+  const tip = yTop - 10;
+  f.page.polygon([[x, tip], [x + 6, tip - 16], [x, tip - 12], [x - 6, tip - 16]], { fill: COLORS.navy, stroke: COLORS.navy, width: 0.5 });
   f.text('N', x, yTop - 6, { size: 8, bold: true, color: COLORS.navy }, 'center');
 }
 
@@ -98,12 +99,12 @@ function drawScaleBar(f: Flow, x: number, y: number, perMile: number): void {
 export function drawMapLegend(f: Flow, findings: readonly Finding[]): void {
   let x = PAGE.margin;
   f.y -= 14;
-  f.page.drawRectangle({ x, y: f.y - 1, width: 7, height: 7, borderColor: COLORS.navy, borderWidth: 1.4 });
+  f.page.rect(x, f.y - 1, 7, 7, { stroke: COLORS.navy, width: 1.4 });
   f.text('The site', x + 11, f.y, { size: 7.5, color: COLORS.muted });
   x += 60;
   for (const b of SCORE_BANDS) {
     const n = findings.filter((g) => scoreBand(g.overall_score) === b).length;
-    f.page.drawCircle({ x: x + 3.5, y: f.y + 2.5, size: 3.4, color: b.color });
+    f.page.circle(x + 3.5, f.y + 2.5, 3.4, { fill: b.color });
     const label = `${b.label} (${b.range}): ${n}`;
     f.text(label, x + 11, f.y, { size: 7.5, color: COLORS.muted });
     x += 24 + f.width(label, { size: 7.5 });

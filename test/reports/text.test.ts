@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { metricsOf } from '../../src/reports/font-metrics';
 import { clampLines, encoderFor, wrapText } from '../../src/reports/text';
 
 const doc = await PDFDocument.create();
 const font = await doc.embedFont(StandardFonts.Helvetica);
 const safe = encoderFor(font);
+// wrapping reads the font's tables; pdf-lib's own measurement stays the judge of every width below
+const metrics = metricsOf(font);
 
 // Any code points, lone surrogates included, biased towards Latin where the transliteration lives.
 // (Built by hand: fast-check's 'binary' string unit is very slow under Bun.)
@@ -48,7 +51,7 @@ describe('wrapping to a width', () => {
     fc.assert(
       fc.property(fc.array(word, { minLength: 1, maxLength: 30 }), fc.integer({ min: 30, max: 400 }), (words, width) => {
         const text = words.join(' ');
-        const lines = wrapText(text, font, 10, width);
+        const lines = wrapText(text, metrics, 10, width);
         for (const l of lines) expect(font.widthOfTextAtSize(l, 10)).toBeLessThanOrEqual(width);
         expect(lines.join('').replaceAll(' ', '')).toBe(text.replaceAll(' ', ''));
       }),
@@ -56,20 +59,52 @@ describe('wrapping to a width', () => {
     );
   });
 
+  it('breaks exactly where measuring every candidate line with pdf-lib would, kerned pairs and Latin-1 included', () => {
+    // the wrap as it was written before the tables: each candidate line measured whole by pdf-lib
+    const measured = (text: string, size: number, max: number) => {
+      const lines: string[] = [];
+      let line = '';
+      for (const word of text.split(' ').filter(Boolean)) {
+        const candidate = line ? `${line} ${word}` : word;
+        if (font.widthOfTextAtSize(candidate, size) <= max) line = candidate;
+        else {
+          if (line) lines.push(line);
+          line = word;
+          while (font.widthOfTextAtSize(line, size) > max) {
+            let n = 1;
+            while (n + 1 < line.length && font.widthOfTextAtSize(line.slice(0, n + 1), size) <= max) n++;
+            lines.push(line.slice(0, n));
+            line = line.slice(n);
+          }
+        }
+      }
+      if (line) lines.push(line);
+      return lines.length ? lines : [''];
+    };
+    const word = fc.stringMatching(/^[AVWTYLPFovwy.,'r-]{1,6}$|^[A-Za-zÀ-ÿ0-9&.,-]{1,25}$/);
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 25 }), fc.constantFrom(6.5, 7.5, 9, 10, 18), fc.integer({ min: 10, max: 500 }), (words, size, width) => {
+        const text = words.join(' ');
+        expect(wrapText(text, metrics, size, width)).toEqual(measured(text, size, width));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('a 300-character name without spaces is cut into pieces that fit', () => {
-    const lines = wrapText('X'.repeat(300), font, 19, 330);
+    const lines = wrapText('X'.repeat(300), metrics, 19, 330);
     expect(lines.length).toBeGreaterThan(1);
     expect(lines.join('')).toBe('X'.repeat(300));
   });
 
   it('clamping to two lines ends the second with an ellipsis and keeps it inside the width', () => {
-    const lines = clampLines('ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN', font, 10, 60, 2);
+    const lines = clampLines('ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN', metrics, 10, 60, 2);
     expect(lines).toHaveLength(2);
     expect(lines[1]!.endsWith('…')).toBe(true);
     expect(font.widthOfTextAtSize(lines[1]!, 10)).toBeLessThanOrEqual(60);
   });
 
   it('text that fits is not clamped', () => {
-    expect(clampLines('SHORT NAME', font, 10, 300, 2)).toEqual(['SHORT NAME']);
+    expect(clampLines('SHORT NAME', metrics, 10, 300, 2)).toEqual(['SHORT NAME']);
   });
 });

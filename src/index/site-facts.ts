@@ -28,6 +28,10 @@ export type SiteFacts = {
 // One bit each; the order is part of the stored format (facility.site_facts and the area file).
 const BITS = ['significant', 'formalActionInWindow', 'caa', 'cwa', 'rcra', 'sdwa', 'rcraTsd', 'rcraGenerator', 'tri', 'caaMajor'] as const;
 const BIT = Object.fromEntries(BITS.map((k, i) => [k, 1 << i])) as Record<(typeof BITS)[number], number>;
+/** Each fact's bit, for readers that test one without reading all back. */
+export const SITE_BIT: Readonly<typeof BIT> = BIT;
+/** The bits of the four programs. */
+export const PROGRAM_BITS = BIT.caa | BIT.cwa | BIT.rcra | BIT.sdwa;
 
 /**
  * The site facts, as bits, of a facility whose score facts at the dataset's as-of date are `facts`.

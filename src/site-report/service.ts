@@ -3,7 +3,7 @@ import { addressAt, nameAt, registryIdAt, type SpatialIndex } from '../area/spat
 import { eachWithin } from '../area/spatial-search';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
-import { siteFactsOfBits } from '../index/site-facts';
+import { PROGRAM_BITS, SITE_BIT, siteFactsOfBits } from '../index/site-facts';
 import { CATEGORIES, coverageOf, testOf, type CategoryKey, type CategoryRule, type Coverage } from './categories';
 import { bandOf, bearingDegrees, directionOf, DISTANCE_BANDS, roundBearing, type BandKey } from './compass';
 import { heldFields, programList, siteFactsOfRecord, type SiteFacts } from './facts';
@@ -33,7 +33,7 @@ function identityOf(row: FacilitySummary) {
   return { registry_id: row.registry_id, fac_name: row.fac_name, fac_street: row.fac_street, fac_city: row.fac_city, fac_state: row.fac_state, fac_zip: row.fac_zip };
 }
 
-/** What its record says: the last fields of a finding. */
+/** What the record of a facility read in full says: the last fields of an unmapped facility. */
 function recordOf(score: number, activeEnforcement: boolean, facts: SiteFacts) {
   return {
     overall_score: score,
@@ -57,11 +57,17 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
   const findings: Finding[] = [];
   const bands = new Map<CategoryKey, Record<BandKey, number>>(CATEGORIES.map((c) => [c.key, Object.fromEntries(DISTANCE_BANDS.map((b) => [b.key, 0])) as Record<BandKey, number>]));
 
+  // the programs' labels of one combination of program bits, shared by the findings that have it
+  const programsOf = new Map<number, string[]>();
   for (const { pos: p, distance, categories } of listed(spatial, site, searched)) {
     const band = bandOf(distance);
     for (const c of categories) bands.get(c)![band]++;
     const bearing = bearingDegrees(site.lat, site.lng, spatial.lat[p]!, spatial.lng[p]!);
     const address = addressAt(spatial, p);
+    const bits = spatial.site[p]!;
+    let programs = programsOf.get(bits & PROGRAM_BITS);
+    if (programs === undefined) programsOf.set(bits & PROGRAM_BITS, (programs = programList(siteFactsOfBits(bits))));
+    // fields in the schema's order (the JSON's order), as recordOf gives them for an unmapped facility
     findings.push({
       registry_id: registryIdAt(spatial, p),
       fac_name: nameAt(spatial, p),
@@ -73,7 +79,10 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       bearing_degrees: roundBearing(bearing),
       direction: directionOf(distance, bearing),
       categories,
-      ...recordOf(spatial.score[p]!, (spatial.flags[p]! & 1) === 1, siteFactsOfBits(spatial.site[p]!)),
+      overall_score: spatial.score[p]!,
+      significant_violation: (bits & SITE_BIT.significant) !== 0,
+      active_enforcement: (spatial.flags[p]! & 1) === 1,
+      programs,
     });
   }
 

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'bun:test';
+import fc from 'fast-check';
+import { addressAt, addressEntry, allocateColumns, NameBytes, nameAt, type SpatialIndex } from '../../src/area/spatial-index';
+
+/** Columns holding `entries` as the spatial index stores names and addresses. */
+function stored(entries: { name: string; street: string; city: string; zip: string }[]): SpatialIndex {
+  const c = allocateColumns(entries.length);
+  const names = new NameBytes(), addresses = new NameBytes();
+  entries.forEach((e, i) => {
+    c.nameStart[i + 1] = names.push(e.name);
+    c.addrStart[i + 1] = addresses.push(addressEntry(e.street, e.city, e.zip));
+  });
+  return { ...c, nameBytes: names.done(), addrBytes: addresses.done() } as unknown as SpatialIndex;
+}
+
+const text = fc.string({ unit: 'grapheme', maxLength: 30 });
+
+describe('names and addresses in the spatial index', () => {
+  it('read back as stored, whatever the text (empty parts, any script), a separator character in a field becoming a space', () => {
+    fc.assert(fc.property(fc.array(fc.record({ name: text, street: text, city: text, zip: text }), { maxLength: 20 }), (entries) => {
+      const s = stored(entries);
+      entries.forEach((e, i) => {
+        expect(nameAt(s, i)).toBe(e.name);
+        const clean = (v: string) => v.replaceAll('\x1f', ' ');
+        expect(addressAt(s, i)).toEqual({ street: clean(e.street), city: clean(e.city), zip: clean(e.zip) });
+      });
+    }));
+  });
+
+  it('keep a field holding the separator apart from the next one', () => {
+    const s = stored([{ name: 'A', street: '1\x1fMAIN', city: 'X\x1f', zip: '77002' }]);
+    expect(addressAt(s, 0)).toEqual({ street: '1 MAIN', city: 'X ', zip: '77002' });
+  });
+});

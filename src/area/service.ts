@@ -1,5 +1,6 @@
 import type { AreaResult } from './model';
-import { nameAt, registryIdAt, type SpatialIndex } from './spatial-index';
+import { registryIdAt, type SpatialIndex } from './spatial-index';
+import { nameAt } from './text-bytes';
 import { countRadius, searchRadius, type RadiusQuery } from './spatial-search';
 
 /** Distances are shown to 3 decimals (about 5 feet); inclusion and order use the exact value. */

@@ -3,7 +3,8 @@ import type { IndexInfo } from '../index/model';
 import { writeColumnsFile } from './spatial-columns-file';
 import { indexIdentity } from '../index/identity';
 import { spatialFilePath, writeSpatialFileAt } from './spatial-file';
-import { addressEntry, AREA_H3_RES, NameBytes, allocateColumns, layoutSpatialIndex, putRegistryId, type SpatialColumns } from './spatial-index';
+import { AREA_H3_RES, allocateColumns, layoutSpatialIndex, putRegistryId, type SpatialColumns } from './spatial-index';
+import { addressEntry, NameBytes } from './text-bytes';
 import { layoutInChildProcess } from './spatial-layout-process';
 
 /** The row fields a spatial index needs, as ingest hands them over (src/index/ingest/producer.ts EncodedRow order). */

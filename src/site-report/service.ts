@@ -1,5 +1,6 @@
 import { roundMiles } from '../area/service';
-import { addressAt, nameAt, registryIdAt, type SpatialIndex } from '../area/spatial-index';
+import { registryIdAt, type SpatialIndex } from '../area/spatial-index';
+import { addressAt, nameAt } from '../area/text-bytes';
 import { eachWithin } from '../area/spatial-search';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
-import { addressAt, addressEntry, allocateColumns, NameBytes, nameAt, type SpatialIndex } from '../../src/area/spatial-index';
+import { allocateColumns, type SpatialIndex } from '../../src/area/spatial-index';
+import { addressAt, addressEntry, NameBytes, nameAt } from '../../src/area/text-bytes';
 
 /** Columns holding `entries` as the spatial index stores names and addresses. */
 function stored(entries: { name: string; street: string; city: string; zip: string }[]): SpatialIndex {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
-import { AREA_H3_RES, addressAt, nameAt, registryIdAt } from '../../src/area/spatial-index';
+import { AREA_H3_RES, registryIdAt } from '../../src/area/spatial-index';
+import { addressAt, nameAt } from '../../src/area/text-bytes';
 import { loadSpatialFile, spatialFilePath } from '../../src/area/spatial-file';
 import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import { indexIdentity } from '../../src/index/identity';

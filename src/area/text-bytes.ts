@@ -1,0 +1,86 @@
+import type { SpatialIndex } from './spatial-index';
+
+/**
+ * The spatial index's texts: facility names, and addresses (street, city and ZIP), each kept as one
+ * UTF-8 byte array with an offset per facility (`nameStart`/`nameBytes`, `addrStart`/`addrBytes`),
+ * so an area answer or a site report reads them with no SQLite read and no string per facility
+ * held in memory.
+ */
+
+/** Appends names as UTF-8 (nameStart of the next one kept up to date); grows the byte array as needed. */
+export class NameBytes {
+  bytes = new Uint8Array(1 << 16);
+  length = 0;
+  private readonly encoder = new TextEncoder();
+  /** Appends `name`; returns the offset just past it. */
+  push(name: string): number {
+    // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+    if (this.length + name.length * 3 > this.bytes.length) {
+      const more = new Uint8Array(Math.max(this.bytes.length * 2, this.length + name.length * 3));
+      more.set(this.bytes.subarray(0, this.length));
+      this.bytes = more;
+    }
+    // ASCII (nearly every name) byte by byte, with no view object per name; the rest through the encoder.
+    let at = this.length;
+    for (let k = 0; k < name.length; k++) {
+      const ch = name.charCodeAt(k);
+      if (ch > 127) {
+        this.length += this.encoder.encodeInto(name, this.bytes.subarray(this.length)).written;
+        return this.length;
+      }
+      this.bytes[at++] = ch;
+    }
+    this.length = at;
+    return this.length;
+  }
+  /** Appends UTF-8 bytes as they are; returns the offset just past them. */
+  pushBytes(b: Uint8Array): number {
+    if (this.length + b.length > this.bytes.length) {
+      const more = new Uint8Array(Math.max(this.bytes.length * 2, this.length + b.length));
+      more.set(this.bytes.subarray(0, this.length));
+      this.bytes = more;
+    }
+    this.bytes.set(b, this.length);
+    this.length += b.length;
+    return this.length;
+  }
+
+  /** The bytes written, trimmed. */
+  done(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
+}
+
+// Buffer views of the byte arrays: `toString` of a range decodes with no view object per call, about
+// half the time of TextDecoder over a subarray (a site report decodes four texts per finding)
+const views = new WeakMap<Uint8Array, Buffer>();
+function utf8(bytes: Uint8Array, from: number, to: number): string {
+  let b = views.get(bytes);
+  if (b === undefined) views.set(bytes, (b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+  return b.toString('utf8', from, to);
+}
+
+/** Name of the facility at position i. */
+export function nameAt(s: SpatialIndex, i: number): string {
+  return utf8(s.nameBytes, s.nameStart[i]!, s.nameStart[i + 1]!);
+}
+
+/** Between the street, city and ZIP of an address entry: a control character no ECHO text field holds (the mapper trims fields; ./spatial-collector.ts replaces any). */
+export const ADDRESS_SEPARATOR = '\x1f';
+
+/** One address entry: street, city and ZIP. */
+export function addressEntry(street: string, city: string, zip: string): string {
+  const clean = (v: string) => (v.includes(ADDRESS_SEPARATOR) ? v.replaceAll(ADDRESS_SEPARATOR, ' ') : v);
+  return `${clean(street)}${ADDRESS_SEPARATOR}${clean(city)}${ADDRESS_SEPARATOR}${clean(zip)}`;
+}
+
+/** Street, city and ZIP of the facility at position i. */
+export function addressAt(s: SpatialIndex, i: number): { street: string; city: string; zip: string } {
+  const bytes = s.addrBytes, from = s.addrStart[i]!, to = s.addrStart[i + 1]!;
+  // the separator is one byte (0x1f) and never part of a multi-byte UTF-8 character
+  let a = from;
+  while (a < to && bytes[a] !== 0x1f) a++;
+  let b = a + 1;
+  while (b < to && bytes[b] !== 0x1f) b++;
+  return { street: utf8(bytes, from, a), city: a < to ? utf8(bytes, a + 1, Math.min(b, to)) : '', zip: b < to ? utf8(bytes, b + 1, to) : '' };
+}

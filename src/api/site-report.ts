@@ -4,7 +4,7 @@ import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from './http/api-key-auth';
 import { chooseForm } from '../exports/format';
 import { exportResponse, listResponses } from '../exports/response';
-import { jsonResponse } from './http/json-response';
+import { bulkyJsonResponse } from './http/json-response';
 import { pdfResponse } from './http/pdf-response';
 import { metaFor } from './http/request-context';
 import { parseJson, readJsonText } from '../portfolio/body';
@@ -52,8 +52,8 @@ export function siteReportRoutes(deps: AppDeps) {
         const query: SiteQuery = { site, name: req.name, address: req.address, distances: req.distances };
         const build = () => buildSiteReport(deps.index, deps.spatial.require(), query);
         const name = `site-report-${site.lat}_${site.lng}`;
-        // every form is a Response (the JSON one written like the lookup's: src/http/json-response.ts), so the async handler has one answer type
-        if (format === 'json') return jsonResponse({ data: build(), meta: metaFor(facts, deps.clock) }, set);
+        // every form is a Response (the JSON one in one write however large: src/api/http/json-response.ts), so the async handler has one answer type
+        if (format === 'json') return bulkyJsonResponse({ data: build(), meta: metaFor(facts, deps.clock) }, set);
         if (format !== 'pdf') {
           const data = build();
           const locations = deps.index.getLocations(data.findings.map((f) => f.registry_id));

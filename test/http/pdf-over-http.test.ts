@@ -111,6 +111,29 @@ describe('PDFs over real HTTP (serve on loopback, one kept-alive connection)', (
     expect(s.headers.get('transfer-encoding')).toBe('chunked');
   });
 
+  it('a site report as JSON is one chunk when larger than PLAIN_BODY_MAX and plain when smaller, the same JSON either way', async () => {
+    const ask = (distances: Record<string, number>) =>
+      fetch(`${server.base}/api/v1/site-report`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ ...site, search_distances: distances }) });
+    const large = await ask({ adjoining: 2 });
+    const largeText = await large.text();
+    // only the site's own spot: a handful of findings at most
+    const small = await ask({ adjoining: 0.001, snc: 0.001, enforcement: 0.001, rcra_tsd: 0.001, rcra_generator: 0.001, tri: 0.001, npdes: 0.001, caa_major: 0.001 });
+    const smallText = await small.text();
+    expect([large.status, small.status]).toEqual([200, 200]);
+    expect(Buffer.byteLength(largeText)).toBeGreaterThan(PLAIN_BODY_MAX);
+    expect(Buffer.byteLength(smallText)).toBeLessThanOrEqual(PLAIN_BODY_MAX);
+    expect([large.headers.get('transfer-encoding'), large.headers.get('content-length')]).toEqual(['chunked', null]);
+    expect([small.headers.get('transfer-encoding'), small.headers.get('content-length')]).toEqual([null, String(Buffer.byteLength(smallText))]);
+    for (const r of [large, small]) {
+      expect(r.headers.get('content-type')).toBe('application/json;charset=utf-8');
+      expect(r.headers.get('x-request-id')).toMatch(/^req_/);
+    }
+    const report = JSON.parse(largeText) as { data: { findings: { distance_miles: number }[] }; meta: { request_id: string } };
+    expect(report.data.findings.length).toBeGreaterThan(40);
+    expect(report.data.findings.every((f) => f.distance_miles <= 2)).toBe(true);
+    expect(report.meta.request_id).toBe(large.headers.get('x-request-id')!);
+  });
+
   it('an HTTP/1.0 client, which cannot read chunks, gets the site report whole, ended by the close', async () => {
     const expected = Buffer.from(await (await siteReport()).arrayBuffer());
     const { head, body } = await http10('/api/v1/site-report?format=pdf', { 'x-api-key': key, 'content-type': 'application/json' }, siteBody);

@@ -1,5 +1,3 @@
-import type { SpatialIndex } from './spatial-index';
-
 /**
  * The spatial index's texts: facility names, and addresses (street, city and ZIP), each kept as one
  * UTF-8 byte array with an offset per facility (`nameStart`/`nameBytes`, `addrStart`/`addrBytes`),
@@ -61,7 +59,7 @@ function utf8(bytes: Uint8Array, from: number, to: number): string {
 }
 
 /** Name of the facility at position i. */
-export function nameAt(s: SpatialIndex, i: number): string {
+export function nameAt(s: { nameStart: Uint32Array; nameBytes: Uint8Array }, i: number): string {
   return utf8(s.nameBytes, s.nameStart[i]!, s.nameStart[i + 1]!);
 }
 
@@ -75,7 +73,7 @@ export function addressEntry(street: string, city: string, zip: string): string 
 }
 
 /** Street, city and ZIP of the facility at position i. */
-export function addressAt(s: SpatialIndex, i: number): { street: string; city: string; zip: string } {
+export function addressAt(s: { addrStart: Uint32Array; addrBytes: Uint8Array }, i: number): { street: string; city: string; zip: string } {
   const bytes = s.addrBytes, from = s.addrStart[i]!, to = s.addrStart[i + 1]!;
   // the separator is one byte (0x1f) and never part of a multi-byte UTF-8 character
   let a = from;

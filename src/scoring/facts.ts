@@ -78,32 +78,32 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
   const raw = typeof inputs.history === 'string' ? inputs.history.toUpperCase() : '';
   const history = raw.slice(-HISTORY_QUARTERS);
   let inHistory = 0, significantInHistory = 0, unknownInHistory = 0;
-  for (const c of history) {
-    if (c === 'V' || c === 'S') inHistory++;
-    if (c === 'S') significantInHistory++;
-    if (c === 'U') unknownInHistory++;
+  for (let i = 0; i < history.length; i++) {
+    const c = history.charCodeAt(i);
+    if (c === V || c === S) inHistory++;
+    if (c === S) significantInHistory++;
+    if (c === U) unknownInHistory++;
   }
   const historyUsable = history.length === HISTORY_QUARTERS;
-  const programs = programFacts(inputs.programs, day);
   let currentStatus = statusOf(inputs.compliance_status);
-  for (const p of programs) if (p.status === 'violation' && currentStatus === 'none') currentStatus = 'violation';
-  const significantPrograms = programs.filter((p) => p.status === 'significant');
-  if (facilitySaysSignificant(inputs) || significantPrograms.length > 0 || (historyUsable && history.endsWith('S'))) currentStatus = 'significant';
   let counted = Math.min(HISTORY_QUARTERS, safeCount(inputs.qtrs_with_nc));
-  for (const p of programs) counted = Math.max(counted, p.qtrsIn12);
-  const quartersInViolation = Math.max(counted, inHistory, currentStatus === 'none' ? 0 : 1);
-  const significantQuarters = Math.min(quartersInViolation, Math.max(significantInHistory, currentStatus === 'significant' ? 1 : 0));
-  let unknownQuarters = unknownInHistory;
-  if (history === '') for (const p of programs) unknownQuarters = Math.max(unknownQuarters, [...p.history].filter((c) => c === 'U').length);
-  // resolved pending addresses an SNC only when every program in SNC says so and the facility counts no other
-  const sncResolvedPending =
-    currentStatus === 'significant' && significantPrograms.length > 0 && significantPrograms.every((p) => p.resolvedPending) &&
-    safeCount(inputs.programs_in_snc) <= significantPrograms.length;
-
+  let programUnknown = 0;
   // program columns are each program's share of the facility totals: take the larger view, never the sum of both
   let programPenalties = 0, programFormal = 0, programInformal = 0, programsPenalised = 0;
   const penaltyDates = new EventDates(), formalDates = new EventDates(), informalDates = new EventDates(), federalDates = new EventDates();
-  for (const p of programs) {
+  const programsInViolation: string[] = [], programsSignificant: string[] = [], programHistories: ScoreFacts['programHistories'] = [];
+  let allSignificantResolved = true;
+  // one pass over the programs (no filter/map arrays): this runs for every row at ingest
+  for (const p of programFacts(inputs.programs, day)) {
+    if (p.status === 'violation' && currentStatus === 'none') currentStatus = 'violation';
+    if (p.status !== 'none' || p.qtrs > 0) programsInViolation.push(p.name);
+    if (p.status === 'significant') {
+      programsSignificant.push(p.name);
+      if (!p.resolvedPending) allSignificantResolved = false;
+    }
+    if (p.history !== '') programHistories.push({ program: p.name, history: p.history });
+    counted = Math.max(counted, p.qtrsIn12);
+    programUnknown = Math.max(programUnknown, countOf(p.history, U));
     programPenalties += p.penaltyUsd;
     programFormal += p.formal;
     programInformal += p.informal;
@@ -111,13 +111,20 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
     penaltyDates.add(p.lastPenaltyDate);
     formalDates.add(p.lastFormalDate);
   }
+  if (facilitySaysSignificant(inputs) || programsSignificant.length > 0 || (historyUsable && history.endsWith('S'))) currentStatus = 'significant';
+  const quartersInViolation = Math.max(counted, inHistory, currentStatus === 'none' ? 0 : 1);
+  const significantQuarters = Math.min(quartersInViolation, Math.max(significantInHistory, currentStatus === 'significant' ? 1 : 0));
+  const unknownQuarters = history === '' ? Math.max(unknownInHistory, programUnknown) : unknownInHistory;
+  // resolved pending addresses an SNC only when every program in SNC says so and the facility counts no other
+  const sncResolvedPending =
+    currentStatus === 'significant' && programsSignificant.length > 0 && allSignificantResolved && safeCount(inputs.programs_in_snc) <= programsSignificant.length;
+
   penaltyDates.add(inputs.date_last_penalty);
   formalDates.add(inputs.date_last_formal_action);
   informalDates.add(inputs.date_last_informal_action);
   federalDates.add(inputs.date_last_federal_case);
 
-  const federalIds = Array.isArray(inputs.federal_case_ids) ? new Set(inputs.federal_case_ids.filter((x) => typeof x === 'string' && x !== '')).size : 0;
-  const federal = federalDates.facts(day, Math.max(safeCount(inputs.federal_cases), federalIds), false);
+  const federal = federalDates.facts(day, Math.max(safeCount(inputs.federal_cases), distinctIds(inputs.federal_case_ids)), false);
   // FAC_LAST_PENALTY_AMT is the latest penalty ever: a 5-year amount only when dated in the window (or undated)
   const lastUsd = inWindowOrUndated(day, inputs.date_last_penalty) ? safeAmount(inputs.last_penalty_usd) : 0;
   const federalUsd = federal.count > 0 ? safeAmount(inputs.federal_penalties_usd) : 0;
@@ -141,9 +148,9 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
     unknownQuarters,
     quartersFromCountOnly: counted > inHistory,
     currentStatus,
-    programsInViolation: programs.filter((p) => p.status !== 'none' || p.qtrs > 0).map((p) => p.name),
-    programsSignificant: significantPrograms.map((p) => p.name),
-    programHistories: programs.filter((p) => p.history !== '').map((p) => ({ program: p.name, history: p.history })),
+    programsInViolation,
+    programsSignificant,
+    programHistories,
     sncResolvedPending,
     penaltyUsd,
     penalties,
@@ -155,4 +162,19 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
     facilityActive: typeof inputs.facility_active === 'boolean' ? inputs.facility_active : null,
     notReported: Array.isArray(inputs.not_reported) ? inputs.not_reported.filter((x) => typeof x === 'string') : [],
   };
+}
+
+const V = 86, S = 83, U = 85;
+
+/** How many times the character `code` occurs in `s`. */
+function countOf(s: string, code: number): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === code) n++;
+  return n;
+}
+
+/** Distinct non-empty case ids of FEC_CASE_IDS (0 when not a list); most facilities have none, decided without a Set. */
+function distinctIds(ids: unknown): number {
+  if (!Array.isArray(ids) || ids.length === 0) return 0;
+  return new Set(ids.filter((x) => typeof x === 'string' && x !== '')).size;
 }

@@ -133,6 +133,8 @@ export function explainRecency(f: ScoreFacts): string {
 
 /** Names events in the window that carry no date in it: recency cannot place them, so they do not count here. */
 function undatedNote(f: ScoreFacts): string {
+  // nearly every facility has none: decided before building the list
+  if (!f.formal.undated && !f.federal.undated && !f.penalties.undated && !f.informal.undated) return '';
   const kinds = [
     [f.formal, 'formal action', 'formal actions'],
     [f.federal, 'federal case', 'federal cases'],

@@ -87,10 +87,22 @@ export function scoreHashOfStored(inputs: ScoreInputs, asOf: string, storedJson:
     const v = inputs[k];
     if (typeof v === 'number' && !Number.isFinite(v)) return scoreHash(inputs, asOf);
   }
-  const tail = `,${JSON.stringify(canonicalValue(inputs.not_reported))}]`;
+  const notReported = inputs.not_reported;
+  // an exporter file reports every field: '[]' without a stringify call
+  const tail = Array.isArray(notReported) && notReported.length === 0 ? ',[]]' : `,${JSON.stringify(canonicalValue(notReported))}]`;
   if (storedJson.charCodeAt(0) !== 91 || !storedJson.endsWith(tail)) return scoreHash(inputs, asOf);
-  const head = `[${JSON.stringify(SCORE_VERSION)},${JSON.stringify(asOf)},`;
-  return sha256Hex(`${head}${storedJson.slice(1, storedJson.length - tail.length)},${JSON.stringify(canonicalValue(inputs.programs))}${tail}`).slice(0, 32);
+  return sha256Hex(`${hashHead(asOf)}${storedJson.slice(1, storedJson.length - tail.length)},${JSON.stringify(canonicalValue(inputs.programs))}${tail}`).slice(0, 32);
+}
+
+/** `[version,asOf,` as the hashed text starts, for the last as-of seen (a build hashes every row at one as-of). */
+let headAsOf: string | null = null;
+let head = '';
+function hashHead(asOf: string): string {
+  if (asOf !== headAsOf) {
+    head = `[${JSON.stringify(SCORE_VERSION)},${JSON.stringify(asOf)},`;
+    headAsOf = asOf;
+  }
+  return head;
 }
 
 // JSON writes NaN, Infinity and null alike, yet they score differently: tag non-finite numbers

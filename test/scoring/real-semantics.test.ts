@@ -9,6 +9,7 @@ import type { ScoreInputs } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
 import { exporterRow } from '../index/ingest/support';
 import { scenarioArb } from './arbitraries';
+import { RecordCells } from '../../src/index/ingest/record-cells';
 
 // Exporter rows as EPA writes them (see ../shared data notes in docs/scoring.md): counts cover 5 years,
 // DATE_LAST_* and LAST_PENALTY_AMT are the latest event ever, FAC_PROGRAMS_WITH_SNC is a count.
@@ -21,7 +22,7 @@ const CLEAN: Overrides = {
 };
 function inputsOf(overrides: Overrides): ScoreInputs {
   const row = exporterRow({ ...CLEAN, ...overrides }) as Record<string, string | undefined>;
-  const m = mapRow(EXPORTER_COLUMNS_2025.map((c) => row[c] ?? ''), header);
+  const m = mapRow(RecordCells.of(EXPORTER_COLUMNS_2025.map((c) => row[c] ?? '')), header);
   if (!('inputs' in m)) throw new Error(`rejected: ${(m as Rejection).detail}`);
   return (m as MappedRow).inputs;
 }
@@ -134,13 +135,13 @@ describe("CWA's 13-quarter history is read as 13 quarters", () => {
 
   it('rejects a program history that is not quarters (as the facility history is)', () => {
     const row = exporterRow({ ...CLEAN, ...cwa('__X__________', '0') }) as Record<string, string | undefined>;
-    expect((mapRow(EXPORTER_COLUMNS_2025.map((c) => row[c] ?? ''), header) as Rejection).reason).toBe('bad_history');
+    expect((mapRow(RecordCells.of(EXPORTER_COLUMNS_2025.map((c) => row[c] ?? '')), header) as Rejection).reason).toBe('bad_history');
   });
 });
 
 describe('CAA "High Priority Violation" in a file without an HPV flag column', () => {
   const fsHeader = readHeader(['RegistryID', 'FacLat', 'FacLong', 'FacSNCFlg', 'FacQtrsWithNC', 'FacComplianceStatus', 'CAAComplianceStatus', 'FacFormalActionCount', 'FacTotalPenalties']);
-  const fsRow = (caa: string) => mapRow(['990000000009', '40.1', '-75.2', 'N', '1', 'Violation Identified', caa, '0', '0'], fsHeader) as MappedRow;
+  const fsRow = (caa: string) => mapRow(RecordCells.of(['990000000009', '40.1', '-75.2', 'N', '1', 'Violation Identified', caa, '0', '0']), fsHeader) as MappedRow;
 
   it('is significant non-compliance, under the Clean Air Act', () => {
     const i = fsRow('High Priority Violation').inputs;

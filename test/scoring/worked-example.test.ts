@@ -10,6 +10,7 @@ import type { ScoreInputs } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
 import { FIXTURES, runIngest } from '../index/ingest/support';
 import { tempDir } from '../support/temp-dir';
+import { RecordCells } from '../../src/index/ingest/record-cells';
 
 // The real EPA ECHO facility-search download (a byte-for-byte copy of the shared real-data sample, echo_facility_search_sample.csv),
 // line 26: the worked example of docs/scoring.md. It goes through the project's own CSV reader, header
@@ -29,7 +30,7 @@ const fields = records.find((f) => f.some((v) => v.endsWith(`fid=${ID}`)))!;
 const row = Object.fromEntries(records[0]!.map((k, i) => [k, fields[i] ?? '']));
 
 /** The facility-search mapping docs/scoring.md describes (absent columns become '', 0 or null), by the real mapper. */
-const mapped = mapRow(fields, header) as MappedRow;
+const mapped = mapRow(RecordCells.of(fields), header) as MappedRow;
 const inputs: ScoreInputs = mapped.inputs;
 
 describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport NH (110000313964)', () => {

@@ -1,3 +1,4 @@
+import type { RecordCells } from './record-cells';
 import { Bad, parseAmount, parseCount } from './values';
 
 /** Reading one cell of an ECHO record: shared by the facility row (row-mapper.ts) and its program records (program-row.ts). */
@@ -6,9 +7,9 @@ import { Bad, parseAmount, parseCount } from './values';
  * Cell `i` of a record, trimmed; '' for an absent column (-1) or a short record. Most cells start and end
  * with a printable ASCII character and are returned as they are, without calling trim.
  */
-export function cell(f: string[], i: number): string {
+export function cell(f: RecordCells, i: number): string {
   if (i < 0) return '';
-  const v = f[i];
+  const v = f.raw(i);
   if (v === undefined) return '';
   const n = v.length;
   if (n === 0) return v;
@@ -22,10 +23,10 @@ export function upper(v: string): string {
   return v.toUpperCase();
 }
 
-export function count(f: string[], i: number, column: string, max?: number): number | null | Bad {
+export function count(f: RecordCells, i: number, column: string, max?: number): number | null | Bad {
   return i < 0 ? null : parseCount(cell(f, i), column, max);
 }
 
-export function amount(f: string[], i: number, column: string): number | null | Bad {
+export function amount(f: RecordCells, i: number, column: string): number | null | Bad {
   return i < 0 ? null : parseAmount(cell(f, i), column);
 }

@@ -1,13 +1,30 @@
 import { TruncatedFileError } from './errors';
 
-/** One CSV record: its fields and the 1-based physical line it starts on. `unterminated`: the file's
- * last record, which had no final newline (a cut-off file looks like this). */
-export type CsvRecord = { fields: string[]; line: number; unterminated?: boolean };
+/**
+ * One CSV record and the 1-based physical line it starts on. `unterminated`: the file's last record,
+ * which had no final newline (a cut-off file looks like this). A record without a quote keeps its
+ * text and is split only when asked (`fields`): ingest reads ~40 of the exporter's ~135 cells through
+ * RecordCells (record-cells.ts), and a string per cell was most of the reader's cost and garbage.
+ */
+export class CsvRecord {
+  constructor(
+    /** The text of a record without quotes (its fields are the text split at every comma), else null. */
+    readonly text: string | null,
+    private parsed: string[] | null,
+    readonly line: number,
+    readonly unterminated?: boolean,
+  ) {}
+
+  /** Every field, as written (quotes undone); made once, on first use. */
+  get fields(): string[] {
+    return (this.parsed ??= this.text!.split(','));
+  }
+}
 
 /**
  * Streaming RFC 4180 reader: quoted fields with commas, doubled quotes and newlines; CRLF or LF;
  * a leading BOM is dropped. Holds only the current chunk plus one partial record.
- * Lines without a quote take a fast path (one `split`), which is nearly every line of ECHO's files.
+ * Lines without a quote take a fast path (kept as text, split on demand), which is nearly every line of ECHO's files.
  */
 export async function* csvRecords(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<CsvRecord> {
   for await (const batch of csvBatches(chunks)) yield* batch;
@@ -40,14 +57,14 @@ export async function* csvBatches(chunks: AsyncIterable<Uint8Array>): AsyncGener
       }
       if (quote > nl) {
         const end = nl > pos && buf.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-        out.push({ fields: buf.slice(pos, end).split(','), line });
+        out.push(new CsvRecord(buf.slice(pos, end), null, line));
         line++;
         pos = nl + 1;
         continue;
       }
       const parsed = parseQuoted(buf, pos, false);
       if (!parsed) break; // the record continues in the next chunk
-      out.push({ fields: parsed.fields, line });
+      out.push(new CsvRecord(null, parsed.fields, line));
       line += parsed.newlines;
       pos = parsed.next;
     }
@@ -60,7 +77,7 @@ export async function* csvBatches(chunks: AsyncIterable<Uint8Array>): AsyncGener
   // last record without a final newline
   const parsed = parseQuoted(buf, 0, true);
   if (!parsed) throw new TruncatedFileError(`file ends inside a quoted field (record starting on line ${line})`);
-  yield [{ fields: parsed.fields, line, unterminated: true }];
+  yield [new CsvRecord(null, parsed.fields, line, true)];
 }
 
 /** One field as RFC 4180 writes it: quoted only when it holds a quote, comma or line break (what csvRecords reads back). */

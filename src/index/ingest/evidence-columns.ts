@@ -1,6 +1,7 @@
 import { EVIDENCE_KEYS, rcraUniversesOf, type Evidence, type EvidenceKey } from '../evidence';
 import { cell } from './cells';
 import { Bad, parseAmount, parseDate } from './values';
+import type { RecordCells } from './record-cells';
 
 export type { Evidence };
 
@@ -46,7 +47,7 @@ const HISTORY = /^[_VSU]{0,13}$/;
  * Runs for every row at ingest: module-level helpers taking `f`, no closures per row, and the few
  * distinct RCRA cells read once each (the per-row closures and regexes cost ~4 us a row).
  */
-export function evidenceOf(f: string[], c: EvidenceColumnMap): Evidence {
+export function evidenceOf(f: RecordCells, c: EvidenceColumnMap): Evidence {
   const rcra = text(f, c.rcra_universes), tri = text(f, c.tri_flag), cases = text(f, c.fec_case_ids);
   return {
     rcra_universes: rcra === null ? null : rcraOf(rcra),
@@ -69,11 +70,11 @@ export function evidenceOf(f: string[], c: EvidenceColumnMap): Evidence {
 }
 
 /** Cell `i` trimmed (cells.ts cell), or null when the file has no such column. */
-function text(f: string[], i: number): string | null {
+function text(f: RecordCells, i: number): string | null {
   return i < 0 ? null : cell(f, i);
 }
 
-function amountOf(f: string[], i: number): number | null {
+function amountOf(f: RecordCells, i: number): number | null {
   if (i < 0) return null;
   const v = cell(f, i);
   if (v === '') return null;
@@ -81,14 +82,14 @@ function amountOf(f: string[], i: number): number | null {
   return n instanceof Bad ? null : n;
 }
 
-function dateOf(f: string[], i: number): string | null {
+function dateOf(f: RecordCells, i: number): string | null {
   if (i < 0) return null;
   const d = parseDate(cell(f, i), '');
   return d instanceof Bad ? null : d;
 }
 
 /** A quarter history upper-cased, or null when it is not up to 13 of `_` `V` `S` `U`. */
-function historyOf(f: string[], i: number): string | null {
+function historyOf(f: RecordCells, i: number): string | null {
   if (i < 0) return null;
   const v = cell(f, i);
   // nearly every cell is already upper-case quarters: checked without upper-casing or a regex

@@ -7,10 +7,11 @@ import { siteFactBitsOf } from '../site-facts';
 import { evidenceReported } from './evidence-columns';
 import { AS_OF_BUFFER_ROWS, AsOfVoter, type AsOfSource } from './as-of';
 import { readHeader, type Field, type HeaderInfo, type SourceFormat } from './columns';
-import { csvBatches } from './csv-records';
+import { csvBatches, type CsvRecord } from './csv-records';
 import { TruncatedFileError, UnusableInputError } from './errors';
 import { RegistryIdSet } from './id-set';
 import { mapRow, type MappedRow, type RejectReason } from './row-mapper';
+import { RecordCells } from './record-cells';
 import { openSource } from './source';
 
 /** A scored row in insert order (see IndexWriter.addEncoded): compact enough to pass between threads. */
@@ -51,10 +52,11 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
   const voter = new AsOfVoter();
   let asOf = asOfFlag ?? null;
   if (asOf) sink.asOf(asOf, 'flag');
-  let pending: { row: MappedRow; file: string; line: number; fields: string[]; format: SourceFormat }[] = [];
+  let pending: { row: MappedRow; file: string; rec: CsvRecord; format: SourceFormat }[] = [];
   let batch: EncodedRow[] = [];
   const details = new DetailEncoder();
   const seen = new RegistryIdSet();
+  const cells = new RecordCells();
   let rowsRead = 0;
   let bytesBefore = 0;
   let bytesNow = 0;
@@ -65,9 +67,9 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     batch = [];
     await sink.rows(b, bytesNow, rowsRead, details.drain());
   };
-  const accept = async (m: MappedRow, file: string, line: number, fields: string[], format: SourceFormat) => {
+  const accept = async (m: MappedRow, file: string, rec: CsvRecord, format: SourceFormat) => {
     if (!seen.addIfNew(m.registry_id)) {
-      sink.reject({ file, line, reason: 'duplicate_id', detail: 'registry ID already indexed from an earlier row (the first one is kept)', registry_id: m.registry_id, fields });
+      sink.reject({ file, line: rec.line, reason: 'duplicate_id', detail: 'registry ID already indexed from an earlier row (the first one is kept)', registry_id: m.registry_id, fields: rec.fields });
       return;
     }
     // the explanation and the data completeness come from the same facts as the score, and are stored: a lookup derives neither
@@ -85,7 +87,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
   const decide = async (date: string, source: Exclude<AsOfSource, 'flag'>) => {
     asOf = date;
     sink.asOf(date, source);
-    for (const p of pending) await accept(p.row, p.file, p.line, p.fields, p.format);
+    for (const p of pending) await accept(p.row, p.file, p.rec, p.format);
     pending = [];
   };
 
@@ -102,24 +104,24 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
         }
         rowsRead++;
         bytesNow = bytesBefore + src.bytesRead();
-        const f = rec.fields;
-        if (f.every((v) => v.trim() === '')) {
+        const f = cells.read(rec); // the record's fields become strings only where read (record-cells.ts)
+        if (f.blankFrom(0)) {
           sink.blank(); // e.g. the all-comma trailer of facility-search downloads: counted, not a facility
           continue;
         }
         dataRows++;
         if (rec.unterminated && f.length < header.width) throw new TruncatedFileError(`last record (line ${rec.line}) has ${f.length} of ${header.width} fields: file cut short`);
-        if (f.length < header.width || (f.length > header.width && f.slice(header.width).some((v) => v.trim() !== ''))) {
-          const id = header.columns.registry_id < 0 ? '' : (f[header.columns.registry_id] ?? '');
-          sink.reject({ file: src.name, line: rec.line, reason: 'wrong_field_count', detail: `${f.length} fields, header has ${header.width}`, registry_id: id, fields: f });
+        if (f.length < header.width || (f.length > header.width && !f.blankFrom(header.width))) {
+          const id = header.columns.registry_id < 0 ? '' : (f.raw(header.columns.registry_id) ?? '');
+          sink.reject({ file: src.name, line: rec.line, reason: 'wrong_field_count', detail: `${f.length} fields, header has ${header.width}`, registry_id: id, fields: rec.fields });
           continue;
         }
         const m = mapRow(f, header);
-        if ('reason' in m) sink.reject({ file: src.name, line: rec.line, reason: m.reason, detail: m.detail, registry_id: m.registry_id, fields: f });
-        else if (asOf !== null) await accept(m, src.name, rec.line, f, header.format);
+        if ('reason' in m) sink.reject({ file: src.name, line: rec.line, reason: m.reason, detail: m.detail, registry_id: m.registry_id, fields: rec.fields });
+        else if (asOf !== null) await accept(m, src.name, rec, header.format);
         else {
           voter.add(m);
-          pending.push({ row: m, file: src.name, line: rec.line, fields: f, format: header.format });
+          pending.push({ row: m, file: src.name, rec, format: header.format });
           const decided = voter.decided;
           if (decided) await decide(decided, 'inferred');
           else if (pending.length >= AS_OF_BUFFER_ROWS) await decide(fileDate(files), 'file-date');

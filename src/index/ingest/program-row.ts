@@ -5,6 +5,7 @@ import { amount, cell, count, upper } from './cells';
 import type { HeaderInfo } from './columns';
 import type { ProgramColumnMap } from './program-columns';
 import { Bad, parseDate } from './values';
+import type { RecordCells } from './record-cells';
 
 /** A program's history: CWA's holds 13 quarters, the others 12. */
 const PROGRAM_HISTORY = /^[_VSU]{0,13}$/;
@@ -14,7 +15,7 @@ const NOT_IN_PROGRAM = /^not applicable/i;
  * One program's record, or null when the facility is not in it: the program flag (AIR_FLAG, ...) says
  * so when the file has it; without it (facility-search), a status other than blank / 'Not Applicable'.
  */
-function programOf(f: string[], c: ProgramColumnMap): ProgramInputs | null | Bad {
+function programOf(f: RecordCells, c: ProgramColumnMap): ProgramInputs | null | Bad {
   const status = cell(f, c.status);
   if (c.flag >= 0 ? upper(cell(f, c.flag)) !== 'Y' : status === '' || NOT_IN_PROGRAM.test(status)) return null;
   const qtrs = count(f, c.qtrs_with_nc, 'program qtrs_with_nc', 13);
@@ -50,7 +51,7 @@ function programOf(f: string[], c: ProgramColumnMap): ProgramInputs | null | Bad
   };
 }
 
-export function programsOf(f: string[], columns: HeaderInfo['programs']): ProgramsInputs | Bad {
+export function programsOf(f: RecordCells, columns: HeaderInfo['programs']): ProgramsInputs | Bad {
   const out = { caa: null, cwa: null, rcra: null, sdwa: null } as ProgramsInputs;
   for (const p of PROGRAMS) {
     const c = columns[p];

@@ -4,6 +4,7 @@ import type { HeaderInfo } from './columns';
 import { evidenceOf, type Evidence } from './evidence-columns';
 import { programsOf } from './program-row';
 import { Bad, isBlank, parseCount, parseDate } from './values';
+import type { RecordCells } from './record-cells';
 
 /** Why a row was not indexed. Every rejected row lands in the rejects CSV with one of these. */
 export const REJECT_REASONS = ['missing_id', 'non_numeric_id', 'duplicate_id', 'bad_date', 'bad_number', 'bad_history', 'wrong_field_count'] as const;
@@ -30,7 +31,7 @@ const HISTORY = /^[_VSU]{0,12}$/;
  * The registry ID comes from the ID column when it is all digits, else from the `fid=` of the DFR URL
  * (facility-search downloads whose IDs a spreadsheet turned into `1.10001E+11`).
  */
-export function mapRow(f: string[], header: RowHeader): MappedRow | Rejection {
+export function mapRow(f: RecordCells, header: RowHeader): MappedRow | Rejection {
   const c = header.columns;
   // positions read as static properties at each call site (c.lat, ...): a keyed lookup per field was 13% of ingest's CPU;
   // cells are read with module-level helpers taking `f`, not per-row closures (a closure per row and field cost ~5%)

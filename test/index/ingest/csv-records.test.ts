@@ -44,6 +44,16 @@ describe('the streaming CSV reader', () => {
     expect(rows[1]!.fields[1]).toBe('SÃO JOSÉ');
   });
 
+  it('keeps a byte-order mark inside the file, after chunks of plain ASCII, as the character it is', async () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('a,b\n1,'), 0xef, 0xbb, 0xbf, ...new TextEncoder().encode('x\n2,y\n')]);
+    expect((await read(bytes, 2)).map((r) => r.fields)).toEqual([['a', 'b'], ['1', '\ufeffx'], ['2', 'y']]);
+  });
+
+  it('drops two byte-order marks at the start, as the decoder and the reader each drop one', async () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, ...new TextEncoder().encode('a,b\n1,2\n')]);
+    for (const size of [1, 3, 64]) expect((await read(bytes, size))[0]!.fields).toEqual(['a', 'b']);
+  });
+
   it('keeps stray text after a closing quote instead of losing it', async () => {
     expect((await read('a,b\n"q"x,5\n'))[1]!.fields).toEqual(['qx', '5']);
   });

@@ -3,9 +3,10 @@ import { storedEvidenceJson } from '../../../src/index/evidence';
 import { readHeader } from '../../../src/index/ingest/columns';
 import { evidenceOf } from '../../../src/index/ingest/evidence-columns';
 import { EXPORTER_COLUMNS_2025 } from '../../../src/index/ingest/exporter-columns';
+import { RecordCells } from '../../../src/index/ingest/record-cells';
 
 const header = readHeader([...EXPORTER_COLUMNS_2025]);
-const evidence = (cells: Record<string, string>) => evidenceOf(EXPORTER_COLUMNS_2025.map((c) => cells[c] ?? ''), header.evidence);
+const evidence = (cells: Record<string, string>) => evidenceOf(RecordCells.of(EXPORTER_COLUMNS_2025.map((c) => cells[c] ?? '')), header.evidence);
 
 describe('reading the evidence columns of an exporter row', () => {
   it('reads blank cells of reported columns as the empty values, and stores nothing for them', () => {
@@ -64,7 +65,7 @@ describe('reading the evidence columns of an exporter row', () => {
   });
 
   it('reads null for every key a file has no column for', () => {
-    const e = evidenceOf(['990000000001'], readHeader(['REGISTRY_ID', 'FAC_LAT', 'FAC_LONG']).evidence);
+    const e = evidenceOf(RecordCells.of(['990000000001']), readHeader(['REGISTRY_ID', 'FAC_LAT', 'FAC_LONG']).evidence);
     expect(Object.values(e).every((v) => v === null)).toBe(true);
   });
 });

@@ -4,13 +4,14 @@ import { EXPORTER_COLUMNS_2025 } from '../../../src/index/ingest/exporter-column
 import { mapRow, type MappedRow, type Rejection } from '../../../src/index/ingest/row-mapper';
 import { significantNow } from '../../../src/scoring/facts';
 import { exporterRow } from './support';
+import { RecordCells } from '../../../src/index/ingest/record-cells';
 
 const header = readHeader([...EXPORTER_COLUMNS_2025]);
 const fields = (overrides: Parameters<typeof exporterRow>[0]) => {
   const row = exporterRow(overrides) as Record<string, string | undefined>;
   return EXPORTER_COLUMNS_2025.map((c) => row[c] ?? '');
 };
-const map = (overrides: Parameters<typeof exporterRow>[0]) => mapRow(fields(overrides), header);
+const map = (overrides: Parameters<typeof exporterRow>[0]) => mapRow(RecordCells.of(fields(overrides)), header);
 const mapped = (overrides: Parameters<typeof exporterRow>[0]) => map(overrides) as MappedRow;
 
 describe('mapping an exporter row', () => {

@@ -4,7 +4,7 @@ import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from './http/api-key-auth';
 import { chooseForm } from '../exports/format';
 import { exportResponse, listResponses } from '../exports/response';
-import { jsonBytesResponse } from './http/json-response';
+import { bulkyJsonResponse } from './http/json-response';
 import { pdfResponse } from './http/pdf-response';
 import { metaFor } from './http/request-context';
 import { parseJson, readJsonText } from '../portfolio/body';
@@ -13,7 +13,7 @@ import { exportSiteReport } from '../site-report/export';
 import { locateSite, offlineLocator } from '../site-report/locate';
 import { Finding, SiteReportBody, SiteReportQuery, SiteReportResponse } from '../site-report/model';
 import { checkSiteRequest } from '../site-report/request';
-import { buildSiteReport, siteReportJson, type SiteQuery } from '../site-report/service';
+import { buildSiteReport, type SiteQuery } from '../site-report/service';
 
 const FORMS = ['json', 'csv', 'geojson', 'pdf'] as const;
 
@@ -53,7 +53,7 @@ export function siteReportRoutes(deps: AppDeps) {
         const build = () => buildSiteReport(deps.index, deps.spatial.require(), query);
         const name = `site-report-${site.lat}_${site.lng}`;
         // every form is a Response (the JSON one in one write however large: src/api/http/json-response.ts), so the async handler has one answer type
-        if (format === 'json') return jsonBytesResponse(siteReportJson(deps.index, deps.spatial.require(), query, metaFor(facts, deps.clock)), set);
+        if (format === 'json') return bulkyJsonResponse({ data: build(), meta: metaFor(facts, deps.clock) }, set);
         if (format !== 'pdf') {
           const data = build();
           const locations = deps.index.getLocations(data.findings.map((f) => f.registry_id));

@@ -1,17 +1,21 @@
-import type { SpatialIndex } from '../area/spatial-index';
+import { roundMiles } from '../area/service';
+import { registryIdAt, type SpatialIndex } from '../area/spatial-index';
+import { addressAt, nameAt } from '../area/text-bytes';
+import { eachWithin } from '../area/spatial-search';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
+import { PROGRAM_BITS, SITE_BIT, siteFactsOfBits } from '../index/site-facts';
 import { CATEGORIES, coverageOf, testOf, type CategoryKey, type CategoryRule, type Coverage } from './categories';
-import { bandOf, DISTANCE_BANDS, type BandKey } from './compass';
+import { bandOf, bearingDegrees, directionOf, DISTANCE_BANDS, roundBearing, type BandKey } from './compass';
 import { heldFields, programList, siteFactsOfRecord, type SiteFacts } from './facts';
-import { findingOf, listedAround, ProgramLabels, type Listed, type Searched } from './findings';
-import { findingsJson } from './findings-json';
 import type { LocatedSite } from './locate';
 import type { Finding, SiteReport, SummaryRow, UnmappedFacility } from './model';
 import { sourcesOf } from './sources';
 
 /** Where to search from and how far, plus what the report prints about the property. */
 export type SiteQuery = { site: LocatedSite; name: string | null; address: string | null; distances: Record<CategoryKey, number> };
+
+type Searched = { rule: CategoryRule; miles: number; test: (f: SiteFacts) => boolean };
 
 /** The categories this index can search, each with its test and distance. */
 function searchedCategories(index: FacilityIndex, distances: Record<CategoryKey, number>): { searched: Searched[]; coverage: Map<CategoryKey, Coverage> } {
@@ -48,38 +52,41 @@ function recordOf(score: number, activeEnforcement: boolean, facts: SiteFacts) {
  * of candidates cost no SQLite read.
  */
 export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): SiteReport {
-  const { listed, assemble } = gather(index, spatial, q);
-  const labels = new ProgramLabels();
-  return assemble(listed.map((l) => findingOf(spatial, q.site, l, labels)));
-}
-
-/**
- * The JSON of `{ data: <the site report>, meta }` as bytes: the same text as JSON.stringify of
- * buildSiteReport's report, its findings written straight from the spatial index (./findings-json.ts).
- */
-export function siteReportJson(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery, meta: unknown): Uint8Array {
-  const { listed, assemble } = gather(index, spatial, q);
-  // written part by part in the report's own key order (every value is defined, so none is skipped)
-  const parts: Uint8Array[] = [Buffer.from('{"data":{')];
-  Object.entries(assemble([])).forEach(([key, value], i) => {
-    parts.push(Buffer.from(`${i === 0 ? '' : ','}${JSON.stringify(key)}:`));
-    parts.push(key === 'findings' ? findingsJson(spatial, q.site, listed) : Buffer.from(JSON.stringify(value), 'utf8'));
-  });
-  parts.push(Buffer.from(`},"meta":${JSON.stringify(meta)}}`, 'utf8'));
-  return Buffer.concat(parts);
-}
-
-/** What is listed around the site, and how the rest of the report is put around its findings. */
-function gather(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): { listed: Listed[]; assemble: (findings: Finding[]) => SiteReport } {
   const { site } = q;
   const asOf = index.info.as_of;
   const { searched, coverage } = searchedCategories(index, q.distances);
-  const listed = listedAround(spatial, site, searched);
+  const findings: Finding[] = [];
   const bands = new Map<CategoryKey, Record<BandKey, number>>(CATEGORIES.map((c) => [c.key, Object.fromEntries(DISTANCE_BANDS.map((b) => [b.key, 0])) as Record<BandKey, number>]));
-  for (const l of listed) {
-    const band = bandOf(l.distance);
-    for (const c of l.categories) bands.get(c)![band]++;
+
+  // the programs' labels of one combination of program bits, shared by the findings that have it
+  const programsOf = new Map<number, string[]>();
+  for (const { pos: p, distance, categories } of listed(spatial, site, searched)) {
+    const band = bandOf(distance);
+    for (const c of categories) bands.get(c)![band]++;
+    const bearing = bearingDegrees(site.lat, site.lng, spatial.lat[p]!, spatial.lng[p]!);
+    const address = addressAt(spatial, p);
+    const bits = spatial.site[p]!;
+    let programs = programsOf.get(bits & PROGRAM_BITS);
+    if (programs === undefined) programsOf.set(bits & PROGRAM_BITS, (programs = programList(siteFactsOfBits(bits))));
+    // fields in the schema's order (the JSON's order), as recordOf gives them for an unmapped facility
+    findings.push({
+      registry_id: registryIdAt(spatial, p),
+      fac_name: nameAt(spatial, p),
+      fac_street: address.street,
+      fac_city: address.city,
+      fac_state: spatial.states[spatial.state[p]!]!,
+      fac_zip: address.zip,
+      distance_miles: roundMiles(distance),
+      bearing_degrees: roundBearing(bearing),
+      direction: directionOf(distance, bearing),
+      categories,
+      overall_score: spatial.score[p]!,
+      significant_violation: (bits & SITE_BIT.significant) !== 0,
+      active_enforcement: (spatial.flags[p]! & 1) === 1,
+      programs,
+    });
   }
+
   const summary: SummaryRow[] = CATEGORIES.map((c) => {
     const counts = bands.get(c.key)!;
     const cov = coverage.get(c.key)!;
@@ -93,7 +100,8 @@ function gather(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): { li
       total: Object.values(counts).reduce((a, b) => a + b, 0),
     };
   });
-  const assemble = (findings: Finding[]): SiteReport => ({
+
+  return {
     site: { lat: site.lat, lng: site.lng, located_by: site.located_by, approximate: site.approximate, name: q.name, address: q.address, zip: site.zip, matched_registry_id: site.matched_registry_id, note: site.note },
     search_distances: q.distances,
     findings,
@@ -101,8 +109,37 @@ function gather(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): { li
     summary,
     sources: sourcesOf(index.info, site.located_by === 'zip_centroid', CATEGORIES.filter((c) => coverage.get(c.key) === 'not_searched')),
     dataset: { name: index.info.dataset_name, as_of: asOf, fictitious: index.info.fictitious, score_version: index.info.score_version },
+  };
+}
+
+type Listed = { pos: number; distance: number; categories: CategoryKey[] };
+
+/**
+ * The facilities within the searched distances that fall under at least one category there, with
+ * those categories, nearest first (then registry ID). A dense site has thousands of facilities
+ * within a mile and lists a fraction: each is tested from its site-fact bits as the walk meets it,
+ * and only those listed are sorted.
+ */
+function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searched: Searched[]): Listed[] {
+  const out: Listed[] = [];
+  if (searched.length === 0) return out;
+  const maxMiles = Math.max(...searched.map((s) => s.miles));
+  // the same bits within reach of the same categories give the same list: memoised per (bits, reach)
+  const memo = new Map<number, CategoryKey[]>();
+  eachWithin(spatial, { lat: site.lat, lng: site.lng, radiusMiles: maxMiles, state: null, activeEnforcement: null }, (pos, distance) => {
+    let reach = 0;
+    for (let k = 0; k < searched.length; k++) if (distance <= searched[k]!.miles) reach |= 1 << k;
+    if (reach === 0) return;
+    const bits = spatial.site[pos]!;
+    const key = bits * (1 << searched.length) + reach;
+    let categories = memo.get(key);
+    if (categories === undefined) {
+      const facts = siteFactsOfBits(bits);
+      memo.set(key, (categories = searched.filter((s, k) => (reach & (1 << k)) !== 0 && s.test(facts)).map((s) => s.rule.key)));
+    }
+    if (categories.length > 0) out.push({ pos, distance, categories });
   });
-  return { listed, assemble };
+  return out.sort((a, b) => a.distance - b.distance || spatial.rank[a.pos]! - spatial.rank[b.pos]!);
 }
 
 function coverageNote(c: CategoryRule, cov: Coverage): string {

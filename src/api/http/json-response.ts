@@ -17,13 +17,14 @@ export function jsonResponse(body: unknown, set: Set): Response {
 }
 
 /**
- * A 200 JSON answer already written as bytes (a site report's hundreds of KB: its writer,
- * src/site-report/findings-json.ts, makes no string per finding), with jsonResponse's content type
- * and headers, written in one go however late it comes (./late-body.ts).
+ * jsonResponse for an answer that can run to hundreds of KB (a site report's findings): the same
+ * bytes and content type, written in one go however late it comes (./late-body.ts). Costs a
+ * stringify and an encode in JS, which a small answer does not need: the lookup keeps jsonResponse.
+ * Buffer.from, not TextEncoder: about a fifth of the time on a few hundred KB of mostly ASCII.
  */
-export function jsonBytesResponse(json: Uint8Array, set: Set): Response {
+export function bulkyJsonResponse(body: unknown, set: Set): Response {
   const headers = set.headers as Record<string, string>;
   set.headers = {};
   headers['content-type'] = 'application/json;charset=utf-8';
-  return new Response(lateBody(json), { headers });
+  return new Response(lateBody(Buffer.from(JSON.stringify(body), 'utf8')), { headers });
 }

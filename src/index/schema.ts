@@ -62,7 +62,7 @@ CREATE TABLE facility (
   detail,
   -- what the score's data lacks: the id of a completeness_kind row (few distinct values, loaded at open)
   completeness INTEGER NOT NULL,
-  -- what a site report's record categories read (./site-facts.ts siteFactBits), as of the index's date
+  -- what a site report's record categories read (./site-facts.ts siteFactBitsOf), as of the index's date
   site_facts INTEGER NOT NULL,
   -- the ECHO fields shown beside the score (./evidence.ts storedEvidenceJson), NULL when there is
   -- nothing to store; in the row, so a Starter+ lookup reads it with everything else

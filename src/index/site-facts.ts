@@ -62,17 +62,7 @@ export function siteFactsOf(facts: ScoreFacts, programs: ScoreInputs['programs']
   return siteFactsOfBits(siteFactBitsOf(facts, programs, evidence));
 }
 
-/** The facts as one small integer (what the facility row and the spatial index store). */
-export function siteFactBits(f: SiteFacts): number {
-  const p = f.programs;
-  return (
-    (f.significant ? BIT.significant : 0) | (f.formalActionInWindow ? BIT.formalActionInWindow : 0) |
-    (p.caa ? BIT.caa : 0) | (p.cwa ? BIT.cwa : 0) | (p.rcra ? BIT.rcra : 0) | (p.sdwa ? BIT.sdwa : 0) |
-    (f.rcraTsd ? BIT.rcraTsd : 0) | (f.rcraGenerator ? BIT.rcraGenerator : 0) | (f.tri ? BIT.tri : 0) | (f.caaMajor ? BIT.caaMajor : 0)
-  );
-}
-
-/** siteFactBits read back. */
+/** siteFactBitsOf read back. */
 export function siteFactsOfBits(b: number): SiteFacts {
   return {
     significant: (b & BIT.significant) !== 0,

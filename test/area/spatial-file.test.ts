@@ -13,8 +13,8 @@ import { searchRadius, type RadiusQuery } from '../../src/area/spatial-search';
 import { FacilityIndex } from '../../src/index/facility-index';
 import type { FacilityRow } from '../../src/index/model';
 import { csvText, exporterRow, runIngest, writeFile } from '../index/ingest/support';
-import { siteFactBits } from '../../src/index/site-facts';
-import { siteFactsOfRecord } from '../../src/site-report/facts';
+import { siteFactBitsOf } from '../../src/index/site-facts';
+import { factsOf } from '../../src/scoring/facts';
 import { memoryIndex } from '../helpers';
 import { scatter } from '../site-report/fixtures';
 import { PLACES, cluster, rng } from './fixtures';
@@ -82,7 +82,7 @@ describe('collecting the spatial index while ingest writes the index', () => {
     const index = memoryIndex(ROWS);
     const c = new SpatialCollector();
     // the site facts as ingest derives them (the table's were derived by the writer: the same function)
-    for (const r of shuffled) c.add(encoded(r, siteFactBits(siteFactsOfRecord(r.score_inputs, r.evidence ?? null, index.info.as_of))));
+    for (const r of shuffled) c.add(encoded(r, siteFactBitsOf(factsOf(r.score_inputs, index.info.as_of), r.score_inputs.programs, r.evidence ?? null)));
     const fromRows = c.columns();
     const fromTable = readSpatialColumns(index);
     // State codes are numbered in the order first seen, so compare the decoded states.

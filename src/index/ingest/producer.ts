@@ -25,7 +25,7 @@ export type EncodedRow = [
   evidence_json: string,
   /** The id of the row's data completeness in completeness_kind (src/index/facility-detail.ts DetailEncoder.completeness). */
   completeness: number,
-  /** What a site report's categories read (src/index/site-facts.ts siteFactBits). */
+  /** What a site report's categories read (src/index/site-facts.ts siteFactBitsOf). */
   site_facts: number,
 ];
 export type Reject = { file: string; line: number; reason: RejectReason; detail: string; registry_id: string; fields: string[] };

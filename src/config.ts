@@ -16,6 +16,8 @@ export const Config = t.Object({
   reportCacheDir: t.Union([t.String({ minLength: 1 }), t.Null()], { default: null }),
   /** Size cap of the report cache in MiB; past it the oldest entries are deleted first. */
   reportCacheMaxMb: t.Integer({ minimum: 1, maximum: 1_048_576, default: 1024 }),
+  /** Memory tier of the report cache in MiB: the most recently used PDFs, served without reading their file; 0 = none. */
+  reportCacheMemoryMb: t.Integer({ minimum: 0, maximum: 65_536, default: 64 }),
   /** Redis URL for shared state between replicas; null = embedded SQLite state. */
   redisUrl: t.Union([t.String(), t.Null()], { default: null }),
   /** Redis (docs/replicas.md): namespace of every key; the longest wait for one reply before a 503
@@ -67,6 +69,7 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   stateDir: './var',
   reportCacheDir: null,
   reportCacheMaxMb: 1024,
+  reportCacheMemoryMb: 64,
   redisUrl: null,
   redisPrefix: 'fcs:',
   redisTimeoutMs: 10000,

@@ -53,6 +53,6 @@ export type AppDeps = ProcessParts & {
 export function processParts(config: Config, clock: () => number, log: Log): ProcessParts {
   const metrics = new ServiceMetrics();
   const reportCache = openReportCache(config, clock, log);
-  if (reportCache) metrics.countReportCache(reportCache.stats);
+  if (reportCache) metrics.countReportCache(reportCache.stats, reportCache.memory);
   return { metrics, jwtVerifier: createJwtVerifier(config.jwt, log), reportCache };
 }

@@ -26,6 +26,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
   const proxies = str('trusted-proxies', 'FCS_TRUSTED_PROXIES');
   const corsOrigins = str('cors-origins', 'FCS_CORS_ORIGINS');
   const maxMb = str('report-cache-max-mb', 'FCS_REPORT_CACHE_MAX_MB');
+  const memoryMb = str('report-cache-memory-mb', 'FCS_REPORT_CACHE_MEMORY_MB');
   const webhookAllow = str('webhook-allow', 'FCS_WEBHOOK_ALLOW');
   const config = makeConfig({
     port: port === undefined ? undefined : Number(port),
@@ -35,6 +36,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     stateDir: str('state-dir', 'FCS_STATE_DIR'),
     reportCacheDir: str('report-cache-dir', 'FCS_REPORT_CACHE_DIR') || null,
     reportCacheMaxMb: maxMb === undefined ? undefined : Number(maxMb),
+    reportCacheMemoryMb: memoryMb === undefined ? undefined : memoryMb === '' ? Number.NaN : Number(memoryMb),
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
     redisPrefix: env.FCS_REDIS_PREFIX || undefined,
     redisTimeoutMs: num('FCS_REDIS_TIMEOUT_MS'),

@@ -50,6 +50,10 @@ export class ServiceMetrics {
       ['event'],
     ),
   );
+  readonly reportCacheMemoryHits = this.registry.register(
+    new Counter('fcs_report_cache_memory_hits_total', 'Cache hits served from the report cache\'s memory tier, without reading the file', []),
+  );
+  readonly reportCacheMemoryBytes = this.registry.register(new Gauge('fcs_report_cache_memory_bytes', 'Bytes of PDFs held in the report cache\'s memory tier', []));
   readonly indexReloads = this.registry.register(new Counter('fcs_index_reloads_total', 'Index reloads (SIGHUP) by result', ['result']));
   readonly buildInfo = this.registry.register(new Gauge('fcs_build_info', 'Always 1; labels say what is running', ['version', 'commit', 'score_method']));
   readonly indexFacilities = this.registry.register(new Gauge('fcs_index_facilities', 'Facilities in the index being served', ['dataset', 'as_of', 'fictitious']));
@@ -70,8 +74,10 @@ export class ServiceMetrics {
   }
 
   /** Exports the disk events of the process's report cache (`serve` builds one; none when it is off). */
-  countReportCache(stats: Readonly<Record<string, number>>): void {
+  countReportCache(stats: Readonly<Record<string, number>>, memory: { readonly hits: number; readonly bytes: number }): void {
     this.reportCacheDisk.collectWith(() => Object.entries(stats).map(([event, value]) => ({ labels: { event }, value })));
+    this.reportCacheMemoryHits.collectWith(() => [{ labels: {}, value: memory.hits }]);
+    this.reportCacheMemoryBytes.collectWith(() => [{ labels: {}, value: memory.bytes }]);
   }
 
   /**

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Log } from '../log';
 import { sha256Hex } from '../hash';
 import { encodeEntry, parseEntry, readEntryFile } from './cache-entry';
+import { HotEntries } from './hot-entries';
 
 /** Spec 4.5 rule 2 / section 8: a rendered dossier is reused for 24 hours. */
 export const REPORT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -39,7 +40,8 @@ const EVICT_TO = 0.9;
  * (src/reports/cache-entry.ts); it is written to a temp file and renamed, and the header's length
  * and checksum are verified on every read, so a torn write (crash, power loss, disk full) or an
  * altered file is a miss, never a served PDF. Every failure here is swallowed into a miss: the
- * caller renders in memory instead (spec 7: cache misses are never 500).
+ * caller renders in memory instead (spec 7: cache misses are never 500). The most recently used
+ * entries are also kept in memory (./hot-entries.ts), so a hit on one reads no file.
  */
 export class ReportCache {
   private lastSweepAt = Number.NEGATIVE_INFINITY;
@@ -57,8 +59,15 @@ export class ReportCache {
     private readonly ttlMs = REPORT_TTL_MS,
     /** Size cap of the entries (config `reportCacheMaxMb`); past it the oldest entries go first. */
     private readonly maxBytes = Number.POSITIVE_INFINITY,
+    /** Budget of the memory tier (config `reportCacheMemoryMb`; ./hot-entries.ts); 0 = every hit reads the file. */
+    memoryBytes = 0,
     readonly stats: ReportCacheStats = newReportCacheStats(),
-  ) {}
+  ) {
+    this.memory = new HotEntries(memoryBytes);
+  }
+
+  /** Recently used entries in memory, served without reading their file (./hot-entries.ts). */
+  readonly memory: HotEntries;
 
   /** 64 hex chars: the only thing a file name is made of. */
   static keyOf(parts: readonly string[]): string {
@@ -73,6 +82,8 @@ export class ReportCache {
   /** The cached PDF for `key`, or null when absent, expired, unreadable or corrupt. */
   async get(key: string): Promise<Uint8Array | null> {
     const path = this.pathOf(key);
+    const held = this.memory.get(key, this.clock(), this.ttlMs);
+    if (held !== null) return held;
     let file: Uint8Array;
     try {
       file = readEntryFile(path);
@@ -93,6 +104,7 @@ export class ReportCache {
       this.stats.expired++;
       return null;
     }
+    this.memory.set(key, entry.createdAt, entry.pdf);
     return entry.pdf;
   }
 
@@ -113,6 +125,7 @@ export class ReportCache {
       return false;
     }
     this.stats.stores++;
+    this.memory.set(key, now, pdf);
     if (this.bytes !== null) this.bytes += body.length;
     const overCap = this.bytes !== null && this.bytes > this.maxBytes;
     if ((overCap || now - this.lastSweepAt >= SWEEP_INTERVAL_MS) && !this.sweepRunning) {

@@ -12,3 +12,15 @@ describe('report cache size cap setting', () => {
     expect(() => configFrom({}, { 'report-cache-max-mb': value })).toThrow('reportCacheMaxMb');
   });
 });
+
+describe('report cache memory tier setting', () => {
+  it('defaults to 64 MiB; FCS_REPORT_CACHE_MEMORY_MB sets it (0 turns it off); the flag wins over the environment', () => {
+    expect(configFrom({}, {}).reportCacheMemoryMb).toBe(64);
+    expect(configFrom({ FCS_REPORT_CACHE_MEMORY_MB: '0' }, {}).reportCacheMemoryMb).toBe(0);
+    expect(configFrom({ FCS_REPORT_CACHE_MEMORY_MB: '0' }, { 'report-cache-memory-mb': '16' }).reportCacheMemoryMb).toBe(16);
+  });
+
+  it.each(['-1', '1.5', 'lots', '65537', ''])('refuses %j at start, naming the setting', (value) => {
+    expect(() => configFrom({}, { 'report-cache-memory-mb': value })).toThrow('reportCacheMemoryMb');
+  });
+});

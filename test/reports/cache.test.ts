@@ -127,7 +127,9 @@ describe('report cache over HTTP', () => {
     ['garbage without a header', () => Buffer.from('%PDF-1.7 not really\n'.repeat(50))],
     ['a header claiming another key', (b: Buffer) => Buffer.from(b.toString('latin1').replace(/ ([0-9a-f]{64})\n/, ` ${'0'.repeat(64)}\n`), 'latin1')],
   ])('a corrupt entry (%s) is discarded and re-rendered, and the rewrite is good', async (_name, corrupt) => {
-    const { world, exportOf, entryPath } = await reportWorld(freshDir());
+    // no memory tier: every hit reads the file, as a process started after the store does
+    const dir = freshDir();
+    const { world, exportOf, entryPath } = await reportWorldOf(dir, [ROW], { reportCacheDir: dir, reportCacheMemoryMb: 0 });
     await exportOf();
     writeFileSync(entryPath(), corrupt(readFileSync(entryPath())));
     // back to the service clock's time, so the write-path sweep (which reads mtimes) leaves it for get() to judge
@@ -142,11 +144,48 @@ describe('report cache over HTTP', () => {
 
   it('a deleted cache directory is recreated on the next store', async () => {
     const dir = freshDir();
-    const { exportOf } = await reportWorld(dir);
+    const { exportOf } = await reportWorldOf(dir, [ROW], { reportCacheDir: dir, reportCacheMemoryMb: 0 });
     await exportOf();
     rmSync(dir, { recursive: true });
     expect((await exportOf()).cache).toBe('MISS');
     expect((await exportOf()).cache).toBe('HIT');
+  });
+
+  it('a hit on a recently used entry is served from memory: its file is not read again, /metrics counts it', async () => {
+    const dir = freshDir();
+    const { world, exportOf, entryPath } = await reportWorld(dir);
+    const first = await exportOf();
+    rmSync(entryPath());
+    const second = await exportOf();
+    expect(second.cache).toBe('HIT');
+    expect(same(second.pdf, first.pdf)).toBe(true);
+    expect(world.deps.reportCache!.memory.hits).toBe(1);
+    const metrics = await (await world.call('/metrics')).text();
+    expect(metrics).toContain('fcs_report_cache_memory_hits_total 1');
+    expect(metrics).toMatch(new RegExp(`fcs_report_cache_memory_bytes ${first.pdf.length}\\b`));
+  });
+
+  it('an entry read back from disk (another process stored it) is then served from memory', async () => {
+    const dir = freshDir();
+    const first = await (await reportWorld(dir)).exportOf();
+    const later = await reportWorld(dir);
+    const fromDisk = await later.exportOf();
+    expect(fromDisk.cache).toBe('HIT');
+    expect(later.world.deps.reportCache!.memory.hits).toBe(0);
+    rmSync(later.entryPath());
+    const fromMemory = await later.exportOf();
+    expect(fromMemory.cache).toBe('HIT');
+    expect(same(fromMemory.pdf, first.pdf)).toBe(true);
+    expect(later.world.deps.reportCache!.memory.hits).toBe(1);
+  });
+
+  it('a memory tier of 0 MiB holds nothing: with the file gone, the next export renders again', async () => {
+    const dir = freshDir();
+    const { world, exportOf, entryPath } = await reportWorldOf(dir, [ROW], { reportCacheDir: dir, reportCacheMemoryMb: 0 });
+    await exportOf();
+    rmSync(entryPath());
+    expect((await exportOf()).cache).toBe('MISS');
+    expect(world.deps.reportCache!.memory.size).toBe(0);
   });
 
   it('a store leaves exactly one hash-named file and no temp file behind', async () => {

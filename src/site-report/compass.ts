@@ -55,6 +55,14 @@ export type BandKey = (typeof DISTANCE_BANDS)[number]['key'];
 
 /** The band of an exact distance. */
 export function bandOf(distanceMiles: number): BandKey {
-  for (const b of DISTANCE_BANDS) if (b.inclusive ? distanceMiles <= b.upTo : distanceMiles < b.upTo) return b.key;
-  return 'beyond_one';
+  return DISTANCE_BANDS[bandIndexOf(distanceMiles)]!.key;
+}
+
+/** The place in DISTANCE_BANDS of the band of an exact distance. */
+export function bandIndexOf(distanceMiles: number): number {
+  for (let k = 0; k < DISTANCE_BANDS.length - 1; k++) {
+    const b = DISTANCE_BANDS[k]!;
+    if (b.inclusive ? distanceMiles <= b.upTo : distanceMiles < b.upTo) return k;
+  }
+  return DISTANCE_BANDS.length - 1;
 }

@@ -1,12 +1,12 @@
 import { roundMiles } from '../area/service';
 import { registryIdAt, type SpatialIndex } from '../area/spatial-index';
-import { addressAt, nameAt } from '../area/text-bytes';
+import { textsOf } from '../area/text-bytes';
 import { eachWithin } from '../area/spatial-search';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary } from '../index/model';
 import { PROGRAM_BITS, SITE_BIT, siteFactsOfBits } from '../index/site-facts';
 import { CATEGORIES, coverageOf, testOf, type CategoryKey, type CategoryRule, type Coverage } from './categories';
-import { bandOf, bearingDegrees, directionOf, DISTANCE_BANDS, roundBearing, type BandKey } from './compass';
+import { bandIndexOf, bearingDegrees, directionOf, DISTANCE_BANDS, roundBearing, type BandKey } from './compass';
 import { heldFields, programList, siteFactsOfRecord, type SiteFacts } from './facts';
 import type { LocatedSite } from './locate';
 import type { Finding, SiteReport, SummaryRow, UnmappedFacility } from './model';
@@ -55,23 +55,26 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
   const { site } = q;
   const asOf = index.info.as_of;
   const { searched, coverage } = searchedCategories(index, q.distances);
-  const findings: Finding[] = [];
-  const bands = new Map<CategoryKey, Record<BandKey, number>>(CATEGORIES.map((c) => [c.key, Object.fromEntries(DISTANCE_BANDS.map((b) => [b.key, 0])) as Record<BandKey, number>]));
-
+  const list = listed(spatial, site, searched);
+  // counts per (category, band), as numbers while counting: one record per category at the end
+  const bandCounts = new Uint32Array(CATEGORIES.length * DISTANCE_BANDS.length);
+  const findings: Finding[] = new Array(list.length);
+  const texts = textsOf(spatial);
   // the programs' labels of one combination of program bits, shared by the findings that have it
   const programsOf = new Map<number, string[]>();
-  for (const { pos: p, distance, categories } of listed(spatial, site, searched)) {
-    const band = bandOf(distance);
-    for (const c of categories) bands.get(c)![band]++;
+  for (let i = 0; i < list.length; i++) {
+    const { pos: p, distance, listing } = list[i]!;
+    const band = bandIndexOf(distance);
+    for (const c of listing.at) bandCounts[c * DISTANCE_BANDS.length + band]!++;
     const bearing = bearingDegrees(site.lat, site.lng, spatial.lat[p]!, spatial.lng[p]!);
-    const address = addressAt(spatial, p);
+    const address = texts.address(p);
     const bits = spatial.site[p]!;
     let programs = programsOf.get(bits & PROGRAM_BITS);
     if (programs === undefined) programsOf.set(bits & PROGRAM_BITS, (programs = programList(siteFactsOfBits(bits))));
     // fields in the schema's order (the JSON's order), as recordOf gives them for an unmapped facility
-    findings.push({
+    findings[i] = {
       registry_id: registryIdAt(spatial, p),
-      fac_name: nameAt(spatial, p),
+      fac_name: texts.name(p),
       fac_street: address.street,
       fac_city: address.city,
       fac_state: spatial.states[spatial.state[p]!]!,
@@ -79,16 +82,16 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       distance_miles: roundMiles(distance),
       bearing_degrees: roundBearing(bearing),
       direction: directionOf(distance, bearing),
-      categories,
+      categories: listing.keys,
       overall_score: spatial.score[p]!,
       significant_violation: (bits & SITE_BIT.significant) !== 0,
       active_enforcement: (spatial.flags[p]! & 1) === 1,
       programs,
-    });
+    };
   }
 
-  const summary: SummaryRow[] = CATEGORIES.map((c) => {
-    const counts = bands.get(c.key)!;
+  const summary: SummaryRow[] = CATEGORIES.map((c, ci) => {
+    const counts = bandRecord(bandCounts, ci);
     const cov = coverage.get(c.key)!;
     return {
       category: c.key,
@@ -112,7 +115,15 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
   };
 }
 
-type Listed = { pos: number; distance: number; categories: CategoryKey[] };
+/** The categories a facility is listed under: their keys (what a finding shows) and their places in CATEGORIES (what the summary counts). */
+type Listing = { keys: CategoryKey[]; at: number[] };
+type Listed = { pos: number; distance: number; listing: Listing };
+
+/** The summary's counts of category `ci`, one per band, from the (category, band) counts. */
+function bandRecord(counts: Uint32Array, ci: number): Record<BandKey, number> {
+  const at = ci * DISTANCE_BANDS.length;
+  return Object.fromEntries(DISTANCE_BANDS.map((b, k) => [b.key, counts[at + k]!])) as Record<BandKey, number>;
+}
 
 /**
  * The facilities within the searched distances that fall under at least one category there, with
@@ -120,24 +131,34 @@ type Listed = { pos: number; distance: number; categories: CategoryKey[] };
  * within a mile and lists a fraction: each is tested from its site-fact bits as the walk meets it,
  * and only those listed are sorted.
  */
-function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searched: Searched[]): Listed[] {
+function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searched: readonly Searched[]): Listed[] {
   const out: Listed[] = [];
   if (searched.length === 0) return out;
   const maxMiles = Math.max(...searched.map((s) => s.miles));
-  // the same bits within reach of the same categories give the same list: memoised per (bits, reach)
-  const memo = new Map<number, CategoryKey[]>();
+  const miles = searched.map((s) => s.miles);
+  const place = searched.map((s) => CATEGORIES.indexOf(s.rule));
+  // which searched categories' record types a facility's bits have (bit k: searched[k]), per bits
+  const typesOf = new Map<number, number>();
+  // the listing of each set of searched categories (record type and distance both met), made once
+  const listings: (Listing | undefined)[] = new Array(1 << searched.length);
   eachWithin(spatial, { lat: site.lat, lng: site.lng, radiusMiles: maxMiles, state: null, activeEnforcement: null }, (pos, distance) => {
-    let reach = 0;
-    for (let k = 0; k < searched.length; k++) if (distance <= searched[k]!.miles) reach |= 1 << k;
-    if (reach === 0) return;
     const bits = spatial.site[pos]!;
-    const key = bits * (1 << searched.length) + reach;
-    let categories = memo.get(key);
-    if (categories === undefined) {
+    let types = typesOf.get(bits);
+    if (types === undefined) {
       const facts = siteFactsOfBits(bits);
-      memo.set(key, (categories = searched.filter((s, k) => (reach & (1 << k)) !== 0 && s.test(facts)).map((s) => s.rule.key)));
+      types = 0;
+      for (let k = 0; k < searched.length; k++) if (searched[k]!.test(facts)) types |= 1 << k;
+      typesOf.set(bits, types);
     }
-    if (categories.length > 0) out.push({ pos, distance, categories });
+    let set = 0;
+    for (let k = 0; k < miles.length; k++) if ((types & (1 << k)) !== 0 && distance <= miles[k]!) set |= 1 << k;
+    if (set === 0) return;
+    let listing = listings[set];
+    if (listing === undefined) {
+      const ks = searched.map((_, k) => k).filter((k) => (set & (1 << k)) !== 0);
+      listings[set] = listing = { keys: ks.map((k) => searched[k]!.rule.key), at: ks.map((k) => place[k]!) };
+    }
+    out.push({ pos, distance, listing });
   });
   return out.sort((a, b) => a.distance - b.distance || spatial.rank[a.pos]! - spatial.rank[b.pos]!);
 }

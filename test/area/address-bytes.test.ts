@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
 import { allocateColumns, type SpatialIndex } from '../../src/area/spatial-index';
-import { addressAt, addressEntry, NameBytes, nameAt } from '../../src/area/text-bytes';
+import { addressAt, addressEntry, NameBytes, nameAt, textsOf } from '../../src/area/text-bytes';
 
 /** Columns holding `entries` as the spatial index stores names and addresses. */
 function stored(entries: { name: string; street: string; city: string; zip: string }[]): SpatialIndex {
@@ -20,10 +20,13 @@ describe('names and addresses in the spatial index', () => {
   it('read back as stored, whatever the text (empty parts, any script), a separator character in a field becoming a space', () => {
     fc.assert(fc.property(fc.array(fc.record({ name: text, street: text, city: text, zip: text }), { maxLength: 20 }), (entries) => {
       const s = stored(entries);
+      const texts = textsOf(s);
       entries.forEach((e, i) => {
         expect(nameAt(s, i)).toBe(e.name);
         const clean = (v: string) => v.replaceAll('\x1f', ' ');
         expect(addressAt(s, i)).toEqual({ street: clean(e.street), city: clean(e.city), zip: clean(e.zip) });
+        // the many-texts readers a site report uses give the same texts
+        expect([texts.name(i), texts.address(i)]).toEqual([e.name, addressAt(s, i)]);
       });
     }));
   });

@@ -65,8 +65,28 @@ describe('a page of operators', () => {
     expect(count(ops, ' Tf')).toBe(2);
     // ink, muted, the panel's fill, muted again after it
     expect(count(ops, ' rg')).toBe(4);
-    expect(ops).toContain('1 0 0 1 10 690 Tm (B) Tj');
+    // each line placed by its offset from the one before, the first from the text object's origin
+    expect(ops).toContain('10 700 Td (A) Tj\n');
+    expect(ops).toContain('0 -10 Td (B) Tj\n');
+    expect(ops).toContain('10 670 Td (D) Tj\n');
     expect(ops.indexOf('0 0 10 10 re f')).toBeGreaterThan(ops.indexOf('ET'));
+  });
+
+  it('property: the offsets of a text object add up to each line\'s position rounded to the thousandth', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.double({ min: -100, max: 800, noNaN: true }), fc.double({ min: -100, max: 800, noNaN: true })), { minLength: 1, maxLength: 30 }), (points) => {
+        const page = new PageContent();
+        for (const [x, y] of points) page.text('(T)', 'F1', 9, x, y, COLORS.ink);
+        const moves = [...page.operators().matchAll(/(-?[\d.]+) (-?[\d.]+) Td/g)].map((m) => [Number(m[1]), Number(m[2])]);
+        let [x, y] = [0, 0];
+        moves.forEach(([dx, dy], i) => {
+          [x, y] = [Math.round((x + dx!) * 1000), Math.round((y + dy!) * 1000)].map((v) => v / 1000) as [number, number];
+          expect([x, y]).toEqual([Number(num(points[i]![0])), Number(num(points[i]![1]))]);
+        });
+        expect(moves).toHaveLength(points.length);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('a colour equal in value but another object is not written twice', () => {

@@ -74,6 +74,33 @@ describe('the area layout in a child process', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
   }, 60_000);
 
+  it('holds the load back while the layout process is behind, and still writes the same file', async () => {
+    const dir = tempDir('area-child');
+    const csv = writeFile(dir, 'generated.csv', [...exporterLines({ seed: 'layout-behind', rows: 40_000, asOf: '2026-10-31' })].join('\n'));
+    const out = join(dir, 'release.sqlite');
+    // the real layout process, which reads nothing until the load first waits for it (or the load ends)
+    const go = join(dir, 'go');
+    const main = join(import.meta.dir, '..', '..', 'src', 'main.ts');
+    const late = new SpatialCollector({ command: ['sh', '-c', 'while [ ! -e "$0" ]; do sleep 0.02; done; exec "$@"', go, process.execPath, main] });
+    let waited = 0;
+    const companion: IngestCompanion = {
+      add: (r) => late.add(r),
+      ready: () => {
+        const w = late.ready();
+        if (w && waited++ === 0) writeFileSync(go, '');
+        return w;
+      },
+      prepareBeside: (path, info) => (writeFileSync(go, ''), late.prepareBeside(path, info)),
+      abort: () => late.abort(),
+    };
+    const reference = new SpatialCollector('in-process');
+    const tee: IngestCompanion = { add: (r) => reference.add(r), ready: () => null, prepareBeside: (_path, info) => reference.prepareBeside(join(dir, 'reference.sqlite'), info), abort: () => reference.abort() };
+    const { summary } = await runIngest([csv], out, { companions: [companion, tee], asOf: '2026-10-31', inline: false });
+    expect(summary.threads).toBe(2);
+    expect(waited).toBeGreaterThan(0);
+    expect(readFileSync(spatialFilePath(out)).equals(readFileSync(join(dir, 'reference.sqlite.area')))).toBe(true);
+  }, 60_000);
+
   it('keeps the collected columns through their temp file exactly, IDs that are not 12 digits included', () => {
     const dir = tempDir('area-child');
     // in process: only the columns are asked for here, no layout process is wanted

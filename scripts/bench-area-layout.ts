@@ -7,9 +7,7 @@
  * `.area` file (registry order, as ingest's collector hands them over), then times
  * `SpatialCollector.prepareBeside` both ways, alternating. Prints per run: the step's wall time and
  * the peak RSS of the process that lays out (this one, or the child), and checks the two files are
- * byte for byte the same. Medians and the child/in-process ratio at the end. No load runs here, so
- * the child gets every point when the step starts and its H3 calls are in the step; in ingest they
- * run during the load (src/area/spatial-layout-process.ts).
+ * byte for byte the same. Medians and the child/in-process ratio at the end.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

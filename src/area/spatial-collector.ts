@@ -5,8 +5,7 @@ import { indexIdentity } from '../index/identity';
 import { spatialFilePath, writeSpatialFileAt } from './spatial-file';
 import { AREA_H3_RES, allocateColumns, layoutSpatialIndex, putRegistryId, type SpatialColumns } from './spatial-index';
 import { addressEntry, NameBytes } from './text-bytes';
-import { LayoutProcess } from './spatial-layout-process';
-import { inRegistryOrder } from './registry-order';
+import { layoutInChildProcess } from './spatial-layout-process';
 
 /** The row fields a spatial index needs, as ingest hands them over (src/index/ingest/producer.ts EncodedRow order). */
 type Row = readonly [
@@ -24,13 +23,10 @@ export function spatialTempPaths(indexPath: string, pid: number = process.pid): 
 
 /**
  * How the collected columns are laid out: in a child process started with `command` (default:
- * this program again, ./spatial-layout-process.ts) at the first row and fed each point as rows
- * come, or `in-process` (the same bytes; the load's heap and the layout's then add up in one process).
+ * this program again, ./spatial-layout-process.ts), or `in-process` (the same bytes; the load's
+ * heap and the layout's then add up in one process).
  */
 export type LayoutWhere = { command?: string[] } | 'in-process';
-
-/** Points per write to the layout process: ~2,000 rows, 32 KB, so a write costs little per row. */
-const POINTS_PER_WRITE = 2048;
 
 /**
  * Collects, while ingest writes an index, what its spatial index is made of (a few typed-array
@@ -39,15 +35,8 @@ const POINTS_PER_WRITE = 2048;
  * carries its spatial index and `serve` uses it in place instead of building it at start.
  */
 export class SpatialCollector {
-  constructor(where: LayoutWhere = {}) {
-    this.child = where === 'in-process' ? null : where;
-  }
+  constructor(private readonly where: LayoutWhere = {}) {}
 
-  /** The layout process's command, or null to lay out in this process. */
-  private readonly child: { command?: string[] } | null;
-  private layout: LayoutProcess | null = null;
-  /** Facilities whose point has gone to the layout process. */
-  private sent = 0;
   private n = 0;
   private cap = 1 << 16;
   private cols: SpatialColumns = allocateColumns(this.cap);
@@ -57,7 +46,6 @@ export class SpatialCollector {
 
   /** One indexed facility (each registry ID once: what the index writer accepted). */
   add(row: Row): void {
-    if (this.layout === null && this.child) this.layout = new LayoutProcess(this.child.command);
     if (row[6] === null || row[7] === null) return; // no coordinates: found by ID and search, never by area
     if (this.n === this.cap) this.grow();
     const c = this.cols;
@@ -73,26 +61,42 @@ export class SpatialCollector {
     putRegistryId(c, i, row[0]);
     c.nameStart[i + 1] = this.names.push(row[1]);
     c.addrStart[i + 1] = this.addresses.push(addressEntry(row[2], row[3], row[5]));
-    if (this.n - this.sent === POINTS_PER_WRITE && this.layout) this.sendPoints();
   }
 
   get count(): number {
     return this.n;
   }
 
-  /** The pid of the layout process, once started (null in process, or when it could not start). */
-  get layoutPid(): number | null {
-    return this.layout?.pid ?? null;
-  }
-
-  /** Resolves when the layout process has taken the points sent so far; null when it has (or there is none). */
-  ready(): Promise<void> | null {
-    return this.layout?.ready() ?? null;
-  }
-
   /** The collected facilities as columns in registry_id order (the facility table's order). */
   columns(): SpatialColumns {
-    return inRegistryOrder(this.arrivalColumns()).columns;
+    const src = this.cols;
+    src.count = this.n;
+    src.nameBytes = this.names.bytes;
+    src.addrBytes = this.addresses.bytes;
+    const order = registryOrder(src);
+    if (!order) return src;
+    const c = allocateColumns(this.n);
+    c.states = src.states;
+    const names = new NameBytes();
+    const addresses = new NameBytes();
+    for (let k = 0; k < this.n; k++) {
+      const p = order[k]!;
+      c.lat[k] = src.lat[p]!;
+      c.lng[k] = src.lng[p]!;
+      c.score[k] = src.score[p]!;
+      c.flags[k] = src.flags[p]!;
+      c.site[k] = src.site[p]!;
+      c.state[k] = src.state[p]!;
+      c.idNum[k] = src.idNum[p]!;
+      c.idLen[k] = src.idLen[p]!;
+      const other = src.idOther.get(p);
+      if (other !== undefined) c.idOther.set(k, other);
+      c.nameStart[k + 1] = names.pushBytes(src.nameBytes.subarray(src.nameStart[p]!, src.nameStart[p + 1]!));
+      c.addrStart[k + 1] = addresses.pushBytes(src.addrBytes.subarray(src.addrStart[p]!, src.addrStart[p + 1]!));
+    }
+    c.nameBytes = names.bytes;
+    c.addrBytes = addresses.bytes;
+    return c;
   }
 
   /**
@@ -105,65 +109,28 @@ export class SpatialCollector {
     const started = performance.now();
     const tmp = spatialTempPaths(indexPath);
     const identity = indexIdentity(info);
+    let cols: SpatialColumns | null = this.columns();
+    // What was collected is no longer needed here once written or laid out: let its memory go.
+    this.cols = allocateColumns(0);
+    this.names = new NameBytes();
+    this.addresses = new NameBytes();
     try {
-      if (!this.child) {
-        const cols = this.columns();
-        this.release();
+      if (this.where === 'in-process') {
         // The load's garbage goes before the layout allocates its arrays, so the two add up less.
         Bun.gc(true);
         writeSpatialFileAt(tmp.area, layoutSpatialIndex(cols, AREA_H3_RES), identity);
       } else {
-        const layout = (this.layout ??= new LayoutProcess(this.child.command));
-        this.sendPoints();
-        // In arrival order: the layout process puts them in registry_id order, off this thread.
-        // None for a process that has already died: `finish` says how it did.
-        if (layout.running) writeColumnsFile(tmp.columns, this.arrivalColumns());
-        this.release();
-        await layout.finish({ columnsPath: tmp.columns, outPath: tmp.area, identity });
+        writeColumnsFile(tmp.columns, cols);
+        cols = null;
+        await layoutInChildProcess({ columnsPath: tmp.columns, outPath: tmp.area, identity }, this.where.command);
       }
     } catch (e) {
-      await this.layout?.abort();
       rmSync(tmp.area, { force: true });
       throw e;
     } finally {
       rmSync(tmp.columns, { force: true });
     }
     return { tmpPath: tmp.area, path: spatialFilePath(indexPath), ms: performance.now() - started };
-  }
-
-  /** Stops the layout process, if any (the ingest failed or was interrupted); resolves when it has exited. */
-  abort(): Promise<void> {
-    return this.layout?.abort() ?? Promise.resolve();
-  }
-
-  /** The collected columns in the order rows came. */
-  private arrivalColumns(): SpatialColumns {
-    const c = this.cols;
-    c.count = this.n;
-    c.nameBytes = this.names.bytes;
-    c.addrBytes = this.addresses.bytes;
-    return c;
-  }
-
-  /** The points collected since the last write, (lat, lng) pairs in one new array. */
-  private sendPoints(): void {
-    const from = this.sent, to = this.n;
-    if (to === from || !this.layout) return;
-    const { lat, lng } = this.cols;
-    const pairs = new Float64Array(2 * (to - from));
-    for (let i = from, k = 0; i < to; i++, k += 2) {
-      pairs[k] = lat[i]!;
-      pairs[k + 1] = lng[i]!;
-    }
-    this.layout.send(pairs);
-    this.sent = to;
-  }
-
-  /** What was collected is no longer needed here once written or laid out: its memory goes. */
-  private release(): void {
-    this.cols = allocateColumns(0);
-    this.names = new NameBytes();
-    this.addresses = new NameBytes();
   }
 
   private grow(): void {
@@ -175,4 +142,59 @@ export class SpatialCollector {
     c.idOther = old.idOther;
     this.cols = c;
   }
+}
+
+/**
+ * Positions of the columns' registry IDs in ascending string order (SQLite's order for the TEXT
+ * primary key), or null when they already are in it. Registry IDs are normally 12 digits, where
+ * string order is numeric order: a radix sort on the number then (milliseconds for millions);
+ * otherwise a string sort.
+ */
+export function registryOrder(c: Pick<SpatialColumns, 'count' | 'idNum' | 'idLen' | 'idOther'>): Uint32Array | null {
+  const n = c.count;
+  const len = c.idLen[0] ?? 0;
+  let sameShape = c.idOther.size === 0;
+  for (let i = 0; i < n && sameShape; i++) if (c.idLen[i] !== len) sameShape = false;
+  if (sameShape) {
+    let sorted = true;
+    for (let i = 1; i < n && sorted; i++) if (c.idNum[i - 1]! > c.idNum[i]!) sorted = false;
+    return sorted ? null : radixOrder(c.idNum.subarray(0, n));
+  }
+  const ids = Array.from({ length: n }, (_, i) => c.idOther.get(i) ?? String(c.idNum[i]).padStart(c.idLen[i]!, '0'));
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) if (ids[i - 1]! > ids[i]!) sorted = false;
+  if (sorted) return null;
+  return Uint32Array.from(ids.map((_, i) => i)).sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0));
+}
+
+const HALF = 2 ** 25;
+
+/** Stable LSD radix sort of positions by non-negative integer keys below 2^50: four passes of 13/12 bits. */
+function radixOrder(keys: Float64Array): Uint32Array {
+  const n = keys.length;
+  let from = Uint32Array.from({ length: n }, (_, k) => k);
+  let to = new Uint32Array(n);
+  const lo = new Uint32Array(n), hi = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const h = Math.floor(keys[i]! / HALF);
+    hi[i] = h;
+    lo[i] = keys[i]! - h * HALF;
+  }
+  const counts = new Uint32Array(1 << 13);
+  for (const [part, shift] of [[lo, 0], [lo, 13], [hi, 0], [hi, 13]] as const) {
+    counts.fill(0);
+    for (let k = 0; k < n; k++) counts[(part[from[k]!]! >>> shift) & 8191]!++;
+    let sum = 0;
+    for (let d = 0; d < counts.length; d++) {
+      const c = counts[d]!;
+      counts[d] = sum;
+      sum += c;
+    }
+    for (let k = 0; k < n; k++) {
+      const p = from[k]!;
+      to[counts[(part[p]! >>> shift) & 8191]!++] = p;
+    }
+    [from, to] = [to, from];
+  }
+  return from;
 }

@@ -5,8 +5,7 @@ import type { SpatialColumns } from './spatial-index';
 /**
  * The collected columns (./spatial-collector.ts) as a temp file, handed from the ingest process to
  * the process that lays them out (./spatial-layout-process.ts), so the layout runs without the
- * load's heap. Ingest writes them in the order it indexed the rows; that process puts them in
- * registry_id order. Private to one ingest: written and read by the same build of the code, removed when
+ * load's heap. Private to one ingest: written and read by the same build of the code, removed when
  * the layout is done. Layout: 8 bytes magic, a uint32 (little-endian) header length, the header as
  * JSON, then each array at an 8-byte-aligned offset in the machine's order.
  */

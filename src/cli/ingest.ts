@@ -118,15 +118,10 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
     console.error(`--previous ${previous}: no such index file`);
     return 2;
   }
-  // The release carries the area search's spatial index (`<out>.area`), used in place by serve;
-  // laid out in a child process fed during the load, so the load's heap and the layout's never share one process.
-  const area = new SpatialCollector();
-  // an interrupted build leaves only temp files behind (the old index is untouched): remove them too,
-  // after the layout process is killed (it writes nothing more)
+  // an interrupted build leaves only temp files behind (the old index is untouched): remove them too
   const cleanup = () => {
-    void area.abort();
-    const areaTmp = spatialTempPaths(out);
-    for (const p of [buildTempPath(out), `${buildTempPath(out)}-journal`, searchFilePath(buildTempPath(out)), buildTempPath(rejectsPathOf(out)), areaTmp.area, areaTmp.columns]) rmSync(p, { force: true });
+    const area = spatialTempPaths(out);
+    for (const p of [buildTempPath(out), `${buildTempPath(out)}-journal`, searchFilePath(buildTempPath(out)), buildTempPath(rejectsPathOf(out)), area.area, area.columns]) rmSync(p, { force: true });
     console.error('\ningest: interrupted; the previous index (if any) is unchanged');
     process.exit(130);
   };
@@ -144,7 +139,9 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
       searchFileFrom,
       log: (line) => console.error(printable(line)),
       progress: { tty: process.stderr.isTTY === true, write: (s) => process.stderr.write(s) },
-      companions: [area],
+      // The release carries the area search's spatial index (`<out>.area`), used in place by serve;
+      // laid out in a child process, so the load's heap and the layout's never share one process.
+      companions: [new SpatialCollector()],
     });
     console.log(printable(summaryText(summary)));
     return 0;

@@ -1,16 +1,16 @@
-import { LAYOUT_COMMAND, runLayoutProcess } from '../area/spatial-layout-process';
+import { LAYOUT_COMMAND, runLayoutJob } from '../area/spatial-layout-process';
 
 /**
- * `facility-score __layout-area`: hidden, run by ingest on itself (the compiled binary included)
- * to lay out the area index in a process of its own, fed over stdin while the load goes
- * (src/area/spatial-layout-process.ts, src/area/layout-stream.ts). An error becomes one line on
- * stderr and exit 1 (./run.ts).
+ * `facility-score __layout-area COLUMNS OUT IDENTITY`: hidden, run by ingest on itself (the
+ * compiled binary included) to lay out the area index in a fresh process
+ * (src/area/spatial-layout-process.ts). An error becomes one line on stderr and exit 1 (./run.ts).
  */
 export async function layoutAreaCommand(args: string[]): Promise<number> {
-  if (args.length !== 0) {
-    console.error(`usage: facility-score ${LAYOUT_COMMAND} < STREAM (run by ingest, not by hand)`);
+  const [columnsPath, outPath, identity] = args;
+  if (!columnsPath || !outPath || !identity || args.length !== 3) {
+    console.error(`usage: facility-score ${LAYOUT_COMMAND} COLUMNS_FILE OUT_FILE IDENTITY (run by ingest, not by hand)`);
     return 2;
   }
-  await runLayoutProcess(Bun.stdin.stream());
+  runLayoutJob({ columnsPath, outPath, identity });
   return 0;
 }

@@ -7,8 +7,7 @@ import { SAMPLE } from '../../scripts/sample';
 import { readColumnsFile, writeColumnsFile } from '../../src/area/spatial-columns-file';
 import { SpatialCollector } from '../../src/area/spatial-collector';
 import { spatialFilePath } from '../../src/area/spatial-file';
-import { endOfPoints } from '../../src/area/layout-stream';
-import { LayoutProcess } from '../../src/area/spatial-layout-process';
+import { layoutInChildProcess } from '../../src/area/spatial-layout-process';
 import { FacilityIndex } from '../../src/index/facility-index';
 import type { IngestCompanion } from '../../src/index/ingest/ingest';
 import type { IndexInfo } from '../../src/index/model';
@@ -44,67 +43,21 @@ describe('the area layout in a child process', () => {
     expect(child.equals(readFileSync(spatialFilePath(SAMPLE.index)))).toBe(true);
   }, 60_000);
 
-  it('writes the same file when rows come out of registry order with rows without coordinates between them', async () => {
-    const dir = tempDir('area-child');
-    const db = new Database(SAMPLE.index, { readonly: true });
-    const info = JSON.parse((db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string }).value) as IndexInfo;
-    const sorted = db.query(`SELECT ${COMPANION_COLUMNS} FROM facility ORDER BY registry_id`).values().map(encodedOrder);
-    db.close();
-    // a fixed shuffle (descending blocks of 997, so batches of points straddle them), and every 7th
-    // place a row without coordinates, which the area index skips
-    const rows: unknown[][] = [];
-    for (let b = Math.floor((sorted.length - 1) / 997); b >= 0; b--) rows.push(...sorted.slice(b * 997, (b + 1) * 997));
-    for (let i = rows.length - 1; i > 0; i -= 7) rows.splice(i, 0, encodedOrder([`NO-PLACE-${i}`, 'NOWHERE', '', '', 'TX', '', null, null, '', 50, 0, 0]));
-    expect(rows.length).toBeGreaterThan(sorted.length + 2500);
-    const child = await areaBytes(rows, info, {}, dir);
-    expect(child.equals(await areaBytes(rows, info, 'in-process', dir))).toBe(true);
-    // (not the sample's own file: states are numbered in the order rows first name them)
-    expect(readdirSync(dir).filter((f) => f.includes('.columns.'))).toEqual([]);
-  }, 60_000);
-
   it('gives a release of 8,000 generated rows the same area file as the in-process layout, and leaves no temp file', async () => {
     const dir = tempDir('area-child');
     const csv = writeFile(dir, 'generated.csv', [...exporterLines({ seed: 'layout-child', rows: 8000, asOf: '2026-10-31' })].join('\n'));
     const out = join(dir, 'release.sqlite');
     const reference = new SpatialCollector('in-process');
-    const tee: IngestCompanion = { add: (r) => reference.add(r), ready: () => null, prepareBeside: (_path, info) => reference.prepareBeside(join(dir, 'reference.sqlite'), info), abort: () => reference.abort() };
+    const tee: IngestCompanion = { add: (r) => reference.add(r), prepareBeside: (_path, info) => reference.prepareBeside(join(dir, 'reference.sqlite'), info) };
     const { summary } = await runIngest([csv], out, { companions: [new SpatialCollector(), tee], inline: true });
     expect(summary.info.facility_count).toBeGreaterThan(7900);
     expect(readFileSync(spatialFilePath(out)).equals(readFileSync(join(dir, 'reference.sqlite.area')))).toBe(true);
     expect(readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
   }, 60_000);
 
-  it('holds the load back while the layout process is behind, and still writes the same file', async () => {
-    const dir = tempDir('area-child');
-    const csv = writeFile(dir, 'generated.csv', [...exporterLines({ seed: 'layout-behind', rows: 40_000, asOf: '2026-10-31' })].join('\n'));
-    const out = join(dir, 'release.sqlite');
-    // the real layout process, which reads nothing until the load first waits for it (or the load ends)
-    const go = join(dir, 'go');
-    const main = join(import.meta.dir, '..', '..', 'src', 'main.ts');
-    const late = new SpatialCollector({ command: ['sh', '-c', 'while [ ! -e "$0" ]; do sleep 0.02; done; exec "$@"', go, process.execPath, main] });
-    let waited = 0;
-    const companion: IngestCompanion = {
-      add: (r) => late.add(r),
-      ready: () => {
-        const w = late.ready();
-        if (w && waited++ === 0) writeFileSync(go, '');
-        return w;
-      },
-      prepareBeside: (path, info) => (writeFileSync(go, ''), late.prepareBeside(path, info)),
-      abort: () => late.abort(),
-    };
-    const reference = new SpatialCollector('in-process');
-    const tee: IngestCompanion = { add: (r) => reference.add(r), ready: () => null, prepareBeside: (_path, info) => reference.prepareBeside(join(dir, 'reference.sqlite'), info), abort: () => reference.abort() };
-    const { summary } = await runIngest([csv], out, { companions: [companion, tee], asOf: '2026-10-31', inline: false });
-    expect(summary.threads).toBe(2);
-    expect(waited).toBeGreaterThan(0);
-    expect(readFileSync(spatialFilePath(out)).equals(readFileSync(join(dir, 'reference.sqlite.area')))).toBe(true);
-  }, 60_000);
-
   it('keeps the collected columns through their temp file exactly, IDs that are not 12 digits included', () => {
     const dir = tempDir('area-child');
-    // in process: only the columns are asked for here, no layout process is wanted
-    const c = new SpatialCollector('in-process');
+    const c = new SpatialCollector();
     const ids = ['990000000003', 'A-1', '990000000001', '7'];
     ids.forEach((id, i) => c.add(encodedOrder([id, `NAME ${i} É`, `${i} MAIN ST`, 'TOWN', i % 2 ? 'TX' : 'GU', `7700${i}`, 29 + i, -95 - i, '', 40 + i, i % 2, 1 << i]) as unknown as Parameters<SpatialCollector['add']>[0]));
     const cols = c.columns();
@@ -125,7 +78,7 @@ describe('a layout process that fails', () => {
     const dir = tempDir('area-child');
     const columnsPath = writeFile(dir, 'garbage.columns', 'not columns at all');
     const outPath = join(dir, 'out.area.tmp-1');
-    const error = await new LayoutProcess().finish({ columnsPath, outPath, identity: 'x' }).catch((e: Error) => e);
+    const error = await layoutInChildProcess({ columnsPath, outPath, identity: 'x' }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(/^the area index could not be laid out: its process \(pid \d+\) exited with code 1: .*is not a columns file$/);
     expect(existsSync(outPath)).toBe(false);
@@ -134,7 +87,7 @@ describe('a layout process that fails', () => {
   const failing: [string, string[], RegExp][] = [
     ['exits with an error', [process.execPath, '-e', 'console.error("ENOSPC: no space left on device"); process.exit(3)'], /exited with code 3: ENOSPC: no space left on device;/],
     ['is killed', ['sh', '-c', 'kill -9 $$'], /was killed by SIGKILL;/],
-    ['writes half a file, then dies', [process.execPath, join(import.meta.dir, 'fixtures', 'half-layout.ts')], /exited with code 1;/],
+    ['writes half a file, then dies', ['sh', '-c', 'printf FCSAREA1 > "$2"; exit 1'], /exited with code 1;/],
     ['cannot start', [join(tempDir('area-child'), 'no-such-program')], /its process did not start/],
   ];
   it.each(failing)('that %s fails the ingest with one line, puts nothing in place and leaves the previous release as it was', async (_name, command, message) => {
@@ -174,8 +127,7 @@ it('the CLI prints a failed layout as one line and exits 1', async () => {
   const dir = tempDir('area-child');
   writeFileSync(join(dir, 'bad.columns'), 'nope');
   const main = join(import.meta.dir, '..', '..', 'src', 'main.ts');
-  const stream = endOfPoints(0, { columnsPath: join(dir, 'bad.columns'), outPath: join(dir, 'out.area'), identity: 'id' });
-  const proc = Bun.spawn([process.execPath, main, '__layout-area'], { stdin: new Blob([stream]), stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn([process.execPath, main, '__layout-area', join(dir, 'bad.columns'), join(dir, 'out.area'), 'id'], { stdout: 'pipe', stderr: 'pipe' });
   expect(await proc.exited).toBe(1);
   const err = (await new Response(proc.stderr).text()).trim();
   expect(err.split('\n')).toHaveLength(1);

@@ -4,8 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
-import { SpatialCollector } from '../../src/area/spatial-collector';
-import { registryOrder } from '../../src/area/registry-order';
+import { SpatialCollector, registryOrder } from '../../src/area/spatial-collector';
 import { loadSpatialFile, spatialFilePath, writeSpatialFile } from '../../src/area/spatial-file';
 import { indexIdentity } from '../../src/index/identity';
 import { nameAt } from '../../src/area/text-bytes';
@@ -81,8 +80,7 @@ describe('collecting the spatial index while ingest writes the index', () => {
   it('gives the same columns as reading the finished table, whatever the row order and ID shapes', () => {
     const shuffled = [...ROWS].sort(() => rand() - 0.5);
     const index = memoryIndex(ROWS);
-    // in process: only the columns are asked for here, no layout process is wanted
-    const c = new SpatialCollector('in-process');
+    const c = new SpatialCollector();
     // the site facts as ingest derives them (the table's were derived by the writer: the same function)
     for (const r of shuffled) c.add(encoded(r, siteFactBitsOf(factsOf(r.score_inputs, index.info.as_of), r.score_inputs.programs, r.evidence ?? null)));
     const fromRows = c.columns();

@@ -73,11 +73,7 @@ export function buildsSearchFile(totalBytes: number, searchFileFrom = SEARCH_FIL
  */
 export type IngestCompanion = {
   add(row: EncodedRow): void;
-  /** Resolves when the companion can take more rows (it streams them to a process that is behind); null when it can now. */
-  ready(): Promise<void> | null;
   prepareBeside(indexPath: string, info: IndexInfo): Promise<{ tmpPath: string; path: string; ms: number }>;
-  /** The ingest failed: stop what runs for it (a process of its own); resolves when it has stopped. */
-  abort(): Promise<void>;
 };
 
 export type IngestSummary = {
@@ -169,8 +165,6 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
         if (allFictitious && !v[0].startsWith('99')) allFictitious = false;
       }
       progress?.update(read, bytes);
-      // the next batch waits for a companion's process to catch up, so nothing piles up in a pipe's buffer
-      return companionsReady(companions);
     },
     reject,
     blank: () => void counts.blank++,
@@ -232,26 +226,13 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
   } catch (e) {
     progress?.done();
     search?.abort();
-    // a companion's process (the area layout, running since the load began) is stopped at once
-    const stopped = Promise.all(companions.map((c) => c.abort()));
     writer.abort();
     await rejects.abort();
-    // companions that were preparing their files are waited for (stopped, they end at once), so their files can go too
+    // companions still running when the index failed are waited for, so their files can go too
     if (settled) for (const o of await settled) if (o.status === 'fulfilled') prepared.push(o.value);
     for (const p of prepared) rmSync(p.tmpPath, { force: true });
-    await stopped;
     throw e;
   }
-}
-
-/** What the row batch waits for: each companion that is not ready, or nothing. */
-function companionsReady(companions: IngestCompanion[]): Promise<void> | undefined {
-  let waits: Promise<void>[] | null = null;
-  for (const c of companions) {
-    const w = c.ready();
-    if (w) (waits ??= []).push(w);
-  }
-  return waits ? Promise.all(waits).then(() => undefined) : undefined;
 }
 
 async function runInline(opts: IngestOptions, sink: ProducerSink): Promise<1> {
@@ -284,12 +265,9 @@ async function runInWorker(opts: IngestOptions, sink: ProducerSink): Promise<1 |
             return send({ kind: 'start', files: opts.files, asOf: opts.asOf });
           case 'header':
             return sink.header(m.file, m.format, m.missing, m.evidence);
-          case 'rows': {
-            // acknowledged once taken in: the worker's rows in flight stay bounded
-            const taken = sink.rows(m.rows, m.bytes, m.read, m.dictionary);
-            if (!taken) return send({ kind: 'ack' });
-            return void taken.then(() => send({ kind: 'ack' }), (e: Error) => resolve(e));
-          }
+          case 'rows':
+            sink.rows(m.rows, m.bytes, m.read, m.dictionary);
+            return send({ kind: 'ack' });
           case 'rejects':
             return m.rejects.forEach(sink.reject);
           case 'blank':

@@ -3,6 +3,7 @@ import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
 import { exportableInput } from './http/exportable';
 import { exportResponse, listResponses } from '../exports/response';
+import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
 import { AreaFacility, AreaQuery, AreaResponse } from '../area/model';
 import { parseAreaQuery } from '../area/query';
@@ -23,11 +24,12 @@ export function areaRoutes(deps: AppDeps) {
     .use(apiKeyAuth(deps))
     .get(
       '/api/v1/area',
-      ({ input, facts }) => {
+      ({ input, facts, set }) => {
         const { value: q, format } = AREA_QUERY.from(input);
         const spatial = deps.spatial.require();
         const data = findWithinRadius(spatial, q);
-        if (format === 'json') return { data, meta: metaFor(facts, deps.clock) };
+        // every form is a Response: a 500-facility answer is ~70 KB, sent in one write (json-response.ts)
+        if (format === 'json') return bulkyJsonResponse({ data, meta: metaFor(facts, deps.clock) }, set);
         // A file has no `total` beside its rows: headers say how many matched and whether `limit` cut the list.
         const matched = data.total < q.limit ? data.total : countWithinRadius(spatial, q);
         return exportResponse(
@@ -38,6 +40,7 @@ export function areaRoutes(deps: AppDeps) {
             locations: deps.index.getLocations(data.facilities.map((f) => f.registry_id)),
             columns: Object.keys(AreaFacility.properties),
           },
+          set,
           { 'x-total-count': String(matched), 'x-truncated': String(matched > data.total) },
         );
       },

@@ -3,6 +3,7 @@ import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
 import { exportableInput } from './http/exportable';
 import { exportResponse, listResponses } from '../exports/response';
+import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
 import { checkPortfolioBody, parseJson, readJsonText } from '../portfolio/body';
 import { PortfolioBody, PortfolioItem, PortfolioResponse } from '../portfolio/model';
@@ -22,9 +23,9 @@ export function portfolioRoutes(deps: AppDeps) {
     .use(apiKeyAuth(deps))
     .post(
       '/api/v1/portfolio',
-      ({ input, facts }) => {
+      ({ input, facts, set }) => {
         const { value: ids, format } = PORTFOLIO_BODY.from(input);
-        if (format === 'json') return { data: lookupPortfolio(deps.index, ids), meta: metaFor(facts, deps.clock) };
+        if (format === 'json') return bulkyJsonResponse({ data: lookupPortfolio(deps.index, ids), meta: metaFor(facts, deps.clock) }, set);
         // The export forms need locations: read with the briefs, in the same statement.
         const locations = new Map<string, { lat: number; lng: number }>();
         const data = lookupPortfolio(deps.index, ids, locations);
@@ -37,6 +38,7 @@ export function portfolioRoutes(deps: AppDeps) {
             locations,
             columns: Object.keys(PortfolioItem.properties),
           },
+          set,
           { 'x-not-found-count': String(data.not_found.length) },
         );
       },

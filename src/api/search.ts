@@ -4,6 +4,7 @@ import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth'
 import { AppError } from '../errors';
 import { exportableInput } from './http/exportable';
 import { exportResponse, listResponses } from '../exports/response';
+import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
 import { FacilitySearch } from '../search/facility-search';
 import { SearchFacility, SearchQuery, SearchResponse } from '../search/model';
@@ -26,10 +27,10 @@ export function searchRoutes(deps: AppDeps) {
     .use(apiKeyAuth(deps))
     .get(
       '/api/v1/search',
-      ({ input, facts, request }) => {
+      ({ input, facts, request, set }) => {
         const { value: r, format } = SEARCH_QUERY.from(input);
         const { result, locations } = searchFacilities(search!, r);
-        if (format === 'json') return { data: result, meta: metaFor(facts, deps.clock) };
+        if (format === 'json') return bulkyJsonResponse({ data: result, meta: metaFor(facts, deps.clock) }, set);
         const headers: Record<string, string> = {};
         if (result.next_cursor) {
           const next = new URL(request.url);
@@ -39,6 +40,7 @@ export function searchRoutes(deps: AppDeps) {
         return exportResponse(
           format,
           { name: `search-${r.words.join('-')}`.slice(0, 60), items: result.facilities, locations, columns: Object.keys(SearchFacility.properties) },
+          set,
           headers,
         );
       },

@@ -57,7 +57,7 @@ export function siteReportRoutes(deps: AppDeps) {
         if (format !== 'pdf') {
           const data = build();
           const locations = deps.index.getLocations(data.findings.map((f) => f.registry_id));
-          return exportResponse(format, { name, items: data.findings, locations, columns: Object.keys(Finding.properties) });
+          return exportResponse(format, { name, items: data.findings, locations, columns: Object.keys(Finding.properties) }, set);
         }
         const result = await exportSiteReport({ query, build, info: deps.index.info, cache: deps.reportCache, now: deps.clock() });
         facts.cache = result.cache;

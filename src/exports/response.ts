@@ -2,6 +2,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { toCsv } from './csv';
 import type { ExportFormat } from './format';
 import { toGeoJson, type Location } from './geojson';
+import { lateBody } from '../shared/late-body';
 
 const MEDIA_TYPE: Record<Exclude<ExportFormat, 'json'>, string> = {
   csv: 'text/csv; charset=utf-8; header=present',
@@ -23,10 +24,16 @@ export type ExportList = {
 /**
  * The CSV or GeoJSON form of a list, as an attachment. Items gain `location` ({lat, lng}), the
  * facility record's field (spec 2.2): CSV flattens it into `location.lat`/`location.lng` columns,
- * GeoJSON makes it the geometry. Headers already set on the response (quota, request id) are
- * merged in by the framework.
+ * GeoJSON makes it the geometry. The headers set on the context so far (quota, request id, CORS)
+ * are moved into the Response, as jsonResponse does, and a body over PLAIN_BODY_MAX goes out in
+ * one write (src/shared/late-body.ts).
  */
-export function exportResponse(format: Exclude<ExportFormat, 'json'>, list: ExportList, headers: Record<string, string> = {}): Response {
+export function exportResponse(
+  format: Exclude<ExportFormat, 'json'>,
+  list: ExportList,
+  set: { headers: Record<string, unknown> },
+  headers: Record<string, string> = {},
+): Response {
   const located = list.items.map((item) => {
     const location = list.locations.get(item.registry_id as string);
     // Items come from this index; a facility without a row is a bug, not a client error.
@@ -38,8 +45,11 @@ export function exportResponse(format: Exclude<ExportFormat, 'json'>, list: Expo
       ? toCsv(located, [...list.columns, 'location.lat', 'location.lng'])
       : toGeoJson(located, (item) => item.location as Location);
   const file = `${list.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}.${EXTENSION[format]}`;
-  return new Response(body, {
+  const before = set.headers as Record<string, string>;
+  set.headers = {};
+  return new Response(lateBody(body), {
     headers: {
+      ...before,
       ...headers,
       'content-type': MEDIA_TYPE[format],
       'content-disposition': `attachment; filename="${file}"`,

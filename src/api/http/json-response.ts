@@ -1,4 +1,4 @@
-import { lateBody } from './late-body';
+import { lateBody } from '../../shared/late-body';
 
 type Set = { headers: Record<string, unknown> };
 
@@ -18,7 +18,7 @@ export function jsonResponse(body: unknown, set: Set): Response {
 
 /**
  * jsonResponse for an answer that can run to hundreds of KB (a site report's findings): the same
- * bytes and content type, written in one go however late it comes (./late-body.ts). Costs a
+ * bytes and content type, written in one go however late it comes (src/shared/late-body.ts). Costs a
  * stringify in JS, which a small answer does not need: the lookup keeps jsonResponse.
  */
 export function bulkyJsonResponse(body: unknown, set: Set): Response {

@@ -55,8 +55,8 @@ export function siteReportRoutes(deps: AppDeps) {
         // every form is a Response (the JSON one in one write however large: src/api/http/json-response.ts), so the async handler has one answer type
         if (format === 'json') return bulkyJsonResponse({ data: build(), meta: metaFor(facts, deps.clock) }, set);
         if (format !== 'pdf') {
-          const data = build();
-          const locations = deps.index.getLocations(data.findings.map((f) => f.registry_id));
+          const locations = new Map<string, { lat: number; lng: number }>();
+          const data = buildSiteReport(deps.index, deps.spatial.require(), query, locations);
           return exportResponse(format, { name, items: data.findings, locations, columns: Object.keys(Finding.properties) }, set);
         }
         const result = await exportSiteReport({ query, build, info: deps.index.info, cache: deps.reportCache, now: deps.clock() });

@@ -3,7 +3,7 @@ import { registryIdAt, type SpatialIndex } from '../area/spatial-index';
 import { textsOf } from '../area/text-bytes';
 import { eachWithin } from '../area/spatial-search';
 import type { FacilityIndex } from '../index/facility-index';
-import type { FacilitySummary } from '../index/model';
+import type { FacilitySummary, Location } from '../index/model';
 import { PROGRAM_BITS, SITE_BIT, siteFactsOfBits } from '../index/site-facts';
 import { CATEGORIES, coverageOf, testOf, type CategoryKey, type CategoryRule, type Coverage } from './categories';
 import { bandIndexOf, bearingDegrees, directionOf, DISTANCE_BANDS, roundBearing, type BandKey } from './compass';
@@ -49,9 +49,10 @@ function recordOf(score: number, activeEnforcement: boolean, facts: SiteFacts) {
  * tested once; it is listed when it falls under at least one category within that category's
  * distance, with every such category. Everything a finding shows is in the spatial index (its
  * site facts, score, flag, name and address: src/index/site-facts.ts), so a dense site's thousands
- * of candidates cost no SQLite read.
+ * of candidates cost no SQLite read. `locations`, when given, receives each finding's coordinates
+ * (the export forms), from the spatial index too.
  */
-export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): SiteReport {
+export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery, locations?: Map<string, Location>): SiteReport {
   const { site } = q;
   const asOf = index.info.as_of;
   const { searched, coverage } = searchedCategories(index, q.distances);
@@ -72,8 +73,10 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
     let programs = programsOf.get(bits & PROGRAM_BITS);
     if (programs === undefined) programsOf.set(bits & PROGRAM_BITS, (programs = programList(siteFactsOfBits(bits))));
     // fields in the schema's order (the JSON's order), as recordOf gives them for an unmapped facility
+    const registry_id = registryIdAt(spatial, p);
+    locations?.set(registry_id, { lat: spatial.lat[p]!, lng: spatial.lng[p]! });
     findings[i] = {
-      registry_id: registryIdAt(spatial, p),
+      registry_id,
       fac_name: texts.name(p),
       fac_street: address.street,
       fac_city: address.city,

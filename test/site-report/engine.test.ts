@@ -1,3 +1,4 @@
+import type { Location } from '../../src/index/model';
 import { describe, expect, it } from 'bun:test';
 import { buildSpatialIndex } from '../../src/area/spatial-index';
 import { defaultDistances, type CategoryKey } from '../../src/site-report/categories';
@@ -71,6 +72,15 @@ describe.each(SITES)('the site report against brute force, near %s', (_name, lat
     expect(snc.length).toBeGreaterThan(10);
     for (const g of near) expect(got.has(g.row.registry_id)).toBe(true);
     for (const g of snc) expect(got.get(g.row.registry_id)?.categories).toContain('snc');
+  });
+
+  it("the export forms' locations come with the report, equal to the facility rows' coordinates", () => {
+    const locations = new Map<string, Location>();
+    const report = buildSiteReport(index, spatial, { site, name: null, address: null, distances: defaultDistances() }, locations);
+    const ids = report.findings.map((f) => f.registry_id);
+    expect(ids.length).toBeGreaterThan(10);
+    expect([...locations.keys()].sort()).toEqual([...ids].sort());
+    expect(locations).toEqual(index.getLocations(ids));
   });
 
   it('findings are nearest first, then by registry ID, and the summary counts them by category and band', () => {

@@ -3,6 +3,7 @@ import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from './http/a
 import type { AppDeps } from './deps';
 import { AppError } from '../errors';
 import { jsonObjectBody } from './http/json-object-body';
+import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
 import { WebhookAllowList } from '../watchlists/webhooks/allow-list';
 import { ChangesResponse, CreateBody, DEFAULT_ID_PAGE, DeletedResponse, DeliveriesResponse, MAX_ID_PAGE, PatchBody, RedeliverResponse, RegistryIdsResponse, SecretResponse, WatchlistListResponse, WatchlistResponse } from '../watchlists/model';
@@ -35,7 +36,8 @@ export function watchlistRoutes(deps: AppDeps) {
     .use(apiKeyAuth(deps))
     .post('/api/v1/watchlists', async ({ body, caller, facts, set }) => {
       set.status = 201;
-      return { data: await createWatchlist(d(), caller, body), meta: metaFor(facts, deps.clock) };
+      // this answer and the ones below can hold up to 10,000 IDs: one write however large (json-response.ts)
+      return bulkyJsonResponse({ data: await createWatchlist(d(), caller, body), meta: metaFor(facts, deps.clock) }, set);
     }, {
       parse: BODY.parse,
       apiKey: WRITE,
@@ -51,14 +53,12 @@ export function watchlistRoutes(deps: AppDeps) {
       response: { 200: WatchlistListResponse, ...apiKeyErrors(MANAGE) },
       detail: doc("List the account's watchlists", `${NOT_COUNTED} Each list without its IDs (\`registry_id_count\` says how many): the answer stays small however large the lists are.`),
     })
-    .get('/api/v1/watchlists/:id', async ({ caller, params, facts }) => ({
-      data: present(await ownWatchlist(watch, caller, params.id)),
-      meta: metaFor(facts, deps.clock),
-    }), { apiKey: MANAGE, params: IdParam, response: { 200: WatchlistResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Read a watchlist', `${NOT_COUNTED} With every ID (at most the plan's 10,000; pages of them: \`/registry_ids\`). Another account's list is 404.`) })
-    .get('/api/v1/watchlists/:id/registry_ids', async ({ caller, params, input, facts }) => {
+    .get('/api/v1/watchlists/:id', async ({ caller, params, facts, set }) =>
+      bulkyJsonResponse({ data: present(await ownWatchlist(watch, caller, params.id)), meta: metaFor(facts, deps.clock) }, set), { apiKey: MANAGE, params: IdParam, response: { 200: WatchlistResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Read a watchlist', `${NOT_COUNTED} With every ID (at most the plan's 10,000; pages of them: \`/registry_ids\`). Another account's list is 404.`) })
+    .get('/api/v1/watchlists/:id/registry_ids', async ({ caller, params, input, facts, set }) => {
       const w = await ownWatchlist(watch, caller, params.id);
       const { cursor, limit } = input as ReturnType<typeof parseIdPageQuery>;
-      return { data: { watchlist_id: w.id, ...registryIdPage(w, cursor, limit), total: w.registry_ids.length }, meta: metaFor(facts, deps.clock) };
+      return bulkyJsonResponse({ data: { watchlist_id: w.id, ...registryIdPage(w, cursor, limit), total: w.registry_ids.length }, meta: metaFor(facts, deps.clock) }, set);
     }, {
       apiKey: ID_PAGE,
       params: IdParam,
@@ -69,10 +69,8 @@ export function watchlistRoutes(deps: AppDeps) {
       response: { 200: RegistryIdsResponse, ...apiKeyErrors(ID_PAGE, 'NOT_FOUND') },
       detail: doc("A page of a watchlist's registry IDs", `${NOT_COUNTED} Ascending; \`next_cursor\` continues after the last ID given, so a list changed between pages repeats and skips none of the IDs it kept.`),
     })
-    .patch('/api/v1/watchlists/:id', async ({ caller, params, body, facts }) => ({
-      data: await updateWatchlist(d(), caller, params.id, body),
-      meta: metaFor(facts, deps.clock),
-    }), {
+    .patch('/api/v1/watchlists/:id', async ({ caller, params, body, facts, set }) =>
+      bulkyJsonResponse({ data: await updateWatchlist(d(), caller, params.id, body), meta: metaFor(facts, deps.clock) }, set), {
       parse: BODY.parse,
       apiKey: WRITE,
       params: IdParam,
@@ -93,10 +91,10 @@ export function watchlistRoutes(deps: AppDeps) {
       response: { 200: SecretResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND', 'VALIDATION_ERROR') },
       detail: doc('Rotate the webhook signing secret', `${NOT_COUNTED} The new secret is shown once; the old one stops signing at once.`),
     })
-    .get('/api/v1/watchlists/:id/changes', async ({ caller, params, input, facts }) => {
+    .get('/api/v1/watchlists/:id/changes', async ({ caller, params, input, facts, set }) => {
       const w = await ownWatchlist(watch, caller, params.id);
       const r = watchlistChanges(deps.index, w, (input as ReturnType<typeof parseChangesQuery>).since);
-      return { data: { watchlist_id: w.id, ...r, total: r.changes.length }, meta: metaFor(facts, deps.clock) };
+      return bulkyJsonResponse({ data: { watchlist_id: w.id, ...r, total: r.changes.length }, meta: metaFor(facts, deps.clock) }, set);
     }, {
       apiKey: CHANGES,
       params: IdParam,
@@ -104,10 +102,10 @@ export function watchlistRoutes(deps: AppDeps) {
       response: { 200: ChangesResponse, ...apiKeyErrors(CHANGES, 'NOT_FOUND') },
       detail: doc("The list's matching changes since a release", 'Starter and above; Free: 403. Counts as one call. For callers without a webhook receiver (air-gapped).'),
     })
-    .get('/api/v1/watchlists/:id/deliveries', async ({ caller, params, input, facts }) => {
+    .get('/api/v1/watchlists/:id/deliveries', async ({ caller, params, input, facts, set }) => {
       const w = await ownWatchlist(watch, caller, params.id);
       const deliveries = await watch.listDeliveries(w.id, (input as ReturnType<typeof parseDeliveriesQuery>).limit);
-      return { data: { watchlist_id: w.id, deliveries, total: deliveries.length }, meta: metaFor(facts, deps.clock) };
+      return bulkyJsonResponse({ data: { watchlist_id: w.id, deliveries, total: deliveries.length }, meta: metaFor(facts, deps.clock) }, set);
     }, {
       apiKey: DELIVERIES,
       params: IdParam,

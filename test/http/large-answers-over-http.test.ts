@@ -11,7 +11,8 @@ const SAMPLE = join(ROOT, 'data', 'sample.sqlite');
 const ORIGIN = 'https://app.example.test';
 const db = new Database(SAMPLE, { readonly: true });
 const dense = db.query('SELECT avg(lat) AS lat, avg(lng) AS lng FROM facility WHERE lat IS NOT NULL GROUP BY round(lat, 1), round(lng, 1) ORDER BY count(*) DESC, 1, 2 LIMIT 1').get() as { lat: number; lng: number };
-const ids = (db.query('SELECT registry_id FROM facility ORDER BY registry_id LIMIT 300').all() as { registry_id: string }[]).map((r) => r.registry_id);
+const many = (db.query('SELECT registry_id FROM facility ORDER BY registry_id LIMIT 2000').all() as { registry_id: string }[]).map((r) => r.registry_id);
+const ids = many.slice(0, 300);
 db.close();
 
 let server: Service;
@@ -89,5 +90,21 @@ describe('large answers over real HTTP', () => {
     const after = await area(1);
     expect(after.status).toBe(200);
     expect(((await after.json()) as { data: { facilities: unknown[] } }).data.facilities).toHaveLength(1);
+  });
+
+  it('a watchlist of 2,000 IDs: created (201), read whole and by a page of 1,000, chunked, every ID there in order', async () => {
+    const created = await post('/api/v1/watchlists', { name: 'large', registry_ids: many });
+    const c = (await created.json()) as { data: { id: string; registry_ids: string[] } };
+    expect(created.status).toBe(201);
+    expect(created.headers.get('transfer-encoding')).toBe('chunked');
+    expect(c.data.registry_ids).toEqual(many);
+    const read = await get(`/api/v1/watchlists/${c.data.id}`);
+    expect([read.status, read.headers.get('transfer-encoding')]).toEqual([200, 'chunked']);
+    expect(((await read.json()) as { data: { registry_ids: string[] } }).data.registry_ids).toEqual(many);
+    const page = await get(`/api/v1/watchlists/${c.data.id}/registry_ids?limit=1000`);
+    expect([page.status, page.headers.get('transfer-encoding')]).toEqual([200, 'chunked']);
+    expect(((await page.json()) as { data: { registry_ids: string[] } }).data.registry_ids).toEqual(many.slice(0, 1000));
+    const small = await get(`/api/v1/watchlists/${c.data.id}/registry_ids?limit=2`);
+    expect(small.headers.get('content-length')).toMatch(/^\d+$/);
   });
 });

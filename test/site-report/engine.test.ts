@@ -1,6 +1,6 @@
-import type { Location } from '../../src/index/model';
 import { describe, expect, it } from 'bun:test';
 import { buildSpatialIndex } from '../../src/area/spatial-index';
+import type { Location } from '../../src/index/model';
 import { defaultDistances, type CategoryKey } from '../../src/site-report/categories';
 import { buildSiteReport } from '../../src/site-report/service';
 import type { LocatedSite } from '../../src/site-report/locate';

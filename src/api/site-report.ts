@@ -14,6 +14,7 @@ import { locateSite, offlineLocator } from '../site-report/locate';
 import { Finding, SiteReportBody, SiteReportQuery, SiteReportResponse } from '../site-report/model';
 import { checkSiteRequest } from '../site-report/request';
 import { buildSiteReport, type SiteQuery } from '../site-report/service';
+import type { Location } from '../index/model';
 
 const FORMS = ['json', 'csv', 'geojson', 'pdf'] as const;
 
@@ -50,13 +51,14 @@ export function siteReportRoutes(deps: AppDeps) {
         const { value: req, format } = SITE_INPUT.from(input);
         const site = await locateSite(req, deps.index, locator);
         const query: SiteQuery = { site, name: req.name, address: req.address, distances: req.distances };
-        const build = () => buildSiteReport(deps.index, deps.spatial.require(), query);
+        // `locations` (the export forms) receives each finding's coordinates with the report
+        const build = (locations?: Map<string, Location>) => buildSiteReport(deps.index, deps.spatial.require(), query, locations);
         const name = `site-report-${site.lat}_${site.lng}`;
         // every form is a Response (the JSON one in one write however large: src/api/http/json-response.ts), so the async handler has one answer type
         if (format === 'json') return bulkyJsonResponse({ data: build(), meta: metaFor(facts, deps.clock) }, set);
         if (format !== 'pdf') {
-          const locations = new Map<string, { lat: number; lng: number }>();
-          const data = buildSiteReport(deps.index, deps.spatial.require(), query, locations);
+          const locations = new Map<string, Location>();
+          const data = build(locations);
           return exportResponse(format, { name, items: data.findings, locations, columns: Object.keys(Finding.properties) }, set);
         }
         const result = await exportSiteReport({ query, build, info: deps.index.info, cache: deps.reportCache, now: deps.clock() });

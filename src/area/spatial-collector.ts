@@ -4,7 +4,7 @@ import { writeColumnsFile } from './spatial-columns-file';
 import { indexIdentity } from '../index/identity';
 import { spatialFilePath, writeSpatialFileAt } from './spatial-file';
 import { AREA_H3_RES, allocateColumns, layoutSpatialIndex, putRegistryId, type SpatialColumns } from './spatial-index';
-import { addressEntry, NameBytes } from './text-bytes';
+import { addressEntry, permuteTexts, TextBytes } from './text-bytes';
 import { layoutInChildProcess } from './spatial-layout-process';
 
 /** The row fields a spatial index needs, as ingest hands them over (src/index/ingest/producer.ts EncodedRow order). */
@@ -40,8 +40,8 @@ export class SpatialCollector {
   private n = 0;
   private cap = 1 << 16;
   private cols: SpatialColumns = allocateColumns(this.cap);
-  private names = new NameBytes();
-  private addresses = new NameBytes();
+  private names = new TextBytes();
+  private addresses = new TextBytes();
   private readonly stateCode = new Map<string, number>();
 
   /** One indexed facility (each registry ID once: what the index writer accepted). */
@@ -77,8 +77,6 @@ export class SpatialCollector {
     if (!order) return src;
     const c = allocateColumns(this.n);
     c.states = src.states;
-    const names = new NameBytes();
-    const addresses = new NameBytes();
     for (let k = 0; k < this.n; k++) {
       const p = order[k]!;
       c.lat[k] = src.lat[p]!;
@@ -91,11 +89,9 @@ export class SpatialCollector {
       c.idLen[k] = src.idLen[p]!;
       const other = src.idOther.get(p);
       if (other !== undefined) c.idOther.set(k, other);
-      c.nameStart[k + 1] = names.pushBytes(src.nameBytes.subarray(src.nameStart[p]!, src.nameStart[p + 1]!));
-      c.addrStart[k + 1] = addresses.pushBytes(src.addrBytes.subarray(src.addrStart[p]!, src.addrStart[p + 1]!));
     }
-    c.nameBytes = names.bytes;
-    c.addrBytes = addresses.bytes;
+    c.nameBytes = permuteTexts(order, src.nameStart, src.nameBytes, c.nameStart);
+    c.addrBytes = permuteTexts(order, src.addrStart, src.addrBytes, c.addrStart);
     return c;
   }
 
@@ -112,8 +108,8 @@ export class SpatialCollector {
     let cols: SpatialColumns | null = this.columns();
     // What was collected is no longer needed here once written or laid out: let its memory go.
     this.cols = allocateColumns(0);
-    this.names = new NameBytes();
-    this.addresses = new NameBytes();
+    this.names = new TextBytes();
+    this.addresses = new TextBytes();
     try {
       if (this.where === 'in-process') {
         // The load's garbage goes before the layout allocates its arrays, so the two add up less.

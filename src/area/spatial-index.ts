@@ -1,7 +1,7 @@
 import { cellToLatLng, h3IndexToSplitLong, latLngToCell } from 'h3-js';
 import type { FacilityIndex } from '../index/facility-index';
 import { cosLat, haversinePre } from './geo';
-import { addressEntry, NameBytes } from './text-bytes';
+import { addressEntry, permuteTexts, TextBytes } from './text-bytes';
 
 /**
  * H3 resolution of the cells facilities are grouped by. Resolution 6 (cells about 2.5 miles from
@@ -145,8 +145,8 @@ export function readSpatialColumns(index: FacilityIndex): SpatialColumns {
   const c = allocateColumns(n);
   const stateCode = new Map<string, number>();
   const rows = index.placedRows();
-  const names = new NameBytes();
-  const addresses = new NameBytes();
+  const names = new TextBytes();
+  const addresses = new TextBytes();
   let count = 0;
   for (const r of rows) {
     if (count >= n) break;
@@ -227,10 +227,8 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
     const other = idOther0.get(p);
     if (other !== undefined) s.idOther.set(k, other);
   }
-  // Byte by byte, not `set(subarray(...))`: a view object per facility cost ~50 MB of RSS in the
-  // national layout (one run, docs/operations.md).
-  s.nameBytes = permuteBytes(perm, src.nameStart, src.nameBytes, s.nameStart);
-  s.addrBytes = permuteBytes(perm, src.addrStart, src.addrBytes, s.addrStart);
+  s.nameBytes = permuteTexts(perm, src.nameStart, src.nameBytes, s.nameStart);
+  s.addrBytes = permuteTexts(perm, src.addrStart, src.addrBytes, s.addrStart);
   for (let k = 0; k < count; k++) {
     const c = cellRank[cell0[perm[k]!]!]! + 1;
     s.cellStart[c] = s.cellStart[c]! + 1;
@@ -239,17 +237,6 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
   summarizeCells(s, cellOrder.map((c) => cellNames[c]!));
   s.buildMs = performance.now() - started;
   return s;
-}
-
-/** Variable-length entries (names, addresses) in the order `perm`, their new offsets written to `start`. */
-function permuteBytes(perm: Uint32Array, srcStart: Uint32Array, srcBytes: Uint8Array, start: Uint32Array): Uint8Array {
-  const out = new Uint8Array(srcStart[perm.length] ?? 0);
-  for (let k = 0, at = 0; k < perm.length; k++) {
-    const p = perm[k]!;
-    for (let b = srcStart[p]!, to = srcStart[p + 1]!; b < to; b++) out[at++] = srcBytes[b]!;
-    start[k + 1] = at;
-  }
-  return out;
 }
 
 /**

@@ -5,8 +5,8 @@
  * held in memory.
  */
 
-/** Appends names as UTF-8 (nameStart of the next one kept up to date); grows the byte array as needed. */
-export class NameBytes {
+/** Appends texts (names, address entries) as UTF-8, returning each one's end offset; grows the byte array as needed. */
+export class TextBytes {
   bytes = new Uint8Array(1 << 16);
   length = 0;
   private readonly encoder = new TextEncoder();
@@ -31,18 +31,6 @@ export class NameBytes {
     this.length = at;
     return this.length;
   }
-  /** Appends UTF-8 bytes as they are; returns the offset just past them. */
-  pushBytes(b: Uint8Array): number {
-    if (this.length + b.length > this.bytes.length) {
-      const more = new Uint8Array(Math.max(this.bytes.length * 2, this.length + b.length));
-      more.set(this.bytes.subarray(0, this.length));
-      this.bytes = more;
-    }
-    this.bytes.set(b, this.length);
-    this.length += b.length;
-    return this.length;
-  }
-
   /** The bytes written, trimmed. */
   done(): Uint8Array {
     return this.bytes.slice(0, this.length);
@@ -56,9 +44,6 @@ function viewOf(bytes: Uint8Array): Buffer {
   let b = views.get(bytes);
   if (b === undefined) views.set(bytes, (b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
   return b;
-}
-function utf8(bytes: Uint8Array, from: number, to: number): string {
-  return viewOf(bytes).toString('utf8', from, to);
 }
 
 /**
@@ -74,12 +59,12 @@ export function textsOf(s: { nameStart: Uint32Array; nameBytes: Uint8Array; addr
   };
 }
 
-/** Name of the facility at position i. */
+/** Name of the facility at position i (one read; a caller reading many takes textsOf). */
 export function nameAt(s: { nameStart: Uint32Array; nameBytes: Uint8Array }, i: number): string {
-  return utf8(s.nameBytes, s.nameStart[i]!, s.nameStart[i + 1]!);
+  return viewOf(s.nameBytes).toString('utf8', s.nameStart[i]!, s.nameStart[i + 1]!);
 }
 
-/** Between the street, city and ZIP of an address entry: a control character no ECHO text field holds (the mapper trims fields; ./spatial-collector.ts replaces any). */
+/** Between the street, city and ZIP of an address entry: a control character (addressEntry turns any in a field into a space). */
 export const ADDRESS_SEPARATOR = '\x1f';
 
 /** One address entry: street, city and ZIP. */
@@ -88,16 +73,26 @@ export function addressEntry(street: string, city: string, zip: string): string 
   return `${clean(street)}${ADDRESS_SEPARATOR}${clean(city)}${ADDRESS_SEPARATOR}${clean(zip)}`;
 }
 
-/** Street, city and ZIP of the facility at position i. */
-export function addressAt(s: { addrStart: Uint32Array; addrBytes: Uint8Array }, i: number): { street: string; city: string; zip: string } {
-  // one decode, then two substrings: cheaper than a decode per part
-  return splitAddress(utf8(s.addrBytes, s.addrStart[i]!, s.addrStart[i + 1]!));
-}
-
-/** An address entry's street, city and ZIP. */
+/** An address entry's street, city and ZIP: one decode, then substrings (cheaper than a decode per part). */
 function splitAddress(text: string): { street: string; city: string; zip: string } {
   const a = text.indexOf(ADDRESS_SEPARATOR);
   if (a < 0) return { street: text, city: '', zip: '' };
   const b = text.indexOf(ADDRESS_SEPARATOR, a + 1);
   return b < 0 ? { street: text.slice(0, a), city: text.slice(a + 1), zip: '' } : { street: text.slice(0, a), city: text.slice(a + 1, b), zip: text.slice(b + 1) };
+}
+
+/**
+ * Variable-length entries (names, addresses) in the order `perm`: entry k of the result is entry
+ * perm[k] of `srcBytes`; the new offsets are written to `start`. Byte by byte, not
+ * `set(subarray(...))`: a view object per facility cost ~50 MB of RSS in the national layout.
+ */
+export function permuteTexts(perm: Uint32Array, srcStart: Uint32Array, srcBytes: Uint8Array, start: Uint32Array): Uint8Array {
+  // perm holds every entry once: the result is as long as all of them
+  const out = new Uint8Array(srcStart[perm.length] ?? 0);
+  for (let k = 0, at = 0; k < perm.length; k++) {
+    const p = perm[k]!;
+    for (let b = srcStart[p]!, to = srcStart[p + 1]!; b < to; b++) out[at++] = srcBytes[b]!;
+    start[k + 1] = at;
+  }
+  return out;
 }

@@ -25,8 +25,8 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
   const port = str('port', 'FCS_PORT') ?? fromEnv('PORT');
   const proxies = str('trusted-proxies', 'FCS_TRUSTED_PROXIES');
   const corsOrigins = str('cors-origins', 'FCS_CORS_ORIGINS');
-  const maxMb = str('report-cache-max-mb', 'FCS_REPORT_CACHE_MAX_MB');
-  const memoryMb = str('report-cache-memory-mb', 'FCS_REPORT_CACHE_MEMORY_MB');
+  // a size given as '' is refused by the config check (NaN), not read as 0
+  const mib = (v: string | undefined) => (v === undefined ? undefined : v === '' ? Number.NaN : Number(v));
   const webhookAllow = str('webhook-allow', 'FCS_WEBHOOK_ALLOW');
   const config = makeConfig({
     port: port === undefined ? undefined : Number(port),
@@ -35,8 +35,8 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     indexPath: str('index', 'FCS_INDEX') ?? null,
     stateDir: str('state-dir', 'FCS_STATE_DIR'),
     reportCacheDir: str('report-cache-dir', 'FCS_REPORT_CACHE_DIR') || null,
-    reportCacheMaxMb: maxMb === undefined ? undefined : Number(maxMb),
-    reportCacheMemoryMb: memoryMb === undefined ? undefined : memoryMb === '' ? Number.NaN : Number(memoryMb),
+    reportCacheMaxMb: mib(str('report-cache-max-mb', 'FCS_REPORT_CACHE_MAX_MB')),
+    reportCacheMemoryMb: mib(str('report-cache-memory-mb', 'FCS_REPORT_CACHE_MEMORY_MB')),
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
     redisPrefix: env.FCS_REDIS_PREFIX || undefined,
     redisTimeoutMs: num('FCS_REDIS_TIMEOUT_MS'),

@@ -57,11 +57,6 @@ export function siteFactBitsOf(facts: ScoreFacts, programs: ScoreInputs['program
   return b;
 }
 
-/** The site facts of a facility whose score facts at the dataset's as-of date are `facts` (siteFactBitsOf, read back). */
-export function siteFactsOf(facts: ScoreFacts, programs: ScoreInputs['programs'], evidence: Evidence | null): SiteFacts {
-  return siteFactsOfBits(siteFactBitsOf(facts, programs, evidence));
-}
-
 /** siteFactBitsOf read back. */
 export function siteFactsOfBits(b: number): SiteFacts {
   return {

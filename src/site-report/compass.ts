@@ -53,11 +53,6 @@ export const DISTANCE_BANDS = [
 ] as const;
 export type BandKey = (typeof DISTANCE_BANDS)[number]['key'];
 
-/** The band of an exact distance. */
-export function bandOf(distanceMiles: number): BandKey {
-  return DISTANCE_BANDS[bandIndexOf(distanceMiles)]!.key;
-}
-
 /** The place in DISTANCE_BANDS of the band of an exact distance. */
 export function bandIndexOf(distanceMiles: number): number {
   for (let k = 0; k < DISTANCE_BANDS.length - 1; k++) {

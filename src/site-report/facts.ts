@@ -1,6 +1,6 @@
 import type { FacilityIndex } from '../index/facility-index';
 import type { Evidence } from '../index/evidence';
-import { siteFactsOf, type SiteFacts } from '../index/site-facts';
+import { siteFactBitsOf, siteFactsOfBits, type SiteFacts } from '../index/site-facts';
 import { factsOf } from '../scoring/facts';
 import type { ScoreInputs } from '../scoring/model';
 
@@ -28,7 +28,7 @@ export const PROGRAM_LABELS = { caa: 'CAA', cwa: 'CWA', rcra: 'RCRA', sdwa: 'SDW
  * what ingest stored as `site_facts` (src/index/site-facts.ts), derived again.
  */
 export function siteFactsOfRecord(inputs: ScoreInputs, evidence: Evidence | null, asOf: string): SiteFacts {
-  return siteFactsOf(factsOf(inputs, asOf), inputs.programs, evidence);
+  return siteFactsOfBits(siteFactBitsOf(factsOf(inputs, asOf), inputs.programs, evidence));
 }
 
 /** `['CAA', 'RCRA']`: the ECHO programs the facility is in. */

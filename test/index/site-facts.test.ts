@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
 import { AREA_H3_RES, registryIdAt } from '../../src/area/spatial-index';
-import { addressAt, nameAt } from '../../src/area/text-bytes';
+import { nameAt, textsOf } from '../../src/area/text-bytes';
 import { loadSpatialFile, spatialFilePath } from '../../src/area/spatial-file';
 import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import { indexIdentity } from '../../src/index/identity';
@@ -45,10 +45,11 @@ describe('the site facts of the bundled sample', () => {
     const s = loaded.spatial;
     const byId = new Map(rows.map((r) => [r.registry_id, r.site_facts]));
     expect(s.count).toBe(index.info.facility_count - index.info.facilities_without_location);
+    const texts = textsOf(s);
     for (let p = 0; p < s.count; p++) {
       const id = registryIdAt(s, p);
       const d = index.getDetail(id)!;
-      const a = addressAt(s, p);
+      const a = texts.address(p);
       expect({ id, site: s.site[p], name: nameAt(s, p), street: a.street, city: a.city, zip: a.zip, state: s.states[s.state[p]!] }).toEqual({
         id, site: byId.get(id), name: d.fac_name, street: d.fac_street, city: d.fac_city, zip: d.fac_zip, state: d.fac_state,
       });

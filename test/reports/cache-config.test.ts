@@ -1,26 +1,20 @@
 import { describe, expect, it } from 'bun:test';
 import { configFrom } from '../../src/cli/options';
 
-describe('report cache size cap setting', () => {
-  it('defaults to 1024 MiB; FCS_REPORT_CACHE_MAX_MB sets it; the flag wins over the environment', () => {
-    expect(configFrom({}, {}).reportCacheMaxMb).toBe(1024);
-    expect(configFrom({ FCS_REPORT_CACHE_MAX_MB: '200' }, {}).reportCacheMaxMb).toBe(200);
-    expect(configFrom({ FCS_REPORT_CACHE_MAX_MB: '200' }, { 'report-cache-max-mb': '50' }).reportCacheMaxMb).toBe(50);
+// The report cache's two sizes, each read from its flag or environment variable (the flag wins).
+const SIZES = [
+  { setting: 'reportCacheMaxMb', flag: 'report-cache-max-mb', env: 'FCS_REPORT_CACHE_MAX_MB', byDefault: 1024, fromEnv: '200', fromFlag: '50', refused: ['0', '-5', '1.5', 'lots', ''] },
+  { setting: 'reportCacheMemoryMb', flag: 'report-cache-memory-mb', env: 'FCS_REPORT_CACHE_MEMORY_MB', byDefault: 64, fromEnv: '0', fromFlag: '16', refused: ['-1', '1.5', 'lots', '65537', ''] },
+] as const;
+
+describe.each(SIZES)('report cache setting $setting', ({ setting, flag, env, byDefault, fromEnv, fromFlag, refused }) => {
+  it(`defaults to ${byDefault} MiB; ${env} sets it; the flag wins over the environment`, () => {
+    expect(configFrom({}, {})[setting]).toBe(byDefault);
+    expect(configFrom({ [env]: fromEnv }, {})[setting]).toBe(Number(fromEnv));
+    expect(configFrom({ [env]: fromEnv }, { [flag]: fromFlag })[setting]).toBe(Number(fromFlag));
   });
 
-  it.each(['0', '-5', '1.5', 'lots', ''])('refuses %j at start, naming the setting', (value) => {
-    expect(() => configFrom({}, { 'report-cache-max-mb': value })).toThrow('reportCacheMaxMb');
-  });
-});
-
-describe('report cache memory tier setting', () => {
-  it('defaults to 64 MiB; FCS_REPORT_CACHE_MEMORY_MB sets it (0 turns it off); the flag wins over the environment', () => {
-    expect(configFrom({}, {}).reportCacheMemoryMb).toBe(64);
-    expect(configFrom({ FCS_REPORT_CACHE_MEMORY_MB: '0' }, {}).reportCacheMemoryMb).toBe(0);
-    expect(configFrom({ FCS_REPORT_CACHE_MEMORY_MB: '0' }, { 'report-cache-memory-mb': '16' }).reportCacheMemoryMb).toBe(16);
-  });
-
-  it.each(['-1', '1.5', 'lots', '65537', ''])('refuses %j at start, naming the setting', (value) => {
-    expect(() => configFrom({}, { 'report-cache-memory-mb': value })).toThrow('reportCacheMemoryMb');
+  it.each(refused)('refuses %j at start, naming the setting', (value) => {
+    expect(() => configFrom({}, { [flag]: value })).toThrow(setting);
   });
 });

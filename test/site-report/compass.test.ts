@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { bandOf, bearingDegrees, compassPoint, directionOf, roundBearing } from '../../src/site-report/compass';
+import { bandIndexOf, bearingDegrees, compassPoint, directionOf, DISTANCE_BANDS, roundBearing } from '../../src/site-report/compass';
 
 describe('bearing and direction from the site', () => {
   it.each([
@@ -33,6 +33,6 @@ describe('bearing and direction from the site', () => {
     [0, 'on_site'], [0.0199, 'on_site'], [0.02, 'to_eighth'], [0.125, 'to_eighth'], [0.1251, 'to_quarter'], [0.25, 'to_quarter'],
     [0.5, 'to_half'], [0.75, 'to_one'], [1, 'to_one'], [1.0001, 'beyond_one'],
   ] as const)('%d mi falls in band %s (upper bounds inclusive)', (miles, band) => {
-    expect(bandOf(miles)).toBe(band);
+    expect(DISTANCE_BANDS[bandIndexOf(miles)]!.key).toBe(band);
   });
 });

@@ -2,8 +2,6 @@ import { lateBody } from '../../shared/late-body';
 
 type Set = { headers: Record<string, unknown> };
 
-export { PLAIN_BODY_MAX } from '../../shared/late-body';
-
 /**
  * A 200 PDF attachment: `application/pdf`, `Content-Disposition`, `X-Cache`, `Cache-Control:
  * private, no-store`, with the headers set on the context so far (request id, CORS, quota) moved

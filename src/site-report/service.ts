@@ -45,28 +45,71 @@ function recordOf(score: number, activeEnforcement: boolean, facts: SiteFacts) {
 }
 
 /**
- * The site report (docs/site-report.md): every facility within the largest search distance is
- * tested once; it is listed when it falls under at least one category within that category's
+ * A site report before its findings take a form: the report with `findings` still empty (every
+ * other part done, the summary's counts included) and the facilities listed, nearest first. The
+ * JSON answer writes the findings straight to bytes from it (./json-body.ts); every other form
+ * makes them objects (`buildSiteReport`).
+ */
+export type SiteReportParts = { report: SiteReport; listed: Listed[] };
+
+/**
+ * The site report's parts (docs/site-report.md): every facility within the largest search distance
+ * is tested once; it is listed when it falls under at least one category within that category's
  * distance, with every such category. Everything a finding shows is in the spatial index (its
  * site facts, score, flag, name and address: src/index/site-facts.ts), so a dense site's thousands
- * of candidates cost no SQLite read. `locations`, when given, receives each finding's coordinates
- * (the export forms), from the spatial index too.
+ * of candidates cost no SQLite read.
  */
-export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery, locations?: Map<string, Location>): SiteReport {
+export function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): SiteReportParts {
   const { site } = q;
   const asOf = index.info.as_of;
   const { searched, coverage } = searchedCategories(index, q.distances);
   const list = listed(spatial, site, searched);
   // counts per (category, band), as numbers while counting: one record per category at the end
   const bandCounts = new Uint32Array(CATEGORIES.length * DISTANCE_BANDS.length);
+  for (const { distance, listing } of list) {
+    const band = bandIndexOf(distance);
+    for (const c of listing.at) bandCounts[c * DISTANCE_BANDS.length + band]!++;
+  }
+
+  const summary: SummaryRow[] = CATEGORIES.map((c, ci) => {
+    const counts = bandRecord(bandCounts, ci);
+    const cov = coverage.get(c.key)!;
+    return {
+      category: c.key,
+      label: c.label,
+      search_distance_miles: q.distances[c.key],
+      coverage: cov,
+      note: coverageNote(c, cov),
+      counts,
+      total: Object.values(counts).reduce((a, b) => a + b, 0),
+    };
+  });
+
+  const report: SiteReport = {
+    site: { lat: site.lat, lng: site.lng, located_by: site.located_by, approximate: site.approximate, name: q.name, address: q.address, zip: site.zip, matched_registry_id: site.matched_registry_id, note: site.note },
+    search_distances: q.distances,
+    findings: [],
+    unmapped: unmappedOf(index, site.zip, searched, asOf),
+    summary,
+    sources: sourcesOf(index.info, site.located_by === 'zip_centroid', CATEGORIES.filter((c) => coverage.get(c.key) === 'not_searched')),
+    dataset: { name: index.info.dataset_name, as_of: asOf, fictitious: index.info.fictitious, score_version: index.info.score_version },
+  };
+  return { report, listed: list };
+}
+
+/**
+ * The site report with its findings as objects (the PDF, CSV and GeoJSON forms). `locations`, when
+ * given, receives each finding's coordinates (the export forms), from the spatial index too.
+ */
+export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery, locations?: Map<string, Location>): SiteReport {
+  const { report, listed: list } = siteReportParts(index, spatial, q);
+  const { site } = q;
   const findings: Finding[] = new Array(list.length);
   const texts = textsOf(spatial);
   // the programs' labels of one combination of program bits, shared by the findings that have it
   const programsOf = new Map<number, string[]>();
   for (let i = 0; i < list.length; i++) {
     const { pos: p, distance, listing } = list[i]!;
-    const band = bandIndexOf(distance);
-    for (const c of listing.at) bandCounts[c * DISTANCE_BANDS.length + band]!++;
     const bearing = bearingDegrees(site.lat, site.lng, spatial.lat[p]!, spatial.lng[p]!);
     const address = texts.address(p);
     const bits = spatial.site[p]!;
@@ -92,35 +135,14 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       programs,
     };
   }
-
-  const summary: SummaryRow[] = CATEGORIES.map((c, ci) => {
-    const counts = bandRecord(bandCounts, ci);
-    const cov = coverage.get(c.key)!;
-    return {
-      category: c.key,
-      label: c.label,
-      search_distance_miles: q.distances[c.key],
-      coverage: cov,
-      note: coverageNote(c, cov),
-      counts,
-      total: Object.values(counts).reduce((a, b) => a + b, 0),
-    };
-  });
-
-  return {
-    site: { lat: site.lat, lng: site.lng, located_by: site.located_by, approximate: site.approximate, name: q.name, address: q.address, zip: site.zip, matched_registry_id: site.matched_registry_id, note: site.note },
-    search_distances: q.distances,
-    findings,
-    unmapped: unmappedOf(index, site.zip, searched, asOf),
-    summary,
-    sources: sourcesOf(index.info, site.located_by === 'zip_centroid', CATEGORIES.filter((c) => coverage.get(c.key) === 'not_searched')),
-    dataset: { name: index.info.dataset_name, as_of: asOf, fictitious: index.info.fictitious, score_version: index.info.score_version },
-  };
+  report.findings = findings;
+  return report;
 }
 
 /** The categories a facility is listed under: their keys (what a finding shows) and their places in CATEGORIES (what the summary counts). */
-type Listing = { keys: CategoryKey[]; at: number[] };
-type Listed = { pos: number; distance: number; listing: Listing };
+export type Listing = { keys: CategoryKey[]; at: number[] };
+/** A facility listed: its position in the spatial index, its exact distance and its categories. */
+export type Listed = { pos: number; distance: number; listing: Listing };
 
 /** The summary's counts of category `ci`, one per band, from the (category, band) counts. */
 function bandRecord(counts: Uint32Array, ci: number): Record<BandKey, number> {

@@ -23,8 +23,13 @@ export function jsonResponse(body: unknown, set: Set): Response {
  * in JS, which a small answer does not need: the lookup keeps jsonResponse.
  */
 export function bulkyJsonResponse(body: unknown, set: Set): Response {
+  return jsonTextResponse(JSON.stringify(body), set);
+}
+
+/** bulkyJsonResponse of JSON already written, as text or as its UTF-8 bytes (src/shared/json-bytes.ts). */
+export function jsonTextResponse(json: string | Uint8Array, set: Set): Response {
   const headers = set.headers as Record<string, string>;
   set.headers = {};
   headers['content-type'] = 'application/json;charset=utf-8';
-  return new Response(lateBody(JSON.stringify(body)), { headers, status: typeof set.status === 'number' ? set.status : 200 });
+  return new Response(lateBody(json), { headers, status: typeof set.status === 'number' ? set.status : 200 });
 }

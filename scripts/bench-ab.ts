@@ -1,9 +1,11 @@
 #!/usr/bin/env bun
 /**
- * A/B cost of the lookup path between two checkouts (or one checkout with two FCS_* settings).
- *   npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--index-b PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V] [--tier free|starter|platform|enterprise]
+ * A/B cost of the lookup path (or the site report's) between two checkouts (or one checkout with two FCS_* settings).
+ *   npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--index-b PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V] [--tier free|starter|platform|enterprise] [--route lookup|site-report] [--seed N]
  * (--index-b: B's own index file, for a change of index format; the IDs are drawn from A's. --tier: the
- * key's plan, default enterprise, the Starter+ path; free takes the redacted path.)
+ * key's plan, default enterprise, the Starter+ path; free takes the redacted path. --route site-report:
+ * the JSON site report of 60 sites of the densest metro drawn by --seed, as bench-site-report draws
+ * them, each asked in turn, 4 connections: a report is ~400 KB of work, not a lookup's ~1 KB.)
  * Both servers run pinned to CPU 0 and two wrk processes load them at once from CPU 1. The kernel
  * shares CPU 0 fairly, so req/s B / req/s A is the inverse ratio of their per-request CPU cost, and a
  * slow spell of the machine hits both alike: repeated A/A runs agree within about 1%, where two
@@ -15,11 +17,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchCpus, benchKey, fmt, lookupLua, median, randomIds, requireWrk, startChild } from './bench/wrk';
+import { Database } from 'bun:sqlite';
+import { densestSquare, drawSites } from './bench/metro-sites';
+import { benchCpus, benchKey, fmt, lookupLua, median, randomIds, requireWrk, siteReportLua, startChild } from './bench/wrk';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { index: { type: 'string' }, 'index-b': { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true }, tier: { type: 'string' } },
+  options: { index: { type: 'string' }, 'index-b': { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true }, tier: { type: 'string' }, route: { type: 'string', default: 'lookup' }, seed: { type: 'string', default: '1' } },
 });
 if (positionals.length !== 2) {
   console.error('usage: npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]');
@@ -35,7 +39,21 @@ const indexPath = values.index ?? 'var/bench/national.sqlite';
 const seconds = Number(values.seconds ?? 5);
 const rounds = Number(values.rounds ?? 5);
 const envOf = (kvs: string[] = []) => Object.fromEntries(kvs.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
-const { ids } = randomIds(indexPath, 200_000);
+if (values.route !== 'lookup' && values.route !== 'site-report') {
+  console.error('--route is lookup or site-report');
+  process.exit(2);
+}
+const siteReport = values.route === 'site-report';
+const { ids } = randomIds(indexPath, siteReport ? 1 : 200_000);
+const sites = siteReport ? metroSites(indexPath, Number.parseInt(values.seed!, 10) || 0) : [];
+const connections = siteReport ? 4 : 64;
+
+function metroSites(path: string, seed: number) {
+  const db = new Database(path, { readonly: true });
+  const sites = drawSites(db, densestSquare(db), seed, 60);
+  db.close();
+  return sites;
+}
 
 /** A checkout's server with its own state dir and an Enterprise key without a practical cap. */
 async function serverOf(checkout: string, env: Record<string, string>, index = indexPath) {
@@ -48,13 +66,14 @@ async function serverOf(checkout: string, env: Record<string, string>, index = i
     { FCS_LOG_REQUESTS: '0', ...env },
     cpus!.server,
   );
-  return { child, lua: lookupLua(join(state, 'lookup.lua'), ids, key), url: `http://127.0.0.1:${child.output.match(/"port":(\d+)/)![1]}/` };
+  const lua = siteReport ? siteReportLua(join(state, 'site-report.lua'), sites, key) : lookupLua(join(state, 'lookup.lua'), ids, key);
+  return { child, lua, url: `http://127.0.0.1:${child.output.match(/"port":(\d+)/)![1]}/` };
 }
 
 /** wrk as a child process (not spawnSync), so the two loads run at the same time. */
 function load(s: { lua: string; url: string }, sec: number): Promise<{ rps: number; p99: string }> {
   return new Promise((done) => {
-    const p = spawn('taskset', ['-c', String(cpus!.client), 'wrk', '-t1', '-c64', `-d${sec}s`, '--latency', '-s', s.lua, s.url]);
+    const p = spawn('taskset', ['-c', String(cpus!.client), 'wrk', '-t1', `-c${connections}`, `-d${sec}s`, '--latency', '-s', s.lua, s.url]);
     let out = '';
     p.stdout.on('data', (d) => (out += d));
     p.on('exit', () => done({ rps: Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]), p99: out.match(/^\s*99%\s+(\S+)/m)?.[1] ?? '?' }));
@@ -69,7 +88,7 @@ const b = await serverOf(positionals[1]!, envOf(values['env-b']), values['index-
 });
 await Promise.all([load(a, 3), load(b, 3)]); // warm-up
 const envText = (kvs?: string[]) => (kvs ? ` (${kvs.join(' ')})` : '');
-console.log(`A ${positionals[0]}${envText(values['env-a'])}  B ${positionals[1]}${envText(values['env-b'])}; ${values.tier ?? 'enterprise'} key; ${rounds} x ${seconds}s`);
+console.log(`A ${positionals[0]}${envText(values['env-a'])}  B ${positionals[1]}${envText(values['env-b'])}; ${values.route}${siteReport ? ` (seed ${values.seed})` : ''}; ${values.tier ?? 'enterprise'} key; ${rounds} x ${seconds}s`);
 const ratios: number[] = [];
 for (let r = 1; r <= rounds; r++) {
   const [x, y] = await Promise.all([load(a, seconds), load(b, seconds)]);

@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { connectionOf, FacilityIndex } from '../src/index/facility-index';
 import { benchCpus, benchKey, fmt, startChild } from './bench/wrk';
 import { inProcessApp } from './bench/in-process-app';
+import { densestSquare, drawSites } from './bench/metro-sites';
 
 const { values } = parseArgs({ options: { index: { type: 'string' }, samples: { type: 'string' }, passes: { type: 'string' }, where: { type: 'string', default: 'metro' }, seed: { type: 'string', default: '1' }, http: { type: 'boolean' } } });
 const indexPath = values.index ?? 'var/bench/national.sqlite';
@@ -38,16 +39,9 @@ if (values.where !== 'metro' && values.where !== 'national') {
   process.exit(2);
 }
 const db = connectionOf(index);
-// the densest metro: the 0.2-degree square (about 14 by 12 miles at 30 degrees north) with the most facilities
-const square = values.where === 'metro'
-  ? (db.query('SELECT CAST(floor(lat * 5) AS INTEGER) AS y, CAST(floor(lng * 5) AS INTEGER) AS x, count(*) AS n FROM facility WHERE lat IS NOT NULL GROUP BY y, x ORDER BY n DESC LIMIT 1').get() as { y: number; x: number; n: number })
-  : null;
-const within = square ? `AND lat >= ${square.y / 5} AND lat < ${(square.y + 1) / 5} AND lng >= ${square.x / 5} AND lng < ${(square.x + 1) / 5}` : '';
-// a pseudo-random order fixed by the seed: the last 9 digits of the ID, scrambled
+const square = values.where === 'metro' ? densestSquare(db) : null;
 const seed = Number.parseInt(values.seed!, 10) || 0;
-const drawn = db
-  .query(`SELECT registry_id, lat, lng FROM facility WHERE lat IS NOT NULL ${within} ORDER BY (CAST(substr(registry_id, -9) AS INTEGER) * 7919 + ?) % 1000003, registry_id LIMIT ?`)
-  .all(seed * 104729, 2 * samples) as { registry_id: string; lat: number; lng: number }[];
+const drawn = drawSites(db, square, seed, 2 * samples);
 const where = square ? `densest metro: lat ${square.y / 5}..${(square.y + 1) / 5}, lng ${square.x / 5}..${(square.x + 1) / 5} (${square.n.toLocaleString()} facilities)` : 'anywhere';
 // the second half only warms the app path up (JIT), so measured misses are first reports of their site
 const sites = drawn.slice(0, samples);

@@ -104,6 +104,26 @@ export function benchKey(stateArgs: string[], main = MAIN, tier = 'enterprise'):
   return key;
 }
 
+/** A wrk script that asks for the JSON site report of each of `sites` in turn with `key`; returns its path. */
+export function siteReportLua(path: string, sites: readonly { lat: number; lng: number }[], key: string): string {
+  // each body a Lua string literal: JSON.stringify's quoting and escapes are valid in Lua
+  const bodies = sites.map((s) => JSON.stringify(JSON.stringify({ lat: s.lat, lng: s.lng })));
+  writeFileSync(
+    path,
+    `local bodies = {${bodies.join(',')}}
+local i = 0
+wrk.method = "POST"
+wrk.headers["X-API-Key"] = "${key}"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+  i = i % #bodies + 1
+  return wrk.format(nil, "/api/v1/site-report", nil, bodies[i])
+end
+`,
+  );
+  return path;
+}
+
 /** A wrk script that looks up a random one of `ids` per request with `key` (`suffix` after the ID, e.g. `/history`); returns its path. */
 export function lookupLua(path: string, ids: readonly string[], key: string, suffix = ''): string {
   writeFileSync(

@@ -82,7 +82,8 @@ export async function* csvBatches(chunks: AsyncIterable<Uint8Array>): AsyncGener
 
 /** One field as RFC 4180 writes it: quoted only when it holds a quote, comma or line break (what csvRecords reads back). */
 export function csvField(v: string): string {
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  // \x22 is the double quote: a bare one in a regular expression reads as an open string to tools that do not parse them
+  return /[\x22,\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
 }
 
 /**

@@ -55,6 +55,25 @@ describe('large answers over real HTTP', () => {
     expect(data.total).toBeGreaterThan(100);
   });
 
+  it('a site report JSON written as bytes goes chunked when large, plain when small, whole and with the same headers', async () => {
+    const wide = Object.fromEntries(['adjoining', 'snc', 'enforcement', 'rcra_tsd', 'rcra_generator', 'tri', 'npdes', 'caa_major'].map((k) => [k, 2]));
+    const large = await post('/api/v1/site-report', { lat: dense.lat, lng: dense.lng, search_distances: wide });
+    const largeText = await large.text();
+    // mid-ocean: nothing within reach, a small answer
+    const small = await post('/api/v1/site-report', { lat: 0, lng: -30 });
+    const smallBody = await small.text();
+    expect([large.status, small.status]).toEqual([200, 200]);
+    expect(Buffer.byteLength(largeText)).toBeGreaterThan(PLAIN_BODY_MAX);
+    expect(large.headers.get('transfer-encoding')).toBe('chunked');
+    expect(small.headers.get('content-length')).toBe(String(Buffer.byteLength(smallBody)));
+    expect(large.headers.get('content-type')).toBe('application/json;charset=utf-8');
+    expect(names(large)).toEqual(names(small));
+    const data = (JSON.parse(largeText) as { data: { findings: { registry_id: string }[]; summary: { category: string; total: number }[] } }).data;
+    expect(data.findings.length).toBe(data.summary.find((r) => r.category === 'adjoining')!.total);
+    expect(data.findings.length).toBeGreaterThan(20);
+    expect((JSON.parse(smallBody) as { data: { findings: unknown[] } }).data.findings).toEqual([]);
+  });
+
   it('CSV and GeoJSON exports over PLAIN_BODY_MAX go chunked with their own headers and the ones set before', async () => {
     for (const format of ['csv', 'geojson']) {
       const res = await area(500, format);

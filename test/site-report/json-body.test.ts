@@ -55,6 +55,20 @@ describe('the site report JSON written as bytes', () => {
     expect(Buffer.from(bytes).equals(viaObjects(index, spatial, q))).toBe(true);
   });
 
+  it('registry IDs kept as text (not 1-15 digits) and IDs with leading zeros are written as the objects path writes them', () => {
+    const at = { lat: 29.7604, lng: -95.3698 };
+    const traits = { snc: false, recentFormal: false, oldFormal: false, rcra: true, cwa: false, caa: false };
+    const ids = ['ABC-1 "X"', '0000000000000001234', '000000000042', '7', '999999999999999'];
+    const rows = ids.map((id, i) => withTraits(id, destination(at.lat, at.lng, i * 70, 0.02 + i * 0.03, R_MILES), traits));
+    const index = memoryIndex(rows);
+    const spatial = buildSpatialIndex(index);
+    expect(spatial.idOther.size).toBe(2);
+    const q: SiteQuery = { site: site(at.lat, at.lng), name: null, address: null, distances: defaultDistances() };
+    const bytes = siteReportJson(index, spatial, q, META);
+    expect((JSON.parse(Buffer.from(bytes).toString()).data.findings as Finding[]).map((f) => f.registry_id).sort()).toEqual([...ids].sort());
+    expect(Buffer.from(bytes).equals(viaObjects(index, spatial, q))).toBe(true);
+  });
+
   it('each finding has the schema\'s keys in the schema\'s order', () => {
     const at = { lat: 40.7, lng: -74 };
     const rows = scatter(rng(7), at, 60, 0.2, 990_500_000_000).map((g) => g.row);

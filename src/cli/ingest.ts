@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { buildsSearchFile, ingest, ReleaseOrderError, SEARCH_FILE_FROM, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
 import { SpatialCollector, spatialTempPaths } from '../area/spatial-collector';
+import { allocatorSet, ingestInChild } from './ingest-process';
 import { parse } from './options';
 
 const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious] [--threads auto|1|2] [--search-file auto|separate|inside]
@@ -72,7 +73,7 @@ function summaryText(s: IngestSummary): string {
   return lines.join('\n');
 }
 
-export async function ingestCommand(args: string[], _env: Record<string, string | undefined>): Promise<number> {
+export async function ingestCommand(args: string[], env: Record<string, string | undefined>): Promise<number> {
   const { values, positionals } = parse(args, {
     out: { type: 'string', short: 'o' },
     'as-of': { type: 'string' },
@@ -118,15 +119,22 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
     console.error(`--previous ${previous}: no such index file`);
     return 2;
   }
-  // an interrupted build leaves only temp files behind (the old index is untouched): remove them too
+  // the build runs in a process started with the allocator setting it is faster with (./ingest-process.ts)
+  if (!allocatorSet(env)) return ingestInChild(args, env);
+  // an interrupted build leaves only temp files behind (the old index is untouched): remove them too.
+  // Kept for every signal, not once: a Ctrl-C reaches this process twice (from the terminal and
+  // from the process that started it), and a second one must not end it halfway through.
+  let interrupted = false;
   const cleanup = () => {
+    if (interrupted) return;
+    interrupted = true;
     const area = spatialTempPaths(out);
     for (const p of [buildTempPath(out), `${buildTempPath(out)}-journal`, searchFilePath(buildTempPath(out)), buildTempPath(rejectsPathOf(out)), area.area, area.columns]) rmSync(p, { force: true });
     console.error('\ningest: interrupted; the previous index (if any) is unchanged');
     process.exit(130);
   };
-  process.once('SIGINT', cleanup);
-  process.once('SIGTERM', cleanup);
+  process.on('SIGINT', cleanup);
+  process.on('SIGTERM', cleanup);
   try {
     const summary = await ingest({
       files: positionals,

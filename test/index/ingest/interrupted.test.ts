@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exporterLines } from '../../../scripts/synth/generator';
 import { FacilityIndex } from '../../../src/index/facility-index';
@@ -16,10 +16,11 @@ describe('an interrupted ingest (a real process, killed mid-build)', () => {
     const before = readFileSync(out);
     const big = writeFile(dir, 'big.csv', [...exporterLines({ seed: 'interrupt', rows: 150_000, asOf: '2026-10-31' })].join('\r\n'));
     const proc = Bun.spawn([process.execPath, 'run', MAIN, 'ingest', big, '--out', out], { stdout: 'ignore', stderr: 'pipe' });
-    // wait until the build is under way (its temp file exists), then interrupt it
-    const tmp = `${out}.tmp-${proc.pid}`;
-    for (let i = 0; i < 600 && !existsSync(tmp); i++) await Bun.sleep(25);
-    expect(existsSync(tmp)).toBe(true);
+    // wait until the build is under way (its temp file exists: named by the pid of the process
+    // building, the child the command starts: src/cli/ingest-process.ts), then interrupt the command
+    const building = () => readdirSync(dir).some((f) => f.startsWith('index.sqlite.tmp-'));
+    for (let i = 0; i < 600 && !building(); i++) await Bun.sleep(25);
+    expect(building()).toBe(true);
     await Bun.sleep(300);
     proc.kill('SIGTERM');
     expect(await proc.exited).toBe(130);

@@ -2,17 +2,18 @@ import { constants } from 'node:os';
 import { selfCommand } from '../area/spatial-layout-process';
 
 /**
- * The allocator setting an ingest runs with. Bun's native allocator (mimalloc) hands freed memory
- * back to the OS after 10 ms; an ingest frees and reallocates the same few hundred MB all along,
- * and where a page fault is dear (a VM: ~17 µs here) fetching those pages again cost ~8% of the
- * national run. Kept 1 s, the national ingest took 166 s against 178 s, with 2.15M page faults
- * against 2.34M and no higher peak (docs/benchmarks.md). mimalloc reads it once, at process start.
+ * The allocator setting an ingest runs with. Bun's native allocator (its mimalloc) hands back not
+ * only freed pages but the free blocks inside pages still in use ("holes"); an ingest frees and
+ * reallocates the same memory all along, and where a page fault is dear (a VM: ~17 µs here)
+ * fetching those blocks again cost over a tenth of the national run. Without hole purging the
+ * national ingest took about half the page faults (docs/benchmarks.md). mimalloc reads it once, at
+ * process start.
  */
-export const INGEST_ALLOCATOR_ENV = { MIMALLOC_PURGE_DELAY: '1000' } as const;
+export const INGEST_ALLOCATOR_ENV = { MIMALLOC_PURGE_HOLES: '0' } as const;
 
 /** Whether this process already runs with the setting, from the re-run below or from the operator (whose value wins). */
 export function allocatorSet(env: Record<string, string | undefined>): boolean {
-  return env.MIMALLOC_PURGE_DELAY !== undefined;
+  return env.MIMALLOC_PURGE_HOLES !== undefined;
 }
 
 /** The signals an ingest cleans up on (src/cli/ingest.ts), passed on to the process doing it. */

@@ -64,7 +64,9 @@ export class IndexWriter {
     // Bulk-load settings: the file is not live until renamed, so durability per row is moot.
     // (bun:sqlite runs SQLite in defensive mode, which keeps journal_mode at DELETE: the journal then
     // holds only the pages the file had before the build's one transaction, i.e. almost nothing.)
-    this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -262144;');
+    // A 128 MiB page cache: the rows go in in key order, so the cache mostly holds pages waiting to
+    // be written; 256 MiB cost ~200 MB of peak RSS on a million rows and bought no speed.
+    this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -131072;');
     this.db.exec(INDEX_DDL);
     this.db.exec(PEER_DDL);
     this.db.exec(DETAIL_DDL);

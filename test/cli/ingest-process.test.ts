@@ -43,14 +43,14 @@ async function ingestChild(pid: number): Promise<number | null> {
 }
 
 describe('ingest runs its build in a process started with the allocator setting', () => {
-  it('the command starts one child with MIMALLOC_PURGE_DELAY=1000 that builds the index; the exit status is the child\'s', async () => {
+  it('the command starts one child with MIMALLOC_PURGE_HOLES=0 that builds the index; the exit status is the child\'s', async () => {
     const dir = tempDir('ingest-process');
     const out = join(dir, 'index.sqlite');
-    const proc = Bun.spawn([process.execPath, MAIN, 'ingest', bigFile(dir, 40_000), '--out', out], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, MIMALLOC_PURGE_DELAY: undefined } });
+    const proc = Bun.spawn([process.execPath, MAIN, 'ingest', bigFile(dir, 40_000), '--out', out], { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, MIMALLOC_PURGE_HOLES: undefined } });
     const child = await ingestChild(proc.pid);
     expect(child).not.toBeNull();
-    expect(environOf(child!)).toContain(`MIMALLOC_PURGE_DELAY=${INGEST_ALLOCATOR_ENV.MIMALLOC_PURGE_DELAY}`);
-    expect(environOf(proc.pid).some((v) => v.startsWith('MIMALLOC_PURGE_DELAY='))).toBe(false);
+    expect(environOf(child!)).toContain(`MIMALLOC_PURGE_HOLES=${INGEST_ALLOCATOR_ENV.MIMALLOC_PURGE_HOLES}`);
+    expect(environOf(proc.pid).some((v) => v.startsWith('MIMALLOC_PURGE_HOLES='))).toBe(false);
     expect(await proc.exited).toBe(0);
     // the summary the child printed reaches the command's own stdout
     expect(await new Response(proc.stdout).text()).toContain('ingest: built');
@@ -60,13 +60,13 @@ describe('ingest runs its build in a process started with the allocator setting'
   it('a setting the operator gave is kept, and the build runs in the command itself', async () => {
     const dir = tempDir('ingest-process');
     const out = join(dir, 'index.sqlite');
-    const proc = Bun.spawn([process.execPath, MAIN, 'ingest', bigFile(dir, 40_000), '--out', out], { stdout: 'ignore', stderr: 'ignore', env: { ...process.env, MIMALLOC_PURGE_DELAY: '250' } });
+    const proc = Bun.spawn([process.execPath, MAIN, 'ingest', bigFile(dir, 40_000), '--out', out], { stdout: 'ignore', stderr: 'ignore', env: { ...process.env, MIMALLOC_PURGE_HOLES: '1' } });
     // the build's temp file is named by the pid of the process building: the command's own
     const tmp = `${out}.tmp-${proc.pid}`;
     for (let i = 0; i < 600 && !existsSync(tmp); i++) await Bun.sleep(25);
     expect(existsSync(tmp)).toBe(true);
     expect(childrenOf(proc.pid).some((p) => p.cmdline.includes('ingest'))).toBe(false);
-    expect(environOf(proc.pid)).toContain('MIMALLOC_PURGE_DELAY=250');
+    expect(environOf(proc.pid)).toContain('MIMALLOC_PURGE_HOLES=1');
     expect(await proc.exited).toBe(0);
   }, 120_000);
 
@@ -77,7 +77,7 @@ describe('ingest runs its build in a process started with the allocator setting'
     writeFileSync(small, [...exporterLines({ seed: 'ingest-process-old', rows: 10, asOf: '2026-10-31' })].join('\r\n'));
     expect(Bun.spawnSync([process.execPath, MAIN, 'ingest', small, '--out', out]).exitCode).toBe(0);
     const before = readFileSync(out);
-    const proc = Bun.spawn([process.execPath, MAIN, 'ingest', bigFile(dir, 150_000), '--out', out], { stdout: 'ignore', stderr: 'pipe', env: { ...process.env, MIMALLOC_PURGE_DELAY: undefined } });
+    const proc = Bun.spawn([process.execPath, MAIN, 'ingest', bigFile(dir, 150_000), '--out', out], { stdout: 'ignore', stderr: 'pipe', env: { ...process.env, MIMALLOC_PURGE_HOLES: undefined } });
     const child = await ingestChild(proc.pid);
     expect(child).not.toBeNull();
     const building = () => readdirSync(dir).some((f) => f.startsWith('index.sqlite.tmp-'));

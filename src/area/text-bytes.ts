@@ -81,6 +81,20 @@ function splitAddress(text: string): { street: string; city: string; zip: string
   return b < 0 ? { street: text.slice(0, a), city: text.slice(a + 1), zip: '' } : { street: text.slice(0, a), city: text.slice(a + 1, b), zip: text.slice(b + 1) };
 }
 
+const SEPARATOR_BYTE = ADDRESS_SEPARATOR.charCodeAt(0);
+
+/**
+ * Where an address entry's part that starts at `from` ends, in its bytes `bytes[from..to)`: at the
+ * next separator, else at `to` (a part missing from the end is empty, as splitAddress has it). For a
+ * reader of the bytes themselves (the site report's JSON): street = [from, a), city = [a + 1, b),
+ * ZIP = [b + 1, to), each start capped at `to`.
+ */
+export function addressPartEnd(bytes: Uint8Array, from: number, to: number): number {
+  let k = from;
+  while (k < to && bytes[k] !== SEPARATOR_BYTE) k++;
+  return k;
+}
+
 /**
  * Variable-length entries (names, addresses) in the order `perm`: entry k of the result is entry
  * perm[k] of `srcBytes`; the new offsets are written to `start`. Byte by byte, not

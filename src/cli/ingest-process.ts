@@ -5,9 +5,9 @@ import { selfCommand } from '../area/spatial-layout-process';
  * The allocator setting an ingest runs with. Bun's native allocator (its mimalloc) hands back not
  * only freed pages but the free blocks inside pages still in use ("holes"); an ingest frees and
  * reallocates the same memory all along, and where a page fault is dear (a VM: ~17 µs here)
- * fetching those blocks again cost over a tenth of the national run. Without hole purging the
- * national ingest took about half the page faults (docs/benchmarks.md). mimalloc reads it once, at
- * process start.
+ * fetching those blocks again is slow: without hole purging the national ingest took half the page
+ * faults and 139 s against 158 s in one adjacent pair (docs/benchmarks.md). mimalloc reads it
+ * once, at process start.
  */
 export const INGEST_ALLOCATOR_ENV = { MIMALLOC_PURGE_HOLES: '0' } as const;
 

@@ -81,9 +81,9 @@ export class ReportCache {
 
   /** The cached PDF for `key`, or null when absent, expired, unreadable or corrupt. */
   async get(key: string): Promise<Uint8Array | null> {
-    const path = this.pathOf(key);
     const held = this.memory.get(key, this.clock(), this.ttlMs);
     if (held !== null) return held;
+    const path = this.pathOf(key);
     let file: Uint8Array;
     try {
       file = readEntryFile(path);

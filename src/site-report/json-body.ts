@@ -1,6 +1,6 @@
 import { roundMiles } from '../area/service';
 import type { SpatialIndex } from '../area/spatial-index';
-import { ADDRESS_SEPARATOR } from '../area/text-bytes';
+import { addressPartEnd } from '../area/text-bytes';
 import type { FacilityIndex } from '../index/facility-index';
 import { PROGRAM_BITS, SITE_BIT, siteFactsOfBits } from '../index/site-facts';
 import { JsonBytes, jsonPiece } from '../shared/json-bytes';
@@ -24,7 +24,6 @@ const HEAD = jsonPiece('{"registry_id":');
 const NAME = jsonPiece(',"fac_name":');
 const STREET = jsonPiece(',"fac_street":');
 const CITY = jsonPiece(',"fac_city":');
-const SEP = ADDRESS_SEPARATOR.charCodeAt(0);
 
 const pieces = (n: number, of: (k: number) => string) => Array.from({ length: n }, (_, k) => jsonPiece(of(k)));
 let milesPieces: Uint8Array[] | null = null;
@@ -39,6 +38,14 @@ function milesPiece(d: number): Uint8Array {
 function bearingPiece(b: number): Uint8Array {
   bearingPieces ??= pieces(3600, (k) => String(k / 10));
   return bearingPieces[Math.round(b * 10)] ?? jsonPiece(String(roundBearing(b)));
+}
+
+/** `,"direction":"<direction>","categories":` */
+const directions = new Map<string, Uint8Array>();
+function directionPiece(direction: string): Uint8Array {
+  let piece = directions.get(direction);
+  if (piece === undefined) directions.set(direction, (piece = jsonPiece(`,"direction":${JSON.stringify(direction)},"categories":`)));
+  return piece;
 }
 
 /** The fields after a finding's categories, by score, flags and programs: `,"overall_score":...,"programs":[...]}`. */
@@ -61,8 +68,8 @@ function tailPiece(score: number, bits: number, active: boolean): Uint8Array {
  * `{"data": <site report>, "meta": meta}` as UTF-8 JSON: the same bytes as JSON.stringify of the
  * report `buildSiteReport` makes, encoded, without making the findings objects. A dense site lists
  * over a thousand facilities; each is written from the spatial index's arrays (its name and address
- * copied as bytes), which took the answer's build, stringify and encoding from about 4 ms to about
- * 1.5 (docs/benchmarks.md).
+ * copied as bytes). A site report request costs about a tenth less server time than with the
+ * findings made objects and stringified (bench-ab, docs/benchmarks.md).
  */
 export function siteReportJson(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery, meta: unknown): Uint8Array {
   const { report, listed } = siteReportParts(index, spatial, q);
@@ -78,7 +85,6 @@ export function siteReportJson(index: FacilityIndex, spatial: SpatialIndex, q: S
 function writeFindings(out: JsonBytes, s: SpatialIndex, site: { lat: number; lng: number }, listed: readonly Listed[]): void {
   // pieces that depend on the index or the report, made once per report
   const states = s.states.map((st) => jsonPiece(`,"fac_state":${JSON.stringify(st)},"fac_zip":`));
-  const directions = new Map<string, Uint8Array>();
   const categories = new Map<Listing, Uint8Array>();
   const { nameStart, nameBytes, addrStart, addrBytes } = s;
   for (let i = 0; i < listed.length; i++) {
@@ -92,23 +98,19 @@ function writeFindings(out: JsonBytes, s: SpatialIndex, site: { lat: number; lng
     out.utf8(nameBytes, nameStart[p]!, nameStart[p + 1]!);
     // street, city and ZIP, split where textsOf splits them (a missing part is empty)
     const from = addrStart[p]!, to = addrStart[p + 1]!;
-    let a = from;
-    while (a < to && addrBytes[a] !== SEP) a++;
-    let b = a < to ? a + 1 : to;
-    while (b < to && addrBytes[b] !== SEP) b++;
+    const a = addressPartEnd(addrBytes, from, to);
+    const cityFrom = Math.min(a + 1, to);
+    const b = addressPartEnd(addrBytes, cityFrom, to);
     out.bytes(STREET);
     out.utf8(addrBytes, from, a);
     out.bytes(CITY);
-    out.utf8(addrBytes, a < to ? a + 1 : to, b);
+    out.utf8(addrBytes, cityFrom, b);
     out.bytes(states[s.state[p]!]!);
-    out.utf8(addrBytes, b < to ? b + 1 : to, to);
+    out.utf8(addrBytes, Math.min(b + 1, to), to);
     const bearing = bearingDegrees(site.lat, site.lng, s.lat[p]!, s.lng[p]!);
     out.bytes(milesPiece(distance));
     out.bytes(bearingPiece(bearing));
-    const direction = directionOf(distance, bearing);
-    let d = directions.get(direction);
-    if (d === undefined) directions.set(direction, (d = jsonPiece(`,"direction":${JSON.stringify(direction)},"categories":`)));
-    out.bytes(d);
+    out.bytes(directionPiece(directionOf(distance, bearing)));
     let c = categories.get(listing);
     if (c === undefined) categories.set(listing, (c = jsonPiece(JSON.stringify(listing.keys))));
     out.bytes(c);

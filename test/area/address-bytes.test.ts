@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
 import { allocateColumns, type SpatialIndex } from '../../src/area/spatial-index';
-import { addressEntry, nameAt, TextBytes, textsOf } from '../../src/area/text-bytes';
+import { addressEntry, addressPartEnd, nameAt, TextBytes, textsOf } from '../../src/area/text-bytes';
 
 /** Columns holding `entries` as the spatial index stores names and addresses. */
 function stored(entries: { name: string; street: string; city: string; zip: string }[]): SpatialIndex {
@@ -34,5 +34,24 @@ describe('names and addresses in the spatial index', () => {
   it('keep a field holding the separator apart from the next one', () => {
     const s = stored([{ name: 'A', street: '1\x1fMAIN', city: 'X\x1f', zip: '77002' }]);
     expect(textsOf(s).address(0)).toEqual({ street: '1 MAIN', city: 'X ', zip: '77002' });
+  });
+
+  it('split by their bytes (addressPartEnd) into the parts textsOf decodes, a part missing from the end empty', () => {
+    const entries = ['1 MAIN\x1fHOUSTON\x1f77002', 'ONLY A STREET', 'STREET\x1fCITY', '\x1f\x1f', 'S\x1fC\x1fZ\x1fMORE', 'CAFÉ\x1fZÜRICH\x1f'];
+    const names = new TextBytes(), addresses = new TextBytes();
+    const c = allocateColumns(entries.length);
+    entries.forEach((e, i) => {
+      c.nameStart[i + 1] = names.push('N');
+      c.addrStart[i + 1] = addresses.push(e);
+    });
+    const s = { ...c, nameBytes: names.done(), addrBytes: addresses.done() } as unknown as SpatialIndex;
+    const part = (from: number, to: number) => Buffer.from(s.addrBytes.subarray(from, to)).toString('utf8');
+    entries.forEach((_, i) => {
+      const from = s.addrStart[i]!, to = s.addrStart[i + 1]!;
+      const a = addressPartEnd(s.addrBytes, from, to);
+      const cityFrom = Math.min(a + 1, to);
+      const b = addressPartEnd(s.addrBytes, cityFrom, to);
+      expect({ street: part(from, a), city: part(cityFrom, b), zip: part(Math.min(b + 1, to), to) }).toEqual(textsOf(s).address(i));
+    });
   });
 });

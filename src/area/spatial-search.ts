@@ -112,8 +112,13 @@ export function countRadius(s: SpatialIndex, q: Omit<RadiusQuery, 'limit' | 'sor
  * Calls `visit` with the position and exact distance of every facility `searchRadius` would find
  * without a limit, in no particular order: the same ring walk and cell tests, without the pruning
  * (and the cost) of a top-k. For callers that keep a few of thousands (the site report).
+ *
+ * `reachOf`, when given, is a facility's own radius (at most the query's; negative: not wanted),
+ * and a facility is visited only within it. A caller that wants each kind of facility within its
+ * own distance (the site report: every facility within 1/4 mile, an SNC one within 1 mile) then has
+ * most of a dense walk's facilities ruled out by their latitude alone, with no distance computed.
  */
-export function eachWithin(s: SpatialIndex, q: Omit<RadiusQuery, 'limit' | 'sort'>, visit: (pos: number, distance: number) => void): void {
+export function eachWithin(s: SpatialIndex, q: Omit<RadiusQuery, 'limit' | 'sort'>, visit: (pos: number, distance: number) => void, reachOf?: (pos: number) => number): void {
   const wantState = q.state === null ? -1 : (s.stateCode.get(q.state) ?? -2);
   if (wantState === -2 || s.count === 0) return;
   const wantActive = q.activeEnforcement === null ? -1 : q.activeEnforcement ? 1 : 0;
@@ -140,10 +145,16 @@ export function eachWithin(s: SpatialIndex, q: Omit<RadiusQuery, 'limit' | 'sort
       for (let k = s.cellStart[c]!; k < to; k++) {
         if (wantActive >= 0 && (s.flags[k]! & 1) !== wantActive) continue;
         if (wantState >= 0 && s.state[k] !== wantState) continue;
+        let reach = R, reachBand = band;
+        if (reachOf !== undefined) {
+          reach = reachOf(k);
+          if (reach < 0) continue;
+          reachBand = (reach / EARTH_RADIUS_MILES / DEG) * (1 + 1e-9) + 1e-9;
+        }
         const dlat = s.lat[k]! - qlat;
-        if (dlat > band || dlat < -band) continue;
+        if (dlat > reachBand || dlat < -reachBand) continue;
         const d = haversinePre(qlat, qlng, qcos, s.lat[k]!, s.lng[k]!, s.cos[k]!);
-        if (d <= R) visit(k, d);
+        if (d <= reach) visit(k, d);
       }
     }
     if (ringLb - LB_EPSILON_MILES > R) return;

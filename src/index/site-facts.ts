@@ -30,6 +30,8 @@ const BITS = ['significant', 'formalActionInWindow', 'caa', 'cwa', 'rcra', 'sdwa
 const BIT = Object.fromEntries(BITS.map((k, i) => [k, 1 << i])) as Record<(typeof BITS)[number], number>;
 /** Each fact's bit, for readers that test one without reading all back. */
 export const SITE_BIT: Readonly<typeof BIT> = BIT;
+/** How many values the bits can take: tables by bits are this long. */
+export const SITE_FACT_VALUES = 1 << BITS.length;
 /** The bits of the four programs. */
 export const PROGRAM_BITS = BIT.caa | BIT.cwa | BIT.rcra | BIT.sdwa;
 

@@ -5,7 +5,7 @@ import type { FacilityIndex } from '../index/facility-index';
 import { PROGRAM_BITS, SITE_BIT, siteFactsOfBits } from '../index/site-facts';
 import { JsonBytes, jsonPiece } from '../shared/json-bytes';
 import { MAX_SEARCH_MILES } from './categories';
-import { bearingDegrees, directionOf, roundBearing } from './compass';
+import { directionOf, roundBearing } from './compass';
 import { programList } from './facts';
 import { siteReportParts, type Listed, type Listing, type SiteQuery } from './service';
 
@@ -77,18 +77,18 @@ export function siteReportJson(index: FacilityIndex, spatial: SpatialIndex, q: S
   const cut = text.indexOf(EMPTY_FINDINGS) + EMPTY_FINDINGS.length - 1;
   const out = new JsonBytes();
   out.raw(text.slice(0, cut));
-  writeFindings(out, spatial, q.site, listed);
+  writeFindings(out, spatial, listed);
   out.raw(text.slice(cut));
   return out.done();
 }
 
-function writeFindings(out: JsonBytes, s: SpatialIndex, site: { lat: number; lng: number }, listed: readonly Listed[]): void {
+function writeFindings(out: JsonBytes, s: SpatialIndex, listed: readonly Listed[]): void {
   // pieces that depend on the index or the report, made once per report
   const states = s.states.map((st) => jsonPiece(`,"fac_state":${JSON.stringify(st)},"fac_zip":`));
   const categories = new Map<Listing, Uint8Array>();
   const { nameStart, nameBytes, addrStart, addrBytes } = s;
   for (let i = 0; i < listed.length; i++) {
-    const { pos: p, distance, listing } = listed[i]!;
+    const { pos: p, distance, bearing, listing } = listed[i]!;
     if (i > 0) out.ascii(',');
     out.bytes(HEAD);
     const other = s.idOther.size === 0 ? undefined : s.idOther.get(p);
@@ -107,7 +107,6 @@ function writeFindings(out: JsonBytes, s: SpatialIndex, site: { lat: number; lng
     out.utf8(addrBytes, cityFrom, b);
     out.bytes(states[s.state[p]!]!);
     out.utf8(addrBytes, Math.min(b + 1, to), to);
-    const bearing = bearingDegrees(site.lat, site.lng, s.lat[p]!, s.lng[p]!);
     out.bytes(milesPiece(distance));
     out.bytes(bearingPiece(bearing));
     out.bytes(directionPiece(directionOf(distance, bearing)));

@@ -4,7 +4,7 @@ import { textsOf } from '../area/text-bytes';
 import { eachWithin } from '../area/spatial-search';
 import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary, Location } from '../index/model';
-import { PROGRAM_BITS, SITE_BIT, siteFactsOfBits } from '../index/site-facts';
+import { PROGRAM_BITS, SITE_BIT, SITE_FACT_VALUES, siteFactsOfBits } from '../index/site-facts';
 import { CATEGORIES, coverageOf, testOf, type CategoryKey, type CategoryRule, type Coverage } from './categories';
 import { bandIndexOf, bearingDegrees, directionOf, DISTANCE_BANDS, roundBearing, type BandKey } from './compass';
 import { heldFields, programList, siteFactsOfRecord, type SiteFacts } from './facts';
@@ -103,14 +103,12 @@ export function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: 
  */
 export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery, locations?: Map<string, Location>): SiteReport {
   const { report, listed: list } = siteReportParts(index, spatial, q);
-  const { site } = q;
   const findings: Finding[] = new Array(list.length);
   const texts = textsOf(spatial);
   // the programs' labels of one combination of program bits, shared by the findings that have it
   const programsOf = new Map<number, string[]>();
   for (let i = 0; i < list.length; i++) {
-    const { pos: p, distance, listing } = list[i]!;
-    const bearing = bearingDegrees(site.lat, site.lng, spatial.lat[p]!, spatial.lng[p]!);
+    const { pos: p, distance, bearing, listing } = list[i]!;
     const address = texts.address(p);
     const bits = spatial.site[p]!;
     let programs = programsOf.get(bits & PROGRAM_BITS);
@@ -141,8 +139,12 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
 
 /** The categories a facility is listed under: their keys (what a finding shows) and their places in CATEGORIES (what the summary counts). */
 export type Listing = { keys: CategoryKey[]; at: number[] };
-/** A facility listed: its position in the spatial index, its exact distance and its categories. */
-export type Listed = { pos: number; distance: number; listing: Listing };
+/**
+ * A facility listed: its position in the spatial index, its exact distance and initial bearing from
+ * the site, and its categories. The bearing is taken as the walk meets the facility, while its
+ * coordinates are in cache: the findings are written nearest first, an order that jumps between cells.
+ */
+export type Listed = { pos: number; distance: number; bearing: number; listing: Listing };
 
 /** The summary's counts of category `ci`, one per band, from the (category, band) counts. */
 function bandRecord(counts: Uint32Array, ci: number): Record<BandKey, number> {
@@ -153,8 +155,9 @@ function bandRecord(counts: Uint32Array, ci: number): Record<BandKey, number> {
 /**
  * The facilities within the searched distances that fall under at least one category there, with
  * those categories, nearest first (then registry ID). A dense site has thousands of facilities
- * within a mile and lists a fraction: each is tested from its site-fact bits as the walk meets it,
- * and only those listed are sorted.
+ * within a mile and lists a fraction: each facility's reach (the largest distance of the
+ * categories its site-fact bits fall under) is known from its bits, so the walk computes a
+ * distance only for those whose latitude is within it, and only those listed are sorted.
  */
 function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searched: readonly Searched[]): Listed[] {
   const out: Listed[] = [];
@@ -162,29 +165,47 @@ function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searc
   const maxMiles = Math.max(...searched.map((s) => s.miles));
   const miles = searched.map((s) => s.miles);
   const place = searched.map((s) => CATEGORIES.indexOf(s.rule));
-  // which searched categories' record types a facility's bits have (bit k: searched[k]), per bits
-  const typesOf = new Map<number, number>();
+  const bitsOf = spatial.site;
+  // by site-fact bits, learnt as the walk meets them: which searched categories' record types the
+  // bits have (bit k: searched[k]; -1 not yet learnt), and the largest of their distances (-1: none)
+  const typesOf = new Int32Array(SITE_FACT_VALUES).fill(-1);
+  const reachOfBits = new Float64Array(SITE_FACT_VALUES);
+  const learn = (bits: number): void => {
+    const facts = siteFactsOfBits(bits);
+    let types = 0, reach = -1;
+    for (let k = 0; k < searched.length; k++) {
+      if (!searched[k]!.test(facts)) continue;
+      types |= 1 << k;
+      reach = Math.max(reach, miles[k]!);
+    }
+    typesOf[bits] = types;
+    reachOfBits[bits] = reach;
+  };
+  const reachOf = (pos: number): number => {
+    const bits = bitsOf[pos]!;
+    if (typesOf[bits]! < 0) learn(bits);
+    return reachOfBits[bits]!;
+  };
   // the listing of each set of searched categories (record type and distance both met), made once
   const listings: (Listing | undefined)[] = new Array(1 << searched.length);
-  eachWithin(spatial, { lat: site.lat, lng: site.lng, radiusMiles: maxMiles, state: null, activeEnforcement: null }, (pos, distance) => {
-    const bits = spatial.site[pos]!;
-    let types = typesOf.get(bits);
-    if (types === undefined) {
-      const facts = siteFactsOfBits(bits);
-      types = 0;
-      for (let k = 0; k < searched.length; k++) if (searched[k]!.test(facts)) types |= 1 << k;
-      typesOf.set(bits, types);
-    }
-    let set = 0;
-    for (let k = 0; k < miles.length; k++) if ((types & (1 << k)) !== 0 && distance <= miles[k]!) set |= 1 << k;
-    if (set === 0) return;
-    let listing = listings[set];
-    if (listing === undefined) {
-      const ks = searched.map((_, k) => k).filter((k) => (set & (1 << k)) !== 0);
-      listings[set] = listing = { keys: ks.map((k) => searched[k]!.rule.key), at: ks.map((k) => place[k]!) };
-    }
-    out.push({ pos, distance, listing });
-  });
+  const query = { lat: site.lat, lng: site.lng, radiusMiles: maxMiles, state: null, activeEnforcement: null };
+  eachWithin(
+    spatial,
+    query,
+    (pos, distance) => {
+      // within the facility's reach: at least one of its categories is within its distance
+      const types = typesOf[bitsOf[pos]!]!;
+      let set = 0;
+      for (let k = 0; k < miles.length; k++) if ((types & (1 << k)) !== 0 && distance <= miles[k]!) set |= 1 << k;
+      let listing = listings[set];
+      if (listing === undefined) {
+        const ks = searched.map((_, k) => k).filter((k) => (set & (1 << k)) !== 0);
+        listings[set] = listing = { keys: ks.map((k) => searched[k]!.rule.key), at: ks.map((k) => place[k]!) };
+      }
+      out.push({ pos, distance, bearing: bearingDegrees(site.lat, site.lng, spatial.lat[pos]!, spatial.lng[pos]!), listing });
+    },
+    reachOf,
+  );
   return out.sort((a, b) => a.distance - b.distance || spatial.rank[a.pos]! - spatial.rank[b.pos]!);
 }
 

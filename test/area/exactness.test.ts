@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { bruteForceRadius } from '../support/brute-force';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
 import { buildSpatialIndex, registryIdAt, type SpatialIndex } from '../../src/area/spatial-index';
-import { countRadius, searchRadius, type RadiusQuery } from '../../src/area/spatial-search';
+import { countRadius, eachWithin, searchRadius, type RadiusQuery } from '../../src/area/spatial-search';
 import type { FacilityRow } from '../../src/index/model';
 import { memoryIndex } from '../helpers';
 import { PLACES, cluster, destination, placed, rng, type Place } from './fixtures';
@@ -74,6 +74,23 @@ describe('radius search equals a brute-force scan of every facility', () => {
         expect(countRadius(spatial, q)).toBe(bruteForceRadius(rows, { ...q, limit: Infinity }).length);
       }),
       { numRuns: 300, seed: 7 },
+    );
+  });
+
+  it('with a reach per facility, visits exactly those within their own reach, each with its exact distance', () => {
+    // reaches by registry ID from a few fixed values: none (-1), zero, fractions of the radius, the radius itself
+    const reachOfId = (id: string, radius: number) => [-1, 0, 0.1, 0.25, 0.5, 1][id.charCodeAt(id.length - 1) % 6]! * radius;
+    fc.assert(
+      fc.property(queryAround(places), (v) => {
+        const q = toQuery(v);
+        const seen: string[] = [];
+        eachWithin(spatial, q, (pos, d) => seen.push(`${registryIdAt(spatial, pos)}@${d}`), (pos) => reachOfId(registryIdAt(spatial, pos), q.radiusMiles));
+        const want = bruteForceRadius(rows, { ...q, limit: Infinity })
+          .filter((h) => h.distance <= reachOfId(h.row.registry_id, q.radiusMiles))
+          .map((h) => `${h.row.registry_id}@${h.distance}`);
+        expect(seen.sort()).toEqual(want.sort());
+      }),
+      { numRuns: 300, seed: 11 },
     );
   });
 

@@ -6,6 +6,7 @@ import { PROGRAM_BITS, SITE_BIT, siteFactsOfBits } from '../index/site-facts';
 import { JsonBytes, jsonPiece } from '../shared/json-bytes';
 import { MAX_SEARCH_MILES } from './categories';
 import { directionOf, roundBearing } from './compass';
+import { FindingColumns } from './finding-columns';
 import { programList } from './facts';
 import { siteReportParts, type Listed, type Listing, type SiteQuery } from './service';
 
@@ -86,33 +87,35 @@ function writeFindings(out: JsonBytes, s: SpatialIndex, listed: readonly Listed[
   // pieces that depend on the index or the report, made once per report
   const states = s.states.map((st) => jsonPiece(`,"fac_state":${JSON.stringify(st)},"fac_zip":`));
   const categories = new Map<Listing, Uint8Array>();
-  const { nameStart, nameBytes, addrStart, addrBytes } = s;
+  const f = new FindingColumns(s, listed);
+  const { text } = f;
   for (let i = 0; i < listed.length; i++) {
     const { pos: p, distance, bearing, listing } = listed[i]!;
     if (i > 0) out.ascii(',');
     out.bytes(HEAD);
     const other = s.idOther.size === 0 ? undefined : s.idOther.get(p);
-    if (other === undefined) out.paddedDigits(s.idNum[p]!, s.idLen[p]!);
+    if (other === undefined) out.paddedDigits(f.idNum[i]!, f.idLen[i]!);
     else out.text(other);
     out.bytes(NAME);
-    out.utf8(nameBytes, nameStart[p]!, nameStart[p + 1]!);
+    const from = f.addrFrom[i]!, to = f.addrTo[i]!;
+    out.utf8(text, f.nameFrom[i]!, from);
     // street, city and ZIP, split where textsOf splits them (a missing part is empty)
-    const from = addrStart[p]!, to = addrStart[p + 1]!;
-    const a = addressPartEnd(addrBytes, from, to);
+    const a = addressPartEnd(text, from, to);
     const cityFrom = Math.min(a + 1, to);
-    const b = addressPartEnd(addrBytes, cityFrom, to);
+    const b = addressPartEnd(text, cityFrom, to);
     out.bytes(STREET);
-    out.utf8(addrBytes, from, a);
+    out.utf8(text, from, a);
     out.bytes(CITY);
-    out.utf8(addrBytes, cityFrom, b);
-    out.bytes(states[s.state[p]!]!);
-    out.utf8(addrBytes, Math.min(b + 1, to), to);
+    out.utf8(text, cityFrom, b);
+    out.bytes(states[f.state[i]!]!);
+    out.utf8(text, Math.min(b + 1, to), to);
     out.bytes(milesPiece(distance));
     out.bytes(bearingPiece(bearing));
     out.bytes(directionPiece(directionOf(distance, bearing)));
     let c = categories.get(listing);
     if (c === undefined) categories.set(listing, (c = jsonPiece(JSON.stringify(listing.keys))));
     out.bytes(c);
-    out.bytes(tailPiece(s.score[p]!, s.site[p]!, (s.flags[p]! & 1) === 1));
+    out.bytes(tailPiece(f.score[i]!, f.site[i]!, (f.flags[i]! & 1) === 1));
   }
+  f.release();
 }

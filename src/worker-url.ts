@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 /** True inside a `bun build --compile` executable, whose modules live in its embedded /$bunfs/ tree. */
 export const IS_COMPILED_BINARY = import.meta.path.startsWith('/$bunfs/') || import.meta.path.startsWith('B:/~BUN/');
 
@@ -8,4 +10,9 @@ export const IS_COMPILED_BINARY = import.meta.path.startsWith('/$bunfs/') || imp
  */
 export function workerUrl(pathUnderSrc: string): URL {
   return new URL(pathUnderSrc, IS_COMPILED_BINARY ? 'file:///$bunfs/root/' : import.meta.url);
+}
+
+/** This program started again: the compiled binary itself, or Bun on src/main.ts in a checkout. */
+export function selfCommand(): string[] {
+  return IS_COMPILED_BINARY ? [process.execPath] : [process.execPath, fileURLToPath(new URL('./main.ts', import.meta.url))];
 }

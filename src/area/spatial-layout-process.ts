@@ -1,6 +1,5 @@
 import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { IS_COMPILED_BINARY } from '../worker-url';
+import { selfCommand } from '../worker-url';
 import { readColumnsFile } from './spatial-columns-file';
 import { writeSpatialFileAt } from './spatial-file';
 import { AREA_H3_RES, layoutSpatialIndex } from './spatial-index';
@@ -20,10 +19,6 @@ export const LAYOUT_COMMAND = '__layout-area';
 /** What a layout process is asked to do: lay out the columns file, write the area file at exactly `outPath`. */
 export type LayoutJob = { columnsPath: string; outPath: string; identity: string };
 
-/** This program started again: the compiled binary itself, or Bun on src/main.ts in a checkout. */
-export function selfCommand(): string[] {
-  return IS_COMPILED_BINARY ? [process.execPath] : [process.execPath, fileURLToPath(new URL('../main.ts', import.meta.url))];
-}
 
 /**
  * Runs `job` in a child process started with `command` (default: this program with the hidden

@@ -1,5 +1,5 @@
 import { constants } from 'node:os';
-import { selfCommand } from '../area/spatial-layout-process';
+import { selfCommand } from '../worker-url';
 
 /**
  * The allocator setting an ingest runs with. Bun's native allocator (its mimalloc) hands back not

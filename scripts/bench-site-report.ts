@@ -19,9 +19,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connectionOf, FacilityIndex } from '../src/index/facility-index';
 import { benchCpus, benchKey, fmt, startChild } from './bench/wrk';
-import { inProcessApp } from './bench/in-process-app';
+import { inProcessApp, runAsServed } from './bench/in-process-app';
 import { densestSquare, drawSites } from './bench/metro-sites';
 
+// in process, the app runs with serve's allocator setting, as it does when served
+runAsServed();
 const { values } = parseArgs({ options: { index: { type: 'string' }, samples: { type: 'string' }, passes: { type: 'string' }, where: { type: 'string', default: 'metro' }, seed: { type: 'string', default: '1' }, http: { type: 'boolean' } } });
 const indexPath = values.index ?? 'var/bench/national.sqlite';
 const samples = Math.max(1, Number(values.samples ?? 100));
@@ -97,7 +99,7 @@ async function timed(call: () => Promise<Response>, want: { cache?: string } = {
   return [ms, res, body, head];
 }
 
-const mode = values.http ? 'over HTTP (fetch, one kept-alive loopback connection, a serve child process)' : 'in process (app.handle)';
+const mode = values.http ? 'over HTTP (fetch, one kept-alive loopback connection, a serve child process)' : `in process (app.handle; MIMALLOC_PURGE_DELAY=${process.env.MIMALLOC_PURGE_DELAY ?? 'unset'})`;
 console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities, fictitious=${index.info.fictitious}); ${sites.length} sites sampled (seed ${seed}), ${where}; ${mode}; ${new Date().toISOString()}`);
 for (const s of warm) {
   await timed(() => siteReport(s, 'application/json'));

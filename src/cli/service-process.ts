@@ -1,3 +1,4 @@
+import { canonicalAddress, listenersOn, sharesAddress } from './port-listeners';
 import type { createApp } from '../api/app';
 import type { Config } from '../config';
 import type { Log } from '../log';
@@ -55,16 +56,25 @@ export const SERVER_LIMITS = { maxRequestBodySize: 1 << 20 } as const;
 /**
  * Fails when something already listens on host:port. Our socket needs SO_REUSEPORT (for the reload's
  * hand-over), and the kernel lets a second SO_REUSEPORT socket join the port silently: a second
- * `serve` would take half the connections. An exclusive bind first refuses both an exclusive
- * listener and a SO_REUSEPORT one. Two starts in the very same instant could still both pass.
+ * `serve` would take half the connections. The kernel's socket tables tell, with no socket of ours
+ * (./port-listeners.ts). For a host name, or where there are no tables, an exclusive bind of our own
+ * does: it refuses both an exclusive listener and a SO_REUSEPORT one, but a client that connects
+ * in that instant is reset. Two starts in the very same instant could still both pass.
  */
 function claimPort(host: string, port: number): void {
   if (port === 0) return; // the kernel picks a free port
+  const inUse = () => new Error(`address in use: ${host}:${port} already has a listener (FCS_REUSE_PORT=1 or --reuse-port shares it on purpose)`);
+  const address = canonicalAddress(host);
+  const listeners = address === null ? null : listenersOn(port);
+  if (listeners !== null) {
+    if (listeners.some((l) => sharesAddress(address!, l))) throw inUse();
+    return;
+  }
   try {
     Bun.serve({ port, hostname: host, reusePort: false, fetch: () => new Response(null, { status: 503 }) }).stop(true);
   } catch (e) {
     if ((e as { code?: string }).code !== 'EADDRINUSE') throw e;
-    throw new Error(`address in use: ${host}:${port} already has a listener (FCS_REUSE_PORT=1 or --reuse-port shares it on purpose)`);
+    throw inUse();
   }
 }
 

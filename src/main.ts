@@ -5,10 +5,10 @@
  * starts the server (cli/serve.ts, which listens through cli/service-process.ts). Nothing below
  * that layer reads env.
  */
-import { restartWithAllocator } from './cli/serve-allocator';
+import { restartWithAllocator } from './cli/allocator';
 
-// `serve` first starts itself again with its allocator setting (./cli/serve-allocator.ts); the
-// CLI is imported after, so the process that is replaced has loaded nothing else.
+// `serve` and `ingest` first start themselves again with their allocator setting (./cli/allocator.ts);
+// the CLI is imported after, so the process that is replaced has loaded nothing else.
 restartWithAllocator(process.argv.slice(2), process.env);
 const { runCli } = await import('./cli/run');
 const code = await runCli(process.argv.slice(2), process.env);

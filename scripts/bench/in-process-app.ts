@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { generateKey } from '../../src/access/key-format';
 import { createApp } from '../../src/api/app';
 import { processParts } from '../../src/api/deps';
-import { SERVE_ALLOCATOR_ENV } from '../../src/cli/serve-allocator';
+import { ALLOCATOR_ENV } from '../../src/cli/allocator';
 import { makeConfig } from '../../src/config';
 import type { FacilityIndex } from '../../src/index/facility-index';
 import { prepareSpatial } from '../../src/ops/index-preparer';
@@ -25,10 +25,10 @@ export async function inProcessApp(index: FacilityIndex, work: string, cacheDir:
 
 /**
  * Starts this benchmark again (same PID and arguments) with the allocator setting `serve` runs with
- * (src/cli/serve-allocator.ts), so the app measured in this process allocates as a served one does;
+ * (src/cli/allocator.ts), so the app measured in this process allocates as a served one does;
  * a MIMALLOC_PURGE_DELAY already set is kept. Call it first.
  */
 export function runAsServed(): void {
   if (process.env.MIMALLOC_PURGE_DELAY !== undefined || typeof process.execve !== 'function') return;
-  process.execve(process.execPath, [process.execPath, ...process.argv.slice(1)], { ...(process.env as Record<string, string>), ...SERVE_ALLOCATOR_ENV });
+  process.execve(process.execPath, [process.execPath, ...process.argv.slice(1)], { ...(process.env as Record<string, string>), ...ALLOCATOR_ENV.serve });
 }

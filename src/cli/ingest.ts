@@ -8,7 +8,6 @@ import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { buildsSearchFile, ingest, ReleaseOrderError, SEARCH_FILE_FROM, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
 import { SpatialCollector, spatialTempPaths } from '../area/spatial-collector';
-import { allocatorSet, ingestInChild } from './ingest-process';
 import { parse } from './options';
 
 const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious] [--threads auto|1|2] [--search-file auto|separate|inside]
@@ -119,11 +118,9 @@ export async function ingestCommand(args: string[], env: Record<string, string |
     console.error(`--previous ${previous}: no such index file`);
     return 2;
   }
-  // the build runs in a process started with the allocator setting it is faster with (./ingest-process.ts)
-  if (!allocatorSet(env)) return ingestInChild(args, env);
   // an interrupted build leaves only temp files behind (the old index is untouched): remove them too.
-  // Kept for every signal, not once: a Ctrl-C reaches this process twice (from the terminal and
-  // from the process that started it), and a second one must not end it halfway through.
+  // Kept for every signal, not once: a second one (Ctrl-C pressed again, a supervisor's SIGTERM
+  // after it) must not end the clean-up halfway through.
   let interrupted = false;
   const cleanup = () => {
     if (interrupted) return;

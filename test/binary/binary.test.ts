@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
-import { SERVE_ALLOCATOR_ENV } from '../../src/cli/serve-allocator';
+import { ALLOCATOR_ENV } from '../../src/cli/allocator';
 import { SCORE_VERSION } from '../../src/scoring/score';
 import { binary, ROOT, run, sampleFacts, startServe, TEST_COMMIT, usageOf } from './support';
 import { removeTempDirs, tempDir } from '../support/temp-dir';
@@ -29,9 +29,9 @@ describe('the compiled binary (dist/facility-score)', () => {
     try {
       // The state file's checkpoint worker is bundled as an extra entry point; without it serve warns.
       expect(server.lines.filter((l) => l.level === 'warn')).toEqual([]);
-      // started again by itself, as the same process, with its allocator setting (src/cli/serve-allocator.ts)
+      // started again by itself, as the same process, with its allocator setting (src/cli/allocator.ts)
       const environ = readFileSync(`/proc/${server.proc.pid}/environ`, 'latin1').split('\0');
-      expect(environ).toContain(`MIMALLOC_PURGE_DELAY=${SERVE_ALLOCATOR_ENV.MIMALLOC_PURGE_DELAY}`);
+      expect(environ).toContain(`MIMALLOC_PURGE_DELAY=${ALLOCATOR_ENV.serve.MIMALLOC_PURGE_DELAY}`);
       expect(readFileSync(`/proc/${server.proc.pid}/cmdline`, 'latin1').split('\0')[0]).toBe(binary());
       const status = (await (await fetch(`${server.base}/api/v1/status`)).json()) as any;
       expect(status.data.dataset).toMatchObject({ dataset_name: info.dataset_name, as_of: info.as_of, facility_count: info.facility_count, fictitious: true });

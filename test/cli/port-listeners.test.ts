@@ -9,7 +9,7 @@ afterAll(() => {
 const listen = (hostname: string) => {
   const s = Bun.serve({ port: 0, hostname, fetch: () => new Response('x') });
   servers.push(s);
-  return s.port;
+  return s.port!;
 };
 
 describe('listeners on a port, from the kernel\'s socket tables', () => {

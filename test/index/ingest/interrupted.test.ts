@@ -17,7 +17,7 @@ describe('an interrupted ingest (a real process, killed mid-build)', () => {
     const big = writeFile(dir, 'big.csv', [...exporterLines({ seed: 'interrupt', rows: 150_000, asOf: '2026-10-31' })].join('\r\n'));
     const proc = Bun.spawn([process.execPath, 'run', MAIN, 'ingest', big, '--out', out], { stdout: 'ignore', stderr: 'pipe' });
     // wait until the build is under way (its temp file exists: named by the pid of the process
-    // building, the child the command starts: src/cli/ingest-process.ts), then interrupt the command
+    // building), then interrupt the command
     const building = () => readdirSync(dir).some((f) => f.startsWith('index.sqlite.tmp-'));
     for (let i = 0; i < 600 && !building(); i++) await Bun.sleep(25);
     expect(building()).toBe(true);

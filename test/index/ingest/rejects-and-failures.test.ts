@@ -7,10 +7,7 @@ import { FacilityIndex } from '../../../src/index/facility-index';
 import { UnusableInputError } from '../../../src/index/ingest/ingest';
 import { csvText, exporterRow, runIngest, writeFile } from './support';
 import { tempDir } from '../../support/temp-dir';
-import { INGEST_ALLOCATOR_ENV } from '../../../src/cli/ingest-process';
 
-/** The command's environment when it builds in its own process (as the child it otherwise starts does: src/cli/ingest-process.ts), so its output is this process's. */
-const BUILDS_HERE = { ...INGEST_ALLOCATOR_ENV };
 
 const id = (n: number) => String(990000000000 + n);
 
@@ -122,7 +119,7 @@ describe('an unusable input fails the whole ingest and leaves the old index in p
     console.log = (...a: unknown[]) => void printed.push(a.join(' '));
     console.error = () => {};
     try {
-      expect(await ingestCommand([file, '--out', join(dir, 'r.sqlite')], BUILDS_HERE)).toBe(0);
+      expect(await ingestCommand([file, '--out', join(dir, 'r.sqlite')], {})).toBe(0);
     } finally {
       Object.assign(console, quiet);
     }
@@ -135,14 +132,14 @@ describe('an unusable input fails the whole ingest and leaves the old index in p
     const quiet = { log: console.log, error: console.error };
     console.log = console.error = () => {};
     try {
-      expect(await ingestCommand([writeFile(dir, 'e.csv', ''), '--out', out], BUILDS_HERE)).toBe(1);
+      expect(await ingestCommand([writeFile(dir, 'e.csv', ''), '--out', out], {})).toBe(1);
       expect(existsSync(out)).toBe(false);
       const withReject = writeFile(dir, 'r.csv', csvText([exporterRow(), exporterRow({ REGISTRY_ID: '' })]));
-      expect(await ingestCommand([withReject, '--out', out], BUILDS_HERE)).toBe(0);
+      expect(await ingestCommand([withReject, '--out', out], {})).toBe(0);
       expect(statSync(out).size).toBeGreaterThan(0);
-      expect(await ingestCommand([withReject], BUILDS_HERE)).toBe(2);
-      expect(await ingestCommand([withReject, '--out', join(dir, 'no-such-dir', 'x.sqlite')], BUILDS_HERE)).toBe(2);
-      expect(await ingestCommand([withReject, '--out', out, '--as-of', '2026-02-30'], BUILDS_HERE)).toBe(2);
+      expect(await ingestCommand([withReject], {})).toBe(2);
+      expect(await ingestCommand([withReject, '--out', join(dir, 'no-such-dir', 'x.sqlite')], {})).toBe(2);
+      expect(await ingestCommand([withReject, '--out', out, '--as-of', '2026-02-30'], {})).toBe(2);
     } finally {
       Object.assign(console, quiet);
     }

@@ -19,7 +19,6 @@ export const LAYOUT_COMMAND = '__layout-area';
 /** What a layout process is asked to do: lay out the columns file, write the area file at exactly `outPath`. */
 export type LayoutJob = { columnsPath: string; outPath: string; identity: string };
 
-
 /**
  * Runs `job` in a child process started with `command` (default: this program with the hidden
  * subcommand) and waits for it. On failure, no file is left at `outPath` and the error is one line:

@@ -69,8 +69,8 @@ function tailPiece(score: number, bits: number, active: boolean): Uint8Array {
  * `{"data": <site report>, "meta": meta}` as UTF-8 JSON: the same bytes as JSON.stringify of the
  * report `buildSiteReport` makes, encoded, without making the findings objects. A dense site lists
  * over a thousand facilities; each is written from the spatial index's arrays (its name and address
- * copied as bytes). A site report request costs about a tenth less server time than with the
- * findings made objects and stringified (bench-ab, docs/benchmarks.md).
+ * copied as bytes). A site report request cost about a tenth less server time than with the
+ * findings made objects and stringified (bench-ab at the densest metro's seed 5: 1.11).
  */
 export function siteReportJson(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery, meta: unknown): Uint8Array {
   const { report, listed } = siteReportParts(index, spatial, q);

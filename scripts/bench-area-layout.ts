@@ -17,7 +17,7 @@ import { Database } from 'bun:sqlite';
 import { SpatialCollector } from '../src/area/spatial-collector';
 import { loadSpatialFile, spatialFilePath } from '../src/area/spatial-file';
 import { indexIdentity } from '../src/index/identity';
-import { AREA_H3_RES, allocateColumns, type SpatialColumns, type SpatialIndex } from '../src/area/spatial-index';
+import { AREA_H3_RES, allocateColumns, copyFacility, type SpatialColumns, type SpatialIndex } from '../src/area/spatial-index';
 import type { IndexInfo } from '../src/index/model';
 
 const { values } = parseArgs({ options: { index: { type: 'string' }, runs: { type: 'string' }, variant: { type: 'string' }, out: { type: 'string' } } });
@@ -32,16 +32,8 @@ function columnsOf(s: SpatialIndex): SpatialColumns {
   const lengths = new Uint32Array(s.count);
   for (let k = 0; k < s.count; k++) {
     const p = s.rank[k]!;
-    c.lat[p] = s.lat[k]!;
-    c.lng[p] = s.lng[k]!;
-    c.score[p] = s.score[k]!;
-    c.flags[p] = s.flags[k]!;
-    c.state[p] = s.state[k]!;
-    c.idNum[p] = s.idNum[k]!;
-    c.idLen[p] = s.idLen[k]!;
+    copyFacility(c, p, s, k);
     lengths[p] = s.nameStart[k + 1]! - s.nameStart[k]!;
-    const other = s.idOther.get(k);
-    if (other !== undefined) c.idOther.set(p, other);
   }
   for (let p = 0; p < s.count; p++) c.nameStart[p + 1] = c.nameStart[p]! + lengths[p]!;
   c.nameBytes = new Uint8Array(c.nameStart[s.count]!);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { generateKey } from '../../src/access/key-format';
 import { createApp } from '../../src/api/app';
 import { processParts } from '../../src/api/deps';
-import { ALLOCATOR_ENV } from '../../src/cli/allocator';
+import { allocatorEnv } from '../../src/cli/allocator';
 import { makeConfig } from '../../src/config';
 import type { FacilityIndex } from '../../src/index/facility-index';
 import { prepareSpatial } from '../../src/ops/index-preparer';
@@ -29,6 +29,7 @@ export async function inProcessApp(index: FacilityIndex, work: string, cacheDir:
  * a MIMALLOC_PURGE_DELAY already set is kept. Call it first.
  */
 export function runAsServed(): void {
-  if (process.env.MIMALLOC_PURGE_DELAY !== undefined || typeof process.execve !== 'function') return;
-  process.execve(process.execPath, [process.execPath, ...process.argv.slice(1)], { ...(process.env as Record<string, string>), ...ALLOCATOR_ENV.serve });
+  const env = allocatorEnv(['serve'], process.env);
+  if (env === null || typeof process.execve !== 'function') return;
+  process.execve(process.execPath, [process.execPath, ...process.argv.slice(1)], env);
 }

@@ -3,7 +3,7 @@ import type { IndexInfo } from '../index/model';
 import { writeColumnsFile } from './spatial-columns-file';
 import { indexIdentity } from '../index/identity';
 import { spatialFilePath, writeSpatialFileAt } from './spatial-file';
-import { AREA_H3_RES, allocateColumns, layoutSpatialIndex, putRegistryId, type SpatialColumns } from './spatial-index';
+import { AREA_H3_RES, allocateColumns, copyFacility, layoutSpatialIndex, putRegistryId, type SpatialColumns } from './spatial-index';
 import { addressEntry, permuteTexts, TextBytes } from './text-bytes';
 import { layoutInChildProcess } from './spatial-layout-process';
 
@@ -77,19 +77,7 @@ export class SpatialCollector {
     if (!order) return src;
     const c = allocateColumns(this.n);
     c.states = src.states;
-    for (let k = 0; k < this.n; k++) {
-      const p = order[k]!;
-      c.lat[k] = src.lat[p]!;
-      c.lng[k] = src.lng[p]!;
-      c.score[k] = src.score[p]!;
-      c.flags[k] = src.flags[p]!;
-      c.site[k] = src.site[p]!;
-      c.state[k] = src.state[p]!;
-      c.idNum[k] = src.idNum[p]!;
-      c.idLen[k] = src.idLen[p]!;
-      const other = src.idOther.get(p);
-      if (other !== undefined) c.idOther.set(k, other);
-    }
+    for (let k = 0; k < this.n; k++) copyFacility(c, k, src, order[k]!);
     c.nameBytes = permuteTexts(order, src.nameStart, src.nameBytes, c.nameStart);
     c.addrBytes = permuteTexts(order, src.addrStart, src.addrBytes, c.addrStart);
     return c;

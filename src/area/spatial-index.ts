@@ -110,25 +110,62 @@ export type SpatialColumns = {
   addrBytes: Uint8Array;
 };
 
+/** What a facility is, apart from where: score, flags, site facts, state and registry ID. */
+export type FacilityRecord = Pick<SpatialColumns, 'score' | 'flags' | 'site' | 'state' | 'idNum' | 'idLen' | 'idOther'>;
+/** A facility's fixed-size fields, as columns and the laid-out index both hold them. */
+export type FacilityFields = FacilityRecord & Pick<SpatialColumns, 'lat' | 'lng'>;
+
+/** Fresh records for `n` facilities (filled by the caller: copyRecord). */
+export function allocateRecords(n: number): FacilityRecord {
+  return {
+    score: new Int32Array(n),
+    flags: new Uint8Array(n),
+    site: new Uint16Array(n),
+    state: new Uint16Array(n),
+    idNum: new Float64Array(n),
+    idLen: new Uint8Array(n),
+    idOther: new Map(),
+  };
+}
+
 /** Fresh columns for `n` facilities (filled by the caller). */
 export function allocateColumns(n: number): SpatialColumns {
   return {
     count: n,
     lat: new Float64Array(n),
     lng: new Float64Array(n),
-    score: new Int32Array(n),
-    flags: new Uint8Array(n),
-    site: new Uint16Array(n),
-    state: new Uint16Array(n),
+    ...allocateRecords(n),
     states: [],
-    idNum: new Float64Array(n),
-    idLen: new Uint8Array(n),
-    idOther: new Map(),
     nameStart: new Uint32Array(n + 1),
     nameBytes: new Uint8Array(0),
     addrStart: new Uint32Array(n + 1),
     addrBytes: new Uint8Array(0),
   };
+}
+
+/**
+ * Copies the record of facility `p` of `src` to place `k` of `dst`. Every copy of facilities between
+ * columns, the laid-out index and a report's gathered findings goes through here (or copyFacility),
+ * so a new field is added once. Names and addresses are variable-length and move apart
+ * (./text-bytes.ts permuteTexts).
+ */
+export function copyRecord(dst: FacilityRecord, k: number, src: FacilityRecord, p: number): void {
+  dst.score[k] = src.score[p]!;
+  dst.flags[k] = src.flags[p]!;
+  dst.site[k] = src.site[p]!;
+  dst.state[k] = src.state[p]!;
+  dst.idNum[k] = src.idNum[p]!;
+  dst.idLen[k] = src.idLen[p]!;
+  if (src.idOther.size === 0) return;
+  const other = src.idOther.get(p);
+  if (other !== undefined) dst.idOther.set(k, other);
+}
+
+/** copyRecord with the facility's coordinates. */
+export function copyFacility(dst: FacilityFields, k: number, src: FacilityFields, p: number): void {
+  dst.lat[k] = src.lat[p]!;
+  dst.lng[k] = src.lng[p]!;
+  copyRecord(dst, k, src, p);
 }
 
 /** Stores `registryId` at position i of the columns' ID arrays. */
@@ -184,7 +221,7 @@ export function buildSpatialIndex(index: FacilityIndex, res = AREA_H3_RES): Spat
  */
 export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): SpatialIndex {
   const started = performance.now();
-  const { count, lat: lat0, lng: lng0, score: score0, flags: flags0, site: site0, state: state0, idNum: idNum0, idLen: idLen0, idOther: idOther0 } = src;
+  const { count, lat: lat0, lng: lng0, score: score0 } = src;
   const cell0 = new Uint32Array(count);
   const cellIds = new Map<string, number>(), cellNames: string[] = [];
   // The H3 call is most of the build. Each call leaves a few short strings behind, collected every
@@ -214,18 +251,9 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
   s.stateCode = new Map(src.states.map((st, i) => [st, i]));
   for (let k = 0; k < count; k++) {
     const p = perm[k]!;
-    s.lat[k] = lat0[p]!;
-    s.lng[k] = lng0[p]!;
+    copyFacility(s, k, src, p);
     s.cos[k] = cosLat(lat0[p]!);
-    s.score[k] = score0[p]!;
-    s.flags[k] = flags0[p]!;
-    s.site[k] = site0[p]!;
-    s.state[k] = state0[p]!;
     s.rank[k] = p;
-    s.idNum[k] = idNum0[p]!;
-    s.idLen[k] = idLen0[p]!;
-    const other = idOther0.get(p);
-    if (other !== undefined) s.idOther.set(k, other);
   }
   s.nameBytes = permuteTexts(perm, src.nameStart, src.nameBytes, s.nameStart);
   s.addrBytes = permuteTexts(perm, src.addrStart, src.addrBytes, s.addrStart);

@@ -72,7 +72,7 @@ function summaryText(s: IngestSummary): string {
   return lines.join('\n');
 }
 
-export async function ingestCommand(args: string[], env: Record<string, string | undefined>): Promise<number> {
+export async function ingestCommand(args: string[], _env: Record<string, string | undefined>): Promise<number> {
   const { values, positionals } = parse(args, {
     out: { type: 'string', short: 'o' },
     'as-of': { type: 'string' },

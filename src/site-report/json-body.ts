@@ -88,13 +88,13 @@ function writeFindings(out: JsonBytes, s: SpatialIndex, listed: readonly Listed[
   const states = s.states.map((st) => jsonPiece(`,"fac_state":${JSON.stringify(st)},"fac_zip":`));
   const categories = new Map<Listing, Uint8Array>();
   const f = new FindingColumns(s, listed);
-  const { text } = f;
+  const { text, record } = f;
   for (let i = 0; i < listed.length; i++) {
-    const { pos: p, distance, bearing, listing } = listed[i]!;
+    const { distance, bearing, listing } = listed[i]!;
     if (i > 0) out.ascii(',');
     out.bytes(HEAD);
-    const other = s.idOther.size === 0 ? undefined : s.idOther.get(p);
-    if (other === undefined) out.paddedDigits(f.idNum[i]!, f.idLen[i]!);
+    const other = record.idOther.size === 0 ? undefined : record.idOther.get(i);
+    if (other === undefined) out.paddedDigits(record.idNum[i]!, record.idLen[i]!);
     else out.text(other);
     out.bytes(NAME);
     const from = f.addrFrom[i]!, to = f.addrTo[i]!;
@@ -107,7 +107,7 @@ function writeFindings(out: JsonBytes, s: SpatialIndex, listed: readonly Listed[
     out.utf8(text, from, a);
     out.bytes(CITY);
     out.utf8(text, cityFrom, b);
-    out.bytes(states[f.state[i]!]!);
+    out.bytes(states[record.state[i]!]!);
     out.utf8(text, Math.min(b + 1, to), to);
     out.bytes(milesPiece(distance));
     out.bytes(bearingPiece(bearing));
@@ -115,7 +115,7 @@ function writeFindings(out: JsonBytes, s: SpatialIndex, listed: readonly Listed[
     let c = categories.get(listing);
     if (c === undefined) categories.set(listing, (c = jsonPiece(JSON.stringify(listing.keys))));
     out.bytes(c);
-    out.bytes(tailPiece(f.score[i]!, f.site[i]!, (f.flags[i]! & 1) === 1));
+    out.bytes(tailPiece(record.score[i]!, record.site[i]!, (record.flags[i]! & 1) === 1));
   }
   f.release();
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
 import { allocateColumns, type SpatialIndex } from '../../src/area/spatial-index';
-import { addressEntry, addressPartEnd, nameAt, TextBytes, textsOf } from '../../src/area/text-bytes';
+import { addressEntry, addressPartEnd, nameAt, permuteTexts, TextBytes, textsOf } from '../../src/area/text-bytes';
 
 /** Columns holding `entries` as the spatial index stores names and addresses. */
 function stored(entries: { name: string; street: string; city: string; zip: string }[]): SpatialIndex {
@@ -53,5 +53,27 @@ describe('names and addresses in the spatial index', () => {
       const b = addressPartEnd(s.addrBytes, cityFrom, to);
       expect({ street: part(from, a), city: part(cityFrom, b), zip: part(Math.min(b + 1, to), to) }).toEqual(textsOf(s).address(i));
     });
+  });
+});
+
+describe('entries moved into a new order (permuteTexts)', () => {
+  it('for any reordering of the entries, entry k of the result is entry perm[k], with its offsets', () => {
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 40 }), fc.nat(), (names, seed) => {
+        const s = stored(names.map((name) => ({ name, street: '', city: '', zip: '' })));
+        // a shuffle of 0..n-1 fixed by the seed
+        const perm = Uint32Array.from(names.map((_, i) => i));
+        for (let i = perm.length - 1, x = seed; i > 0; i--, x = (x * 1103515245 + 12345) % 2147483648) {
+          const j = x % (i + 1);
+          [perm[i], perm[j]] = [perm[j]!, perm[i]!];
+        }
+        const start = new Uint32Array(perm.length + 1);
+        const bytes = permuteTexts(perm, s.nameStart, s.nameBytes, start);
+        expect(start[perm.length]).toBe(bytes.length);
+        const got = Array.from(perm, (_, k) => Buffer.from(bytes.subarray(start[k]!, start[k + 1]!)).toString());
+        expect(got).toEqual(Array.from(perm, (p) => nameAt(s, p)));
+      }),
+      { numRuns: 200, seed: 3 },
+    );
   });
 });

@@ -12,9 +12,18 @@ const decode = (b: Uint8Array, from: number, to: number) => Buffer.from(b.buffer
 describe('the findings\' columns gathered in position order', () => {
   const rand = rng(77);
   // long, partly non-ASCII names so one report's texts outgrow the first 64 KiB of the text copy
-  const rows = scatter(rand, { lat: 29.7604, lng: -95.3698 }, 1_500, 2, 990_300_000_000).map((g, i) => ({ ...g.row, fac_name: `${g.row.fac_name} ${'É'.repeat(i % 7)}${'X'.repeat(40 + (i % 50))}` }));
+  // and some IDs kept as text
+  const rows = scatter(rand, { lat: 29.7604, lng: -95.3698 }, 1_500, 2, 990_300_000_000).map((g, i) => ({
+    ...g.row,
+    registry_id: i % 97 === 0 ? `TX-${i}` : g.row.registry_id,
+    fac_name: `${g.row.fac_name} ${'É'.repeat(i % 7)}${'X'.repeat(40 + (i % 50))}`,
+  }));
   const spatial = buildSpatialIndex(memoryIndex(rows));
   const texts = textsOf(spatial);
+
+  it('holds the fixture the test runs on: IDs kept as text among them', () => {
+    expect(spatial.idOther.size).toBeGreaterThan(10);
+  });
 
   /** `n` positions in a shuffled order (the findings' order jumps between cells), as a listing. */
   const listedOf = (n: number): Listed[] => {
@@ -32,7 +41,9 @@ describe('the findings\' columns gathered in position order', () => {
       const f = new FindingColumns(spatial, listed);
       if (n === spatial.count) expect(f.addrTo.reduce((a, b) => Math.max(a, b), 0)).toBeGreaterThan(1 << 16);
       listed.forEach(({ pos }, i) => {
-        expect([f.idNum[i], f.idLen[i], f.state[i], f.score[i], f.site[i], f.flags[i]]).toEqual([spatial.idNum[pos]!, spatial.idLen[pos]!, spatial.state[pos]!, spatial.score[pos]!, spatial.site[pos]!, spatial.flags[pos]!]);
+        const r = f.record;
+        expect([r.idNum[i], r.idLen[i], r.state[i], r.score[i], r.site[i], r.flags[i]]).toEqual([spatial.idNum[pos]!, spatial.idLen[pos]!, spatial.state[pos]!, spatial.score[pos]!, spatial.site[pos]!, spatial.flags[pos]!]);
+        expect(r.idOther.get(i)).toBe(spatial.idOther.get(pos));
         expect(decode(f.text, f.nameFrom[i]!, f.addrFrom[i]!)).toBe(texts.name(pos));
         const [street, city, zip] = decode(f.text, f.addrFrom[i]!, f.addrTo[i]!).split('\x1f');
         expect({ street, city, zip }).toEqual(texts.address(pos) as never);
@@ -43,7 +54,7 @@ describe('the findings\' columns gathered in position order', () => {
 
   it('an empty listing gathers nothing', () => {
     const f = new FindingColumns(spatial, []);
-    expect([f.idNum.length, f.nameFrom.length, f.addrTo.length]).toEqual([0, 0, 0]);
+    expect([f.record.idNum.length, f.nameFrom.length, f.addrTo.length]).toEqual([0, 0, 0]);
     f.release();
   });
 });

@@ -6,13 +6,13 @@
  *   npx bun run scripts/sample.ts generate   regenerate the committed CSV from the generator (maintainers)
  * Stale = the CSV's SHA-256, the score method version, the ingest version or the index format changed.
  */
-import { SpatialCollector } from '../src/area/spatial-collector';
-import { spatialFilePath } from '../src/area/spatial-file';
+import { SpatialCollector } from '../src/index/area/spatial-collector';
+import { spatialFilePath } from '../src/index/area/spatial-file';
 import { Database } from 'bun:sqlite';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ingest, INGEST_VERSION } from '../src/index/ingest/ingest';
+import { ingest, INGEST_VERSION } from '../src/ingest/ingest';
 import { INDEX_FORMAT } from '../src/index/schema';
 import { SCORE_VERSION } from '../src/scoring/score';
 

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FacilityIndex } from '../src/index/facility-index';
-import { ingest } from '../src/index/ingest/ingest';
+import { ingest } from '../src/ingest/ingest';
 import { runChecks } from './score-checks';
 
 const { values, positionals } = parseArgs({ args: Bun.argv.slice(2), options: { 'as-of': { type: 'string' } }, allowPositionals: true });

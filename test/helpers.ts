@@ -1,5 +1,5 @@
 import { SpatialHandle } from '../src/area/spatial-handle';
-import { buildSpatialIndex } from '../src/area/spatial-index';
+import { buildSpatialIndex } from '../src/index/area/spatial-columns';
 import { generateKey } from '../src/access/key-format';
 import type { Tier } from '../src/tiers';
 import { Value } from '@sinclair/typebox/value';

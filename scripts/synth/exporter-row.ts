@@ -1,5 +1,5 @@
-import { csvField } from '../../src/index/ingest/csv-records';
-import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
+import { csvField } from '../../src/ingest/csv-records';
+import { EXPORTER_COLUMNS_2025 } from '../../src/ingest/exporter-columns';
 import type { Compliance } from './compliance';
 import { epaRegion, type Place } from './geography';
 import { INDUSTRIES } from './names';

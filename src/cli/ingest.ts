@@ -1,13 +1,13 @@
 import { parseDataDate } from '../scoring/dates';
 import { buildTempPath } from '../index/index-writer';
 import { searchFilePath } from '../index/search/file';
-import { rejectsPathOf } from '../index/ingest/rejects';
+import { rejectsPathOf } from '../ingest/rejects';
 import { printable } from './printable';
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
-import { buildsSearchFile, ingest, ReleaseOrderError, SEARCH_FILE_FROM, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
-import { SpatialCollector, spatialTempPaths } from '../area/spatial-collector';
+import { buildsSearchFile, ingest, ReleaseOrderError, SEARCH_FILE_FROM, UnusableInputError, type IngestSummary } from '../ingest/ingest';
+import { SpatialCollector, spatialTempPaths } from '../index/area/spatial-collector';
 import { parse } from './options';
 
 const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious] [--threads auto|1|2] [--search-file auto|separate|inside]

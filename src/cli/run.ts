@@ -1,6 +1,6 @@
 import { ingestCommand } from './ingest';
 import { layoutAreaCommand } from './layout-area';
-import { LAYOUT_COMMAND } from '../area/spatial-layout-process';
+import { LAYOUT_COMMAND } from '../index/area/spatial-layout-process';
 import { keysCommand } from './keys';
 import { serveCommand } from './serve';
 import { versionText } from './version-text';

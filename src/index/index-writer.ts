@@ -107,7 +107,7 @@ export class IndexWriter {
     if (row.evidence) this.evidenceGiven = true;
   }
 
-  /** One row in EncodedRow column order (src/index/ingest/producer.ts), for add(): false when its registry ID is already written. */
+  /** One row in EncodedRow column order (src/ingest/producer.ts), for add(): false when its registry ID is already written. */
   private addEncodedIfNew(v: readonly (string | number | null)[]): boolean {
     // '' (add()'s rows, whose detail, completeness and site facts finish() writes) is stored as NULL; a shared detail's id is a number
     if (this.insert.run(...v.slice(0, 17), v[18] === '' ? null : (v[18] as string | number), v[20]!, v[21]!, v[19] || null).changes !== 1) return false;

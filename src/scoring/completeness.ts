@@ -3,7 +3,7 @@ import type { EventFacts } from './events';
 import type { ScoreFacts } from './facts';
 import { ScoreInputs } from './model';
 
-/** The two ECHO layouts ingest reads (src/index/ingest/columns.ts SourceFormat). */
+/** The two ECHO layouts ingest reads (src/ingest/columns.ts SourceFormat). */
 export const SourceFormat = t.Union([t.Literal('echo-exporter'), t.Literal('echo-facility-search')]);
 export type SourceFormat = Static<typeof SourceFormat>;
 

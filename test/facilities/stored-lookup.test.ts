@@ -10,7 +10,7 @@ import { lookupFacility, toFacilityRecord } from '../../src/facilities/service';
 import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import { EXPLANATION_AT, parseDetail } from '../../src/index/facility-detail';
 import { StoredLookup } from '../../src/index/stored-lookup';
-import { ingest } from '../../src/index/ingest/ingest';
+import { ingest } from '../../src/ingest/ingest';
 import { programsOfArray, sharedRecordsOf } from '../../src/index/program-codec';
 import { explainComponents, explanationLines } from '../../src/scoring/explain';
 import { SCORE_VERSION } from '../../src/scoring/score';

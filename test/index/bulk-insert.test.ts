@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite';
 import { describe, expect, it } from 'bun:test';
 import { BulkInsert, ROWS_PER_STATEMENT } from '../../src/index/bulk-insert';
 import { IndexWriter } from '../../src/index/index-writer';
-import type { EncodedRow } from '../../src/index/ingest/producer';
+import type { EncodedRow } from '../../src/ingest/producer';
 
 describe('BulkInsert: many rows a statement', () => {
   it.each([0, 1, ROWS_PER_STATEMENT - 1, ROWS_PER_STATEMENT, ROWS_PER_STATEMENT + 1, 3 * ROWS_PER_STATEMENT + 7])('%i rows: every row written once, in order, values as given', (n) => {

@@ -7,7 +7,7 @@ import { searchFilePath } from '../../src/index/search/file';
 import { BUCKET } from '../../src/index/search/docids';
 import { json, makeWorld } from '../helpers';
 import { tempDir } from '../support/temp-dir';
-import { csvText, exporterRow, runIngest, writeFile } from './ingest/support';
+import { csvText, exporterRow, runIngest, writeFile } from '../ingest/support';
 import { SearchBuild } from '../../src/index/search/build';
 import { IndexWriter } from '../../src/index/index-writer';
 import { facility } from '../helpers';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { createApp } from '../../src/api/app';
 import { SpatialHandle } from '../../src/area/spatial-handle';
-import { buildSpatialIndex } from '../../src/area/spatial-index';
+import { buildSpatialIndex } from '../../src/index/area/spatial-columns';
 import { makeConfig } from '../../src/config';
 import { processParts } from '../../src/api/deps';
 import type { FacilityIndex } from '../../src/index/facility-index';

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
-import { readHeader } from '../../src/index/ingest/columns';
-import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
-import { mapRow, type MappedRow, type Rejection } from '../../src/index/ingest/row-mapper';
+import { readHeader } from '../../src/ingest/columns';
+import { EXPORTER_COLUMNS_2025 } from '../../src/ingest/exporter-columns';
+import { mapRow, type MappedRow, type Rejection } from '../../src/ingest/row-mapper';
 import { explainComponents, explanationLines } from '../../src/scoring/explain';
 import { factsOf } from '../../src/scoring/facts';
 import type { ScoreInputs } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
-import { exporterRow } from '../index/ingest/support';
+import { exporterRow } from '../ingest/support';
 import { scenarioArb } from './arbitraries';
-import { RecordCells } from '../../src/index/ingest/record-cells';
+import { RecordCells } from '../../src/ingest/record-cells';
 
 // Exporter rows as EPA writes them (see ../shared data notes in docs/scoring.md): counts cover 5 years,
 // DATE_LAST_* and LAST_PENALTY_AMT are the latest event ever, FAC_PROGRAMS_WITH_SNC is a count.

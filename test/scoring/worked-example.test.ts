@@ -2,15 +2,15 @@ import { describe, expect, it } from 'bun:test';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FacilityIndex } from '../../src/index/facility-index';
-import { readHeader } from '../../src/index/ingest/columns';
-import { csvRecords } from '../../src/index/ingest/csv-records';
-import { mapRow, type MappedRow } from '../../src/index/ingest/row-mapper';
+import { readHeader } from '../../src/ingest/columns';
+import { csvRecords } from '../../src/ingest/csv-records';
+import { mapRow, type MappedRow } from '../../src/ingest/row-mapper';
 import { explainComponents } from '../../src/scoring/explain';
 import type { ScoreInputs } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
-import { FIXTURES, runIngest } from '../index/ingest/support';
+import { FIXTURES, runIngest } from '../ingest/support';
 import { tempDir } from '../support/temp-dir';
-import { RecordCells } from '../../src/index/ingest/record-cells';
+import { RecordCells } from '../../src/ingest/record-cells';
 
 // The real EPA ECHO facility-search download (a byte-for-byte copy of the shared real-data sample, echo_facility_search_sample.csv),
 // line 26: the worked example of docs/scoring.md. It goes through the project's own CSV reader, header

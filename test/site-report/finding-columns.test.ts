@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { buildSpatialIndex } from '../../src/area/spatial-index';
+import { buildSpatialIndex } from '../../src/index/area/spatial-columns';
 import { textsOf } from '../../src/area/text-bytes';
 import { FindingColumns } from '../../src/site-report/finding-columns';
 import type { Listed } from '../../src/site-report/service';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { buildSpatialIndex } from '../../src/area/spatial-index';
+import { buildSpatialIndex } from '../../src/index/area/spatial-columns';
 import { defaultDistances, type CategoryKey } from '../../src/site-report/categories';
 import { siteReportJson } from '../../src/site-report/json-body';
 import type { LocatedSite } from '../../src/site-report/locate';

@@ -10,7 +10,7 @@ const BATCH = 2000;
 /** Rows the worker holds before writing a round (~15 MB of strings); tests cross many rounds with a few rows. */
 const ROUND_ROWS = 100_000;
 
-/** The row fields the search tables need, as ingest hands them over (src/index/ingest/producer.ts EncodedRow order). */
+/** The row fields the search tables need, as ingest hands them over (src/ingest/producer.ts EncodedRow order). */
 type Row = readonly [registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string, lat: number | null, lng: number | null, fac_naics: string, overall_score: number, active_enforcement: number, ...rest: unknown[]];
 
 /** How a build's search tables were made, for the ingest summary: in their own file during the load, or in the index after it (and why). */

@@ -6,7 +6,7 @@ import { FacilityIndex } from '../../src/index/facility-index';
 import { csvText, exporterRow, runIngest, writeFile } from './support';
 import { tempDir } from '../support/temp-dir';
 
-const MAIN = join(import.meta.dir, '..', '..', '..', 'src', 'main.ts');
+const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts');
 
 describe('an interrupted ingest (a real process, killed mid-build)', () => {
   it('exits 130, removes its temp files and leaves the old index byte for byte', async () => {

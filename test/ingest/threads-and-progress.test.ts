@@ -124,7 +124,7 @@ describe('terminal safety', () => {
   it('ingest of a binary file prints its header bytes escaped', () => {
     const dir = tempDir('ingest');
     const file = writeFile(dir, 'bin.csv', '\x1b[2J\x07BINARY,HEADER\nfoo,bar\n');
-    const r = Bun.spawnSync([process.execPath, join(import.meta.dir, '..', '..', '..', 'src', 'main.ts'), 'ingest', file, '--out', join(dir, 'x.sqlite')]);
+    const r = Bun.spawnSync([process.execPath, join(import.meta.dir, '..', '..', 'src', 'main.ts'), 'ingest', file, '--out', join(dir, 'x.sqlite')]);
     const err = r.stderr.toString();
     expect(r.exitCode).toBe(1);
     expect(err).toContain('\\x1b[2J\\x07BINARY');

@@ -126,7 +126,7 @@ it('the CLI prints a failed layout as one line and exits 1', async () => {
   // layout process is made to fail by a columns file that is not one (the hidden subcommand itself).
   const dir = tempDir('area-child');
   writeFileSync(join(dir, 'bad.columns'), 'nope');
-  const main = join(import.meta.dir, '..', '..', 'src', 'main.ts');
+  const main = join(import.meta.dir, '..', '..', '..', 'src', 'main.ts');
   const proc = Bun.spawn([process.execPath, main, '__layout-area', join(dir, 'bad.columns'), join(dir, 'out.area'), 'id'], { stdout: 'pipe', stderr: 'pipe' });
   expect(await proc.exited).toBe(1);
   const err = (await new Response(proc.stderr).text()).trim();

@@ -4,13 +4,12 @@ import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from './http/api-key-auth';
 import { chooseForm } from '../exports/format';
 import { exportResponse, listResponses } from '../exports/response';
-import { jsonTextResponse } from './http/json-response';
+import { bulkyJsonResponse } from './http/json-response';
 import { pdfResponse } from './http/pdf-response';
 import { metaFor } from './http/request-context';
 import { parseJson, readJsonText } from '../portfolio/body';
 import { FacilitySearch } from '../search/facility-search';
 import { exportSiteReport } from '../site-report/export';
-import { siteReportJson } from '../site-report/json-body';
 import { locateSite, offlineLocator } from '../site-report/locate';
 import { Finding, SiteReportBody, SiteReportQuery, SiteReportResponse } from '../site-report/model';
 import { checkSiteRequest } from '../site-report/request';
@@ -56,8 +55,7 @@ export function siteReportRoutes(deps: AppDeps) {
         const build = (locations?: Map<string, Location>) => buildSiteReport(deps.index, deps.spatial.require(), query, locations);
         const name = `site-report-${site.lat}_${site.lng}`;
         // every form is a Response (the JSON one in one write however large: src/shared/late-body.ts), so the async handler has one answer type
-        // the JSON written straight to bytes, findings from the spatial index's arrays (src/site-report/json-body.ts)
-        if (format === 'json') return jsonTextResponse(siteReportJson(deps.index, deps.spatial.require(), query, metaFor(facts, deps.clock)), set);
+        if (format === 'json') return bulkyJsonResponse({ data: build(), meta: metaFor(facts, deps.clock) }, set);
         if (format !== 'pdf') {
           const locations = new Map<string, Location>();
           const data = build(locations);

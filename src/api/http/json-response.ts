@@ -26,7 +26,7 @@ export function bulkyJsonResponse(body: unknown, set: Set): Response {
   return jsonTextResponse(JSON.stringify(body), set);
 }
 
-/** bulkyJsonResponse of JSON already written, as text or as its UTF-8 bytes (src/shared/json-bytes.ts). */
+/** bulkyJsonResponse of JSON already written, as text or as its UTF-8 bytes. */
 export function jsonTextResponse(json: string | Uint8Array, set: Set): Response {
   const headers = set.headers as Record<string, string>;
   set.headers = {};

@@ -8,6 +8,7 @@ import { factsOf } from '../scoring/facts';
 import type { ScoreInputs } from '../scoring/model';
 import { BulkInsert } from './bulk-insert';
 import { DetailEncoder, type DetailDictionary } from './facility-detail';
+import type { IndexRow } from './index-row';
 import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally, peersJson } from './peers';
 import { STORED_INPUT_KEYS, storedInputsJson } from './inputs-codec';
@@ -19,6 +20,15 @@ import { fillSearchTables, SEARCH_DDL } from './search/table';
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
 export function buildTempPath(finalPath: string, pid: number = process.pid): string {
   return `${finalPath}.tmp-${pid}`;
+}
+
+/** A row's values in the facility table's column order (./schema.ts); '' detail and evidence are stored as NULL. */
+function facilityValues(r: IndexRow) {
+  return [
+    r.registry_id, r.fac_name, r.fac_street, r.fac_city, r.fac_state, r.fac_zip, r.lat, r.lng, r.fac_naics, r.overall_score, r.active_enforcement,
+    r.baseline, r.violation_frequency, r.penalty_severity, r.recency, r.repeat_offender, r.score_hash,
+    r.detail === '' ? null : r.detail, r.completeness, r.site_facts, r.evidence_json || null,
+  ] as const;
 }
 
 /**
@@ -98,44 +108,39 @@ export class IndexWriter {
    * are the row's, the explanation is derived from its inputs at finish() (the as-of date is known then).
    */
   add(row: FacilityRow): void {
-    const added = this.addEncodedIfNew([
-      row.registry_id, row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics,
-      row.overall_score, row.active_enforcement ? 1 : 0, row.baseline, row.violation_frequency, row.penalty_severity, row.recency,
-      row.repeat_offender, row.score_hash, storedInputsJson(row.score_inputs), '', row.evidence ? storedEvidenceJson(row.evidence) : '', 0, 0,
-    ]);
+    const added = this.addIfNew({
+      registry_id: row.registry_id, fac_name: row.fac_name, fac_street: row.fac_street, fac_city: row.fac_city, fac_state: row.fac_state, fac_zip: row.fac_zip,
+      lat: row.lat, lng: row.lng, fac_naics: row.fac_naics, overall_score: row.overall_score, active_enforcement: row.active_enforcement ? 1 : 0,
+      baseline: row.baseline, violation_frequency: row.violation_frequency, penalty_severity: row.penalty_severity, recency: row.recency,
+      repeat_offender: row.repeat_offender, score_hash: row.score_hash, score_inputs_json: storedInputsJson(row.score_inputs),
+      detail: '', evidence_json: row.evidence ? storedEvidenceJson(row.evidence) : '', completeness: 0, site_facts: 0,
+    });
     if (added) this.unexplained.push({ id: row.registry_id, inputs: row.score_inputs, evidence: row.evidence ?? null });
     if (row.evidence) this.evidenceGiven = true;
   }
 
-  /** One row in EncodedRow column order (src/ingest/producer.ts), for add(): false when its registry ID is already written. */
-  private addEncodedIfNew(v: readonly (string | number | null)[]): boolean {
-    // '' (add()'s rows, whose detail, completeness and site facts finish() writes) is stored as NULL; a shared detail's id is a number
-    if (this.insert.run(...v.slice(0, 17), v[18] === '' ? null : (v[18] as string | number), v[20]!, v[21]!, v[19] || null).changes !== 1) return false;
-    const id = v[0] as string;
-    this.insertInputs.run(id, v[17] as string);
-    this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
-    this.count++;
-    if (v[6] === null) this.unplaced++;
-    this.peers.add(v[8] as string, v[9] as number);
+  /** One row for add(): false when its registry ID is already written. */
+  private addIfNew(r: IndexRow): boolean {
+    if (this.insert.run(...facilityValues(r)).changes !== 1) return false;
+    this.insertInputs.run(r.registry_id, r.score_inputs_json);
+    this.insertAddress.run(normalizeAddressKey(r.fac_street, r.fac_state), r.registry_id);
+    this.counted(r);
     return true;
   }
 
   /**
-   * The ingest's fast path for a batch: rows already in column order, their templates and records
-   * given first through addDictionary, written 64 rows a statement (./bulk-insert.ts). The producer
-   * rejects duplicate registry IDs with their source line; one reaching here is a bug, and an error.
+   * The ingest's fast path for a batch: rows with their templates and records given first through
+   * addDictionary, written 64 rows a statement (./bulk-insert.ts). The producer rejects duplicate
+   * registry IDs with their source line; one reaching here is a bug, and an error.
    */
-  addEncodedRows(rows: readonly (readonly (string | number | null)[])[]): void {
+  addRows(rows: readonly IndexRow[]): void {
     const { facility, inputs, address } = this.bulk;
     try {
-      for (const v of rows) {
-        const id = v[0] as string;
-        facility.add(id, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!, v[10]!, v[11]!, v[12]!, v[13]!, v[14]!, v[15]!, v[16]!, v[18] === '' ? null : v[18]!, v[20]!, v[21]!, v[19] || null);
-        inputs.add(id, v[17]!);
-        address.add(normalizeAddressKey(v[2] as string, v[4] as string), id);
-        this.count++;
-        if (v[6] === null) this.unplaced++;
-        this.peers.add(v[8] as string, v[9] as number);
+      for (const r of rows) {
+        facility.add(...facilityValues(r));
+        inputs.add(r.registry_id, r.score_inputs_json);
+        address.add(normalizeAddressKey(r.fac_street, r.fac_state), r.registry_id);
+        this.counted(r);
       }
       facility.flush();
       inputs.flush();
@@ -146,6 +151,12 @@ export class IndexWriter {
       }
       throw e;
     }
+  }
+
+  private counted(r: IndexRow): void {
+    this.count++;
+    if (r.lat === null) this.unplaced++;
+    this.peers.add(r.fac_naics, r.overall_score);
   }
 
   /** Explanation templates, shared program records and completeness values first used by the rows that follow (ingest's producer assigns their ids). */

@@ -7,7 +7,8 @@ import type { AsOfSource } from './as-of';
 import type { Field, SourceFormat } from './columns';
 import { TruncatedFileError, UnusableInputError } from './errors';
 import type { DetailDictionary } from '../index/facility-detail';
-import { produce, type EncodedRow, type Reject } from './producer';
+import type { IndexRow } from '../index/index-row';
+import { produce, type Reject } from './producer';
 
 declare const self: Worker;
 
@@ -15,7 +16,7 @@ export type ToWorker = { kind: 'start'; files: string[]; asOf?: string } | { kin
 export type FromWorker =
   | { kind: 'ready' }
   | { kind: 'header'; file: string; format: SourceFormat; missing: Field[]; evidence: string[] }
-  | { kind: 'rows'; rows: EncodedRow[]; bytes: number; read: number; dictionary: DetailDictionary }
+  | { kind: 'rows'; rows: IndexRow[]; bytes: number; read: number; dictionary: DetailDictionary }
   | { kind: 'rejects'; rejects: Reject[] }
   | { kind: 'blank' }
   | { kind: 'fileDone'; name: string; sha256: string }

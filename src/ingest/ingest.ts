@@ -11,7 +11,8 @@ import type { AsOfSource } from './as-of';
 import type { SourceFormat } from './columns';
 import { TruncatedFileError, UnusableInputError } from './errors';
 import type { FromWorker, ToWorker } from './ingest-worker';
-import { produce, type EncodedRow, type ProducerSink, type Reject } from './producer';
+import type { IndexRow } from '../index/index-row';
+import { produce, type ProducerSink, type Reject } from './producer';
 import { checkMovesForward, readPrevious, ReleaseOrderError } from './previous';
 import { Progress, type ProgressOptions } from './progress';
 import { RejectsWriter } from './rejects';
@@ -72,7 +73,7 @@ export function buildsSearchFile(totalBytes: number, searchFileFrom = SEARCH_FIL
  * the ingest: nothing is put in place, as for any other failure.
  */
 export type IngestCompanion = {
-  add(row: EncodedRow): void;
+  add(row: IndexRow): void;
   prepareBeside(indexPath: string, info: IndexInfo): Promise<{ tmpPath: string; path: string; ms: number }>;
 };
 
@@ -155,14 +156,14 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
     rows: (rows, bytes, read, dictionary) => {
       writer.addDictionary(dictionary);
       // The producer rejects duplicates with their file and line (producer.ts); one reaching the
-      // writer would be a bug there, not a row to reject without a source: addEncodedRows throws.
-      writer.addEncodedRows(rows);
-      for (const v of rows) {
+      // writer would be a bug there, not a row to reject without a source: addRows throws.
+      writer.addRows(rows);
+      for (const row of rows) {
         counts.accepted++;
-        if (v[6] === null) counts.without_location++;
-        for (const c of companions) c.add(v);
-        search?.add(v);
-        if (allFictitious && !v[0].startsWith('99')) allFictitious = false;
+        if (row.lat === null) counts.without_location++;
+        for (const c of companions) c.add(row);
+        search?.add(row);
+        if (allFictitious && !row.registry_id.startsWith('99')) allFictitious = false;
       }
       progress?.update(read, bytes);
     },

@@ -4,6 +4,7 @@ import { DetailEncoder, type DetailDictionary } from '../index/facility-detail';
 import { storedInputsJson } from '../index/inputs-codec';
 import { storedEvidenceJson } from '../index/evidence';
 import { siteFactBitsOf } from '../index/site-facts';
+import type { IndexRow } from '../index/index-row';
 import { evidenceReported } from './evidence-columns';
 import { AS_OF_BUFFER_ROWS, AsOfVoter, type AsOfSource } from './as-of';
 import { readHeader, type Field, type HeaderInfo, type SourceFormat } from './columns';
@@ -14,20 +15,6 @@ import { mapRow, type MappedRow, type RejectReason } from './row-mapper';
 import { RecordCells } from './record-cells';
 import { openSource } from './source';
 
-/** A scored row in insert order (see IndexWriter.addEncoded): compact enough to pass between threads. */
-export type EncodedRow = [
-  registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string,
-  lat: number | null, lng: number | null, fac_naics: string, overall_score: number, active_enforcement: 0 | 1, baseline: number,
-  violation_frequency: number, penalty_severity: number, recency: number, repeat_offender: number, score_hash: string, score_inputs_json: string,
-  /** The programs and the explanation, as facility.detail stores them (src/index/facility-detail.ts), or a shared detail's id. */
-  detail: string | number,
-  /** facility.evidence (src/index/evidence.ts storedEvidenceJson), '' when there is nothing to store (stored as NULL). */
-  evidence_json: string,
-  /** The id of the row's data completeness in completeness_kind (src/index/facility-detail.ts DetailEncoder.completeness). */
-  completeness: number,
-  /** What a site report's categories read (src/index/site-facts.ts siteFactBitsOf). */
-  site_facts: number,
-];
 export type Reject = { file: string; line: number; reason: RejectReason; detail: string; registry_id: string; fields: string[] };
 
 /** What the producer reports; the consumer (same thread or the main thread) indexes and writes rejects. */
@@ -35,7 +22,7 @@ export type ProducerSink = {
   /** `evidence`: the evidence keys the file has columns for (src/index/evidence.ts). */
   header(file: string, format: SourceFormat, missing: Field[], evidence: string[]): void;
   /** `dictionary`: the explanation templates and shared program records first used by these rows (the writer stores them with the rows). */
-  rows(rows: EncodedRow[], bytesRead: number, rowsRead: number, dictionary: DetailDictionary): void | Promise<void>;
+  rows(rows: IndexRow[], bytesRead: number, rowsRead: number, dictionary: DetailDictionary): void | Promise<void>;
   reject(r: Reject): void;
   blank(): void;
   fileDone(name: string, sha256: string): void;
@@ -53,7 +40,7 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
   let asOf = asOfFlag ?? null;
   if (asOf) sink.asOf(asOf, 'flag');
   let pending: { row: MappedRow; file: string; rec: CsvRecord; format: SourceFormat }[] = [];
-  let batch: EncodedRow[] = [];
+  let batch: IndexRow[] = [];
   const details = new DetailEncoder();
   const seen = new RegistryIdSet();
   const cells = new RecordCells();
@@ -76,12 +63,14 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     // the stored inputs' JSON is written first: the score hash is made from it (scoring/score.ts scoreHashOfStored)
     const inputsJson = storedInputsJson(m.inputs);
     const { score: s, why, facts } = scoreAndExplain(m.inputs, asOf!, inputsJson);
-    batch.push([
-      m.registry_id, m.fac_name, m.fac_street, m.fac_city, m.fac_state, m.fac_zip, m.lat, m.lng, m.fac_naics,
-      s.overall, s.active_enforcement ? 1 : 0, s.baseline, s.violation_frequency, s.penalty_severity, s.recency, s.repeat_offender,
-      s.score_hash, inputsJson, details.encode(m.inputs.programs, why), storedEvidenceJson(m.evidence),
-      details.completeness(facts, format), siteFactBitsOf(facts, m.inputs.programs, m.evidence),
-    ]);
+    batch.push({
+      registry_id: m.registry_id, fac_name: m.fac_name, fac_street: m.fac_street, fac_city: m.fac_city, fac_state: m.fac_state, fac_zip: m.fac_zip,
+      lat: m.lat, lng: m.lng, fac_naics: m.fac_naics,
+      overall_score: s.overall, active_enforcement: s.active_enforcement ? 1 : 0, baseline: s.baseline, violation_frequency: s.violation_frequency,
+      penalty_severity: s.penalty_severity, recency: s.recency, repeat_offender: s.repeat_offender, score_hash: s.score_hash,
+      score_inputs_json: inputsJson, detail: details.encode(m.inputs.programs, why), evidence_json: storedEvidenceJson(m.evidence),
+      completeness: details.completeness(facts, format), site_facts: siteFactBitsOf(facts, m.inputs.programs, m.evidence),
+    });
     if (batch.length >= BATCH) await flushBatch();
   };
   const decide = async (date: string, source: Exclude<AsOfSource, 'flag'>) => {

@@ -11,6 +11,7 @@ import { csvText, exporterRow, runIngest, writeFile } from '../ingest/support';
 import { SearchBuild } from '../../src/index/search/build';
 import { IndexWriter } from '../../src/index/index-writer';
 import { facility } from '../helpers';
+import { indexRowOf } from '../support/index-row';
 
 const NAMES = ['ACME PLATING', 'RIVER BEND WORKS', 'GULF COAST REFINING', 'OAK MILL', 'QUORVEX AUTO REPAIR', 'ELKHART TRUCK WASH', 'RIVERSIDE PLANT'];
 const CITIES = ['ELKHART', 'HOUSTON', 'RIVERSIDE', 'AKRON', 'SPRINGFIELD'];
@@ -184,7 +185,7 @@ describe("the search file's thread writes its rows a round at a time", () => {
     );
     const dir = tempDir('search-rounds');
     const build = new SearchBuild(join(dir, 'x.sqlite.tmp-1'), 7); // 58 rounds
-    for (const r of rows) build.add([r.registry_id, r.fac_name, r.fac_street, r.fac_city, r.fac_state, r.fac_zip, r.lat, r.lng, r.fac_naics, r.overall_score, r.active_enforcement ? 1 : 0]);
+    for (const r of rows) build.add(indexRowOf(r));
     expect(await build.finish('identity-of-x')).toMatchObject({ file: true });
     const writer = new IndexWriter(':memory:');
     for (const r of rows) writer.add(r);

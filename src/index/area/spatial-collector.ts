@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import type { IndexRow } from '../index-row';
 import type { IndexInfo } from '../model';
 import { writeColumnsFile } from './spatial-columns-file';
 import { indexIdentity } from '../identity';
@@ -6,14 +7,6 @@ import { spatialFilePath, writeSpatialFileAt } from './spatial-file';
 import { AREA_H3_RES, allocateColumns, copyFacility, layoutSpatialIndex, putRegistryId, type SpatialColumns } from '../../area/spatial-index';
 import { addressEntry, permuteTexts, TextBytes } from '../../area/text-bytes';
 import { layoutInChildProcess } from './spatial-layout-process';
-
-/** The row fields a spatial index needs, as ingest hands them over (src/ingest/producer.ts EncodedRow order). */
-type Row = readonly [
-  registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string, lat: number | null, lng: number | null,
-  fac_naics: string, overall_score: number, active_enforcement: number, ...skipped: unknown[],
-];
-/** Where EncodedRow holds the site facts. */
-const SITE_FACTS = 21;
 
 /** The area file a build of `indexPath` writes before it is put in place, and the columns handed to the layout process. */
 export function spatialTempPaths(indexPath: string, pid: number = process.pid): { area: string; columns: string } {
@@ -45,22 +38,22 @@ export class SpatialCollector {
   private readonly stateCode = new Map<string, number>();
 
   /** One indexed facility (each registry ID once: what the index writer accepted). */
-  add(row: Row): void {
-    if (row[6] === null || row[7] === null) return; // no coordinates: found by ID and search, never by area
+  add(row: IndexRow): void {
+    if (row.lat === null || row.lng === null) return; // no coordinates: found by ID and search, never by area
     if (this.n === this.cap) this.grow();
     const c = this.cols;
     const i = this.n++;
-    c.lat[i] = row[6];
-    c.lng[i] = row[7];
-    c.score[i] = row[9];
-    c.flags[i] = row[10] ? 1 : 0;
-    c.site[i] = row[SITE_FACTS] as number;
-    let sc = this.stateCode.get(row[4]);
-    if (sc === undefined) this.stateCode.set(row[4], (sc = c.states.push(row[4]) - 1));
+    c.lat[i] = row.lat;
+    c.lng[i] = row.lng;
+    c.score[i] = row.overall_score;
+    c.flags[i] = row.active_enforcement ? 1 : 0;
+    c.site[i] = row.site_facts;
+    let sc = this.stateCode.get(row.fac_state);
+    if (sc === undefined) this.stateCode.set(row.fac_state, (sc = c.states.push(row.fac_state) - 1));
     c.state[i] = sc;
-    putRegistryId(c, i, row[0]);
-    c.nameStart[i + 1] = this.names.push(row[1]);
-    c.addrStart[i + 1] = this.addresses.push(addressEntry(row[2], row[3], row[5]));
+    putRegistryId(c, i, row.registry_id);
+    c.nameStart[i + 1] = this.names.push(row.fac_name);
+    c.addrStart[i + 1] = this.addresses.push(addressEntry(row.fac_street, row.fac_city, row.fac_zip));
   }
 
   get count(): number {

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { workerUrl } from '../../worker-url';
+import type { IndexRow } from '../index-row';
 import { docidOf } from './docids';
 import { searchFilePath } from './file';
 import { SEP, type FromSearchWorker, type SearchRows, type ToSearchWorker } from './build-rows';
@@ -10,8 +11,8 @@ const BATCH = 2000;
 /** Rows the worker holds before writing a round (~15 MB of strings); tests cross many rounds with a few rows. */
 const ROUND_ROWS = 100_000;
 
-/** The row fields the search tables need, as ingest hands them over (src/ingest/producer.ts EncodedRow order). */
-type Row = readonly [registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string, lat: number | null, lng: number | null, fac_naics: string, overall_score: number, active_enforcement: number, ...rest: unknown[]];
+/** The row fields the search tables need. */
+type Row = Pick<IndexRow, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip' | 'fac_naics' | 'overall_score' | 'active_enforcement'>;
 
 /** How a build's search tables were made, for the ingest summary: in their own file during the load, or in the index after it (and why). */
 export type SearchOutcome = { file: true; busyMs: number } | { file: false; why: string };
@@ -58,23 +59,23 @@ export class SearchBuild {
   /** One indexed facility (each registry ID once, in file order). */
   add(row: Row): void {
     if (this.why) return;
-    const id = row[0];
-    const score = row[9];
+    const id = row.registry_id;
+    const score = row.overall_score;
     if (this.lastId !== null && !(id > this.lastId)) return this.giveUp(`rows not in registry-ID order (${id} after ${this.lastId})`);
     if (!Number.isInteger(score) || score < 0) return this.giveUp(`a score that is not a whole number (${score})`);
     this.lastId = id;
     const rank = (this.ranks[score] = (this.ranks[score] ?? 0) + 1);
-    const state = row[4];
-    const naics = row[8];
+    const state = row.fac_state;
+    const naics = row.fac_naics;
     // One text per batch crosses to the thread (a flat copy, ~2x cheaper than arrays of strings); a
     // NUL inside a filter column could not cross it exactly, so such a file is filled in the index.
     if (id.includes(SEP) || state.includes(SEP) || naics.includes(SEP)) return this.giveUp('a NUL character in a registry ID, state or NAICS code');
     const b = this.batch;
     const i = this.n++;
     b.docid[i] = docidOf(score, rank);
-    b.active[i] = row[10];
+    b.active[i] = row.active_enforcement;
     // FTS5's ascii tokenizer splits words at NUL as at any ASCII punctuation: a space finds the same words
-    const words = searchWords(row[1], row[2], row[3], row[5]);
+    const words = searchWords(row.fac_name, row.fac_street, row.fac_city, row.fac_zip);
     b.text += `${id}${SEP}${state}${SEP}${naics}${SEP}${words.includes(SEP) ? words.replaceAll(SEP, ' ') : words}${SEP}`;
     if (this.n === BATCH) this.send();
   }

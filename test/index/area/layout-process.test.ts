@@ -13,19 +13,23 @@ import type { IngestCompanion } from '../../../src/ingest/ingest';
 import type { IndexInfo } from '../../../src/index/model';
 import { csvText, exporterRow, runIngest, writeFile } from '../../ingest/support';
 import { removeTempDirs, tempDir } from '../../support/temp-dir';
+import type { IndexRow } from '../../../src/index/index-row';
 
 // Releases of thousands of rows: removed when the file is done, not left for the next run.
 afterAll(removeTempDirs);
 
-/** The facility columns ingest's companions read: the first 11 of EncodedRow, then site_facts. */
+/** The facility columns ingest's companions read. */
 const COMPANION_COLUMNS = 'registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score, active_enforcement, site_facts';
-/** A row of COMPANION_COLUMNS in EncodedRow order (site_facts at its place, 21; what the companions skip left empty). */
-const encodedOrder = (r: unknown[]) => [...r.slice(0, 11), ...Array<null>(10).fill(null), r[11]];
+type CompanionRow = Pick<IndexRow, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip' | 'lat' | 'lng' | 'fac_naics' | 'overall_score' | 'active_enforcement' | 'site_facts'>;
+/** A companion row as ingest hands it over (what the companions skip left empty). */
+const indexRow = (r: CompanionRow): IndexRow => ({
+  ...r, baseline: 0, violation_frequency: 0, penalty_severity: 0, recency: 0, repeat_offender: 0, score_hash: '', score_inputs_json: '', detail: '', evidence_json: '', completeness: 0,
+});
 
 /** Lays out the same rows with the same metadata through `where`; returns the area file's bytes. */
-async function areaBytes(rows: unknown[][], info: IndexInfo, where: ConstructorParameters<typeof SpatialCollector>[0], dir: string): Promise<Buffer> {
+async function areaBytes(rows: IndexRow[], info: IndexInfo, where: ConstructorParameters<typeof SpatialCollector>[0], dir: string): Promise<Buffer> {
   const c = new SpatialCollector(where);
-  for (const r of rows) c.add(r as unknown as Parameters<SpatialCollector["add"]>[0]);
+  for (const r of rows) c.add(r);
   const p = await c.prepareBeside(join(dir, `${where === 'in-process' ? 'here' : 'child'}.sqlite`), info);
   return readFileSync(p.tmpPath);
 }
@@ -35,7 +39,7 @@ describe('the area layout in a child process', () => {
     const dir = tempDir('area-child');
     const db = new Database(SAMPLE.index, { readonly: true });
     const info = JSON.parse((db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string }).value) as IndexInfo;
-    const rows = db.query(`SELECT ${COMPANION_COLUMNS} FROM facility ORDER BY registry_id`).values().map(encodedOrder);
+    const rows = db.query(`SELECT ${COMPANION_COLUMNS} FROM facility ORDER BY registry_id`).all().map((r) => indexRow(r as CompanionRow));
     db.close();
     const child = await areaBytes(rows, info, {}, dir);
     expect(child.equals(await areaBytes(rows, info, 'in-process', dir))).toBe(true);
@@ -59,7 +63,7 @@ describe('the area layout in a child process', () => {
     const dir = tempDir('area-child');
     const c = new SpatialCollector();
     const ids = ['990000000003', 'A-1', '990000000001', '7'];
-    ids.forEach((id, i) => c.add(encodedOrder([id, `NAME ${i} É`, `${i} MAIN ST`, 'TOWN', i % 2 ? 'TX' : 'GU', `7700${i}`, 29 + i, -95 - i, '', 40 + i, i % 2, 1 << i]) as unknown as Parameters<SpatialCollector['add']>[0]));
+    ids.forEach((id, i) => c.add(indexRow({ registry_id: id, fac_name: `NAME ${i} É`, fac_street: `${i} MAIN ST`, fac_city: 'TOWN', fac_state: i % 2 ? 'TX' : 'GU', fac_zip: `7700${i}`, lat: 29 + i, lng: -95 - i, fac_naics: '', overall_score: 40 + i, active_enforcement: (i % 2) as 0 | 1, site_facts: 1 << i })));
     const cols = c.columns();
     writeColumnsFile(join(dir, 'cols'), cols);
     const back = readColumnsFile(join(dir, 'cols'));

@@ -19,6 +19,7 @@ import { factsOf } from '../../../src/scoring/facts';
 import { memoryIndex } from '../../helpers';
 import { scatter } from '../../site-report/fixtures';
 import { PLACES, cluster, rng } from '../../area/fixtures';
+import { indexRowOf } from '../../support/index-row';
 
 const dir = mkdtempSync(join(tmpdir(), 'fcs-area-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,9 +40,8 @@ const QUERIES: RadiusQuery[] = [PLACES.houston, PLACES.guam].flatMap((p) =>
 const answers = (s: SpatialIndex) => QUERIES.map((q) => searchRadius(s, q).map((h) => `${registryIdAt(s, h.pos)} ${nameAt(s, h.pos)}@${h.distance}`));
 const built = buildSpatialIndex(memoryIndex(ROWS));
 
-/** The row as ingest hands it to its companions (EncodedRow order). */
-const encoded = (r: FacilityRow, siteFacts: number) =>
-  [r.registry_id, r.fac_name, r.fac_street, r.fac_city, r.fac_state, r.fac_zip, r.lat, r.lng, r.fac_naics, r.overall_score, r.active_enforcement ? 1 : 0, ...Array<null>(10).fill(null), siteFacts] as const;
+/** The row as ingest hands it to its companions. */
+const encoded = (r: FacilityRow, siteFacts: number) => indexRowOf(r, { site_facts: siteFacts });
 
 describe('the area file (the release\'s spatial index)', () => {
   it('loads in place (a view over the mapped file, no copy) with the same answers as a build', () => {

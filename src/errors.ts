@@ -3,8 +3,8 @@
  * Domain code throws `new AppError(code, message)`; the global handler in ./error-handler.ts renders it.
  */
 
-/** Closed set of machine-readable codes. The first nine are the spec's (section 7); the rest are
- * documented extensions for HTTP situations the spec does not name (docs/api.md). */
+/** Closed set of machine-readable codes. The first nine are the API's contract; the rest are
+ * extensions for HTTP situations it does not name (docs/api.md, Errors). */
 export const ERROR_STATUS = {
   INVALID_BODY: 400,
   UNAUTHENTICATED: 401,

@@ -23,7 +23,7 @@ export function facilityRoutes(deps: AppDeps) {
         tags: ['Facilities'],
         summary: 'Look up one facility by EPA Registry ID',
         description:
-          'Spec 4.1. Full record with score components, per-program records, industry peers and the explanation of each component; ' +
+          'Full record with score components, per-program records, industry peers and the explanation of each component; ' +
           'on the Free tier `score_components`, `programs`, `peers` and `explanation` are each `{redacted: true, message}`. ' +
           'Counts as one call when the ID is well-formed (digits), found or not. A malformed ID is 404 and not counted. ' +
           '`include=evidence` adds `evidence`, the ECHO records beside the score (Starter+; redacted on Free); another `include` value is 422 VALIDATION_ERROR, not counted.',

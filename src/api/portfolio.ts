@@ -58,7 +58,7 @@ export function portfolioRoutes(deps: AppDeps) {
           tags: ['Portfolio'],
           summary: 'Look up a batch of facilities by registry ID',
           description:
-            'Spec 4.2. Starter (10 IDs), Platform (60), Enterprise (500); Free: 403. Body `{"registry_ids": [...]}` as ' +
+            'Starter (10 IDs), Platform (60), Enterprise (500); Free: 403. Body `{"registry_ids": [...]}` as ' +
             'application/json, at most 64 KiB (413 PAYLOAD_TOO_LARGE beyond, checked before the body is read). Malformed JSON, ' +
             'another content type, or a body of another shape: 400 INVALID_BODY. More IDs than the plan allows (counted as sent): ' +
             '422 VALIDATION_ERROR. Unknown IDs go to `not_found`; duplicates are answered once; order follows the request. ' +

@@ -25,7 +25,7 @@ const DOCUMENTED_RESPONSES: OpenAPIV3.ResponsesObject = {
   },
 };
 
-/** Spec 4.5: `POST /api/v1/facility/{registry_id}/report`, a binary PDF dossier (Platform and above). */
+/** `POST /api/v1/facility/{registry_id}/report`, a binary PDF dossier (Platform and above). */
 export function reportRoutes(deps: AppDeps) {
   const cache = deps.reportCache;
   return new Elysia({ name: 'report-routes' }).use(apiKeyAuth(deps)).post(
@@ -44,7 +44,7 @@ export function reportRoutes(deps: AppDeps) {
     {
       apiKey: 'report',
       params: RegistryIdParam,
-      // Spec: "No request body". Whatever a client sends anyway is not read (docs/reports.md).
+      // The dossier takes no request body. Whatever a client sends anyway is not read (docs/reports.md).
       parse: 'none',
       response: {
         200: t.Any({ description: 'The dossier as a binary PDF (Content-Type: application/pdf)' }),
@@ -54,7 +54,7 @@ export function reportRoutes(deps: AppDeps) {
         tags: ['Reports'],
         summary: 'Export a facility dossier as PDF',
         description:
-          'Spec 4.5. Platform and Enterprise only (Free and Starter: 403 TIER_RESTRICTED, not counted). Returns `application/pdf` as an ' +
+          'Platform and Enterprise only (Free and Starter: 403 TIER_RESTRICTED, not counted). Returns `application/pdf` as an ' +
           'attachment named `service-report-<registry_id>.pdf`: identity, overall score, a bar and a one-line reason per component, the ' +
           'enforcement flag, the data source and as-of date. Cached for 24 h per (registry_id, score_hash); `X-Cache` says HIT, MISS ' +
           '(rendered and stored) or BYPASS (rendered, cache unavailable). Counts as one call, cached or not; a well-formed unknown ID is ' +

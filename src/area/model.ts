@@ -3,7 +3,7 @@ import { Envelope } from '../shared/envelope';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_RADIUS_MILES } from './query';
 
 /**
- * Spec 4.3's query parameters, for OpenAPI. `parseAreaQuery` (the input step of the route's API-key pipeline)
+ * The area search's query parameters, for OpenAPI. `parseAreaQuery` (the input step of the route's API-key pipeline)
  * reads them strictly, with messages that name the parameter, before Elysia would; so the schema
  * is `noValidate` and nothing is checked twice.
  */
@@ -22,7 +22,7 @@ export const AreaQuery = t.Object({
   active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an open enforcement action; false: only those without' })),
 }, { noValidate: true });
 
-/** Spec 2.5. */
+/** An area item (docs/area-and-portfolio.md). */
 export const AreaFacility = t.Object({
   registry_id: t.String({ examples: ['990004433640'] }),
   fac_name: t.String({ examples: ['PLUQUANT TRAVEL CENTER CO'] }),

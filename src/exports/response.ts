@@ -23,7 +23,7 @@ export type ExportList = {
 
 /**
  * The CSV or GeoJSON form of a list, as an attachment. Items gain `location` ({lat, lng}), the
- * facility record's field (spec 2.2): CSV flattens it into `location.lat`/`location.lng` columns,
+ * facility record's field: CSV flattens it into `location.lat`/`location.lng` columns,
  * GeoJSON makes it the geometry. The headers set on the context so far (quota, request id, CORS)
  * are moved into the Response, as jsonResponse does, and a body over PLAIN_BODY_MAX goes out in
  * one write (src/shared/late-body.ts).

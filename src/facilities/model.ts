@@ -9,7 +9,7 @@ import { LookupEvidence } from './evidence';
 const ComponentScore = (max: number) =>
   t.Object({ score: t.Integer({ minimum: 0, maximum: max }), max_points: t.Literal(max) });
 
-/** Spec 2.3, full form. */
+/** The score components, full form (docs/scoring.md). */
 export const ScoreComponents = t.Object({
   baseline: t.Integer({ examples: [15] }),
   violation_frequency: ComponentScore(MAX_POINTS.violation_frequency),
@@ -70,7 +70,7 @@ export const LookupExtras = t.Object({
 });
 export type LookupExtras = Static<typeof LookupExtras>;
 
-/** Spec 2.2. */
+/** The facility record (docs/api.md). */
 export const FacilityRecord = t.Object({
   registry_id: t.String({ examples: ['990000914553'] }),
   fac_name: t.String({ examples: ['PLOMULON REFINING CO'] }),

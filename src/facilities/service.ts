@@ -25,7 +25,7 @@ export function redactedExtras(): LookupExtras {
 }
 
 /**
- * Spec 2.2 record of a stored answer (src/index/stored-lookup.ts), with components (and programs,
+ * The facility record of a stored answer (src/index/stored-lookup.ts), with components (and programs,
  * peers, explanation) redacted where the tier says so.
  */
 export function toFacilityRecord({ row, scoreChange, extras, beside }: StoredAnswer, tier: Tier, withEvidence = false): FacilityRecord {

@@ -36,7 +36,7 @@ export async function readJsonText(request: Request, hints: BodyHints = PORTFOLI
 export const parseJson = parseJsonText;
 
 /**
- * Spec 4.2 rules 2 and 3 on a parsed body: 400 INVALID_BODY for a body that is not
+ * The portfolio's body rules (docs/area-and-portfolio.md) on a parsed body: 400 INVALID_BODY for a body that is not
  * `{"registry_ids": [string, ...]}`, then 422 VALIDATION_ERROR for more IDs than the tier's batch
  * limit (counted as sent, duplicates included). Returns the IDs.
  */

@@ -4,7 +4,7 @@ import { ScoreChange } from '../index/history/model';
 import { Peers } from '../index/peers';
 
 /**
- * Spec 4.2 request body, for OpenAPI. The route's parse hook only reads the body (it hands Elysia a
+ * The portfolio's request body, for OpenAPI. The route's parse hook only reads the body (it hands Elysia a
  * placeholder) and `checkPortfolioBody` checks it strictly, with messages that say what is wrong,
  * after authentication; so the schema is `noValidate` and nothing is checked twice.
  */
@@ -18,7 +18,7 @@ export const PortfolioBody = t.Object({
 }, { noValidate: true });
 export type PortfolioBody = Static<typeof PortfolioBody>;
 
-/** Spec 2.4. */
+/** A portfolio result (docs/area-and-portfolio.md). */
 export const PortfolioItem = t.Object({
   registry_id: t.String({ examples: ['990000914553'] }),
   fac_name: t.String({ examples: ['PLOMULON REFINING CO'] }),

@@ -5,7 +5,7 @@ import { sha256Hex } from '../hash';
 import { encodeEntry, parseEntry, readEntryFile } from './cache-entry';
 import { HotEntries } from './hot-entries';
 
-/** Spec 4.5 rule 2 / section 8: a rendered dossier is reused for 24 hours. */
+/** docs/reports.md: a rendered dossier is reused for 24 hours. */
 export const REPORT_TTL_MS = 24 * 60 * 60 * 1000;
 /** Expired entries are swept at most this often, on the write path (no timers). */
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -40,7 +40,7 @@ const EVICT_TO = 0.9;
  * (src/reports/cache-entry.ts); it is written to a temp file and renamed, and the header's length
  * and checksum are verified on every read, so a torn write (crash, power loss, disk full) or an
  * altered file is a miss, never a served PDF. Every failure here is swallowed into a miss: the
- * caller renders in memory instead (spec 7: cache misses are never 500). The most recently used
+ * caller renders in memory instead (a cache miss is never a 500: docs/api.md, Errors). The most recently used
  * entries are also kept in memory (./hot-entries.ts), so a hit on one reads no file.
  */
 export class ReportCache {

@@ -18,7 +18,7 @@ export function openReportCache(config: Config, clock: () => number, log: Log): 
 }
 
 /**
- * What a dossier depends on besides the generation stamp: the spec's (registry_id, score_hash),
+ * What a dossier depends on besides the generation stamp: the documented (registry_id, score_hash),
  * plus everything else it prints (identity, dataset, layout version), so a renamed facility or a
  * new dataset never gets a stale document even when its score inputs are unchanged. `releases`: how
  * many releases the index holds (the score chart), so a rebuilt index with more history is a new document.

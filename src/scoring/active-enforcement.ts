@@ -3,7 +3,7 @@ import { plural } from './format';
 import { olderNote } from './penalty-severity';
 
 /**
- * Spec 2.2: "at least one open enforcement action". The exporter has no case status: for formal actions
+ * The API's contract: "at least one open enforcement action". The exporter has no case status: for formal actions
  * it gives a 5-year count and the date of the latest (FAC_*, per program), for federal cases their
  * numbers (FEC_CASE_IDS), a count and the latest case date. So an action in the 5-year window is taken
  * as open unless the data shows it closed, which it never does; and with no action there is nothing

@@ -89,7 +89,7 @@ export const ScoreInputs = t.Object({
 });
 export type ScoreInputs = Static<typeof ScoreInputs>;
 
-/** Spec 2.3 component points plus what the index stores alongside them. */
+/** The component points plus what the index stores alongside them. */
 export const ScoreResult = t.Object({
   baseline: t.Integer(),
   violation_frequency: t.Integer({ minimum: 0, maximum: 15 }),
@@ -113,7 +113,7 @@ export const ScoreExplanation = t.Object({
 });
 export type ScoreExplanation = Static<typeof ScoreExplanation>;
 
-/** Spec 2.3 max_points, fixed by the spec. */
+/** Each component's max_points, fixed by the API's contract (docs/scoring.md). */
 export const MAX_POINTS = {
   violation_frequency: 15,
   penalty_severity: 30,

@@ -35,7 +35,7 @@ export const SearchQuery = t.Object(
   { noValidate: true },
 );
 
-/** An area item (spec 2.5) without the distance, plus where the facility is. */
+/** An area item without the distance, plus where the facility is. */
 export const SearchFacility = t.Object({
   registry_id: t.String({ examples: ['990004433640'] }),
   fac_name: t.String({ examples: ['ACME PLATING INC (FICTITIOUS)'] }),

@@ -137,7 +137,7 @@ describe('the compiled binary (dist/facility-score)', () => {
       expect((await get('/swagger')).status).toBe(200);
 
       const counted = usageOf(stateDir, account_id);
-      // Spec 4.1 and 4.3: lookup and area count one call each; portfolio and report may count too (docs/api.md).
+      // Lookup and area count one call each; portfolio and report may count too (docs/api.md).
       expect(counted).toBeGreaterThanOrEqual(2);
 
       server.proc.kill('SIGTERM');

@@ -8,7 +8,7 @@ const world = makeWorld();
 const keys = Object.fromEntries(await Promise.all(TIERS.map(async (t) => [t, (await world.keyFor(t, { monthlyLimit: 1_000 })).key] as const)));
 const row = DEFAULT_ROWS[1]!;
 
-describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
+describe('GET /api/v1/facility/{registry_id}', () => {
   it.each(['starter', 'platform', 'enterprise'] as const)('the %s tier gets the full record with score components', async (tier) => {
     const res = await world.call(`/api/v1/facility/${row.registry_id}`, { key: keys[tier] });
     expect(res.status).toBe(200);

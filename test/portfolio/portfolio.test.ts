@@ -25,7 +25,7 @@ function post(body: string | ReadableStream<Uint8Array>, init: Init = {}) {
 }
 const postIds = (ids: unknown[], init: Init = {}) => post(JSON.stringify({ registry_ids: ids }), init);
 
-describe('POST /api/v1/portfolio: batch limits by tier (spec 4.2, 5.8, 8)', () => {
+describe('POST /api/v1/portfolio: batch limits by tier', () => {
   it('a Free key gets 403 TIER_RESTRICTED', async () => {
     const res = await postIds(known(1), { key: keys.free });
     expect(res.status).toBe(403);
@@ -69,7 +69,7 @@ describe('POST /api/v1/portfolio: results', () => {
   const scores = ROWS.map((r) => r.overall_score).sort((a, b) => a - b);
   const PEERS = { naics: '325110', naics_digits: 6, peer_count: scores.length, percentile_note: null, median_score: scores[Math.ceil(scores.length / 2) - 1]! };
   const below = (s: number) => Math.floor((100 * (scores.filter((x) => x < s).length + scores.filter((x) => x === s).length / 2)) / scores.length);
-  it('found IDs in request order with the four spec 2.4 fields plus peers and score_change; unknown ones in not_found', async () => {
+  it('found IDs in request order with the four result fields plus peers and score_change; unknown ones in not_found', async () => {
     const body = await json(await postIds(['990000000002', '123', '990000000001', 'nope']));
     expect(body.data).toEqual({
       results: [

@@ -25,11 +25,11 @@ function validationSummary(error: ValidationError): string {
   return validationMessage(error.all[0] as SchemaFailure | undefined);
 }
 
-/** Turns whatever was thrown into the spec's error envelope; nothing internal ever reaches the client. */
+/** Turns whatever was thrown into the error envelope (docs/api.md, Errors); nothing internal ever reaches the client. */
 export function classify(error: unknown, elysiaCode: string | number, request: Request, routes: RouteLister) {
   if (error instanceof AppError) return { code: error.errorCode, message: error.message, headers: error.headers };
   if (error instanceof ValidationError) {
-    // Spec 4.2 rule 2: a body that breaks the schema is 400 INVALID_BODY, not 422.
+    // A body that breaks the schema is 400 INVALID_BODY, not 422.
     if (error.type === 'body') return { code: 'INVALID_BODY' as const, message: `Invalid request body: ${validationSummary(error)}`, headers: {} };
     // A path segment that cannot be an ID names no resource: 404 (docs/api.md, "malformed IDs").
     if (error.type === 'params') return { code: 'NOT_FOUND' as const, message: `No such resource: ${validationSummary(error)}`, headers: {} };

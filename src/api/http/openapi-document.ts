@@ -122,7 +122,7 @@ function errorComponent(status: number, codes: ErrorCode[], all: ErrorCode[]) {
   const name = codes.length === all.length ? `Error${status}` : `Error${status}${codes.map(pascalCode).join('')}`;
   const schema = {
     type: 'object',
-    description: `Error envelope (spec 7) of a ${status} response: ${codes.join(' or ')}`,
+    description: `Error envelope of a ${status} response: ${codes.join(' or ')}`,
     required: ['error', 'meta'],
     properties: {
       error: {

@@ -79,7 +79,7 @@ export function buildBinary(opts: BuildOptions = {}): { outfile: string; bytes: 
   const cmd = [
     // Worker modules are extra entry points: Workers load them from inside the binary
     // (src/worker-url.ts).
-    process.execPath, 'build', 'src/main.ts', 'src/ingest/ingest-worker.ts', 'src/index/search/build-worker.ts', 'src/ops/prepare-worker.ts', 'src/state/checkpoint-worker.ts',
+    process.execPath, 'build', 'src/main.ts', 'src/ingest/ingest-worker.ts', 'src/index/search-tables/build-worker.ts', 'src/ops/prepare-worker.ts', 'src/state/checkpoint-worker.ts',
     '--compile', '--minify', `--target=${target}`, `--outfile=${outfile}`,
     `--define=FCS_GIT_COMMIT=${JSON.stringify(commit)}`,
     `--define=FCS_SAMPLE_HASH=${JSON.stringify(sampleHash)}`,

@@ -39,8 +39,8 @@ export const LAYERS: Layer[] = [
   { name: 'area', what: 'the radius search as an algorithm: cell layout, ring walk, top-k and geometry over arrays it is handed; no file I/O', files: [/^area\//] },
   {
     name: 'vocabulary',
-    what: 'the score model and the shared vocabulary: errors, tiers, log, config types, the schema vocabulary, envelope schemas, IP ranges, state codes',
-    files: [/^(scoring|shared)\//, /^(errors|tiers|log|config|jwt-config|hash|version|worker-url)\.ts$/],
+    what: 'the score model, the HTTP wire (request and response bodies, query parameters: no Elysia) and the shared vocabulary: errors, tiers, log, config types, the schema vocabulary, envelope schemas, IP ranges, state codes',
+    files: [/^(scoring|shared|wire)\//, /^(errors|tiers|log|config|jwt-config|hash|version|worker-url)\.ts$/],
   },
 ];
 

@@ -13,7 +13,7 @@ import { searchFacilities } from '../search/service';
 
 /** `GET /api/v1/search`: facilities by words of their name, street, city or ZIP (docs/search.md). */
 export function searchRoutes(deps: AppDeps) {
-  // null when the index's search tables are missing (src/index/search/file.ts): every search is then a 503.
+  // null when the index's search tables are missing (src/index/search-tables/file.ts): every search is then a 503.
   const search = FacilitySearch.open(deps.index);
   // The query is read strictly (422 naming each bad parameter; a cursor is checked against this
   // index) by the pipeline's input step: after authentication, before counting.

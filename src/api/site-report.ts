@@ -54,7 +54,7 @@ export function siteReportRoutes(deps: AppDeps) {
         // `locations` (the export forms) receives each finding's coordinates with the report
         const build = (locations?: Map<string, Location>) => buildSiteReport(deps.index, deps.spatial.require(), query, locations);
         const name = `site-report-${site.lat}_${site.lng}`;
-        // every form is a Response (the JSON one in one write however large: src/shared/late-body.ts), so the async handler has one answer type
+        // every form is a Response (the JSON one in one write however large: src/wire/late-body.ts), so the async handler has one answer type
         if (format === 'json') return bulkyJsonResponse({ data: build(), meta: metaFor(facts, deps.clock) }, set);
         if (format !== 'pdf') {
           const locations = new Map<string, Location>();

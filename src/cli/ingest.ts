@@ -1,6 +1,6 @@
 import { parseDataDate } from '../scoring/dates';
 import { buildTempPath } from '../index/index-writer';
-import { searchFilePath } from '../index/search/file';
+import { searchFilePath } from '../index/search-tables/file';
 import { rejectsPathOf } from '../ingest/rejects';
 import { printable } from './printable';
 import { existsSync, rmSync, statSync } from 'node:fs';

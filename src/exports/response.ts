@@ -2,7 +2,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { toCsv } from './csv';
 import type { ExportFormat } from './format';
 import { toGeoJson, type Location } from './geojson';
-import { lateBody } from '../shared/late-body';
+import { lateBody } from '../wire/late-body';
 
 const MEDIA_TYPE: Record<Exclude<ExportFormat, 'json'>, string> = {
   csv: 'text/csv; charset=utf-8; header=present',
@@ -26,7 +26,7 @@ export type ExportList = {
  * facility record's field: CSV flattens it into `location.lat`/`location.lng` columns,
  * GeoJSON makes it the geometry. The headers set on the context so far (quota, request id, CORS)
  * are moved into the Response, as jsonResponse does, and a body over PLAIN_BODY_MAX goes out in
- * one write (src/shared/late-body.ts).
+ * one write (src/wire/late-body.ts).
  */
 export function exportResponse(
   format: Exclude<ExportFormat, 'json'>,

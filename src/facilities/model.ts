@@ -1,6 +1,6 @@
 import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
-import { ScoreChange } from '../index/history/model';
+import { ScoreChange } from '../index/history-tables/model';
 import { Peers } from '../index/peers';
 import { ExplanationLine, MAX_POINTS, ProgramsInputs } from '../scoring/model';
 import { DataCompleteness } from '../scoring/completeness';

@@ -1,14 +1,14 @@
 import { Database } from 'bun:sqlite';
 import { FacilityReads, SUMMARY_COLUMNS, type FacilityDetail } from './facility-reads';
-import { HistoryReader } from './history/history-reader';
-import type { HistoryEntry, Release, ScoreChange } from './history/model';
-import type { ReleaseChange } from './history/release-changes';
+import { HistoryReader } from './history-tables/history-reader';
+import type { HistoryEntry, Release, ScoreChange } from './history-tables/model';
+import type { ReleaseChange } from './history-tables/release-changes';
 import { ListReads, type BriefWithPeers, type PlacedRow } from './list-reads';
 import type { FacilityBrief, FacilitySummary, IndexInfo, Location } from './model';
 import type { Evidence } from './evidence';
 import { IndexOpenError, openIndexFile, readIndexHeader } from './open-index';
-import { SearchReader } from './search/reader';
-import { ownSearchTables } from './search/file';
+import { SearchReader } from './search-tables/reader';
+import { ownSearchTables } from './search-tables/file';
 import { StoredLookup } from './stored-lookup';
 import { BesideScore } from './beside-score';
 import { UnmappedReads } from './unmapped-reads';
@@ -165,7 +165,7 @@ export class FacilityIndex {
     return this.history.scoreChangeOf(registryId);
   }
 
-  /** The changes of release `seq` among `ids` (src/index/history/release-changes.ts). */
+  /** The changes of release `seq` among `ids` (src/index/history-tables/release-changes.ts). */
   changesInReleaseFor(seq: number, ids: readonly string[]): ReleaseChange[] {
     return this.history.changesInReleaseFor(seq, ids);
   }

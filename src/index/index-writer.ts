@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../address/address';
-import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from './history/carry-forward';
+import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from './history-tables/carry-forward';
 import type { SourceFormat } from '../scoring/completeness';
 import { explainFacts } from '../scoring/explain';
 import { factsOf } from '../scoring/facts';
@@ -15,7 +15,7 @@ import { STORED_INPUT_KEYS, storedInputsJson } from './inputs-codec';
 import { EVIDENCE_KEYS, storedEvidenceJson, type Evidence } from './evidence';
 import { siteFactBitsOf } from './site-facts';
 import { DETAIL_DDL, INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
-import { fillSearchTables, SEARCH_DDL } from './search/table';
+import { fillSearchTables, SEARCH_DDL } from './search-tables/table';
 
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
 export function buildTempPath(finalPath: string, pid: number = process.pid): string {

@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
 import type { IndexInfo } from './model';
 import { formatRefusal } from './schema';
-import { attachSearchFile, SEARCH_SCHEMA } from './search/file';
+import { attachSearchFile, SEARCH_SCHEMA } from './search-tables/file';
 
 /** Thrown when an index file is missing, unreadable or of another format (schema.ts formatRefusal); the CLI prints it as one line. */
 export class IndexOpenError extends Error {}

@@ -1,4 +1,4 @@
-import { HISTORY_DDL } from './history/schema';
+import { HISTORY_DDL } from './history-tables/schema';
 
 /**
  * Index format 11, the only one a server reads (an index of another number is refused at open:

@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite';
-import type { ScoreChange } from './history/model';
-import { changeEntriesStatement, scoreChangeOf } from './history/score-change';
+import type { ScoreChange } from './history-tables/model';
+import { changeEntriesStatement, scoreChangeOf } from './history-tables/score-change';
 import type { ExplanationLine, ProgramsInputs } from '../scoring/model';
 import { explanationLines, type ComponentPoints } from '../scoring/explain';
 import { ReasonDecoder, type StoredExplanation, type TemplateRow } from './explanation-codec';

@@ -1,10 +1,10 @@
 import { renameSync, rmSync, statSync } from 'node:fs';
 import { workerUrl } from '../worker-url';
 import { SCORE_VERSION } from '../scoring/score';
-import type { RecordedRelease } from '../index/history/carry-forward';
+import type { RecordedRelease } from '../index/history-tables/carry-forward';
 import { buildTempPath, IndexWriter } from '../index/index-writer';
-import { SearchBuild, type SearchOutcome } from '../index/search/build';
-import { searchFilePath } from '../index/search/file';
+import { SearchBuild, type SearchOutcome } from '../index/search-tables/build';
+import { searchFilePath } from '../index/search-tables/file';
 import { indexIdentity } from '../index/identity';
 import type { IndexInfo } from '../index/model';
 import type { AsOfSource } from './as-of';
@@ -48,7 +48,7 @@ export type IngestOptions = {
   companions?: IngestCompanion[];
   /**
    * Inputs of at least this many bytes (all files) get their search tables in a file of their own,
-   * `<out>.search`, built on a second thread during the load (src/index/search/file.ts); smaller ones
+   * `<out>.search`, built on a second thread during the load (src/index/search-tables/file.ts); smaller ones
    * keep them in the index, filled after the load. Default SEARCH_FILE_FROM; tests set 0.
    */
   searchFileFrom?: number;

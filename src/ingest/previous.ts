@@ -1,4 +1,4 @@
-import type { PreviousIndex } from '../index/history/carry-forward';
+import type { PreviousIndex } from '../index/history-tables/carry-forward';
 import { PreviousFormatError, readPreviousIndex } from '../index/previous-format';
 import { UnusableInputError } from './errors';
 

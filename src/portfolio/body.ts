@@ -1,6 +1,6 @@
 import { TIER_RULES, type Tier } from '../tiers';
 import { AppError } from '../errors';
-import { isJsonType, kindOf, parseJsonText, readBodyText } from '../shared/json-body';
+import { isJsonType, kindOf, parseJsonText, readBodyText } from '../wire/json-body';
 
 /**
  * Largest portfolio body read, in bytes. 500 twelve-digit IDs as JSON take about 7.5 KiB; 64 KiB
@@ -17,7 +17,7 @@ function tooLarge(hints: BodyHints): AppError {
 }
 
 /**
- * The body as text, read only if it is JSON and at most MAX_BODY_BYTES long (src/shared/json-body.ts).
+ * The body as text, read only if it is JSON and at most MAX_BODY_BYTES long (src/wire/json-body.ts).
  * Returns an AppError instead of the text when the body is not usable JSON text, so the route
  * reports it after authentication.
  */

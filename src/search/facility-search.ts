@@ -1,6 +1,6 @@
 import type { FacilityIndex } from '../index/facility-index';
 import { indexIdentity } from '../index/identity';
-import type { SearchFilters, SearchReader, SearchRow } from '../index/search/reader';
+import type { SearchFilters, SearchReader, SearchRow } from '../index/search-tables/reader';
 import type { CursorKey } from './cursor';
 import type { SearchRequest } from './query';
 import { registryIdIn } from './match';
@@ -42,7 +42,7 @@ function hit(row: SearchRow, value: number): SearchHit {
 export const ID_MATCH_KEY = -Number.MAX_VALUE;
 
 /**
- * Search by words over one open index's search tables (src/index/search/reader.ts). Pages are
+ * Search by words over one open index's search tables (src/index/search-tables/reader.ts). Pages are
  * keyset pages: each starts strictly after the last (sort key, registry_id) of the previous one,
  * so no facility is skipped or repeated while the index is the same.
  */
@@ -55,7 +55,7 @@ export class FacilitySearch {
 
   /**
    * The search over `index`, or null when it has no search tables: its `.search` file is missing or
-   * belongs to another build (src/index/search/file.ts), and every search answers 503.
+   * belongs to another build (src/index/search-tables/file.ts), and every search answers 503.
    */
   static open(index: FacilityIndex, rankedMatches = RANKED_MATCHES): FacilitySearch | null {
     const reader = index.search();

@@ -1,4 +1,4 @@
-import { QueryReader } from '../shared/query-params';
+import { QueryReader } from '../wire/query-params';
 import { DEFAULT_ID_PAGE, MAX_ID_PAGE } from './model';
 
 /**

@@ -1,4 +1,4 @@
-import type { ReleaseChange } from '../index/history/release-changes';
+import type { ReleaseChange } from '../index/history-tables/release-changes';
 import type { ChangeItem, EventType, Rule } from './model';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { join } from 'node:path';
 import { FacilityIndex } from '../../src/index/facility-index';
-import type { HistoryEntry } from '../../src/index/history/model';
+import type { HistoryEntry } from '../../src/index/history-tables/model';
 import { facility } from '../helpers';
 import { historyIndex } from '../support/history-index';
 import { threeReleases, facilityTuples, historyRowsOf, quietIngest, type ScoreTuple, type ThreeReleases } from './releases';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { changesInRelease, changesOfIds } from '../../src/index/history/release-changes';
+import { changesInRelease, changesOfIds } from '../../src/index/history-tables/release-changes';
 import { memoryIndex, DEFAULT_ROWS } from '../helpers';
 import { historyIndex } from '../support/history-index';
 import { A, B, C, D, E, HISTORY, RELEASES, ROWS_3 } from '../support/release-fixture';

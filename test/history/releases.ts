@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChangeKind } from '../../src/index/history/schema';
+import type { ChangeKind } from '../../src/index/history-tables/schema';
 import { csvBatches } from '../../src/ingest/csv-records';
 import { ingest, type IngestOptions, type IngestSummary } from '../../src/ingest/ingest';
 import { openSource } from '../../src/ingest/source';

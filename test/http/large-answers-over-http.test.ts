@@ -1,11 +1,11 @@
 import { Database } from 'bun:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { join } from 'node:path';
-import { PLAIN_BODY_MAX } from '../../src/shared/late-body';
+import { PLAIN_BODY_MAX } from '../../src/wire/late-body';
 import { cli, ROOT, startServer, type Service } from '../support/process';
 import { tempDir } from '../support/temp-dir';
 
-// How an answer is written to the socket depends on its size (src/shared/late-body.ts), and only a
+// How an answer is written to the socket depends on its size (src/wire/late-body.ts), and only a
 // real server shows the framing: one `serve` of the bundled sample, allowing one browser origin.
 const SAMPLE = join(ROOT, 'data', 'sample.sqlite');
 const ORIGIN = 'https://app.example.test';

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { PLAIN_BODY_MAX } from '../../src/shared/late-body';
+import { PLAIN_BODY_MAX } from '../../src/wire/late-body';
 import { pdfText, qpdfCheck } from '../reports/pdf-tools';
 import { cli, ROOT, startServer, type Service } from '../support/process';
 import { tempDir } from '../support/temp-dir';
 
-// How a PDF is written to the socket depends on its size (src/shared/late-body.ts), and only a
+// How a PDF is written to the socket depends on its size (src/wire/late-body.ts), and only a
 // real server shows what goes on the wire: one `serve` of the bundled sample, one kept-alive client.
 const SAMPLE = join(ROOT, 'data', 'sample.sqlite');
 const db = new Database(SAMPLE, { readonly: true });

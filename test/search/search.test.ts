@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { facility, json, makeWorld, memoryIndex } from '../helpers';
-import { DocidSpace } from '../../src/index/search/docids';
+import { DocidSpace } from '../../src/index/search-tables/docids';
 import { FacilitySearch } from '../../src/search/facility-search';
 import { RIVER_ROWS, SEARCH_ROWS } from './fixtures';
 import { connectionOf } from '../../src/index/facility-index';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import type { ReleaseChange } from '../../src/index/history/release-changes';
+import type { ReleaseChange } from '../../src/index/history-tables/release-changes';
 import type { Rule } from '../../src/watchlists/model';
 import { eventTypeOf } from '../../src/watchlists/rules';
 

@@ -1,4 +1,4 @@
-import type { ReleaseChange } from '../../index/history/release-changes';
+import type { ReleaseChange } from '../../index/history-tables/release-changes';
 import type { FacilityIndex } from '../../index/facility-index';
 import { sha256Hex } from '../../hash';
 import type { Log } from '../../log';

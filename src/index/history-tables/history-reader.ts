@@ -15,7 +15,7 @@ function toEntry(r: RawEntry): HistoryEntry {
 }
 
 /**
- * Reads the release list and history of an index (src/index/history/schema.ts), hiding how it is
+ * Reads the release list and history of an index (src/index/history-tables/schema.ts), hiding how it is
  * stored: a facility without rows reads as added in the first release with its current values.
  */
 export class HistoryReader {

@@ -1,7 +1,7 @@
 /**
  * The release list and score history an index carries (docs/ingest.md, "Weekly releases"). Written by
  * ingest, read-only when serving; the shape is the contract between releases/history and watchlists
- * (src/index/history/release-changes.ts reads it with plain SQL).
+ * (src/index/history-tables/release-changes.ts reads it with plain SQL).
  *
  * Facilities of the first release get no rows of their own: a facility without rows has been present,
  * unchanged, since the first release. Its 'added' row at that first release is written only when it

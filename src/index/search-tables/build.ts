@@ -6,7 +6,7 @@ import { searchFilePath } from './file';
 import { SEP, type FromSearchWorker, type SearchRows, type ToSearchWorker } from './build-rows';
 import { searchWords } from './table';
 
-const WORKER_URL = workerUrl('./index/search/build-worker.ts');
+const WORKER_URL = workerUrl('./index/search-tables/build-worker.ts');
 const BATCH = 2000;
 /** Rows the worker holds before writing a round (~15 MB of strings); tests cross many rounds with a few rows. */
 const ROUND_ROWS = 100_000;

@@ -28,13 +28,15 @@ export function envelopeContract(world: () => World) {
       expect(Object.keys(body.meta).sort()).toEqual(['request_id', 'response_time_ms', 'timestamp']);
     });
 
-    it.each([
+    for (const [what, path, status, code] of [
       ['an unknown path', '/api/v1/nowhere', 404, 'NOT_FOUND'],
       ['an area search with a latitude out of range', '/api/v1/area?lat=91&lng=0&radius_miles=5', 422, 'VALIDATION_ERROR'],
       ['an unknown Registry ID', '/api/v1/facility/990999999999', 404, 'NOT_FOUND'],
-    ])('%s gets the error envelope (%i %s)', async (_what, path, status, code) => {
-      await expectError(await call(world(), path, { key: 'enterprise' }), status, code);
-    });
+    ] as const) {
+      it(`${what} gets the error envelope: ${status} ${code}`, async () => {
+        await expectError(await call(world(), path, { key: 'enterprise' }), status, code);
+      });
+    }
 
     it('a body that is not JSON gets 400 INVALID_BODY', async () => {
       const res = await call(world(), '/api/v1/portfolio', { method: 'POST', key: 'enterprise', headers: { 'content-type': 'application/json' }, body: '{"registry_ids": [' });

@@ -15,11 +15,11 @@ function notJsonObjects(lines: string[]): string[] {
 
 /**
  * Logs are one JSON object per line, on stdout and stderr alike, from start to stop (docs/operations.md).
- * Registered last: it reads what the whole session before it printed, then stops the server.
+ * Registered last: it reads all the server printed in the tests before it, then stops the server.
  */
 export function jsonLogsContract(world: () => World) {
   describe('the log', () => {
-    it('is one JSON object per line through a session of keyed calls, errors and a SIGTERM', async () => {
+    it('is one JSON object per line through keyed calls, errors and a SIGTERM', async () => {
       const w = world();
       const id = w.facility.registry_id;
       const statuses = [

@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   KEY_EXISTS: 409,
   PAYLOAD_TOO_LARGE: 413,
   SERVICE_UNAVAILABLE: 503,
+  INVALID_REQUEST: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

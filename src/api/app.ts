@@ -8,6 +8,7 @@ import { historyRoutes } from './history';
 import { keyPlanRoutes } from './key-plan';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
+import { bodySizeGuard, targetGuard } from './http/request-guard';
 import { cors } from './http/cors';
 import { openApiDocs } from './http/openapi';
 import { portfolioRoutes } from './portfolio';
@@ -31,9 +32,11 @@ export function createApp(deps: AppDeps) {
   const routes = () => app.routes.map((r) => ({ method: r.method, path: r.path }));
   return app
     .use(requestContext)
+    .use(targetGuard)
     .use(cors(deps))
     .use(errorHandler(deps, routes))
     .use(accessLog(deps))
+    .use(bodySizeGuard)
     .use(openApiDocs(() => app))
     .use(opsRoutes(deps))
     .use(statusRoutes(deps))

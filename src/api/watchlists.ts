@@ -26,6 +26,8 @@ const CHANGES: ApiKeyRoute = { endpoint: 'watchlists', input: inputCheck(['VALID
 const DELIVERIES: ApiKeyRoute = { ...MANAGE, input: inputCheck(['VALIDATION_ERROR'], ({ request }) => parseDeliveriesQuery(queryOf(request))) };
 const ID_PAGE: ApiKeyRoute = { ...MANAGE, input: inputCheck(['VALIDATION_ERROR'], ({ request }) => parseIdPageQuery(queryOf(request))) };
 const doc = (summary: string, description: string) => ({ tags: ['Watchlists'], summary, description: `${description} Details: docs/api.md (Watchlists), docs/webhooks.md.`, security: [{ apiKey: [] }] });
+// The routes without a body take `parse: 'none'`: the API-key pipeline reads `body` (for the
+// routes that have one), and Elysia would otherwise read whatever is sent to them, however large.
 const NOT_COUNTED = 'Starter and above; Free: 403. Not counted against the monthly quota.';
 
 export function watchlistRoutes(deps: AppDeps) {
@@ -81,12 +83,13 @@ export function watchlistRoutes(deps: AppDeps) {
     .delete('/api/v1/watchlists/:id', async ({ caller, params, facts }) => {
       await deleteWatchlist(watch, caller, params.id);
       return { data: { id: params.id, deleted: true as const }, meta: metaFor(facts, deps.clock) };
-    }, { apiKey: MANAGE, params: IdParam, response: { 200: DeletedResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Delete a watchlist and its pending deliveries', NOT_COUNTED) })
+    }, { apiKey: MANAGE, parse: 'none', params: IdParam, response: { 200: DeletedResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Delete a watchlist and its pending deliveries', NOT_COUNTED) })
     .post('/api/v1/watchlists/:id/secret', async ({ caller, params, facts }) => ({
       data: { id: params.id, webhook_secret: await rotateSecret(d(), caller, params.id) },
       meta: metaFor(facts, deps.clock),
     }), {
       apiKey: MANAGE,
+      parse: 'none',
       params: IdParam,
       response: { 200: SecretResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND', 'VALIDATION_ERROR') },
       detail: doc('Rotate the webhook signing secret', `${NOT_COUNTED} The new secret is shown once; the old one stops signing at once.`),
@@ -118,5 +121,5 @@ export function watchlistRoutes(deps: AppDeps) {
       if (!(await watch.redeliver(w.id, params.event_id, deps.clock()))) throw new AppError('NOT_FOUND', `No delivery ${params.event_id} on watchlist ${w.id}`);
       set.status = 202;
       return { data: { id: params.event_id, status: 'pending' as const }, meta: metaFor(facts, deps.clock) };
-    }, { apiKey: MANAGE, params: EventParam, response: { 202: RedeliverResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Deliver an event again', `${NOT_COUNTED} Same webhook-id; a fresh 24 h retry window.`) });
+    }, { apiKey: MANAGE, parse: 'none', params: EventParam, response: { 202: RedeliverResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Deliver an event again', `${NOT_COUNTED} Same webhook-id; a fresh 24 h retry window.`) });
 }

@@ -2,6 +2,7 @@ import { canonicalAddress, listenersOn, sharesAddress } from './port-listeners';
 import type { createApp } from '../api/app';
 import type { Config } from '../config';
 import type { Log } from '../log';
+import { lastResort } from '../api/http/last-resort';
 import type { FacilityIndex } from '../index/facility-index';
 import type { StateStore } from '../state/store';
 import type { SpatialHandle } from '../area/spatial-handle';
@@ -47,11 +48,14 @@ function describe(index: FacilityIndex) {
  *   `shutdownTimeoutMs`), close the index and the state store, and report the exit code.
  */
 /**
- * What Bun's HTTP server lets us set before our code runs (docs/api.md, "Answers from the HTTP
- * layer"). No request body of ours is over 64 KiB (the portfolio's own cap answers 413 in the
- * envelope), so anything over 1 MiB is refused by Bun (a bare 413) without being buffered.
+ * What Bun's HTTP server is started with (docs/api.md, "Answers from the HTTP layer"). Bun's own
+ * body limit is set out of reach: it answered a bare 413 before our code ran; the app's limit
+ * (src/api/http/request-guard.ts) answers in the envelope. Never Bun's developer error page:
+ * a failure the app does not answer itself still gets the envelope (lastResort).
  */
-export const SERVER_LIMITS = { maxRequestBodySize: 1 << 20 } as const;
+export function serverOptions(log: Log) {
+  return { maxRequestBodySize: Number.MAX_SAFE_INTEGER, development: false, error: lastResort(log) };
+}
 
 /**
  * Fails when something already listens on host:port. Our socket needs SO_REUSEPORT (for the reload's
@@ -100,7 +104,7 @@ export class ServiceProcess {
     if (!reusePort) claimPort(host, port);
     const s = new ServiceProcess(parts, index);
     // SO_REUSEPORT on our own socket is what lets a reload bind its new app beside the old one.
-    s.app.listen({ ...SERVER_LIMITS, port, hostname: host, reusePort: true });
+    s.app.listen({ ...serverOptions(parts.log), port, hostname: host, reusePort: true });
     parts.metrics.inFlight.collectWith(() => [{ labels: {}, value: s.app.server?.pendingRequests ?? 0 }]);
     await s.indexServed(index);
     return s;
@@ -190,7 +194,7 @@ export class ServiceProcess {
     const { metrics, config, log } = this.parts;
     const prev = { app: this.app, index: this.index };
     const app = this.parts.makeApp(next, spatial);
-    app.listen({ ...SERVER_LIMITS, port: this.port, hostname: config.host, reusePort: true });
+    app.listen({ ...serverOptions(log), port: this.port, hostname: config.host, reusePort: true });
     this.app = app;
     this.index = next;
     metrics.indexReloads.inc({ result: 'ok' });

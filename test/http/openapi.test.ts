@@ -93,3 +93,15 @@ describe('error codes in the document come from the one table (src/errors.ts)', 
     expect(Object.keys(op.responses).filter((s) => s !== '200' && s !== 'default').sort()).toEqual([...statuses].sort());
   });
 });
+
+describe('answers any operation can give are on the document', () => {
+  const codesOf = (response: any): string[] => deref(doc, deref(doc, response).content['application/json'].schema).properties.error.properties.code.enum;
+
+  it.each(operations.filter((o) => o.op.requestBody).map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s takes a body, so declares 413 PAYLOAD_TOO_LARGE', (_name, { op }) => {
+    expect(codesOf(op.responses['413'])).toEqual(['PAYLOAD_TOO_LARGE']);
+  });
+
+  it.each(operations.filter((o) => o.op.responses['400']).map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s: its 400 lists INVALID_REQUEST (a target that is no URL, refused before routing)', (_name, { op }) => {
+    expect(codesOf(op.responses['400'])).toContain('INVALID_REQUEST');
+  });
+});

@@ -5,6 +5,8 @@ import { validationMessage, type SchemaFailure } from './validation-message';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../../errors';
 import { metaFor, requestContext } from './request-context';
 
+export const INTERNAL_MESSAGE = 'Internal error; retry once after about a second, then report the request_id';
+
 type RouteLister = () => { method: string; path: string }[];
 
 // Compiled once per route pattern: unknown-route floods should not build regexes per request.
@@ -47,7 +49,7 @@ export function classify(error: unknown, elysiaCode: string | number, request: R
       return { code: 'NOT_FOUND' as const, message: `No such endpoint: ${request.method} ${path}`, headers: {} };
     }
     default:
-      return { code: 'INTERNAL_ERROR' as const, message: 'Internal error; retry once after about a second, then report the request_id', headers: {} };
+      return { code: 'INTERNAL_ERROR' as const, message: INTERNAL_MESSAGE, headers: {} };
   }
 }
 

@@ -30,7 +30,11 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   KEY_EXISTS: 'This account already has a live API key: regenerate it to get a new one',
   PAYLOAD_TOO_LARGE: 'The request body is over 65536 bytes (64 KiB); a portfolio of 500 IDs needs under 8 KiB',
   SERVICE_UNAVAILABLE: 'Shared state is temporarily unavailable; retry in a few seconds',
+  INVALID_REQUEST: 'The request target and Host header do not form a URL: send a path such as /api/v1/status and a valid Host',
 };
+
+/** Codes any operation can answer, whatever it declares (src/api/http/request-guard.ts refuses these before routing). */
+const ANY_OPERATION: ErrorCode[] = ['INVALID_REQUEST'];
 
 const STATUS_TEXT: Record<string, string> = {
   '200': 'OK', '201': 'Created', '204': 'No Content', '400': 'Bad Request', '401': 'Unauthorized', '402': 'Payment Required',
@@ -201,7 +205,7 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
           // The codes the route declares for this status (its schema's enum), else every code of the status.
           const all = codes.get(n)!;
           const declared: unknown = response.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum;
-          const these = Array.isArray(declared) ? all.filter((c) => declared.includes(c)) : all;
+          const these = Array.isArray(declared) ? all.filter((c) => declared.includes(c) || ANY_OPERATION.includes(c)) : all;
           const e = errorComponent(n, these.length ? these : all, all);
           schemas[e.name] = e.schema;
           errorResponses[e.name] = e.response;

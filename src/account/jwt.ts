@@ -77,12 +77,17 @@ export function hmacKeyOf(c: JwtConfig): Uint8Array {
   return key;
 }
 
-/** Plan from the configured claim: a string or a list of strings (roles); the highest mapped tier wins. */
+/**
+ * Plan from the configured claim: a string or a list of strings (roles); the highest mapped tier
+ * wins. Only the map's own entries count: a value such as "constructor" or "__proto__" read the
+ * object's prototype (a function, then a 500), and is as unmapped as any other.
+ */
 export function tierFromClaims(payload: JWTPayload, c: JwtConfig): Tier | null {
   if (!c.tierClaim) return null;
   const raw = payload[c.tierClaim];
   const values = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');
-  const tiers = values.map((v) => (c.tierMap ? c.tierMap[v] : (TIERS as readonly string[]).includes(v) ? (v as Tier) : undefined));
+  const map = c.tierMap;
+  const tiers = values.map((v) => (map ? (Object.hasOwn(map, v) ? map[v] : undefined) : (TIERS as readonly string[]).includes(v) ? (v as Tier) : undefined));
   const best = tiers.filter((x): x is Tier => x !== undefined).sort((a, b) => TIERS.indexOf(b) - TIERS.indexOf(a))[0];
   return best ?? null;
 }

@@ -38,7 +38,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     console.log(USAGE);
     return name === undefined ? 1 : 0;
   }
-  const command = COMMANDS[name];
+  // Own entries only: "constructor" or "toString" would find the object's prototype.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     console.error(`facility-score: unknown command "${printable(name)}"\n\n${USAGE}`);
     return 2;

@@ -55,6 +55,27 @@ describe('tier from the token only when a claim mapping says so', () => {
     expect((await json(res)).data.tier).toBe('platform');
   });
 
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])('a claim value named like an object property (%s) is unmapped: the sign-up tier, then the recorded tier, stays', async (value) => {
+    const w = world({ tierClaim: 'plan', tierMap: { gold: 'enterprise' } });
+    const first = await w.call('/api/v1/account/key', { method: 'POST', headers: bearer(await signHs(claims({ sub: 'u', plan: value }))) });
+    expect(first.status).toBe(201);
+    const { account_id, tier } = (await json(first)).data;
+    expect(tier).toBe('free');
+    await w.store.setTier(account_id, 'platform');
+    for (const plan of [value, [value, 'other']]) {
+      const res = await w.call('/api/v1/account', { headers: bearer(await signHs(claims({ sub: 'u', plan }))) });
+      expect(res.status).toBe(200);
+      expect((await json(res)).data.tier).toBe('platform');
+    }
+  });
+
+  it('a value the operator maps is found even when it is named like an object property', async () => {
+    const w = world({ tierClaim: 'plan', tierMap: jwtConfigFrom({ FCS_JWT_TIER_MAP: 'toString=starter,__proto__=enterprise' }, {}).tierMap });
+    expect((await issue(w, { plan: 'toString' })).tier).toBe('starter');
+    const res = await w.call('/api/v1/account', { headers: bearer(await signHs(claims({ sub: 'u', plan: '__proto__' }))) });
+    expect((await json(res)).data.tier).toBe('enterprise');
+  });
+
   it('without a value map the claim must name a tier; from a list of roles the highest tier wins', async () => {
     const w = world({ tierClaim: 'roles' });
     expect((await issue(w, { roles: ['reader', 'starter', 'platform'] })).tier).toBe('platform');

@@ -135,7 +135,7 @@ describe('a body over the server limit is 413 PAYLOAD_TOO_LARGE in the envelope'
   });
 });
 
-describe('what Bun answers itself (docs/api.md, "Answers from the HTTP layer")', () => {
+describe('what Bun answers itself (docs/api.md, "Requests refused before any route")', () => {
   it('an asterisk-form target (OPTIONS *) is refused by the HTTP parser with a bare 400 before the app sees it', async () => {
     const res = await rawRequest('OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n');
     expect([res.status, res.headers.get('connection'), res.body]).toEqual([400, 'close', '']);

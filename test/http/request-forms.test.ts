@@ -77,6 +77,8 @@ describe('requests no route can take get the envelope, never an HTML page or an 
     const res = await rawRequest('CONNECT 1.2.3.4:443 HTTP/1.1\r\nHost: 1.2.3.4:443\r\n\r\n');
     const body = await expectEnvelope(res, 405, 'METHOD_NOT_ALLOWED');
     expect(body.error.message).toBe('CONNECT is not allowed: this server is not a proxy');
+    // RFC 9110 10.2.1: an empty Allow says the target allows no method.
+    expect(res.headers.get('allow')).toBe('');
   });
 
   it('CONNECT to a host name and port is 405 too (the URL parser reads "example.com:" as a scheme)', async () => {

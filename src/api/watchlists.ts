@@ -26,8 +26,6 @@ const CHANGES: ApiKeyRoute = { endpoint: 'watchlists', input: inputCheck(['VALID
 const DELIVERIES: ApiKeyRoute = { ...MANAGE, input: inputCheck(['VALIDATION_ERROR'], ({ request }) => parseDeliveriesQuery(queryOf(request))) };
 const ID_PAGE: ApiKeyRoute = { ...MANAGE, input: inputCheck(['VALIDATION_ERROR'], ({ request }) => parseIdPageQuery(queryOf(request))) };
 const doc = (summary: string, description: string) => ({ tags: ['Watchlists'], summary, description: `${description} Details: docs/api.md (Watchlists), docs/webhooks.md.`, security: [{ apiKey: [] }] });
-// The routes without a body take `parse: 'none'`: the API-key pipeline reads `body` (for the
-// routes that have one), and Elysia would otherwise read whatever is sent to them, however large.
 const NOT_COUNTED = 'Starter and above; Free: 403. Not counted against the monthly quota.';
 
 export function watchlistRoutes(deps: AppDeps) {
@@ -80,6 +78,8 @@ export function watchlistRoutes(deps: AppDeps) {
       response: { 200: WatchlistResponse, ...apiKeyErrors(WRITE, 'NOT_FOUND', 'VALIDATION_ERROR') },
       detail: doc('Change a watchlist', `${NOT_COUNTED} Fields given replace the stored ones; null removes the rule or the webhook.`),
     })
+    // The routes without a body take `parse: 'none'`: the API-key pipeline reads `body` (for the
+    // routes that have one), so Elysia would read whatever is sent to them, however large.
     .delete('/api/v1/watchlists/:id', async ({ caller, params, facts }) => {
       await deleteWatchlist(watch, caller, params.id);
       return { data: { id: params.id, deleted: true as const }, meta: metaFor(facts, deps.clock) };

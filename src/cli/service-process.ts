@@ -48,10 +48,10 @@ function describe(index: FacilityIndex) {
  *   `shutdownTimeoutMs`), close the index and the state store, and report the exit code.
  */
 /**
- * What Bun's HTTP server is started with (docs/api.md, "Requests refused before any route"). Bun's own
- * body limit is set out of reach: it answered a bare 413 before our code ran; the app's limit
- * (src/api/http/request-guard.ts) answers in the envelope. Never Bun's developer error page:
- * a failure the app does not answer itself still gets the envelope (lastResort).
+ * What Bun's HTTP server is started with (docs/api.md, "Requests refused before any route").
+ * Bun's own body limit is out of reach: it answered a bare 413 before our code ran, where the
+ * app's (src/api/http/request-guard.ts) answers in the envelope. Never Bun's developer page: a
+ * failure the app does not answer itself still gets the envelope (lastResort).
  */
 export function serverOptions(log: Log) {
   return { maxRequestBodySize: Number.MAX_SAFE_INTEGER, development: false, error: lastResort(log) };

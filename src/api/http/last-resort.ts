@@ -5,10 +5,10 @@ import { INTERNAL_MESSAGE } from './error-handler';
 import { newRequestId } from './request-context';
 
 /**
- * What Bun.serve answers when the app itself fails (an error thrown by its error handler): still
- * the envelope, with a request id, and one log line naming the error (its stack a JSON string). Without it Bun
- * wrote its developer page (the working directory, a stack and source) to the client and a
- * multi-line stack to the log. Bun gives this hook no request, so the line names none.
+ * What Bun.serve answers when the app itself fails (its error handler throws): still the envelope,
+ * with a request id, and one log line naming the error, its stack a JSON string. Before, Bun wrote
+ * its developer page (the working directory, a stack, source) to the client and a multi-line
+ * stack to the log. Bun hands this hook no request: the line names no method or route.
  */
 export function lastResort(log: Log, now: () => number = Date.now) {
   return (error: Error): Response => {

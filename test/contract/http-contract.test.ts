@@ -4,6 +4,7 @@ import { accessContract, envelopeContract } from './access';
 import { demoLimitContract } from './demo-limit';
 import { jsonLogsContract } from './logs';
 import { reportsContract } from './reports';
+import { requestFormsContract } from './request-forms';
 import { TARGETS } from './targets';
 import { webPageContract } from './web-page';
 import { contractWorld } from './world';
@@ -20,6 +21,7 @@ for (const target of TARGETS) {
     demoLimitContract(world);
     reportsContract(world);
     webPageContract(world);
+    requestFormsContract(world);
     jsonLogsContract(world); // last: it stops the server
   });
 }

@@ -84,10 +84,10 @@ describe('error codes in the document come from the one table (src/errors.ts)', 
 
   it.each([
     // [path, method, statuses the API-key pipeline and the tier table allow]
-    ['/api/v1/facility/{registry_id}', 'get', ['401', '402', '404', '422', '429', '500', '503']], // every tier may call it: no 403; Free runs out: 402; 422 a bad include
-    ['/api/v1/area', 'get', ['401', '403', '422', '429', '500', '503']], // Free may not call it, so no 402
+    ['/api/v1/facility/{registry_id}', 'get', ['304', '401', '402', '404', '422', '429', '500', '503']], // every tier may call it: no 403; Free runs out: 402; 422 a bad include; 304 to a matching If-None-Match
+    ['/api/v1/area', 'get', ['304', '401', '403', '422', '429', '500', '503']], // Free may not call it, so no 402
     ['/api/v1/portfolio', 'post', ['400', '401', '403', '413', '422', '429', '500', '503']],
-    ['/api/v1/facility/{registry_id}/report', 'post', ['401', '403', '404', '429', '500', '503']],
+    ['/api/v1/facility/{registry_id}/report', 'post', ['401', '403', '404', '412', '429', '500', '503']], // 412 to a matching If-None-Match
   ])('%s %s declares exactly the outcomes its pipeline can give', (path, method, statuses) => {
     const op = apiOperations.find((o) => o.path === path && o.method === method)!.op;
     expect(Object.keys(op.responses).filter((s) => s !== '200' && s !== 'default').sort()).toEqual([...statuses].sort());

@@ -78,12 +78,13 @@ function compressObject(value: object, request: Request, set: Set, minBytes: num
 export function compression(minBytes: number) {
   // The hook hands back the answer it was given when it changes nothing: on the error path Elysia
   // 1.4 sends whatever a mapResponse hook returns, so `undefined` would be an empty body.
-  return new Elysia({ name: 'compression' }).mapResponse({ as: 'global' }, ({ request, responseValue, set }) => {
-    if (request.method === 'HEAD') return responseValue;
+  // (typed as a Response: Elysia's type of a mapResponse hook does not admit handing a value back)
+  return new Elysia({ name: 'compression' }).mapResponse({ as: 'global' }, ({ request, responseValue, set }): Response | Promise<Response> => {
+    if (request.method === 'HEAD') return responseValue as Response;
     if (responseValue instanceof Response) return compressResponse(responseValue, request, minBytes);
     if (responseValue !== null && typeof responseValue === 'object' && (responseValue.constructor === Object || Array.isArray(responseValue))) {
-      return compressObject(responseValue, request, set as Set, minBytes);
+      return compressObject(responseValue, request, set as Set, minBytes) as Response;
     }
-    return responseValue;
+    return responseValue as Response;
   });
 }

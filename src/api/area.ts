@@ -29,7 +29,7 @@ export function areaRoutes(deps: AppDeps) {
       ({ input, facts, set, request, caller }) => {
         const { value: q, format } = AREA_QUERY.from(input);
         const spatial = deps.spatial.require();
-        const unchanged = notModified(request, listTag(release, request, format, caller.tier), set, 'Accept');
+        const unchanged = notModified(request, listTag(release, request, format, caller.tier), set, 'Accept, Origin, Accept-Encoding');
         if (unchanged) return unchanged;
         const data = findWithinRadius(spatial, q);
         // every form is a Response: a 500-facility answer is ~70 KB, sent in one write (json-response.ts)

@@ -15,7 +15,7 @@ export function historyRoutes(deps: AppDeps) {
     '/api/v1/facility/:registry_id/history',
     ({ params, facts, request, set }) => {
       const data = facilityHistory(deps.index, params.registry_id);
-      return notModified(request, etag, set) ?? { data, meta: metaFor(facts, deps.clock) };
+      return notModified(request, etag, set, 'Accept-Encoding') ?? { data, meta: metaFor(facts, deps.clock) };
     },
     {
       apiKey: 'history',

@@ -31,7 +31,7 @@ export function searchRoutes(deps: AppDeps) {
       '/api/v1/search',
       ({ input, facts, request, set, caller }) => {
         const { value: r, format } = SEARCH_QUERY.from(input);
-        const unchanged = notModified(request, listTag(release, request, format, caller.tier), set, 'Accept');
+        const unchanged = notModified(request, listTag(release, request, format, caller.tier), set, 'Accept, Origin, Accept-Encoding');
         if (unchanged) return unchanged;
         const { result, locations } = searchFacilities(search!, r);
         if (format === 'json') return bulkyJsonResponse({ data: result, meta: metaFor(facts, deps.clock) }, set);

@@ -37,6 +37,9 @@ describe('conditional GETs: ETag, then 304 Not Modified', () => {
     expect(again.headers.get('etag')).toBe(etag);
     expect(again.headers.get('cache-control')).toBe('private, no-cache');
     expect(again.headers.get('x-request-id')).toMatch(/^req_/);
+    // the 304 names what the 200 varies on (RFC 9110 15.4.5)
+    const names = (r: Response) => (r.headers.get('vary') ?? '').split(/,\s*/).filter(Boolean);
+    for (const name of names(first)) expect(names(again)).toContain(name);
     // another tag, or the same one among others
     expect((await get(path, paid.key, { 'if-none-match': 'W/"other"' })).status).toBe(200);
     expect((await get(path, paid.key, { 'if-none-match': `"a", ${etag}` })).status).toBe(304);

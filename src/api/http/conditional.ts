@@ -1,4 +1,5 @@
 import { AppError } from '../../errors';
+import { withVary } from './compression';
 import type { IndexInfo } from '../../index/model';
 import { indexIdentity } from '../../index/identity';
 import { VERSION } from '../../version';
@@ -59,7 +60,7 @@ export const KEYED_CACHE_CONTROL = 'private, no-cache';
 /**
  * A GET answer's validator: with an If-None-Match that matches `etag`, the 304 Not Modified to return
  * (no body; the ETag, Cache-Control and the headers set so far: request id, quota, Vary); otherwise
- * null, with ETag and Cache-Control set for the 200. `vary` names what else the 200 varies on, for the 304.
+ * null, with ETag and Cache-Control set for the 200. `vary` names what else the 200 may vary on, for the 304.
  */
 export function notModified(request: Request, etag: string, set: Set, vary?: string): Response | null {
   const headers = set.headers as Record<string, string>;
@@ -67,7 +68,7 @@ export function notModified(request: Request, etag: string, set: Set, vary?: str
   headers['cache-control'] = KEYED_CACHE_CONTROL;
   if (!noneMatchHits(request.headers.get('if-none-match'), etag)) return null;
   set.headers = {};
-  if (vary !== undefined) headers.vary = headers.vary ? `${headers.vary}, ${vary}` : vary;
+  if (vary !== undefined) for (const name of vary.split(', ')) headers.vary = withVary(headers.vary, name);
   return new Response(null, { status: 304, headers });
 }
 

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia';
-import { lateBody } from '../../shared/late-body';
+import { lateBody } from '../../wire/late-body';
 
 /** The answers worth compressing: JSON, CSV and GeoJSON. A PDF is deflated inside already. */
 const COMPRESSIBLE = /^(?:application\/(?:json|geo\+json)|text\/csv)\b/i;

@@ -93,3 +93,31 @@ describe('error codes in the document come from the one table (src/errors.ts)', 
     expect(Object.keys(op.responses).filter((s) => s !== '200' && s !== 'default').sort()).toEqual([...statuses].sort());
   });
 });
+
+describe('conditional requests and compression are documented', () => {
+  const op = (path: string, method: string) => apiOperations.find((o) => o.path === path && o.method === method)!.op;
+  const headerNames = (r: any) => Object.keys(r.headers ?? {});
+
+  it.each(['/api/v1/facility/{registry_id}', '/api/v1/facility/{registry_id}/history', '/api/v1/area', '/api/v1/search'])(
+    'GET %s takes If-None-Match, sends ETag, and answers 304 with ETag and the quota headers (it is counted)',
+    (path) => {
+      const get = op(path, 'get');
+      expect(get.parameters.map((p: any) => p.name)).toContain('If-None-Match');
+      expect(headerNames(get.responses['200'])).toEqual(expect.arrayContaining(['ETag', 'Cache-Control']));
+      expect(headerNames(get.responses['304'])).toEqual(expect.arrayContaining(['ETag', 'Cache-Control', 'X-RateLimit-Remaining']));
+      expect(get.responses['304'].content).toBeUndefined();
+    },
+  );
+
+  it.each(['/api/v1/facility/{registry_id}/report', '/api/v1/site-report'])('POST %s takes If-None-Match and declares its 412', (path) => {
+    const post = op(path, 'post');
+    expect(post.parameters.map((p: any) => p.name)).toContain('If-None-Match');
+    expect(Object.keys(post.responses)).toContain('412');
+    expect(headerNames(post.responses['200'])).toContain('ETag');
+  });
+
+  it('list answers document Vary and Content-Encoding; the lookup, never compressed, does not', () => {
+    expect(headerNames(op('/api/v1/area', 'get').responses['200'])).toEqual(expect.arrayContaining(['Vary', 'Content-Encoding']));
+    expect(headerNames(op('/api/v1/facility/{registry_id}', 'get').responses['200'])).not.toContain('Content-Encoding');
+  });
+});

@@ -208,7 +208,7 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
       delete op['x-compressed'];
       if (conditional) {
         op.parameters = [...(op.parameters ?? []), IF_NONE_MATCH];
-        if (method === 'get') op.responses['304'] = NOT_MODIFIED;
+        if (method === 'get') op.responses['304'] = structuredClone(NOT_MODIFIED);
       }
       for (const param of op.parameters ?? []) {
         // A parameter's `examples` is a map of Example Objects; the plugin copies the schema's array.
@@ -244,7 +244,11 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
         response.description ??= STATUS_TEXT[status] ?? 'Response';
         if (response.content) response.content = oneMediaType(response.content, false);
         response.headers = { 'X-Request-Id': headerRef('X-Request-Id'), ...(response.headers ?? {}) };
-        if (n === 304) continue;
+        if (n === 304) {
+          // counted like the 200 it stands for, so it carries the quota headers
+          if (metered) for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'] as const) response.headers[h] = headerRef(h);
+          continue;
+        }
         if (conditional) response.headers.ETag = headerRef('ETag');
         if (conditional && method === 'get') response.headers['Cache-Control'] = headerRef('Cache-Control');
         if (compressed && response.content && Object.keys(response.content).some((type) => /json|csv/.test(type))) {

@@ -41,6 +41,8 @@ export const Config = t.Object({
   /** Account-endpoint JWT verification (docs/accounts.md); empty = account login off. */
   jwt: JwtConfig,
   logRequests: t.Boolean({ default: true }),
+  /** JSON, CSV and GeoJSON answers of at least this many bytes are gzip-compressed for a client that accepts it (docs/api.md, "Compression"). */
+  compressMinBytes: t.Integer({ minimum: 0, maximum: 1_073_741_824, default: 1024 }),
   /** Bearer token /metrics requires; null = /metrics is public (docs/operations.md). */
   metricsToken: t.Union([t.String({ minLength: 16 }), t.Null()], { default: null }),
   /** On SIGTERM, how long in-flight requests may run before their connections are closed. */
@@ -83,6 +85,7 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   signupTier: 'free',
   jwt: {},
   logRequests: true,
+  compressMinBytes: 1024,
   metricsToken: null,
   shutdownTimeoutMs: 15000,
   webhookAllow: [],

@@ -10,6 +10,7 @@ import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
 import { bodySizeGuard, targetGuard } from './http/request-guard';
 import { cors } from './http/cors';
+import { compression } from './http/compression';
 import { openApiDocs } from './http/openapi';
 import { portfolioRoutes } from './portfolio';
 import { accessLog } from './http/access-log';
@@ -41,6 +42,9 @@ export function createApp(deps: AppDeps) {
     .use(opsRoutes(deps))
     .use(statusRoutes(deps))
     .use(facilityRoutes(deps))
+    // Every route from here on may answer gzip-compressed; the probes, status and the lookup above
+    // always answer small and so pay nothing for it (src/api/http/compression.ts)
+    .use(compression(deps.config.compressMinBytes))
     .use(historyRoutes(deps))
     .use(areaRoutes(deps))
     .use(portfolioRoutes(deps))

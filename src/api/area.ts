@@ -8,6 +8,7 @@ import { metaFor } from './http/request-context';
 import { AreaFacility, AreaQuery, AreaResponse } from '../area/model';
 import { parseAreaQuery } from '../area/query';
 import { countWithinRadius, findWithinRadius } from '../area/service';
+import { listTag, notModified, releaseTag } from './http/conditional';
 
 /**
  * The query is read strictly (422 naming each bad parameter) by the pipeline's input step: after
@@ -20,13 +21,16 @@ const AREA: ApiKeyRoute = { endpoint: 'area', input: AREA_QUERY };
 const ERRORS = apiKeyErrors(AREA);
 
 export function areaRoutes(deps: AppDeps) {
+  const release = releaseTag(deps.index.info);
   return new Elysia({ name: 'area-routes' })
     .use(apiKeyAuth(deps))
     .get(
       '/api/v1/area',
-      ({ input, facts, set }) => {
+      ({ input, facts, set, request, caller }) => {
         const { value: q, format } = AREA_QUERY.from(input);
         const spatial = deps.spatial.require();
+        const unchanged = notModified(request, listTag(release, request, format, caller.tier), set, 'Accept, Origin, Accept-Encoding');
+        if (unchanged) return unchanged;
         const data = findWithinRadius(spatial, q);
         // every form is a Response: a 500-facility answer is ~70 KB, sent in one write (json-response.ts)
         if (format === 'json') return bulkyJsonResponse({ data, meta: metaFor(facts, deps.clock) }, set);
@@ -60,6 +64,7 @@ export function areaRoutes(deps: AppDeps) {
             'matched and in `X-Truncated: true` that `limit` cut it (the JSON form\'s `total` counts what it returns). Right after a start whose index carries no stored area index, ' +
             '503 SERVICE_UNAVAILABLE with Retry-After until it is built (not counted). Details: docs/area-and-portfolio.md.',
           security: [{ apiKey: [] }],
+          'x-conditional': true,
           responses: listResponses(AreaResponse, 'Facilities within the radius', ERRORS, {
             'X-Total-Count': { description: 'CSV and GeoJSON only: how many facilities match the query, before `limit`', schema: { type: 'integer', minimum: 0 } },
             'X-Truncated': { description: 'CSV and GeoJSON only: `true` when `limit` cut the list (X-Total-Count is larger than the rows sent)', schema: { type: 'string', enum: ['true', 'false'] } },

@@ -6,9 +6,10 @@ import { findFacility, findFacilityRow } from '../facilities/service';
 import { apiKeyAuth, apiKeyErrors } from './http/api-key-auth';
 import { pdfResponse } from './http/pdf-response';
 import { scoreSeries } from '../history/score-series';
-import { exportReport } from '../reports/service';
+import { exportReport, reportKey } from '../reports/service';
+import { refuseIfUnchanged, weakTag } from './http/conditional';
 
-const ERRORS = apiKeyErrors('report', 'NOT_FOUND');
+const ERRORS = apiKeyErrors('report', 'NOT_FOUND', 'PRECONDITION_FAILED');
 
 /** The OpenAPI view of the outcomes: Elysia's schema-derived 200 would claim JSON, this says PDF. */
 const DOCUMENTED_RESPONSES: OpenAPIV3.ResponsesObject = {
@@ -30,12 +31,14 @@ export function reportRoutes(deps: AppDeps) {
   const cache = deps.reportCache;
   return new Elysia({ name: 'report-routes' }).use(apiKeyAuth(deps)).post(
     '/api/v1/facility/:registry_id/report',
-    async ({ params, facts, set }) => {
+    async ({ params, facts, set, request }) => {
       // A cache hit needs only the slim row; the score inputs are read for a render.
       const facility = findFacility(deps.index, params.registry_id);
+      const releases = deps.index.releases().length;
+      // the ETag is the document's cache key: a caller holding the current dossier gets a 412 (docs/api.md, "Conditional requests")
+      refuseIfUnchanged(request, weakTag(reportKey(facility, deps.index.info, releases).slice(0, 32)), set);
       const loadRow = () => findFacilityRow(deps.index, facility.registry_id);
       const loadScoreHistory = () => scoreSeries(deps.index.historyOf(facility.registry_id), deps.index.releases());
-      const releases = deps.index.releases().length;
       const result = await exportReport({ facility, loadRow, loadScoreHistory, releases, info: deps.index.info, cache, now: deps.clock() });
       facts.cache = result.cache;
       // The ID is digits only (RegistryIdParam), so it is safe inside the quoted filename.
@@ -60,6 +63,7 @@ export function reportRoutes(deps: AppDeps) {
           '(rendered and stored) or BYPASS (rendered, cache unavailable). Counts as one call, cached or not; a well-formed unknown ID is ' +
           '404 and counted like a lookup, a malformed one is 404 and not counted. Any request body is ignored.',
         security: [{ apiKey: [] }],
+          'x-conditional': true,
         responses: DOCUMENTED_RESPONSES,
       },
     },

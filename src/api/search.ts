@@ -10,6 +10,7 @@ import { FacilitySearch } from '../search/facility-search';
 import { SearchFacility, SearchQuery, SearchResponse } from '../search/model';
 import { parseSearchQuery } from '../search/query';
 import { searchFacilities } from '../search/service';
+import { listTag, notModified, releaseTag } from './http/conditional';
 
 /** `GET /api/v1/search`: facilities by words of their name, street, city or ZIP (docs/search.md). */
 export function searchRoutes(deps: AppDeps) {
@@ -23,12 +24,15 @@ export function searchRoutes(deps: AppDeps) {
   });
   const SEARCH: ApiKeyRoute = { endpoint: 'search', input: SEARCH_QUERY };
   const ERRORS = apiKeyErrors(SEARCH);
+  const release = releaseTag(deps.index.info);
   return new Elysia({ name: 'search-routes' })
     .use(apiKeyAuth(deps))
     .get(
       '/api/v1/search',
-      ({ input, facts, request, set }) => {
+      ({ input, facts, request, set, caller }) => {
         const { value: r, format } = SEARCH_QUERY.from(input);
+        const unchanged = notModified(request, listTag(release, request, format, caller.tier), set, 'Accept, Origin, Accept-Encoding');
+        if (unchanged) return unchanged;
         const { result, locations } = searchFacilities(search!, r);
         if (format === 'json') return bulkyJsonResponse({ data: result, meta: metaFor(facts, deps.clock) }, set);
         const headers: Record<string, string> = {};
@@ -61,6 +65,7 @@ export function searchRoutes(deps: AppDeps) {
             'parameter is 422 VALIDATION_ERROR and not counted; a valid search counts as one call in any form. 503 on an index built ' +
             'before search existed. Details: docs/search.md.',
           security: [{ apiKey: [] }],
+          'x-conditional': true,
           responses: listResponses(SearchResponse, 'One page of matching facilities', ERRORS),
         },
       },

@@ -9,7 +9,8 @@ import { pdfResponse } from './http/pdf-response';
 import { metaFor } from './http/request-context';
 import { parseJson, readJsonText } from '../portfolio/body';
 import { FacilitySearch } from '../search/facility-search';
-import { exportSiteReport } from '../site-report/export';
+import { exportSiteReport, siteReportKey } from '../site-report/export';
+import { refuseIfUnchanged, weakTag } from './http/conditional';
 import { locateSite, offlineLocator } from '../site-report/locate';
 import { Finding, SiteReportBody, SiteReportQuery, SiteReportResponse } from '../site-report/model';
 import { checkSiteRequest } from '../site-report/request';
@@ -28,7 +29,7 @@ const SITE_INPUT = inputCheck(['INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'VALIDATION_
   format: chooseForm(new URL(request.url).searchParams, request.headers.get('accept'), FORMS),
 }));
 const SITE_REPORT: ApiKeyRoute = { endpoint: 'site_report', input: SITE_INPUT };
-const ERRORS = apiKeyErrors(SITE_REPORT, 'NOT_FOUND');
+const ERRORS = apiKeyErrors(SITE_REPORT, 'NOT_FOUND', 'PRECONDITION_FAILED');
 const HINTS = { example: '{"lat": 29.76, "lng": -95.37} or {"address": "..."}', typicalSize: 'a site report request needs under 1 KiB' };
 
 function documentedResponses(): OpenAPIV3.ResponsesObject {
@@ -47,7 +48,7 @@ export function siteReportRoutes(deps: AppDeps) {
     .use(apiKeyAuth(deps))
     .post(
       '/api/v1/site-report',
-      async ({ input, facts, set }) => {
+      async ({ input, facts, set, request }) => {
         const { value: req, format } = SITE_INPUT.from(input);
         const site = await locateSite(req, deps.index, locator);
         const query: SiteQuery = { site, name: req.name, address: req.address, distances: req.distances };
@@ -61,6 +62,8 @@ export function siteReportRoutes(deps: AppDeps) {
           const data = build(locations);
           return exportResponse(format, { name, items: data.findings, locations, columns: Object.keys(Finding.properties) }, set);
         }
+        // the PDF's ETag is its cache key: a caller holding the current document gets a 412 (docs/api.md, "Conditional requests")
+        refuseIfUnchanged(request, weakTag(siteReportKey(query, deps.index.info).slice(0, 32)), set);
         const result = await exportSiteReport({ query, build, info: deps.index.info, cache: deps.reportCache, now: deps.clock() });
         facts.cache = result.cache;
         return pdfResponse(result.pdf, { name: `${name}.pdf`, cache: result.cache }, set);
@@ -89,6 +92,7 @@ export function siteReportRoutes(deps: AppDeps) {
             'form: JSON, CSV or GeoJSON of the findings, or the PDF report (`Accept: application/pdf` or `?format=pdf`; cached 24 h by site, ' +
             'distances and index). Details: docs/site-report.md.',
           security: [{ apiKey: [] }],
+          'x-conditional': true,
           responses: documentedResponses(),
         },
       },

@@ -50,6 +50,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     signupTier: (str('signup-tier', 'FCS_SIGNUP_TIER') as Config['signupTier'] | undefined) ?? 'free',
     jwt: jwtConfigFrom(env, flags),
     logRequests: fromEnv('FCS_LOG_REQUESTS') === undefined ? undefined : env.FCS_LOG_REQUESTS !== '0',
+    compressMinBytes: mib(str('compress-min-bytes', 'FCS_COMPRESS_MIN_BYTES')),
     metricsToken: env.FCS_METRICS_TOKEN || null,
     shutdownTimeoutMs: num('FCS_SHUTDOWN_TIMEOUT_MS'),
     webhookAllow: webhookAllow ? webhookAllow.split(',').map((s) => s.trim()).filter(Boolean) : undefined,

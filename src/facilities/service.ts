@@ -84,8 +84,13 @@ export function findFacility(index: FacilityIndex, registryId: string): Facility
  * this shapes it for the tier. 404 NOT_FOUND when the facility is not in the index.
  */
 export function lookupFacility(index: FacilityIndex, registryId: string, tier: Tier, withEvidence = false): FacilityRecord {
-  const full = TIER_RULES[tier].fullComponents;
-  return toFacilityRecord(index.stored.answer(registryId, full, withEvidence) ?? missing(registryId), tier, withEvidence);
+  return lookupFacilityScored(index, registryId, tier, withEvidence).record;
+}
+
+/** lookupFacility with the facility's score hash (src/scoring/score.ts), which an answer's ETag is made of. */
+export function lookupFacilityScored(index: FacilityIndex, registryId: string, tier: Tier, withEvidence = false): { record: FacilityRecord; scoreHash: string } {
+  const answer = index.stored.answer(registryId, TIER_RULES[tier].fullComponents, withEvidence) ?? missing(registryId);
+  return { record: toFacilityRecord(answer, tier, withEvidence), scoreHash: answer.row.score_hash };
 }
 
 function missing(registryId: string): never {

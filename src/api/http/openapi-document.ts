@@ -11,6 +11,9 @@ import { ERROR_STATUS, type ErrorCode } from '../../errors';
  * - hoists Meta and every 2xx JSON body into `components.schemas`;
  * - gives every error status its own response in `components.responses`: a closed enum of the codes
  *   that status can carry (from src/errors.ts), and one example per code;
+ * - documents ETag, If-None-Match and the 304 (GET) or 412 (POST) of an operation marked `x-conditional`,
+ *   and Vary and Content-Encoding on the JSON, CSV and GeoJSON answers of keyed operations (but one
+ *   marked `x-compressed: false`);
  * - documents X-Request-Id on every response, the quota headers on metered API-key operations, Retry-After,
  *   WWW-Authenticate and Allow where they are sent; marks public operations `security: []`.
  */
@@ -28,6 +31,7 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   INTERNAL_ERROR: 'Internal error; retry once after about a second, then report the request_id',
   METHOD_NOT_ALLOWED: 'DELETE is not allowed on /api/v1/status; use GET',
   KEY_EXISTS: 'This account already has a live API key: regenerate it to get a new one',
+  PRECONDITION_FAILED: 'If-None-Match matches the current document (its ETag); it has not changed, so it is not sent again',
   PAYLOAD_TOO_LARGE: 'The request body is over 65536 bytes (64 KiB); a portfolio of 500 IDs needs under 8 KiB',
   SERVICE_UNAVAILABLE: 'Shared state is temporarily unavailable; retry in a few seconds',
   INVALID_REQUEST: 'The request target and Host header do not form a URL: send a path such as /api/v1/status and a valid Host',
@@ -37,7 +41,7 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
 const ANY_OPERATION: ErrorCode[] = ['INVALID_REQUEST'];
 
 const STATUS_TEXT: Record<string, string> = {
-  '200': 'OK', '201': 'Created', '204': 'No Content', '400': 'Bad Request', '401': 'Unauthorized', '402': 'Payment Required',
+  '200': 'OK', '201': 'Created', '204': 'No Content', '304': 'Not Modified', '412': 'Precondition Failed', '400': 'Bad Request', '401': 'Unauthorized', '402': 'Payment Required',
   '403': 'Forbidden', '404': 'Not Found', '405': 'Method Not Allowed', '409': 'Conflict', '413': 'Payload Too Large',
   '422': 'Unprocessable Content', '429': 'Too Many Requests', '500': 'Internal Server Error', '503': 'Service Unavailable',
 };
@@ -57,6 +61,10 @@ const HEADERS = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0, examples: [60] } },
   'WWW-Authenticate': { description: 'The challenge: `ApiKey realm="facility-score", header="X-API-Key"` on data endpoints, `Bearer realm=...` on account endpoints', schema: { type: 'string' } },
   Allow: { description: 'The methods the path accepts', schema: { type: 'string', examples: ['GET'] } },
+  ETag: { description: 'Weak validator of the answer (docs/api.md, "Conditional requests"); send it back in `If-None-Match`', schema: { type: 'string', examples: ['W/"1x2y3z.9f8e7d6c5b4a39281706f5e4d3c2b1a0.full"'] } },
+  'Cache-Control': { description: '`private, no-cache` on an answer with an ETag: kept by no shared cache, revalidated before reuse', schema: { type: 'string' } },
+  Vary: { description: 'The request headers the answer depends on; `Accept-Encoding` on every JSON, CSV and GeoJSON answer that may be compressed', schema: { type: 'string' } },
+  'Content-Encoding': { description: '`gzip` when the answer is at least the compression threshold (1 KiB by default) and `Accept-Encoding` takes gzip (docs/api.md, "Compression")', schema: { type: 'string', enum: ['gzip'] } },
 } as const;
 
 type HeaderName = keyof typeof HEADERS;
@@ -160,6 +168,19 @@ function errorComponent(status: number, codes: ErrorCode[], all: ErrorCode[]) {
 
 const pascalCode = (code: string) => code.toLowerCase().replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
 
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'An ETag of an earlier answer: 304 Not Modified (GET) or 412 PRECONDITION_FAILED (POST) while it is current (docs/api.md, "Conditional requests")',
+  schema: { type: 'string' },
+};
+
+const NOT_MODIFIED = {
+  description: 'Not Modified: the answer whose ETag was sent in If-None-Match is current. No body; counts as a call.',
+  headers: { 'X-Request-Id': headerRef('X-Request-Id'), ETag: headerRef('ETag'), 'Cache-Control': headerRef('Cache-Control') },
+};
+
 const META_EXAMPLE = { request_id: 'req_01JD3X9Q4T8M2K7V5N6P', timestamp: '2026-11-22T01:30:00.000Z', response_time_ms: 1 };
 
 /** `raw`: the document the swagger plugin builds. Returns a new document; `raw` is not changed. */
@@ -182,6 +203,17 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
       const metered = keyed && ('402' in op.responses || '429' in op.responses);
       if (!op.security) op.security = []; // public: stated, not left to a default
       op.operationId ??= `${method}${pascal(path)}`;
+      // Routes that set ETag say so in their `detail` (src/api/http/conditional.ts); the GETs answer a
+      // matching If-None-Match with 304, the POSTs with 412.
+      const conditional = op['x-conditional'] === true;
+      // keyed answers may be compressed, but for a route that says it never is (the lookup, always small)
+      const compressed = keyed && op['x-compressed'] !== false;
+      delete op['x-conditional'];
+      delete op['x-compressed'];
+      if (conditional) {
+        op.parameters = [...(op.parameters ?? []), IF_NONE_MATCH];
+        if (method === 'get') op.responses['304'] = structuredClone(NOT_MODIFIED);
+      }
       for (const param of op.parameters ?? []) {
         // A parameter's `examples` is a map of Example Objects; the plugin copies the schema's array.
         if (Array.isArray(param.examples)) {
@@ -216,6 +248,17 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
         response.description ??= STATUS_TEXT[status] ?? 'Response';
         if (response.content) response.content = oneMediaType(response.content, false);
         response.headers = { 'X-Request-Id': headerRef('X-Request-Id'), ...(response.headers ?? {}) };
+        if (n === 304) {
+          // counted like the 200 it stands for, so it carries the quota headers
+          if (metered) for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'] as const) response.headers[h] = headerRef(h);
+          continue;
+        }
+        if (conditional) response.headers.ETag = headerRef('ETag');
+        if (conditional && method === 'get') response.headers['Cache-Control'] = headerRef('Cache-Control');
+        if (compressed && response.content && Object.keys(response.content).some((type) => /json|csv/.test(type))) {
+          response.headers.Vary = headerRef('Vary');
+          response.headers['Content-Encoding'] = headerRef('Content-Encoding');
+        }
         if (metered && n < 300) {
           for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'] as const) response.headers[h] = headerRef(h);
         }

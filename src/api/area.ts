@@ -32,7 +32,7 @@ export function areaRoutes(deps: AppDeps) {
         const unchanged = notModified(request, listTag(release, request, format, caller.tier), set, 'Accept, Origin, Accept-Encoding');
         if (unchanged) return unchanged;
         const data = findWithinRadius(spatial, q);
-        // every form is a Response: a 500-facility answer is ~70 KB, sent in one write (json-response.ts)
+        // every form is a Response: a 500-facility answer is large, sent in one write (json-response.ts)
         if (format === 'json') return bulkyJsonResponse({ data, meta: metaFor(facts, deps.clock) }, set);
         // A file has no `total` beside its rows: headers say how many matched and whether `limit` cut the list.
         const matched = data.total < q.limit ? data.total : countWithinRadius(spatial, q);

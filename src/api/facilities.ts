@@ -13,7 +13,7 @@ export function facilityRoutes(deps: AppDeps) {
   return new Elysia({ name: 'facility-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/facility/:registry_id',
     // Returned as a ready Response, out of Elysia's per-response normaliser (its union checks of
-    // programs, peers and explanation cost ~0.1 of a lookup); test/facilities/stored-lookup.test.ts
+    // programs, peers and explanation are a visible share of a lookup); test/facilities/stored-lookup.test.ts
     // checks every body of the sample against the schema instead, for every tier.
     // ETag (docs/api.md, "Conditional requests"): the release, the facility's score hash and the caller's view of it.
     ({ params, query, caller, facts, set, request }) => {

@@ -187,7 +187,7 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
   const cellIds = new Map<string, number>(), cellNames: string[] = [];
   // The H3 call is most of the build. Each call leaves a few short strings behind, collected every
   // 2^18 facilities (a young-generation pass, milliseconds): the national layout alone raised RSS
-  // by 816 MiB with it against 1,024 MiB without (one run each, docs/operations.md).
+  // markedly less with it than without.
   for (let i = 0; i < count; i++) {
     if ((i & 0x3ffff) === 0x3ffff) Bun.gc(false);
     const cell = latLngToCell(lat0[i]!, lng0[i]!, res);
@@ -248,7 +248,7 @@ export function cellNumber(s: SpatialIndex, h: string): number {
 
 /**
  * Stable counting sort of `items` by an integer key in 0 .. keys - 1. Indexed loops, not `for...of`:
- * the iterator's result objects made the national layout's sorts add 518 MB of RSS instead of 42 (one run each).
+ * the iterator's result objects made the national layout's sorts add many times the RSS.
  */
 function countingSort(items: Uint32Array, keyOf: (item: number) => number, keys: number): Uint32Array {
   const n = items.length;

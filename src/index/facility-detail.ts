@@ -49,7 +49,7 @@ export type DetailDictionary = { templates: TemplateRow[]; records: RecordRow[];
 /**
  * One build's detail encoding (ids are per index file): sentence templates, shared program records
  * and shared details. A shareable detail is stored once in table shared_detail and the
- * facility's row holds its id, an integer (ids from 1), so most rows carry 1-3 bytes instead of ~40 and a lookup's
+ * facility's row holds its id, an integer (ids from 1), so most rows carry a few bytes instead of text and a lookup's
  * decoded detail is found by a number (stored-lookup.ts). Other details are stored in the row as text.
  */
 export class DetailEncoder {
@@ -84,7 +84,7 @@ export class DetailEncoder {
    * completeness without reading or deriving anything.
    */
   completeness(facts: ScoreFacts, format: SourceFormat): number {
-    // keyed by the few facts it reads: building and writing the value for every row cost ~1.2 us a row
+    // keyed by the few facts it reads: building and writing the value for every row was a visible per-row cost
     const key = completenessKey(facts, format);
     let id = this.kindByKey.get(key);
     if (id === undefined) {

@@ -75,7 +75,7 @@ export class IndexWriter {
     // (bun:sqlite runs SQLite in defensive mode, which keeps journal_mode at DELETE: the journal then
     // holds only the pages the file had before the build's one transaction, i.e. almost nothing.)
     // A 128 MiB page cache: the rows go in in key order, so the cache mostly holds pages waiting to
-    // be written; 256 MiB cost ~200 MB of peak RSS on a million rows and bought no speed.
+    // be written; a larger one cost peak RSS and bought no speed (docs/benchmarks.md, Ingest).
     this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -131072;');
     this.db.exec(INDEX_DDL);
     this.db.exec(PEER_DDL);
@@ -204,7 +204,7 @@ export class IndexWriter {
     this.release = recordRelease(this.db, { as_of: full.as_of, score_version: full.score_version, dataset_name: full.dataset_name, facility_count: full.facility_count }, this.previous, STORED_INPUT_KEYS);
     // The previous index is read by recordRelease only. Its page cache (up to 128 MiB, full after the
     // diff's scan) is handed back now, before the search fill's sort takes up to the main cache's size:
-    // otherwise both sit on top of the load's heap and `ingest --previous` peaked ~0.36 GB above a plain one.
+    // otherwise both sit on top of the load's heap and `ingest --previous` peaked well above a plain one.
     if (this.previous) this.db.exec(`PRAGMA ${PREVIOUS_SCHEMA}.cache_size = -2048; PRAGMA shrink_memory;`);
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);

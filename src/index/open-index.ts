@@ -20,7 +20,7 @@ export function openIndexFile(path: string): { db: Database; searchTables: strin
     // below hold for both files.
     const search = attachSearchFile(db, path);
     // The file never changes under us (ingest writes a new file and renames it), so hold the
-    // shared lock for good: without it every lookup pays lock/unlock syscalls (~10 µs of ~14).
+    // shared lock for good: without it lock/unlock syscalls are most of every lookup's time.
     db.exec('PRAGMA query_only = ON; PRAGMA mmap_size = 4294967296; PRAGMA locking_mode = EXCLUSIVE;');
     if (search.attached) db.exec(`PRAGMA ${SEARCH_SCHEMA}.mmap_size = 4294967296;`);
     return { db, searchTables: search.note };

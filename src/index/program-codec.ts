@@ -3,8 +3,7 @@ import { type ProgramInputs, type ProgramsInputs } from '../scoring/model';
 /**
  * Compact storage of the per-program records (in facility.detail): one JSON array of four
  * entries (caa, cwa, rcra, sdwa), each null or the eleven fields in ProgramInputs order. Keyed JSON
- * doubled the size of the inputs (374 -> 828 bytes a row) and spilled rows to overflow pages: the
- * index file grew 2.3x on a 100k-row national slice.
+ * was mostly key names and spilled rows to overflow pages, which made the index file far larger.
  */
 
 /**
@@ -21,7 +20,7 @@ const MAX_SHARED_RECORDS = 65_536;
 /**
  * Assigns program_record ids during a build. A record with no date and no money in it
  * (most of them: "No Violation Identified" with zero counts) is one of few shapes, so it is stored once
- * and each facility keeps its id: the sample's facility.detail went from 117 to ~40 bytes a row, which
+ * and each facility keeps its id: facility.detail shrank to a fraction of its size, which
  * keeps a national `facility` row (WITHOUT ROWID: whole rows in interior cells) at about its old
  * width. Records with a date or an amount stay in the row: they are nearly all distinct.
  * Ids are per index file; one build owns one (the producer, or the writer for add()).

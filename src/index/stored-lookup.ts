@@ -41,10 +41,10 @@ function freezePrograms(p: ProgramsInputs): ProgramsInputs {
 
 /**
  * The reader of a lookup's stored answer: the row and its detail in one statement (the detail is a
- * column of `facility`: as a side table read by key, in a join or a subquery, it cost 0.8-1 µs more
- * a lookup on the sample), the score change from the facility's history entries when the index has
- * any (./history/score-change.ts), the explanation templates and shared program records read once
- * at open, the peers (table peer_rank, a few thousand rows) kept in memory once read.
+ * column of `facility`: as a side table read by key, in a join or a subquery, it made every lookup
+ * slower), the score change from the facility's history entries when the index has any
+ * (./history/score-change.ts), the explanation templates and shared program records read once at
+ * open, the peers (table peer_rank, a few thousand rows) kept in memory once read.
  */
 export class StoredLookup {
   readonly reasons: ReasonDecoder;
@@ -107,8 +107,8 @@ export class StoredLookup {
 
   /**
    * The programs and sentences of a stored detail, parsed once per distinct detail. Most facilities
-   * share theirs with many others (a clean record under the same programs: on the sample 8 details
-   * cover 78% of the rows, stored once in shared_detail, and the row holds a number), so a lookup
+   * share theirs with many others (a clean record under the same programs: a handful of details cover
+   * most rows, stored once in shared_detail, and the row holds a number), so a lookup
    * usually skips the JSON.parse, the four program objects and the sentence fill-in. The values are
    * shared between responses, so they are frozen; the memo is bounded (`memoLimit` details, then it
    * starts over, so details seen often come back in at once).
@@ -135,7 +135,7 @@ export class StoredLookup {
     const cached = d.lines;
     if (cached.points !== points) {
       // the lines are frozen, the array is not: a frozen (or sealed) array sends JSC's JSON.stringify
-      // off its fast path, ~4x slower for the whole body
+      // off its fast path, several times slower for the whole body
       cached.value = explanationLines(row, d.why).map((l) => Object.freeze(l));
       cached.points = points;
     }

@@ -45,7 +45,7 @@ const HISTORY = /^[_VSU]{0,13}$/;
  * A row's evidence. Lenient by design: these fields are shown, never scored, so a value that cannot
  * be read is null (not reported) rather than a reason to leave a facility out of the index.
  * Runs for every row at ingest: module-level helpers taking `f`, no closures per row, and the few
- * distinct RCRA cells read once each (the per-row closures and regexes cost ~4 us a row).
+ * distinct RCRA cells read once each (per-row closures and regexes were a visible cost).
  */
 export function evidenceOf(f: RecordCells, c: EvidenceColumnMap): Evidence {
   const rcra = text(f, c.rcra_universes), tri = text(f, c.tri_flag), cases = text(f, c.fec_case_ids);

@@ -1,8 +1,8 @@
 /**
  * The registry IDs ingest has indexed, for its duplicate check (first row wins), held as numbers in
- * an open-addressing table on a Float64Array. A Set of 3.2M numbers took ~140 MB of the GC heap (an
- * entry each, marked by every full collection) and ~0.5 us an ID; this table takes 8 bytes a slot,
- * 2 to 4 slots an ID (~67 MB at 3.2M), outside the GC heap, and ~0.2 us. IDs that are not such
+ * an open-addressing table on a Float64Array. A Set of 3.2M numbers was a large part of the GC heap
+ * (an entry each, marked by every full collection) and slower per ID; this table takes 8 bytes a slot,
+ * 2 to 4 slots an ID, outside the GC heap. IDs that are not such
  * numbers (leading zeros, over 15 digits) keep their text in a Set beside it: EPA's are 12 digits.
  */
 export class RegistryIdSet {

@@ -55,8 +55,8 @@ export type IngestOptions = {
 };
 
 /**
- * 64 MB of input (~100,000 exporter rows): below it the search fill takes a second or two and one
- * file is simpler to carry (the bundled sample, tests); EPA's national file is ~2 GB (340 MB gzipped).
+ * 64 MB of input (about 100,000 exporter rows): below it the search fill is short and one file is
+ * simpler to carry (the bundled sample, tests); EPA's national file is far larger.
  */
 export const SEARCH_FILE_FROM = 64 * 1024 * 1024;
 

@@ -29,8 +29,8 @@ export function openSource(path: string): Source {
   let read = 0;
   let digest = '';
   // A gzip file is read in small pieces and measured by what the decompressor has consumed, not by
-  // what was read from disk: 1 MiB reads put a 2 MB sample at 50% before its first row, and the
-  // read-ahead kept progress at 100% long before the end.
+  // what was read from disk: large reads put a small sample half done before its first row, and the
+  // read-ahead kept progress complete long before the end.
   const gunzip = gzip ? createGunzip({ chunkSize: 1 << 18 }) : null;
   async function* raw(): AsyncGenerator<Uint8Array> {
     for await (const chunk of createReadStream(path, { highWaterMark: gzip ? 1 << 16 : 1 << 20 })) {

@@ -2,7 +2,7 @@
  * The report cache's memory tier: the most recently used entries, each as the PDF bytes and the
  * time it was rendered, up to a byte budget; least recently used go first. Only what is on disk
  * (stored or read back, checksum verified) is held, so it never serves a PDF the disk cache would
- * not: it only skips reading and checking the file again. A 200 KB site report read from disk
+ * not: it only skips reading and checking the file again. A large site report read from disk
  * cost several times a dossier's hit; from here both cost a lookup.
  */
 export class HotEntries {

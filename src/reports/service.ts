@@ -59,8 +59,8 @@ export async function exportReport(input: {
   const key = reportKey(input.facility, input.info, input.releases);
   const cached = input.cache ? await input.cache.get(key).catch(() => null) : null;
   if (cached) return { pdf: cached, cache: 'HIT' };
-  // Imported on the first render, not at start: pdf-lib inflates its font tables when loaded (~12 ms
-  // of a ~130 ms binary start to the first lookup, measured with --cpu-prof).
+  // Imported on the first render, not at start: pdf-lib inflates its font tables when loaded (a visible
+  // share of the binary's start to the first lookup, seen with --cpu-prof).
   const { renderReport } = await import('./document');
   const pdf = await renderReport(buildReportView(input.loadRow(), input.info, { generatedAt: input.now, documentId: documentIdOf(key) }, input.loadScoreHistory()));
   const stored = input.cache ? await input.cache.put(key, pdf).catch(() => false) : false;

@@ -17,8 +17,8 @@ export const DataCompleteness = t.Object({
   source_format: SourceFormat,
   /**
    * The score inputs the source has no column for; every other one was present. Only the missing
-   * ones are listed: sent with every lookup, the full list of present ones would add ~420 bytes to
-   * answer the same question.
+   * ones are listed: sent with every lookup, the full list of present ones would add every input's
+   * name to answer the same question.
    */
   inputs_missing: t.Array(t.String(), {
     description: `Score inputs the source has no column for; every other one of ${INPUT_FIELDS.join(', ')} was present (per-program records are listed under programs)`,

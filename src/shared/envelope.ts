@@ -61,8 +61,8 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, ReturnType
 
 /**
  * `{ data, meta }` schema for a success body whose data is `data`. Marked `noValidate`: Elysia
- * would otherwise re-check every success body at run time (about 50 µs per lookup, half the
- * request); the schemas still drive OpenAPI, and tests check bodies against them (test/helpers.ts).
+ * would otherwise re-check every success body at run time (a large share of a lookup's time); the
+ * schemas still drive OpenAPI, and tests check bodies against them (test/helpers.ts).
  */
 export const Envelope = <T extends Parameters<typeof t.Object>[0]>(data: ReturnType<typeof t.Object<T>>) =>
   t.Object({ data, meta: Meta }, { noValidate: true });

@@ -28,7 +28,7 @@ let zipTable: ZipTable | undefined;
 
 /**
  * Centre of a 5-digit ZIP from the bundled `zipcodes` table (federalgovernmentzipcodes.us), or null.
- * Loaded on the first ZIP-only match (a 5 MB object literal, ~0.9 s), as the demo loads it.
+ * Loaded on the first ZIP-only match (a large object literal, slow to load), as the demo loads it.
  */
 export function zipCentroid(zip: string): { lat: number; lng: number } | null {
   zipTable ??= require('zipcodes') as ZipTable;

@@ -11,7 +11,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /**
  * Deepest nesting of arrays and objects a body may have. Our bodies nest three levels
- * (`{"rule": {...}}`, `{"registry_ids": [...]}`); 5,000 levels (10 KB) overflowed the stack of the
+ * (`{"rule": {...}}`, `{"registry_ids": [...]}`); thousands of levels overflowed the stack of the
  * validator's error mapper, a 500, before this check.
  */
 export const MAX_JSON_DEPTH = 32;

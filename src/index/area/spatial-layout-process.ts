@@ -5,11 +5,10 @@ import { writeSpatialFileAt } from './spatial-file';
 import { AREA_H3_RES, layoutSpatialIndex } from '../../area/spatial-index';
 
 /**
- * The area layout in a process of its own. At national scale the ingest process holds ~0.9-1.1 GB
- * when its load ends (the parser's heap: a full GC does not hand it back to the OS); laid out there,
- * the layout came on top of it (1.85 GiB peak with main's layout, ~1.2 GiB after its loop fixes).
- * A fresh process maps the collected columns from a temp file and lays them out with none of that
- * heap (~0.7 GiB), while the ingest process waits at ~0.45 GiB (docs/operations.md). A Worker would
+ * The area layout in a process of its own. At national scale the ingest process holds the parser's
+ * heap when its load ends (a full GC does not hand it back to the OS); laid out there, the layout
+ * came on top of it. A fresh process maps the collected columns from a temp file and lays them out
+ * with none of that heap, while the ingest process waits (docs/benchmarks.md, Ingest). A Worker would
  * not do: it shares the process, so its heap adds to the same RSS.
  */
 

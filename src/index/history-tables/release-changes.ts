@@ -67,7 +67,7 @@ export function changesInRelease(db: Database, seq: number): ReleaseChange[] {
 /**
  * The changes of release `seq` among `ids` only: one key lookup per ID, so watching 10,000 IDs costs
  * the same whatever the size of the release (reading a national release's 64,000 changes whole and
- * filtering was 2-3 s on the shared machine; scripts/bench-watch-events.ts).
+ * filtering was far slower; scripts/bench-watch-events.ts).
  */
 export function changesInReleaseFor(db: Database, seq: number, ids: readonly string[]): ReleaseChange[] {
   return statementsOf(db).inReleaseFor.all(JSON.stringify(ids), seq).map(toChange);

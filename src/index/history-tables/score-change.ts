@@ -16,8 +16,8 @@ export const CHANGE_ENTRIES_FROM = 'FROM history h JOIN release r ON r.seq = h.s
  * facility's own change.
  *
  * Read as a second keyed statement beside the row, and only on an index with history rows: written
- * as SQL joined into the row's statement (correlated subqueries) it cost 50-60 µs a lookup on the
- * sample, against ~15 µs for this read and walk, and ~45 µs even over an empty history table.
+ * as SQL joined into the row's statement (correlated subqueries) it cost several times this read and
+ * walk, most of that even over an empty history table.
  */
 export function scoreChangeOf(entries: readonly ChangeEntry[], currentVersion: string): ScoreChange {
   for (let i = 0; i + 1 < entries.length; i++) {

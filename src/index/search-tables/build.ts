@@ -8,7 +8,7 @@ import { searchWords } from './table';
 
 const WORKER_URL = workerUrl('./index/search-tables/build-worker.ts');
 const BATCH = 2000;
-/** Rows the worker holds before writing a round (~15 MB of strings); tests cross many rounds with a few rows. */
+/** Rows the worker holds before writing a round (bounds its strings); tests cross many rounds with a few rows. */
 const ROUND_ROWS = 100_000;
 
 /** The row fields the search tables need. */
@@ -19,7 +19,7 @@ export type SearchOutcome = { file: true; busyMs: number } | { file: false; why:
 
 /**
  * The search file (./file.ts) built while ingest loads, on a thread of its own
- * (./build-worker.ts): filling the search tables after the load took ~47 s of a ~190 s
+ * (./build-worker.ts): filling the search tables after the load was a large share of a
  * national ingest on one core, while the second core sat idle. Docids are numbered as rows arrive
  * (./docids.ts), which needs the rows in registry-ID order, as EPA's file is. A file that is
  * not, a worker that cannot start or fails: finish() then answers no file and why, and the writer
@@ -67,7 +67,7 @@ export class SearchBuild {
     const rank = (this.ranks[score] = (this.ranks[score] ?? 0) + 1);
     const state = row.fac_state;
     const naics = row.fac_naics;
-    // One text per batch crosses to the thread (a flat copy, ~2x cheaper than arrays of strings); a
+    // One text per batch crosses to the thread (a flat copy, cheaper than arrays of strings); a
     // NUL inside a filter column could not cross it exactly, so such a file is filled in the index.
     if (id.includes(SEP) || state.includes(SEP) || naics.includes(SEP)) return this.giveUp('a NUL character in a registry ID, state or NAICS code');
     const b = this.batch;

@@ -38,7 +38,7 @@ function gzipped(body: Uint8Array<ArrayBuffer> | string, status: number, headers
   return new Response(lateBody(Bun.gzipSync(body, { level: GZIP_LEVEL })), { status, headers: out });
 }
 
-/** zlib's level 6 (its default) measured barely smaller than level 4 on a site report at 1.5x its time (docs/benchmarks.md). */
+/** zlib's default level (6) was barely smaller than this one on a site report and markedly slower (docs/benchmarks.md, Compression). */
 const GZIP_LEVEL = 4;
 
 /** A returned Response: Vary always, and the body compressed when the client accepts gzip and it is at least `minBytes`. */

@@ -2,11 +2,12 @@ import { Elysia, t } from 'elysia';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { AppDeps } from './deps';
 import { RegistryIdParam } from '../facilities/model';
-import { findFacility, findFacilityRow } from '../facilities/service';
+import { findFacility } from '../facilities/service';
 import { apiKeyAuth, apiKeyErrors } from './http/api-key-auth';
 import { pdfResponse } from './http/pdf-response';
-import { scoreSeries } from '../history/score-series';
 import { exportReport } from '../reports/service';
+import { renderSourceOf } from '../render/source';
+import { asHeavy } from './http/heavy';
 
 const ERRORS = apiKeyErrors('report', 'NOT_FOUND');
 
@@ -31,12 +32,13 @@ export function reportRoutes(deps: AppDeps) {
   return new Elysia({ name: 'report-routes' }).use(apiKeyAuth(deps)).post(
     '/api/v1/facility/:registry_id/report',
     async ({ params, facts, set }) => {
-      // A cache hit needs only the slim row; the score inputs are read for a render.
       const facility = findFacility(deps.index, params.registry_id);
-      const loadRow = () => findFacilityRow(deps.index, facility.registry_id);
-      const loadScoreHistory = () => scoreSeries(deps.index.historyOf(facility.registry_id), deps.index.releases());
       const releases = deps.index.releases().length;
-      const result = await exportReport({ facility, loadRow, loadScoreHistory, releases, info: deps.index.info, cache, now: deps.clock() });
+      const now = deps.clock();
+      // A cache hit is read here; a render runs on a render worker (docs/operations.md, "Render pool").
+      const render = (documentId: string) =>
+        asHeavy(deps, facts, () => deps.renderPool.run(renderSourceOf(deps.index, deps.spatial), { kind: 'dossier-pdf', registryId: facility.registry_id, now, documentId }));
+      const result = await exportReport({ facility, render, releases, info: deps.index.info, cache });
       facts.cache = result.cache;
       // The ID is digits only (RegistryIdParam), so it is safe inside the quoted filename.
       return pdfResponse(result.pdf, { name: `service-report-${facility.registry_id}.pdf`, cache: result.cache }, set);

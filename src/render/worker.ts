@@ -49,5 +49,9 @@ self.onmessage = async (event: MessageEvent<JobMessage>) => {
     self.postMessage({ id, ok: true, body } satisfies JobReply, [body.buffer as ArrayBuffer]);
   } catch (e) {
     self.postMessage({ id, ok: false, message: (e as Error).message } satisfies JobReply);
+  } finally {
+    // a report's garbage is collected before the next job, so a worker holds one report's heap at
+    // most; left to the collector's schedule it piled up over several (docs/benchmarks.md)
+    Bun.gc(true);
   }
 };

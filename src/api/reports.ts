@@ -60,7 +60,8 @@ export function reportRoutes(deps: AppDeps) {
           'attachment named `service-report-<registry_id>.pdf`: identity, overall score, a bar and a one-line reason per component, the ' +
           'enforcement flag, the data source and as-of date. Cached for 24 h per (registry_id, score_hash); `X-Cache` says HIT, MISS ' +
           '(rendered and stored) or BYPASS (rendered, cache unavailable). Counts as one call, cached or not; a well-formed unknown ID is ' +
-          '404 and counted like a lookup, a malformed one is 404 and not counted. Any request body is ignored.',
+          '404 and counted like a lookup, a malformed one is 404 and not counted. Any request body is ignored. A render runs on the render pool: ' +
+          'an account over its concurrent renders (2 by default) gets 429 RATE_LIMIT_EXCEEDED, a full queue 503, both with Retry-After and not counted.',
         security: [{ apiKey: [] }],
         responses: DOCUMENTED_RESPONSES,
       },

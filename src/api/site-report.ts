@@ -91,7 +91,7 @@ export function siteReportRoutes(deps: AppDeps) {
             "site's ZIP; a per-category count by distance band; the sources searched and the ASTM E1527-21 record sources not searched. A shape " +
             'error is 400 INVALID_BODY, a value out of range 422 VALIDATION_ERROR, each naming the field; not counted. One counted call in any ' +
             'form: JSON, CSV or GeoJSON of the findings, or the PDF report (`Accept: application/pdf` or `?format=pdf`; cached 24 h by site, ' +
-            'distances and index). Details: docs/site-report.md.',
+            'distances and index). Made on the render pool: an account over its concurrent renders (2 by default) gets 429 RATE_LIMIT_EXCEEDED, a full queue 503, both with Retry-After and not counted. Details: docs/site-report.md.',
           security: [{ apiKey: [] }],
           responses: documentedResponses(),
         },

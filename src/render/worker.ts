@@ -50,8 +50,10 @@ self.onmessage = async (event: MessageEvent<JobMessage>) => {
   } catch (e) {
     self.postMessage({ id, ok: false, message: (e as Error).message } satisfies JobReply);
   } finally {
-    // a report's garbage is collected before the next job, so a worker holds one report's heap at
-    // most; left to the collector's schedule it piled up over several (docs/benchmarks.md)
-    Bun.gc(true);
+    // A site report PDF leaves pdf-lib's object graph of every page as garbage: collected before the
+    // next job, so a worker holds one such report at most; left to the collector's schedule, several
+    // piled up (docs/benchmarks.md). Not after the other jobs: their garbage is small, and a full
+    // collection costs more than a JSON report.
+    if (job.kind === 'site-pdf') Bun.gc(true);
   }
 };

@@ -144,3 +144,23 @@ describe('a render worker that dies', () => {
     expect(gate.pool.state.workers).toBe(1);
   });
 });
+
+describe('one pool across index reloads', () => {
+  it("answers each app from its own index: a report after a reload lists the new index's facilities", async () => {
+    const gate = gatedPool();
+    opened.push(gate);
+    gate.open();
+    const near = (id: string) => ({ ...DEFAULT_ROWS[2]!, registry_id: id, fac_name: `NEIGHBOUR ${id}`, lat: HOUSTON.lat + 0.001 });
+    const before = makeWorld({ rows: [near('990000000101')], deps: { renderPool: gate.pool } });
+    const after = makeWorld({ rows: [near('990000000202')], deps: { renderPool: gate.pool } });
+    const findings = async (w: typeof before) => {
+      const { key } = await w.keyFor('platform');
+      const res = await w.call('/api/v1/site-report', { method: 'POST', key, headers: { 'content-type': 'application/json' }, body: JSON.stringify(HOUSTON) });
+      return (await json(res)).data.findings.map((f: { registry_id: string }) => f.registry_id);
+    };
+    expect(await findings(before)).toEqual(['990000000101']);
+    expect(await findings(after)).toEqual(['990000000202']);
+    expect(await findings(before)).toEqual(['990000000101']);
+    expect(gate.pool.state.workers).toBe(1);
+  });
+});

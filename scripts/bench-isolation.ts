@@ -13,7 +13,7 @@
  * second core. Run it alone (it loads both cores):
  *   npx bun run scripts/bench-isolation.ts [checkout ...] [--index PATH] [--seconds 30] [--concurrency 8] [--miles 1] [--env K=V ...]
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -111,6 +111,7 @@ async function measure(checkout: string) {
     return { alone, loaded, made, refused, before, peak, after };
   } finally {
     server.stop();
+    rmSync(work, { recursive: true, force: true });
   }
 }
 

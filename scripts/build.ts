@@ -79,7 +79,7 @@ export function buildBinary(opts: BuildOptions = {}): { outfile: string; bytes: 
   const cmd = [
     // Worker modules are extra entry points: Workers load them from inside the binary
     // (src/worker-url.ts).
-    process.execPath, 'build', 'src/main.ts', 'src/ingest/ingest-worker.ts', 'src/index/search-tables/build-worker.ts', 'src/ops/prepare-worker.ts', 'src/state/checkpoint-worker.ts',
+    process.execPath, 'build', 'src/main.ts', 'src/ingest/ingest-worker.ts', 'src/index/search-tables/build-worker.ts', 'src/ops/prepare-worker.ts', 'src/state/checkpoint-worker.ts', 'src/render/worker.ts',
     // No whitespace or identifier minifying: Elysia reads each handler's source text (Function.toString) to
     // decide what its context carries, and on one-line, renamed code it misses `server` (so no peer
     // address for the demo limit) and prints warnings. Syntax minifying keeps lines and names.

@@ -32,7 +32,7 @@ export const LAYERS: Layer[] = [
   {
     name: 'features',
     what: 'the engines the routes call, one folder per capability; none imports Elysia',
-    files: [/^(facilities|portfolio|reports|site-report|demo|account|ops|search|exports|history|watchlists|web)\//],
+    files: [/^(render|facilities|portfolio|reports|site-report|demo|account|ops|search|exports|history|watchlists|web)\//],
   },
   { name: 'ingest', what: "the ingest pipeline: read the exporter, map each row to named fields, score, hand the records to the index's writers", files: [/^ingest\//] },
   { name: 'access/state/index', what: "API-key access rules, the state store, the facility index (every file of a release: the SQLite index with its release history, .area, .search; their formats, writers and readers), address normalisation", files: [/^(access|state|index|address)\//] },

@@ -18,6 +18,12 @@ export const Config = t.Object({
   reportCacheMaxMb: t.Integer({ minimum: 1, maximum: 1_048_576, default: 1024 }),
   /** Memory tier of the report cache in MiB: the most recently used PDFs, served without reading their file; 0 = none. */
   reportCacheMemoryMb: t.Integer({ minimum: 0, maximum: 65_536, default: 64 }),
+  /** Render pool (docs/operations.md): worker threads that make site reports, dossier PDFs and their
+   * exports off the request thread; heavy requests that may wait for one beyond those running; and
+   * heavy requests one account may have in progress at once (over it: 429). Per process. */
+  renderWorkers: t.Integer({ minimum: 1, maximum: 64, default: 1 }),
+  renderQueue: t.Integer({ minimum: 0, maximum: 10_000, default: 16 }),
+  heavyPerAccount: t.Integer({ minimum: 1, maximum: 1000, default: 2 }),
   /** Redis URL for shared state between replicas; null = embedded SQLite state. */
   redisUrl: t.Union([t.String(), t.Null()], { default: null }),
   /** Redis (docs/replicas.md): namespace of every key; the longest wait for one reply before a 503
@@ -72,6 +78,9 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   reportCacheDir: null,
   reportCacheMaxMb: 1024,
   reportCacheMemoryMb: 64,
+  renderWorkers: 1,
+  renderQueue: 16,
+  heavyPerAccount: 2,
   redisUrl: null,
   redisPrefix: 'fcs:',
   redisTimeoutMs: 10000,

@@ -2,12 +2,13 @@ import { Elysia, t } from 'elysia';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { AppDeps } from './deps';
 import { RegistryIdParam } from '../facilities/model';
-import { findFacility, findFacilityRow } from '../facilities/service';
+import { findFacility } from '../facilities/service';
 import { apiKeyAuth, apiKeyErrors } from './http/api-key-auth';
 import { pdfResponse } from './http/pdf-response';
-import { scoreSeries } from '../history/score-series';
 import { exportReport, reportKey } from '../reports/service';
+import { renderSourceOf } from '../render/source';
 import { refuseIfUnchanged, weakTag } from './http/conditional';
+import { asHeavy } from './http/heavy';
 
 const ERRORS = apiKeyErrors('report', 'NOT_FOUND', 'PRECONDITION_FAILED');
 
@@ -32,14 +33,15 @@ export function reportRoutes(deps: AppDeps) {
   return new Elysia({ name: 'report-routes' }).use(apiKeyAuth(deps)).post(
     '/api/v1/facility/:registry_id/report',
     async ({ params, facts, set, request }) => {
-      // A cache hit needs only the slim row; the score inputs are read for a render.
       const facility = findFacility(deps.index, params.registry_id);
       const releases = deps.index.releases().length;
       // the ETag is the document's cache key: a caller holding the current dossier gets a 412 (docs/api.md, "Conditional requests")
       refuseIfUnchanged(request, weakTag(reportKey(facility, deps.index.info, releases).slice(0, 32)), set);
-      const loadRow = () => findFacilityRow(deps.index, facility.registry_id);
-      const loadScoreHistory = () => scoreSeries(deps.index.historyOf(facility.registry_id), deps.index.releases());
-      const result = await exportReport({ facility, loadRow, loadScoreHistory, releases, info: deps.index.info, cache, now: deps.clock() });
+      const now = deps.clock();
+      // A cache hit is read here; a render runs on a render worker (docs/operations.md, "Render pool").
+      const render = (documentId: string) =>
+        asHeavy(deps, facts, () => deps.renderPool.run(renderSourceOf(deps.index, deps.spatial), { kind: 'dossier-pdf', registryId: facility.registry_id, now, documentId }));
+      const result = await exportReport({ facility, render, releases, info: deps.index.info, cache });
       facts.cache = result.cache;
       // The ID is digits only (RegistryIdParam), so it is safe inside the quoted filename.
       return pdfResponse(result.pdf, { name: `service-report-${facility.registry_id}.pdf`, cache: result.cache }, set);
@@ -61,7 +63,8 @@ export function reportRoutes(deps: AppDeps) {
           'attachment named `service-report-<registry_id>.pdf`: identity, overall score, a bar and a one-line reason per component, the ' +
           'enforcement flag, the data source and as-of date. Cached for 24 h per (registry_id, score_hash); `X-Cache` says HIT, MISS ' +
           '(rendered and stored) or BYPASS (rendered, cache unavailable). Counts as one call, cached or not; a well-formed unknown ID is ' +
-          '404 and counted like a lookup, a malformed one is 404 and not counted. Any request body is ignored.',
+          '404 and counted like a lookup, a malformed one is 404 and not counted. Any request body is ignored. A render runs on the render pool: ' +
+          'an account over its concurrent renders (2 by default) gets 429 RATE_LIMIT_EXCEEDED, a full queue 503, both with Retry-After and not counted.',
         security: [{ apiKey: [] }],
           'x-conditional': true,
         responses: DOCUMENTED_RESPONSES,

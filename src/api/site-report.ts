@@ -3,8 +3,8 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from './http/api-key-auth';
 import { chooseForm } from '../exports/format';
-import { exportResponse, listResponses } from '../exports/response';
-import { bulkyJsonResponse } from './http/json-response';
+import { exportFileResponse, listResponses } from '../exports/response';
+import { jsonTextResponse } from './http/json-response';
 import { pdfResponse } from './http/pdf-response';
 import { metaFor } from './http/request-context';
 import { parseJson, readJsonText } from '../portfolio/body';
@@ -12,10 +12,12 @@ import { FacilitySearch } from '../search/facility-search';
 import { exportSiteReport, siteReportKey } from '../site-report/export';
 import { refuseIfUnchanged, weakTag } from './http/conditional';
 import { locateSite, offlineLocator } from '../site-report/locate';
-import { Finding, SiteReportBody, SiteReportQuery, SiteReportResponse } from '../site-report/model';
+import { SiteReportBody, SiteReportQuery, SiteReportResponse } from '../site-report/model';
 import { checkSiteRequest } from '../site-report/request';
-import { buildSiteReport, type SiteQuery } from '../site-report/service';
-import type { Location } from '../index/model';
+import type { SiteQuery } from '../site-report/service';
+import { withMeta, type RenderJob } from '../render/jobs';
+import { renderSourceOf } from '../render/source';
+import { asHeavy } from './http/heavy';
 
 const FORMS = ['json', 'csv', 'geojson', 'pdf'] as const;
 
@@ -52,19 +54,21 @@ export function siteReportRoutes(deps: AppDeps) {
         const { value: req, format } = SITE_INPUT.from(input);
         const site = await locateSite(req, deps.index, locator);
         const query: SiteQuery = { site, name: req.name, address: req.address, distances: req.distances };
-        // `locations` (the export forms) receives each finding's coordinates with the report
-        const build = (locations?: Map<string, Location>) => buildSiteReport(deps.index, deps.spatial.require(), query, locations);
+        deps.spatial.require(); // 503 while the area index loads, before a worker is asked
+        // every form is made on a render worker (docs/operations.md, "Render pool"); a cached PDF needs none
+        const source = renderSourceOf(deps.index, deps.spatial);
+        const render = (job: RenderJob) => asHeavy(deps, facts, () => deps.renderPool.run(source, job));
         const name = `site-report-${site.lat}_${site.lng}`;
         // every form is a Response (the JSON one in one write however large: src/wire/late-body.ts), so the async handler has one answer type
-        if (format === 'json') return bulkyJsonResponse({ data: build(), meta: metaFor(facts, deps.clock) }, set);
-        if (format !== 'pdf') {
-          const locations = new Map<string, Location>();
-          const data = build(locations);
-          return exportResponse(format, { name, items: data.findings, locations, columns: Object.keys(Finding.properties) }, set);
+        if (format === 'json') {
+          const body = await render({ kind: 'site-json', query });
+          return jsonTextResponse(withMeta(body, metaFor(facts, deps.clock)), set);
         }
+        if (format !== 'pdf') return exportFileResponse(format, name, await render({ kind: 'site-export', query, format }), set);
         // the PDF's ETag is its cache key: a caller holding the current document gets a 412 (docs/api.md, "Conditional requests")
         refuseIfUnchanged(request, weakTag(siteReportKey(query, deps.index.info).slice(0, 32)), set);
-        const result = await exportSiteReport({ query, build, info: deps.index.info, cache: deps.reportCache, now: deps.clock() });
+        const now = deps.clock();
+        const result = await exportSiteReport({ query, render: (documentId) => render({ kind: 'site-pdf', query, now, documentId }), info: deps.index.info, cache: deps.reportCache });
         facts.cache = result.cache;
         return pdfResponse(result.pdf, { name: `${name}.pdf`, cache: result.cache }, set);
       },
@@ -90,7 +94,7 @@ export function siteReportRoutes(deps: AppDeps) {
             "site's ZIP; a per-category count by distance band; the sources searched and the ASTM E1527-21 record sources not searched. A shape " +
             'error is 400 INVALID_BODY, a value out of range 422 VALIDATION_ERROR, each naming the field; not counted. One counted call in any ' +
             'form: JSON, CSV or GeoJSON of the findings, or the PDF report (`Accept: application/pdf` or `?format=pdf`; cached 24 h by site, ' +
-            'distances and index). Details: docs/site-report.md.',
+            'distances and index). Made on the render pool: an account over its concurrent renders (2 by default) gets 429 RATE_LIMIT_EXCEEDED, a full queue 503, both with Retry-After and not counted. Details: docs/site-report.md.',
           security: [{ apiKey: [] }],
           'x-conditional': true,
           responses: documentedResponses(),

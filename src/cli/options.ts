@@ -25,7 +25,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
   const port = str('port', 'FCS_PORT') ?? fromEnv('PORT');
   const proxies = str('trusted-proxies', 'FCS_TRUSTED_PROXIES');
   const corsOrigins = str('cors-origins', 'FCS_CORS_ORIGINS');
-  // a size given as '' is refused by the config check (NaN), not read as 0
+  // a size or count given as '' is refused by the config check (NaN), not read as 0
   const mib = (v: string | undefined) => (v === undefined ? undefined : v === '' ? Number.NaN : Number(v));
   const webhookAllow = str('webhook-allow', 'FCS_WEBHOOK_ALLOW');
   const config = makeConfig({
@@ -37,6 +37,9 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     reportCacheDir: str('report-cache-dir', 'FCS_REPORT_CACHE_DIR') || null,
     reportCacheMaxMb: mib(str('report-cache-max-mb', 'FCS_REPORT_CACHE_MAX_MB')),
     reportCacheMemoryMb: mib(str('report-cache-memory-mb', 'FCS_REPORT_CACHE_MEMORY_MB')),
+    renderWorkers: mib(str('render-workers', 'FCS_RENDER_WORKERS')),
+    renderQueue: mib(str('render-queue', 'FCS_RENDER_QUEUE')),
+    heavyPerAccount: mib(str('heavy-per-account', 'FCS_HEAVY_PER_ACCOUNT')),
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
     redisPrefix: env.FCS_REDIS_PREFIX || undefined,
     redisTimeoutMs: num('FCS_REDIS_TIMEOUT_MS'),

@@ -22,11 +22,26 @@ export type ExportList = {
 };
 
 /**
- * The CSV or GeoJSON form of a list, as an attachment. Items gain `location` ({lat, lng}), the
- * facility record's field: CSV flattens it into `location.lat`/`location.lng` columns,
- * GeoJSON makes it the geometry. The headers set on the context so far (quota, request id, CORS)
- * are moved into the Response, as jsonResponse does, and a body over PLAIN_BODY_MAX goes out in
- * one write (src/wire/late-body.ts).
+ * The CSV or GeoJSON text of a list. Items gain `location` ({lat, lng}), the facility record's
+ * field: CSV flattens it into `location.lat`/`location.lng` columns, GeoJSON makes it
+ * the geometry.
+ */
+export function exportBody(format: Exclude<ExportFormat, 'json'>, list: Omit<ExportList, 'name'>): string {
+  const located = list.items.map((item) => {
+    const location = list.locations.get(item.registry_id as string);
+    // Items come from this index; a facility without a row is a bug, not a client error.
+    if (location === undefined) throw new Error(`no location for ${String(item.registry_id)}`);
+    return { ...item, location };
+  });
+  return format === 'csv'
+    ? toCsv(located, [...list.columns, 'location.lat', 'location.lng'])
+    : toGeoJson(located, (item) => item.location as Location);
+}
+
+/**
+ * The CSV or GeoJSON form of a list, as an attachment (`exportBody`). The headers set on the
+ * context so far (quota, request id, CORS) are moved into the Response, as jsonResponse does, and
+ * a body over PLAIN_BODY_MAX goes out in one write (src/wire/late-body.ts).
  */
 export function exportResponse(
   format: Exclude<ExportFormat, 'json'>,
@@ -34,17 +49,18 @@ export function exportResponse(
   set: { headers: Record<string, unknown> },
   headers: Record<string, string> = {},
 ): Response {
-  const located = list.items.map((item) => {
-    const location = list.locations.get(item.registry_id as string);
-    // Items come from this index; a facility without a row is a bug, not a client error.
-    if (location === undefined) throw new Error(`no location for ${String(item.registry_id)}`);
-    return { ...item, location };
-  });
-  const body =
-    format === 'csv'
-      ? toCsv(located, [...list.columns, 'location.lat', 'location.lng'])
-      : toGeoJson(located, (item) => item.location as Location);
-  const file = `${list.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}.${EXTENSION[format]}`;
+  return exportFileResponse(format, list.name, exportBody(format, list), set, headers);
+}
+
+/** An export's body already written (`exportBody`, e.g. on a render worker) as the attachment `exportResponse` sends. */
+export function exportFileResponse(
+  format: Exclude<ExportFormat, 'json'>,
+  name: string,
+  body: string | Uint8Array,
+  set: { headers: Record<string, unknown> },
+  headers: Record<string, string> = {},
+): Response {
+  const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}.${EXTENSION[format]}`;
   const before = set.headers as Record<string, string>;
   set.headers = {};
   return new Response(lateBody(body), {

@@ -65,10 +65,13 @@ export function sharedRecordsOf(rows: Iterable<{ id: number; record: string }>):
 
 // runs for every row at ingest: a literal array, no per-field lookups
 function fieldsOf(r: ProgramInputs): unknown[] {
-  return [
+  const fields: unknown[] = [
     r.status, r.significant, r.qtrs_with_nc, r.formal_actions, r.informal_actions, r.penalties_usd, r.last_penalty_usd, r.last_penalty_date,
     r.last_formal_action_date, r.history, r.qncr_codes,
   ];
+  // CWA_13QTRS_EFFLNT_EXCEEDANCES: only CWA records have it, so the others keep their eleven fields
+  if (r.effluent_exceedances !== undefined && r.effluent_exceedances !== null) fields.push(r.effluent_exceedances);
+  return fields;
 }
 
 /**
@@ -108,5 +111,7 @@ function programOf(entry: StoredProgram | undefined, shared: SharedRecords): Pro
     // fields 9-10: an index of the format before has none (null, not reported)
     history: (r[9] ?? null) as ProgramInputs['history'],
     qncr_codes: (r[10] ?? null) as ProgramInputs['qncr_codes'],
+    // field 11 (CWA only): an index of an earlier format has none; absent rather than null so such records read as before
+    ...(r[11] === undefined || r[11] === null ? {} : { effluent_exceedances: r[11] as number }),
   };
 }

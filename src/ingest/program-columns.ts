@@ -21,6 +21,8 @@ export type ProgramColumnMap = {
   history: number;
   /** CWA_3_YR_QNCR_CODES (CWA only). */
   qncr_codes: number;
+  /** CWA_13QTRS_EFFLNT_EXCEEDANCES (CWA only). */
+  effluent_exceedances: number;
 };
 
 const NAMES: Record<Program, Record<keyof ProgramColumnMap, string[]>> = {
@@ -28,25 +30,25 @@ const NAMES: Record<Program, Record<keyof ProgramColumnMap, string[]>> = {
     flag: ['airflag'], status: ['caacompliancestatus'], significant: ['caahpvflag'], qtrs_with_nc: ['caaqtrswithnc'],
     formal_actions: ['caaformalactioncount'], informal_actions: ['caainformalcount'], penalties_usd: ['caapenalties'],
     last_penalty_usd: ['caalastpenaltyamt'], last_penalty_date: ['caalastpenaltydate'], last_formal_action_date: ['caadatelastformalaction'],
-    history: ['caa3yrcomplqtrshistory'], qncr_codes: [],
+    history: ['caa3yrcomplqtrshistory'], qncr_codes: [], effluent_exceedances: [],
   },
   cwa: {
     flag: ['npdesflag'], status: ['cwacompliancestatus'], significant: ['cwasncflag'], qtrs_with_nc: ['cwaqtrswithnc'],
     formal_actions: ['cwaformalactioncount'], informal_actions: ['cwainformalcount'], penalties_usd: ['cwapenalties'],
     last_penalty_usd: ['cwalastpenaltyamt'], last_penalty_date: ['cwalastpenaltydate'], last_formal_action_date: ['cwadatelastformalaction'],
-    history: ['cwa13qtrscomplhistory'], qncr_codes: ['cwa3yrqncrcodes'],
+    history: ['cwa13qtrscomplhistory'], qncr_codes: ['cwa3yrqncrcodes'], effluent_exceedances: ['cwa13qtrsefflntexceedances'],
   },
   rcra: {
     flag: ['rcraflag'], status: ['rcracompliancestatus'], significant: ['rcrasncflag'], qtrs_with_nc: ['rcraqtrswithnc'],
     formal_actions: ['rcraformalactioncount'], informal_actions: ['rcrainformalcount'], penalties_usd: ['rcrapenalties'],
     last_penalty_usd: ['rcralastpenaltyamt'], last_penalty_date: ['rcralastpenaltydate'], last_formal_action_date: ['rcradatelastformalaction'],
-    history: ['rcra3yrcomplqtrshistory'], qncr_codes: [],
+    history: ['rcra3yrcomplqtrshistory'], qncr_codes: [], effluent_exceedances: [],
   },
   sdwa: {
     flag: ['sdwisflag'], status: ['sdwacompliancestatus'], significant: ['sdwasncflag'], qtrs_with_nc: ['sdwaqtrswithnc'],
     formal_actions: ['sdwaformalactioncount'], informal_actions: ['sdwainformalcount'], penalties_usd: ['sdwapenalties'],
     last_penalty_usd: ['sdwalastpenaltyamt'], last_penalty_date: ['sdwalastpenaltydate'], last_formal_action_date: ['sdwadatelastformalaction'],
-    history: [], qncr_codes: [],
+    history: [], qncr_codes: [], effluent_exceedances: [],
   },
 };
 

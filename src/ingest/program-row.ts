@@ -34,6 +34,9 @@ function programOf(f: RecordCells, c: ProgramColumnMap): ProgramInputs | null | 
   if (lastFormal instanceof Bad) return lastFormal;
   const history = upper(cell(f, c.history));
   if (!PROGRAM_HISTORY.test(history)) return new Bad(`program compliance history "${history}" is not up to 13 of _ V S U`);
+  // a number (real-data loads type it numeric): blank is 0 exceedances
+  const effluent = c.effluent_exceedances < 0 ? null : count(f, c.effluent_exceedances, 'cwa effluent exceedances');
+  if (effluent instanceof Bad) return effluent;
   const flag = upper(cell(f, c.significant));
   return {
     status: c.status < 0 || status === '' ? null : status,
@@ -48,6 +51,7 @@ function programOf(f: RecordCells, c: ProgramColumnMap): ProgramInputs | null | 
     last_formal_action_date: lastFormal,
     history: c.history < 0 ? null : history,
     qncr_codes: c.qncr_codes < 0 ? null : upper(cell(f, c.qncr_codes)),
+    ...(effluent === null ? {} : { effluent_exceedances: effluent }),
   };
 }
 

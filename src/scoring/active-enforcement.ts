@@ -43,7 +43,7 @@ export function explainActiveEnforcement(f: ScoreFacts): string {
   const when = latest
     ? `the latest, on ${latest.date}, is older`
     : f.formalActions > 0
-      ? 'the actions counted have no date in the last 5 years'
+      ? 'the actions on record have no date'
       : 'none in the last 5 years';
   return `No: no formal enforcement action or federal case dated in the last 12 months (${when})${snc}`;
 }

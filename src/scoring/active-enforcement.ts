@@ -38,7 +38,7 @@ export function explainActiveEnforcement(f: ScoreFacts): string {
   if (basis === 'snc_answered') {
     return `Yes: significant violation being addressed: a ${what} on ${latest!.date}, on or after the start of the current significant violation (${f.sncRunQuarters === 1 ? 'its latest quarter' : `${f.sncRunQuarters} quarters running`})`;
   }
-  if (basis === 'recent_action') return `Yes: enforcement action in the last 12 months: a ${what} on ${latest!.date}`;
+  if (basis === 'recent_action') return `Yes: enforcement action in the last 12 months: a ${what} on ${latest!.date}${latest!.date > f.asOf ? ' (after the data date)' : ''}`;
   const snc = f.currentStatus === 'significant' ? '; the facility is in significant violation, with no enforcement action dated since it began' : '';
   const when = latest
     ? `the latest, on ${latest.date}, is older`

@@ -73,7 +73,7 @@ export function explainRepeatOffender(f: ScoreFacts): string {
 /** "in significant violation for 3 quarters running, with no enforcement action dated since it began" */
 function unansweredPhrase(f: ScoreFacts): string {
   const run = f.sncRunQuarters > 1 ? ` for ${f.sncRunQuarters} quarters running` : ' now';
-  const older = f.formal.latest !== null || f.federal.latest !== null ? ' (the latest is older)' : f.formalActions > 0 ? ' (the formal actions counted have no date)' : '';
+  const older = f.formal.latest !== null || f.federal.latest !== null ? ' (the latest is older)' : f.formalActions === 1 ? ' (the formal action on record has no date)' : f.formalActions > 1 ? ' (the formal actions on record have no date)' : '';
   return `in significant violation${run}, with no enforcement action dated since it began${older}`;
 }
 

@@ -52,6 +52,8 @@ export const FULLEST_COMPLETENESS: DataCompleteness = {
   no_inspection_in_5_years: true,
   facility_inactive: true,
   unknown_quarters: 13,
+  sufficient: false,
+  insufficient_reasons: ['inactive', 'no_inspection_or_known_quarter'],
 };
 
 export const FULLEST_ROW: FacilityDetail = {

@@ -2,7 +2,7 @@ import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
 import { ScoreChange } from '../index/history-tables/model';
 import { Peers } from '../index/peers';
-import { ExplanationLine, MAX_POINTS, ProgramsInputs } from '../scoring/model';
+import { ActiveEnforcementBasis, ExplanationLine, MAX_POINTS, ProgramsInputs } from '../scoring/model';
 import { DataCompleteness } from '../scoring/completeness';
 import { LookupEvidence } from './evidence';
 
@@ -83,7 +83,11 @@ export const FacilityRecord = t.Object({
   }),
   fac_naics: t.String(),
   overall_score: t.Integer({ minimum: 0, maximum: 100, description: '0-100, higher = better compliance (docs/scoring.md)' }),
-  active_enforcement: t.Boolean(),
+  active_enforcement: t.Boolean({
+    description:
+      'true: a formal enforcement action or federal case dated in the 12 months before the data date, or a current significant violation being addressed by one dated on or after it began (the data cannot tell an open action from a closed one; docs/scoring.md)',
+  }),
+  active_enforcement_basis: t.Union([ActiveEnforcementBasis, t.Null()], { description: 'Which rule made active_enforcement true; null when false (or for an index that does not say)' }),
   score_components: t.Union([ScoreComponents, RedactedComponents]),
   score_change: ScoreChange,
   ...LookupExtras.properties,

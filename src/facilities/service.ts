@@ -44,6 +44,7 @@ export function toFacilityRecord({ row, scoreChange, extras, beside }: StoredAns
     fac_naics: row.fac_naics,
     overall_score: row.overall_score,
     active_enforcement: row.active_enforcement,
+    active_enforcement_basis: row.active_enforcement ? (beside?.basis ?? null) : null,
     score_components: full
       ? {
           baseline: row.baseline,

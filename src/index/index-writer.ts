@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite';
 import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../address/address';
 import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from './history-tables/carry-forward';
-import type { SourceFormat } from '../scoring/completeness';
+import { insufficientReasons, type SourceFormat } from '../scoring/completeness';
 import { explainFacts } from '../scoring/explain';
 import { factsOf } from '../scoring/facts';
 import type { ScoreInputs } from '../scoring/model';
@@ -48,7 +48,9 @@ export class IndexWriter {
   private readonly insertCompleteness;
   private readonly bulk;
   /** Rows added with add() (tests): their facility.detail is written by finish(), once the as-of date is known. */
-  private readonly unexplained: { id: string; inputs: ScoreInputs; evidence: Evidence | null }[] = [];
+  private readonly unexplained: { id: string; inputs: ScoreInputs; evidence: Evidence | null; naics: string; score: number }[] = [];
+  /** completeness_kind ids whose data is not enough to judge (data_completeness.sufficient false): their facilities are nobody's peers. */
+  private readonly insufficientKinds = new Set<number>();
   /** The templates and shared records of those rows' details (ingest's rows come with theirs: addDictionary). */
   private readonly details = new DetailEncoder();
   /** Facility rows inserted (duplicates not counted): the index's facility_count. */
@@ -115,7 +117,7 @@ export class IndexWriter {
       repeat_offender: row.repeat_offender, score_hash: row.score_hash, score_inputs_json: storedInputsJson(row.score_inputs),
       detail: '', evidence_json: row.evidence ? storedEvidenceJson(row.evidence) : '', completeness: 0, site_facts: 0,
     });
-    if (added) this.unexplained.push({ id: row.registry_id, inputs: row.score_inputs, evidence: row.evidence ?? null });
+    if (added) this.unexplained.push({ id: row.registry_id, inputs: row.score_inputs, evidence: row.evidence ?? null, naics: row.fac_naics, score: row.overall_score });
     if (row.evidence) this.evidenceGiven = true;
   }
 
@@ -124,7 +126,8 @@ export class IndexWriter {
     if (this.insert.run(...facilityValues(r)).changes !== 1) return false;
     this.insertInputs.run(r.registry_id, r.score_inputs_json);
     this.insertAddress.run(normalizeAddressKey(r.fac_street, r.fac_state), r.registry_id);
-    this.counted(r);
+    // peers: explainAdded(), once the row's data completeness is known
+    this.counted(r, false);
     return true;
   }
 
@@ -153,10 +156,10 @@ export class IndexWriter {
     }
   }
 
-  private counted(r: IndexRow): void {
+  private counted(r: IndexRow, peer = !this.insufficientKinds.has(r.completeness)): void {
     this.count++;
     if (r.lat === null) this.unplaced++;
-    this.peers.add(r.fac_naics, r.overall_score);
+    if (peer) this.peers.add(r.fac_naics, r.overall_score);
   }
 
   /** Explanation templates, shared program records and completeness values first used by the rows that follow (ingest's producer assigns their ids). */
@@ -164,7 +167,10 @@ export class IndexWriter {
     for (const r of d.templates) this.insertTemplate.run(...r);
     for (const r of d.records) this.insertRecord.run(...r);
     for (const r of d.details) this.insertDetail.run(...r);
-    for (const r of d.completeness) this.insertCompleteness.run(...r);
+    for (const r of d.completeness) {
+      this.insertCompleteness.run(...r);
+      if ((JSON.parse(r[1]) as { sufficient?: boolean }).sufficient === false) this.insufficientKinds.add(r[0]);
+    }
   }
 
   /** Extra index_meta entries (e.g. ingest_version) written with the build. */
@@ -245,9 +251,10 @@ export class IndexWriter {
   /** add()'s rows: their explanation, data completeness and site facts, from the facts of their inputs at the as-of date. */
   private explainAdded(): void {
     const asOf = this.asOf;
-    for (const { id, inputs, evidence } of this.unexplained) {
+    for (const { id, inputs, evidence, naics, score } of this.unexplained) {
       const facts = factsOf(inputs, asOf);
       const completeness = this.details.completeness(facts, sourceFormatOf(inputs.not_reported));
+      if (insufficientReasons(facts).length === 0) this.peers.add(naics, score);
       this.setDetail.run(id, this.details.encode(inputs.programs, explainFacts(facts)), completeness, siteFactBitsOf(facts, inputs.programs, evidence));
     }
     this.addDictionary(this.details.drain());
@@ -255,7 +262,7 @@ export class IndexWriter {
 
   private writePeers(): void {
     const insert = this.db.prepare('INSERT INTO peer_rank VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)');
-    for (const row of this.peers.rows()) insert.run(...row, peersJson(row));
+    for (const row of this.peers.rows()) insert.run(row[0], row[1], row[2], row[3], row[4], row[5], row[6], peersJson(row));
   }
 
   /** Abandons the build; the previous index (if any) stays in place. */

@@ -1,13 +1,13 @@
 import type { Database } from 'bun:sqlite';
 import type { ScoreChange } from './history-tables/model';
 import { changeEntriesStatement, scoreChangeOf } from './history-tables/score-change';
-import type { ExplanationLine, ProgramsInputs } from '../scoring/model';
+import type { ActiveEnforcementBasis, ExplanationLine, ProgramsInputs } from '../scoring/model';
 import { explanationLines, type ComponentPoints } from '../scoring/explain';
 import { ReasonDecoder, type StoredExplanation, type TemplateRow } from './explanation-codec';
 import { EXPLANATION_AT, parseDetail, programsOfDetail } from './facility-detail';
 import { programsOfArray, sharedRecordsOf, type SharedRecords } from './program-codec';
 import type { FacilitySummary } from './model';
-import type { Peers } from './peers';
+import { peersOfStored, type Peers } from './peers';
 import type { BesideScore, StoredEvidence } from './beside-score';
 import type { DataCompleteness } from '../scoring/completeness';
 
@@ -30,7 +30,7 @@ export type StoredExtras = { programs: ProgramsInputs; peers: Peers | null; expl
 export type StoredAnswer = { row: FacilitySummary; scoreChange: ScoreChange; extras: StoredExtras | null; beside: StoredBeside | null };
 
 /** What a lookup shows beside the score (./beside-score.ts): completeness on every tier, evidence with the extras (null otherwise). */
-export type StoredBeside = { completeness: DataCompleteness | null; evidence: StoredEvidence | null };
+export type StoredBeside = { completeness: DataCompleteness | null; evidence: StoredEvidence | null; basis: ActiveEnforcementBasis | null };
 
 type RawRow = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number | boolean; detail: StoredDetailRef; completeness: number; evidence?: string | null };
 
@@ -100,7 +100,11 @@ export class StoredLookup {
       answer.extras = { programs: d.programs, peers: this.peersOf(row.fac_naics, row.overall_score), explanation: this.explanationOf(d, answer.row) as ExplanationLine[] };
     }
     if (this.besideScore) {
-      answer.beside = { completeness: this.besideScore.completeness(row.completeness), evidence: evidence ? this.besideScore.storedEvidence(row.evidence ?? null) : null };
+      answer.beside = {
+        completeness: this.besideScore.completeness(row.completeness),
+        evidence: evidence ? this.besideScore.storedEvidence(row.evidence ?? null) : null,
+        basis: this.besideScore.basis(row.completeness),
+      };
     }
     return answer;
   }
@@ -167,7 +171,7 @@ export class StoredLookup {
     let peers = byScore[score];
     if (peers === undefined) {
       const json = this.peersByKey.get(naics, score)?.peers;
-      byScore[score] = peers = json === undefined ? null : (Object.freeze(JSON.parse(json)) as Peers);
+      byScore[score] = peers = json === undefined ? null : Object.freeze(peersOfStored(json));
     }
     return peers;
   }

@@ -26,6 +26,8 @@ describe('GET /api/v1/facility/{registry_id}', () => {
       fac_naics: row.fac_naics,
       overall_score: row.overall_score,
       active_enforcement: true,
+      // the test row's flag is set by hand on a clean record: no rule of the model fired for it, so no basis was stored
+      active_enforcement_basis: null,
       score_components: {
         baseline: row.baseline,
         violation_frequency: { score: row.violation_frequency, max_points: 15 },
@@ -40,6 +42,7 @@ describe('GET /api/v1/facility/{registry_id}', () => {
       peers: {
         naics: '32', naics_digits: 2, peer_count: 3, percentile: null,
         percentile_note: 'only 3 facilities have NAICS code 32, and a percentile needs at least 30', median_score: 87,
+        share_scoring_better: 0.6667, share_tied: 0.3333,
       },
       explanation: [
         { component: 'violation_frequency', points_lost: 15 - row.violation_frequency, reason: expect.stringContaining('No quarter in violation') },
@@ -51,6 +54,7 @@ describe('GET /api/v1/facility/{registry_id}', () => {
       data_completeness: {
         source_format: 'echo-exporter',
         inputs_missing: [], undated_events: [], events_before_window: [], no_inspection_in_5_years: false, facility_inactive: false, unknown_quarters: 0,
+        sufficient: true, insufficient_reasons: [],
       },
     });
   });

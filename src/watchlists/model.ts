@@ -1,6 +1,7 @@
 import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
 import { Attempt, Delivery, EventType, Rule, type WatchlistRecord, type WatchlistSummaryRecord } from '../state/watch-model';
+import { ChangeReason } from '../index/history/model';
 
 export { Attempt, Delivery, EventType, Rule, type WatchlistRecord, type WatchlistSummaryRecord };
 
@@ -59,6 +60,7 @@ export const ChangeItem = t.Object({
   active_enforcement: t.Union([t.Boolean(), t.Null()]),
   previous_enforcement: t.Union([t.Boolean(), t.Null()]),
   score_version: t.String(),
+  reason: ChangeReason,
 });
 export type ChangeItem = Static<typeof ChangeItem>;
 

@@ -21,7 +21,7 @@ const portfolio = (accept: string | null, query = '') =>
     body: JSON.stringify({ registry_ids: ['990000000106', '990000000101', '990000000999'] }),
   });
 // Portfolio items carry industry peers and score_change (null on a one-release index, one empty cell).
-const PORTFOLIO_COLUMNS = ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'peers.naics', 'peers.naics_digits', 'peers.peer_count', 'peers.percentile', 'peers.percentile_note', 'peers.median_score', 'score_change', 'location.lat', 'location.lng'];
+const PORTFOLIO_COLUMNS = ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'peers.naics', 'peers.naics_digits', 'peers.peer_count', 'peers.percentile', 'peers.percentile_note', 'peers.median_score', 'peers.share_scoring_better', 'peers.share_tied', 'score_change', 'location.lat', 'location.lng'];
 const get = (path: string, accept: string | null = null) => world.call(path, { key, headers: accept ? { accept } : {} });
 
 function csvRecords(text: string): Record<string, string>[] {

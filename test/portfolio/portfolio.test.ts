@@ -69,12 +69,14 @@ describe('POST /api/v1/portfolio: results', () => {
   const scores = ROWS.map((r) => r.overall_score).sort((a, b) => a - b);
   const PEERS = { naics: '325110', naics_digits: 6, peer_count: scores.length, percentile_note: null, median_score: scores[Math.ceil(scores.length / 2) - 1]! };
   const below = (s: number) => Math.floor((100 * (scores.filter((x) => x < s).length + scores.filter((x) => x === s).length / 2)) / scores.length);
+  const share = (n: number) => Math.round((10_000 * n) / scores.length) / 10_000;
+  const peersOf = (s: number) => ({ ...PEERS, percentile: below(s), share_scoring_better: share(scores.filter((x) => x > s).length), share_tied: share(scores.filter((x) => x === s).length) });
   it('found IDs in request order with the four result fields plus peers and score_change; unknown ones in not_found', async () => {
     const body = await json(await postIds(['990000000002', '123', '990000000001', 'nope']));
     expect(body.data).toEqual({
       results: [
-        { registry_id: '990000000002', fac_name: 'TEST FACILITY 990000000002', overall_score: 41, active_enforcement: true, peers: { ...PEERS, percentile: below(41) }, score_change: null },
-        { registry_id: '990000000001', fac_name: 'TEST FACILITY 990000000001', overall_score: 87, active_enforcement: false, peers: { ...PEERS, percentile: below(87) }, score_change: null },
+        { registry_id: '990000000002', fac_name: 'TEST FACILITY 990000000002', overall_score: 41, active_enforcement: true, peers: peersOf(41), score_change: null },
+        { registry_id: '990000000001', fac_name: 'TEST FACILITY 990000000001', overall_score: 87, active_enforcement: false, peers: peersOf(87), score_change: null },
       ],
       total: 2,
       not_found: ['123', 'nope'],

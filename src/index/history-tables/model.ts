@@ -36,18 +36,27 @@ export const HistoryEntry = t.Object({
 export type HistoryEntry = Static<typeof HistoryEntry>;
 
 /** The facility record's and portfolio item's `score_change` (null when the score has not changed under the current method). */
+/** Why a score changed: the facility's data, only the score method (its data the same), or both at once. */
+export const ChangeReason = t.Union([t.Literal('data'), t.Literal('method'), t.Literal('data_and_method')], {
+  description: "'data': the facility's record changed; 'method': only the score method changed (its record is the same: not a change of the facility); 'data_and_method': both in one release",
+});
+export type ChangeReason = Static<typeof ChangeReason>;
+
 export const ScoreChange = t.Union(
   [
     t.Object({
       previous_score: t.Integer({ minimum: 0, maximum: 100, description: 'The overall score before its most recent change' }),
       previous_as_of: t.String({ description: 'As-of date of the release that score comes from (its history entry)' }),
+      reason: ChangeReason,
     }),
     t.Null(),
   ],
   {
     description:
-      'The most recent change of the overall score under the current score method, or null when it has not changed since the ' +
-      'facility appeared (or since the method changed). Agrees with GET /api/v1/facility/{registry_id}/history.',
+      'The most recent change of the overall score, or null when it has not changed since the facility appeared. Within one score ' +
+      "method a change is the facility's ('data'); the first release scored by a new method shows the change the method made " +
+      "('method', or 'data_and_method' when the record changed too); earlier changes under another method are not shown. " +
+      'Agrees with GET /api/v1/facility/{registry_id}/history.',
   },
 );
 export type ScoreChange = Static<typeof ScoreChange>;

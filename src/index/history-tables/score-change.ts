@@ -11,9 +11,10 @@ export const CHANGE_ENTRIES_FROM = 'FROM history h JOIN release r ON r.seq = h.s
 /**
  * `score_change`: the facility's most recent change of overall score under `currentVersion` (the
  * index's score method), from its entries newest first: the score and as-of date of the entry before
- * that change. Null when the score has not changed since the facility appeared, or since the method
- * changed: a 'rescored' entry, or a change whose entry before was scored by another method, is not the
- * facility's own change.
+ * that change, and why it changed. Within one method the change is the facility's own ('data'); the
+ * entry that first scored it by the current method compares with the other method's score: 'method'
+ * when the record was the same ('rescored'), 'data_and_method' when it changed too. The walk stops
+ * there: changes under an earlier method are not compared with this one. Null when no such change.
  *
  * Read as a second keyed statement beside the row, and only on an index with history rows: written
  * as SQL joined into the row's statement (correlated subqueries) it cost several times this read and
@@ -23,10 +24,12 @@ export function scoreChangeOf(entries: readonly ChangeEntry[], currentVersion: s
   for (let i = 0; i + 1 < entries.length; i++) {
     const e = entries[i]!;
     const before = entries[i + 1]!;
-    if (e.change !== 'changed' || e.score_version !== currentVersion || before.score_version !== currentVersion) return null;
-    if (before.overall_score !== null && e.overall_score !== before.overall_score) {
-      return { previous_score: before.overall_score, previous_as_of: before.as_of };
+    if ((e.change !== 'changed' && e.change !== 'rescored') || e.score_version !== currentVersion) return null;
+    const sameMethod = before.score_version === currentVersion;
+    if (before.overall_score !== null && e.overall_score !== null && e.overall_score !== before.overall_score) {
+      return { previous_score: before.overall_score, previous_as_of: before.as_of, reason: e.change === 'rescored' ? 'method' : sameMethod ? 'data' : 'data_and_method' };
     }
+    if (!sameMethod) return null;
   }
   return null;
 }

@@ -187,19 +187,21 @@ describe('the page with a Starter key', () => {
       ['meter-recency', 25],
       ['meter-repeat-offender', 15],
     ]);
-    expect(await mainText(page)).toMatch(/Open enforcement action|No open enforcement/);
+    // the flag in the words of what it means: the data cannot tell an open action from a closed one
+    expect(await mainText(page)).toMatch(/Enforcement action in the last 12 months|Significant violation being addressed|No enforcement action in the last 12 months/);
+    expect(await mainText(page)).not.toMatch(/\bopen enforcement\b|enforcement action is open/i);
     // What the record says (read straight from the API) is what the page shows.
     const api = await fetch(`${w.base}/api/v1/facility/${f.registry_id}`, { headers: { 'x-api-key': w.keys.starter } });
     const rec = ((await api.json()) as { data: any }).data;
     expect(await page.$$eval('ul.explanation li', (li) => li.map((l) => l.textContent))).toEqual(
       rec.explanation.map((e: { reason: string; points_lost: number }) => (e.points_lost > 0 ? `${e.reason} (−${e.points_lost} points)` : e.reason)),
     );
-    // mid-rank percentile (ties count half): "ranks at", never "scores higher than", which ties make untrue
-    const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+    // the shares of the group scoring better and tied, never a percentile that ties make read wrong
     expect(rec.peers.percentile).not.toBeNull();
-    expect(await page.$eval('p.peers', (p) => p.textContent)).toContain(
-      `Ranks at the ${ordinal(rec.peers.percentile)} percentile of ${rec.peers.peer_count.toLocaleString('en-US')} facilities in NAICS ${rec.peers.naics}`,
-    );
+    const pct = (x: number) => `${Math.round(100 * x)}%`;
+    const standing = rec.peers.share_scoring_better === 0 ? `Tied with ${pct(rec.peers.share_tied)} of peers at the top score` : `${pct(rec.peers.share_scoring_better)} of peers score better; tied with ${pct(rec.peers.share_tied)}`;
+    expect(await page.$eval('p.peers', (p) => p.textContent)).toContain(`${standing}, among ${rec.peers.peer_count.toLocaleString('en-US')} facilities in NAICS ${rec.peers.naics}`);
+    expect(await page.$eval('p.peers', (p) => p.textContent)).not.toContain('percentile');
     const programRows = await page.$$eval('table.programs tbody tr', (rows) => rows.map((r) => r.textContent));
     expect(programRows).toHaveLength(4);
     for (const [i, key] of ['caa', 'cwa', 'rcra', 'sdwa'].entries()) {

@@ -103,7 +103,7 @@ export async function lookupView(main: HTMLElement, route: Route): Promise<void>
   put(
     main,
     viewHeading('Look up a facility by street address'),
-    h('p', {}, 'Free demo, no key needed: the facility registered at an address, its compliance score (0–100, higher is better) and whether an enforcement action is open.'),
+    h('p', {}, 'Free demo, no key needed: the facility registered at an address, its compliance score (0–100, higher is better) and whether it had an enforcement action in the last 12 months or a significant violation being addressed.'),
     form,
     tries,
     left,

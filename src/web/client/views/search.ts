@@ -35,7 +35,7 @@ export async function searchView(main: HTMLElement, route: Route): Promise<void>
     naics: h('input', { type: 'text', name: 'naics', inputmode: 'numeric', maxlength: 6, size: 7, value: p.get('naics') ?? '', pattern: '[0-9]{2,6}' }),
     min_score: h('input', { type: 'number', name: 'min_score', min: 0, max: 100, value: p.get('min_score') ?? '' }),
     max_score: h('input', { type: 'number', name: 'max_score', min: 0, max: 100, value: p.get('max_score') ?? '' }),
-    active_enforcement: h('select', { name: 'active_enforcement' }, h('option', { value: '' }, 'Any'), h('option', { value: 'true' }, 'Open action only'), h('option', { value: 'false' }, 'No open action')),
+    active_enforcement: h('select', { name: 'active_enforcement' }, h('option', { value: '' }, 'Any'), h('option', { value: 'true' }, 'Enforcement in the last 12 months or violation being addressed'), h('option', { value: 'false' }, 'No open action')),
     sort: h('select', { name: 'sort' }, h('option', { value: 'relevance' }, 'Best match'), h('option', { value: 'score' }, 'Worst score first')),
   };
   inputs.active_enforcement.value = p.get('active_enforcement') ?? '';

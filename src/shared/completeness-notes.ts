@@ -16,8 +16,8 @@ export type CompletenessForNotes = {
 };
 
 const REASON_WORDS: Record<string, string> = {
-  inactive: 'the facility is inactive (no active permit or program record)',
-  no_inspection_or_known_quarter: 'no inspection in 5 years and no quarter of known compliance status',
+  inactive: 'inactive',
+  no_inspection_or_known_quarter: 'no inspection in 5 years and no quarter of known status',
 };
 
 /** The label shown in place of a score band when the data is not enough to judge the facility. */
@@ -32,7 +32,7 @@ export function isSufficient(c: Pick<CompletenessForNotes, 'sufficient'> | null 
 export function insufficientSentence(c: Pick<CompletenessForNotes, 'sufficient' | 'insufficient_reasons'> | null | undefined): string | null {
   if (isSufficient(c)) return null;
   const reasons = (c!.insufficient_reasons ?? []).map((r) => REASON_WORDS[r] ?? r);
-  return `Not enough data to judge this facility: ${reasons.length > 0 ? reasons.join('; ') : 'too little on record'}. The score is computed, but does not rank it.`;
+  return `Not enough data to judge this facility (${reasons.length > 0 ? reasons.join('; ') : 'too little on record'}): its score does not rank it.`;
 }
 
 const EVENT_WORDS: Record<EventKind, string> = { formal_action: 'formal action', federal_case: 'federal case', penalty: 'penalty', informal_action: 'informal action' };

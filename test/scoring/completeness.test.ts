@@ -36,7 +36,7 @@ describe('data_completeness, from the facts the score uses', () => {
       const c = of(inputs);
       expect(c.sufficient).toBe(false);
       expect(c.insufficient_reasons as string[]).toEqual(reasons);
-      expect(completenessNotes(c)[0]).toStartWith('Not enough data to judge this facility: ');
+      expect(completenessNotes(c)[0]).toStartWith('Not enough data to judge this facility (');
     });
 
     it.each([
@@ -81,7 +81,7 @@ describe('data_completeness, from the facts the score uses', () => {
   it('reads as plain notes: none for a complete row, each gap named otherwise', () => {
     expect(completenessNotes(of(CLEAN_INPUTS))).toEqual([]);
     expect(completenessNotes(of(inputsWith({ inspection_count: 0, date_last_inspection: null, facility_active: false, history: 'UU__V_____U_', qtrs_with_nc: 1 })))).toEqual([
-      'Not enough data to judge this facility: the facility is inactive (no active permit or program record). The score is computed, but does not rank it.',
+      'Not enough data to judge this facility (inactive): its score does not rank it.',
       'No inspection in the last 5 years.',
       'Inactive facility: no active permit or program record.',
       '3 quarters of undetermined status (unknown, not clean).',

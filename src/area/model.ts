@@ -19,7 +19,7 @@ export const AreaQuery = t.Object({
     }),
   ),
   state: t.Optional(t.String({ pattern: '^[A-Za-z]{2}$', description: 'Only facilities in this US state or territory (USPS code, any case)', examples: ['TX'] })),
-  active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an open enforcement action; false: only those without' })),
+  active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an enforcement action in the last 12 months or a significant violation being addressed (docs/scoring.md); false: only those without' })),
 }, { noValidate: true });
 
 /** An area item (docs/area-and-portfolio.md). */

@@ -21,7 +21,7 @@ export const SearchQuery = t.Object(
     naics: t.Optional(t.String({ pattern: '^[0-9]{2,6}$', description: 'Only facilities whose NAICS code starts with these 2-6 digits', examples: ['3328'] })),
     min_score: t.Optional(t.Integer({ minimum: 0, maximum: 100, description: 'Only overall_score ≥ this' })),
     max_score: t.Optional(t.Integer({ minimum: 0, maximum: 100, description: 'Only overall_score ≤ this' })),
-    active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an open enforcement action; false: only those without' })),
+    active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an enforcement action in the last 12 months or a significant violation being addressed (docs/scoring.md); false: only those without' })),
     sort: t.Optional(
       t.Union([t.Literal('relevance'), t.Literal('score')], {
         default: 'relevance',

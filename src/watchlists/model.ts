@@ -1,7 +1,7 @@
 import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
 import { Attempt, Delivery, EventType, Rule, type WatchlistRecord, type WatchlistSummaryRecord } from '../state/watch-model';
-import { ChangeReason } from '../index/history/model';
+import { ChangeReason } from '../index/history-tables/model';
 
 export { Attempt, Delivery, EventType, Rule, type WatchlistRecord, type WatchlistSummaryRecord };
 

@@ -172,6 +172,8 @@ export class ServiceProcess {
       let spatial: SpatialHandle;
       try {
         opened = await this.parts.openIndex();
+        // At start a damaged search file still leaves the rest to serve; here the previous release can serve it all.
+        if (opened.searchDamaged) throw new Error(opened.searchTables);
         // In place from the release's area file, else built on a worker thread while the old app answers.
         spatial = this.parts.prepareSpatial(opened);
         await spatial.ready;

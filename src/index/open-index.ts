@@ -12,7 +12,7 @@ export class IndexOpenError extends Error {}
  * has one (./search/file.ts). `searchTables` says where the search tables are, for the log lines.
  * Fails now (not at the first request) if the file is missing or cannot be opened.
  */
-export function openIndexFile(path: string): { db: Database; searchTables: string } {
+export function openIndexFile(path: string): { db: Database; searchTables: string; searchDamaged: boolean } {
   if (!existsSync(path)) throw new IndexOpenError(`index file not found: ${path}`);
   try {
     const db = new Database(path, { readonly: true, strict: true });
@@ -23,7 +23,7 @@ export function openIndexFile(path: string): { db: Database; searchTables: strin
     // shared lock for good: without it lock/unlock syscalls are most of every lookup's time.
     db.exec('PRAGMA query_only = ON; PRAGMA mmap_size = 4294967296; PRAGMA locking_mode = EXCLUSIVE;');
     if (search.attached) db.exec(`PRAGMA ${SEARCH_SCHEMA}.mmap_size = 4294967296;`);
-    return { db, searchTables: search.note };
+    return { db, searchTables: search.note, searchDamaged: search.damaged === true };
   } catch (e) {
     throw new IndexOpenError(`cannot open index ${path}: ${(e as Error).message}`);
   }

@@ -4,7 +4,7 @@ import { SCORE_VERSION } from '../scoring/score';
 import type { RecordedRelease } from '../index/history-tables/carry-forward';
 import { buildTempPath, IndexWriter } from '../index/index-writer';
 import { SearchBuild, type SearchOutcome } from '../index/search-tables/build';
-import { searchFilePath } from '../index/search-tables/file';
+import { SEARCH_CHECKSUM_KEY, searchFileChecksum, searchFilePath } from '../index/search-tables/file';
 import { indexIdentity } from '../index/identity';
 import type { IndexInfo } from '../index/model';
 import type { AsOfSource } from './as-of';
@@ -207,6 +207,8 @@ export async function ingest(opts: IngestOptions): Promise<IngestSummary> {
       ? await search.finish(indexIdentity(info))
       : { file: false, why: searchFileFrom === Number.POSITIVE_INFINITY ? 'asked for: --search-file inside' : `an input under ${Math.round(searchFileFrom / 2 ** 20)} MB` };
     const searchWaited = performance.now();
+    // The search file is complete and closed: the index records its bytes' checksum, checked at every open.
+    if (built.file) writer.setMeta(SEARCH_CHECKSUM_KEY, searchFileChecksum(search!.tmpPath));
     writer.complete(built.file ? 'elsewhere' : 'fill');
     if (built.file) {
       prepared.push({ tmpPath: search!.tmpPath, path: searchFilePath(opts.out), ms: built.busyMs });

@@ -11,7 +11,7 @@ export const REPORT_LAYOUT_VERSION = 'dossier-4';
 /** The process's report cache, in the directory from config: explicit, `off` (no cache), or `<stateDir>/report-cache`. Creates nothing on disk until the first store. */
 export function openReportCache(config: Config, clock: () => number, log: Log): ReportCache | null {
   const dir = config.reportCacheDir ?? join(config.stateDir, 'report-cache');
-  return dir === 'off' ? null : new ReportCache(dir, clock, log, REPORT_TTL_MS, config.reportCacheMaxMb * 1024 * 1024, config.reportCacheMemoryMb * 1024 * 1024);
+  return dir === 'off' ? null : new ReportCache(dir, clock, log, REPORT_TTL_MS, config.reportCacheMaxMb * 1024 * 1024, config.reportCacheMemoryMb * 1024 * 1024, undefined, config.reportCacheMinFreeMb * 1024 * 1024);
 }
 
 /**

@@ -4,6 +4,7 @@ import { API_KEY_CHALLENGE, errorBody } from '../../shared/envelope';
 import { validationMessage, type SchemaFailure } from './validation-message';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../../errors';
 import { metaFor, requestContext } from './request-context';
+import { storeUnavailable } from '../../state/storage-error';
 
 export const INTERNAL_MESSAGE = 'Internal error; retry once after about a second, then report the request_id';
 
@@ -30,6 +31,9 @@ function validationSummary(error: ValidationError): string {
 /** Turns whatever was thrown into the error envelope (docs/api.md, Errors); nothing internal ever reaches the client. */
 export function classify(error: unknown, elysiaCode: string | number, request: Request, routes: RouteLister) {
   if (error instanceof AppError) return { code: error.errorCode, message: error.message, headers: error.headers };
+  // Any write the state store refused (a full disk): 503 with Retry-After, never a 500.
+  const unavailable = storeUnavailable(error);
+  if (unavailable) return { code: unavailable.errorCode, message: unavailable.message, headers: unavailable.headers };
   if (error instanceof ValidationError) {
     // A body that breaks the schema is 400 INVALID_BODY, not 422.
     if (error.type === 'body') return { code: 'INVALID_BODY' as const, message: `Invalid request body: ${validationSummary(error)}`, headers: {} };

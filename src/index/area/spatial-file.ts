@@ -10,10 +10,12 @@ import { MIXED_STATES, type SpatialIndex } from '../../area/spatial-index';
  * Layout: 8 bytes magic `FCSAREA1`, a uint32 (little-endian) header length, the header as JSON,
  * then each array at an 8-byte-aligned offset, little-endian (the machine's own order; a
  * big-endian host refuses the file and rebuilds). The header names the index it belongs to
- * (`identity`: a hash of the index's own metadata) and where every array lies.
+ * (`identity`: a hash of the index's own metadata), where every array lies and each array's CRC-32
+ * (`sums`): the identity binds the file to its build, the sums to its bytes, so a damaged file is
+ * refused (and rebuilt from the index) instead of serving run-together names or lost facilities.
  */
 const MAGIC = 'FCSAREA1';
-const FORMAT = 'area-file/2';
+const FORMAT = 'area-file/3';
 
 /** Where an index file's spatial index lives. */
 export function spatialFilePath(indexPath: string): string {
@@ -45,7 +47,11 @@ type Header = {
   idOther: [number, string][];
   /** name -> [byte offset, element count] */
   arrays: Record<string, [number, number]>;
+  /** name -> CRC-32 of the array's bytes */
+  sums: Record<string, number>;
 };
+
+const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -67,7 +73,8 @@ export function writeSpatialFile(path: string, s: SpatialIndex, identity: string
  */
 export function writeSpatialFileAt(path: string, s: SpatialIndex, identity: string): void {
   rmSync(path, { force: true });
-  writeArrayFile(path, MAGIC, ARRAYS, s, (arrays) => ({ format: FORMAT, identity, res: s.res, count: s.count, cells: s.cellLat.length, states: s.states, idOther: [...s.idOther], arrays }) satisfies Header);
+  const sums = Object.fromEntries(ARRAYS.map((name) => [name, Bun.hash.crc32(bytesOf(s[name]))]));
+  writeArrayFile(path, MAGIC, ARRAYS, s, (arrays) => ({ format: FORMAT, identity, res: s.res, count: s.count, cells: s.cellLat.length, states: s.states, idOther: [...s.idOther], arrays, sums }) satisfies Header);
 }
 
 /** Why a file was not used, for the log line; or the index. */
@@ -121,6 +128,8 @@ export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: numbe
       return { ok: false, reason: `array ${name} missing, truncated or misplaced` };
     }
     views[name] = new T(bytes.buffer as ArrayBuffer, start, length);
+    // Every byte read once at open (docs/benchmarks.md, "Area file checksums"), never per query.
+    if (Bun.hash.crc32(bytesOf(views[name])) !== h.sums?.[name]) return { ok: false, reason: `damaged: array ${name} fails its checksum` };
   }
   const s = {
     ...(views as Pick<SpatialIndex, ArrayName>),

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'bun:test';
 import { Database } from 'bun:sqlite';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EARTH_RADIUS_MILES } from '../../../src/area/geo';
@@ -40,6 +40,15 @@ const QUERIES: RadiusQuery[] = [PLACES.houston, PLACES.guam].flatMap((p) =>
 const answers = (s: SpatialIndex) => QUERIES.map((q) => searchRadius(s, q).map((h) => `${registryIdAt(s, h.pos)} ${nameAt(s, h.pos)}@${h.distance}`));
 const built = buildSpatialIndex(memoryIndex(ROWS));
 
+/** Inverts `n` bytes spread evenly over the second half of the file at `path` (its arrays), or from `from` on. */
+function flipBytes(path: string, n = 2000, from?: number): void {
+  const bytes = readFileSync(path);
+  const start = from ?? Math.floor(bytes.length / 2);
+  const step = Math.max(1, Math.floor((bytes.length - start) / n));
+  for (let i = 0; i < n; i++) bytes[start + i * step] = bytes[start + i * step]! ^ 0xff;
+  writeFileSync(path, bytes);
+}
+
 /** The row as ingest hands it to its companions. */
 const encoded = (r: FacilityRow, siteFacts: number) => indexRowOf(r, { site_facts: siteFacts });
 
@@ -65,6 +74,8 @@ describe('the area file (the release\'s spatial index)', () => {
     ['another resolution', (_p: string) => undefined, 'id-1', 7, 'resolution'],
     ['a truncated file', (p: string) => truncateSync(p, statSync(p).size - 100), 'id-1', AREA_H3_RES, 'truncated'],
     ['garbage', (p: string) => writeFileSync(p, 'not an area file at all'.repeat(10)), 'id-1', AREA_H3_RES, 'not an area file'],
+    ['2,000 bytes flipped across its arrays', flipBytes, 'id-1', AREA_H3_RES, 'fails its checksum'],
+    ['one byte flipped in its names', (p: string) => flipBytes(p, 1, statSync(p).size - 8), 'id-1', AREA_H3_RES, 'damaged: array'],
     ['an older SQLite sidecar', (p: string) => new Database(p, { create: true }).exec('CREATE TABLE area_index (name TEXT)'), 'id-1', AREA_H3_RES, 'not an area file'],
   ])('is not used when it is %s, and says why', (name, damage, identity, res, reason) => {
     const path = join(dir, `damaged-${name.replace(/\W/g, '')}.area`);

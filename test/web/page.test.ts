@@ -299,6 +299,29 @@ describe('the area map', () => {
     expect(await page.$$(`circle.dot[data-registry-id="${f.registry_id}"]`)).toHaveLength(1);
   }, 30_000);
 
+  it('search says how many facilities match in all, shows each one\'s Registry ID and street, and downloads the search as CSV', async () => {
+    const api = await fetch(`${w.base}/api/v1/search?q=houston&limit=100`, { headers: { 'x-api-key': w.keys.starter } });
+    const all = ((await api.json()) as { data: { facilities: { registry_id: string; fac_street: string }[]; total: number } }).data;
+    expect(all.total).toBeGreaterThan(20);
+    const page = await tab();
+    const dir = await downloadsTo(page);
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, '#/search?q=houston');
+    await page.waitForSelector('table.data tbody tr');
+    const status = await page.$eval('.results p[role=status]', (p) => p.textContent);
+    expect(status).toBe(`${all.total.toLocaleString('en-US')} facilities match; 20 shown, more available.`);
+    const first = await page.$eval('table.data tbody tr', (tr) => [...tr.querySelectorAll('td')].map((td: HTMLElement) => td.textContent));
+    expect(first[1]).toBe(all.facilities[0]!.registry_id);
+    expect(first[2]).toStartWith(`${all.facilities[0]!.fac_street}, HOUSTON, TX `);
+    const [csvButton] = await page.$$('xpath/.//button[normalize-space()="Download CSV"]');
+    await csvButton!.click();
+    const csv = readFileSync(await downloaded(dir, /^search-houston.*\.csv$/), 'utf8');
+    expect(csv.split('\r\n')[0]).toContain('registry_id,fac_name');
+    expect(csv).toContain(all.facilities[0]!.registry_id);
+    expect(await axeViolations(page)).toEqual([]);
+  }, 30_000);
+
   it('draws the geodesic circle across the antimeridian (Aleutians) as one closed shape in the Alaska inset', async () => {
     const page = await tab();
     await goto(page);

@@ -1,10 +1,10 @@
-import { getFile, getJson, query, saveBlob } from '../api';
+import { getJson, query } from '../api';
 import { field, h, notice, put } from '../dom';
 import { usMap, type MapDot } from '../map/us-map';
 import { routeHref, type Route } from '../router';
 import { BANDS, bandRange } from '../score-band';
 import { keyPlan } from '../plan';
-import { enforcementText, failureNotice, loading, needKey, planGate, scoreBadge, viewHeading } from './common';
+import { downloads, enforcementText, failureNotice, loading, needKey, planGate, scoreBadge, viewHeading } from './common';
 import { sortableTable } from './sortable-table';
 import { scrollingTable } from './table-cue';
 
@@ -43,23 +43,6 @@ async function locate(place: string, out: HTMLElement): Promise<{ lat: number; l
     return null;
   }
   return { lng: f.geometry.coordinates[0], lat: f.geometry.coordinates[1], label: `${f.properties.fac_name}` };
-}
-
-function downloads(params: Record<string, string>): HTMLElement {
-  const out = h('div', { 'aria-live': 'polite' });
-  const button = (format: 'csv' | 'geojson', label: string) => {
-    const b = h('button', { type: 'button', class: 'secondary' }, label);
-    b.addEventListener('click', async () => {
-      b.disabled = true;
-      const r = await getFile(`/api/v1/area${query({ ...params, format })}`, { accept: format === 'csv' ? 'text/csv' : 'application/geo+json' });
-      b.disabled = false;
-      if (!r.ok) return put(out, failureNotice(r, `${label} downloads`));
-      saveBlob(r.data.blob, r.data.filename === 'download' ? `area.${format}` : r.data.filename);
-      put(out, notice(`Saved ${r.data.filename}.`));
-    });
-    return b;
-  };
-  return h('div', { class: 'downloads' }, button('csv', 'Download CSV'), button('geojson', 'Download GeoJSON'), out);
 }
 
 /** Facilities within a radius: map (dots by score band, zoomed to the circle), sortable table, downloads. */
@@ -126,7 +109,7 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
     h('p', { class: 'hint' }, 'Click the map for a site report at that point, or ', h('a', { href: siteReportAt(lat, lng) }, 'make one at the centre'), ' (Platform plan and above).'),
     located ? null : notice('This server does not offer the GeoJSON form of the area search yet, so facilities cannot be placed on the map; the table lists them.', 'info'),
     offMap > 0 ? notice(`${offMap} ${offMap === 1 ? 'facility lies' : 'facilities lie'} outside the map's US insets; the table lists them.`, 'info') : null,
-    downloads(params),
+    downloads('/api/v1/area', params, 'area', 'area'),
     items.length
       ? scrollingTable(
           sortableTable(

@@ -285,18 +285,43 @@ describe('the area map', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'area-city-1280.png') });
   }, 50_000);
 
-  it('centres on the facility matching a typed address (search, GeoJSON form)', async () => {
+  it('centres on the facility filed at a typed street address', async () => {
     const f = sampleFacility();
     const page = await tab();
     await goto(page);
     await useKey(page, w.keys.starter);
     await goto(page, '#/area');
     const before = await renders(page);
-    await page.type('input[name=place]', `${f.fac_street} ${f.fac_city}`);
+    await page.type('input[name=place]', `${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`);
     await page.click('form[aria-label="Area search"] button[type=submit]');
     await settled(page, 'area', before);
-    expect(await page.$eval('.area-summary', (p) => p.textContent)).toContain(f.fac_name);
+    expect(await page.$eval('.area-summary', (p) => p.textContent)).toContain('a facility filed at that address');
     expect(await page.$$(`circle.dot[data-registry-id="${f.registry_id}"]`)).toHaveLength(1);
+  }, 30_000);
+
+  it('centres on "Houston, TX" (the middle of its ZIP codes, not a facility), with a centre marker and a scale bar true to the circle', async () => {
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, '#/area');
+    const before = await renders(page);
+    await page.type('input[name=place]', 'Houston, TX');
+    await page.click('form[aria-label="Area search"] button[type=submit]');
+    await settled(page, 'area', before);
+    expect(await page.$eval('.area-summary', (p) => p.textContent)).toMatch(/within 5 miles of Houston, TX \(the centre of its ZIP codes\): 29\.\d+, -95\.\d+\./);
+    expect(await page.$$('svg.us-map .center-mark circle')).toHaveLength(1);
+    // The bar (5 miles at r=5) spans half the circle's width: both are drawn in the same frame units.
+    const sizes = await page.evaluate(() => ({
+      bar: (document.querySelector('.scale-bar path') as SVGPathElement).getBBox().width,
+      circle: (document.querySelector('.radius-circle') as SVGPathElement).getBBox().width,
+      label: document.querySelector('.scale-bar text')!.textContent,
+    }));
+    expect(sizes.label).toBe('5 miles');
+    expect(sizes.bar / sizes.circle).toBeGreaterThan(0.45);
+    expect(sizes.bar / sizes.circle).toBeLessThan(0.55);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.$eval('.area-summary', (el) => el.scrollIntoView());
+    await page.screenshot({ path: join(ARTIFACTS, 'area-houston-tx.png') });
   }, 30_000);
 
   it('search says how many facilities match in all, shows each one\'s Registry ID and street, and downloads the search as CSV', async () => {

@@ -29,27 +29,25 @@ function legend(): HTMLElement {
   return h('ul', { class: 'legend', 'aria-label': 'Dot colours' }, ...BANDS.map((b, i) => h('li', {}, h('span', { class: `swatch band-${b.band.cls}`, 'aria-hidden': 'true' }), `${b.band.label} (${bandRange(i)})`)));
 }
 
-/** Centre from a typed address: the best search match's coordinates (one search call, GeoJSON form). */
+type Place = { lat: number; lng: number; located_by: string; label: string };
+
+/** Centre from a typed ZIP, "City, ST" or street address (located offline by the server; not counted). */
 async function locate(place: string, out: HTMLElement): Promise<{ lat: number; lng: number; label: string } | null> {
   put(out, loading(`"${place}"`));
-  const r = await getJson<FeatureCollection>(`/api/v1/search${query({ q: place, limit: 1, format: 'geojson' })}`, { accept: 'application/geo+json', envelope: false });
+  const r = await getJson<Place>(`/api/v1/area/place${query({ q: place })}`);
   if (!r.ok) {
-    put(out, failureNotice(r, 'finding a place by address (use coordinates instead)'));
+    put(out, r.status === 404 ? notice(r.message, 'warn') : failureNotice(r, 'finding a place by address (use coordinates instead)'));
     return null;
   }
-  const f = r.data.features?.[0];
-  if (!f?.geometry) {
-    put(out, notice(`No facility matches "${place}". Try the street and city only, a ZIP code, or coordinates.`, 'warn'));
-    return null;
-  }
-  return { lng: f.geometry.coordinates[0], lat: f.geometry.coordinates[1], label: `${f.properties.fac_name}` };
+  put(out);
+  return { lat: r.data.lat, lng: r.data.lng, label: r.data.label };
 }
 
 /** Facilities within a radius: map (dots by score band, zoomed to the circle), sortable table, downloads. */
 export async function areaView(main: HTMLElement, route: Route): Promise<void> {
   const p = route.params;
   const inputs = {
-    place: h('input', { type: 'text', name: 'place', autocomplete: 'off', value: p.get('place') ?? '', placeholder: 'street and city, or ZIP' }),
+    place: h('input', { type: 'text', name: 'place', autocomplete: 'off', value: p.get('place') ?? '', placeholder: 'Houston, TX' }),
     lat: h('input', { type: 'number', name: 'lat', step: 'any', min: -90, max: 90, value: p.get('lat') ?? '' }),
     lng: h('input', { type: 'number', name: 'lng', step: 'any', min: -180, max: 180, value: p.get('lng') ?? '' }),
     r: h('input', { type: 'number', name: 'radius', step: 'any', min: 0.1, max: MAX_RADIUS, required: true, value: p.get('r') ?? '5' }),
@@ -58,7 +56,7 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
   const form = h(
     'form',
     { class: 'stack', 'aria-label': 'Area search' },
-    h('fieldset', {}, h('legend', {}, 'Centre: an address or coordinates'), field('Address, city or ZIP', inputs.place, 'Centred on the facility that best matches it.'), h('div', { class: 'row' }, field('Latitude', inputs.lat), field('Longitude', inputs.lng))),
+    h('fieldset', {}, h('legend', {}, 'Centre: a place or coordinates'), field('City and state, ZIP or street address', inputs.place, 'A city or ZIP centres on its middle; a street address on the facility filed there.'), h('div', { class: 'row' }, field('Latitude', inputs.lat), field('Longitude', inputs.lng))),
     field(`Radius in miles (up to ${MAX_RADIUS})`, inputs.r),
     h('button', { type: 'submit' }, 'Show facilities'),
   );
@@ -91,7 +89,7 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
   if (!r.ok) return put(results, failureNotice(r, 'area searches'));
   const { items, located } = itemsOf(r.data);
   const near = p.get('near');
-  const where = `${radius} miles of ${near ? `${near} (${lat}, ${lng})` : `${lat}, ${lng}`}`;
+  const where = `${radius} miles of ${near ? `${near}: ${lat}, ${lng}` : `${lat}, ${lng}`}`;
   const dots: MapDot[] = items.filter((i) => typeof i.lat === 'number' && typeof i.lng === 'number').map((i) => ({ id: i.registry_id, name: i.fac_name, score: i.overall_score, lat: i.lat!, lng: i.lng! }));
   const siteReportAt = (la: number, ln: number) => routeHref('site-report', { lat: la.toFixed(5), lng: ln.toFixed(5) });
   const map = usMap({ center: { lat, lng }, radiusMiles: radius, dots, label: `Map: ${items.length} facilities within ${where}, coloured by score`, onPick: (la, ln) => void (location.hash = siteReportAt(la, ln)) });

@@ -8,6 +8,7 @@ import { metaFor } from './http/request-context';
 import { WebhookAllowList } from '../watchlists/webhooks/allow-list';
 import { ChangesResponse, CreateBody, DEFAULT_ID_PAGE, DeletedResponse, DeliveriesResponse, MAX_ID_PAGE, PatchBody, RedeliverResponse, RegistryIdsResponse, SecretResponse, WatchlistListResponse, WatchlistResponse } from '../watchlists/model';
 import { DEFAULT_DELIVERIES, MAX_DELIVERIES, parseChangesQuery, parseDeliveriesQuery, parseIdPageQuery } from '../watchlists/query';
+import { checkWatchlistBody } from '../watchlists/body';
 import { createWatchlist, deleteWatchlist, ownWatchlist, present, presentSummary, registryIdPage, rotateSecret, updateWatchlist, watchlistChanges } from '../watchlists/service';
 
 const IdParam = t.Object({ id: t.String({ pattern: '^wl_[0-9a-f]{16}$' }) });
@@ -19,7 +20,9 @@ const MANAGE: ApiKeyRoute = { endpoint: 'watchlists', counted: false };
  * about 180 KiB, pretty-printed under 300 KiB.
  */
 const BODY = jsonObjectBody(512 * 1024, 'a watchlist of 10,000 IDs needs under 300 KiB');
-const WRITE: ApiKeyRoute = { ...MANAGE, input: BODY.input };
+const writeInput = (change: boolean) => inputCheck(['INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'VALIDATION_ERROR'], (ctx) => checkWatchlistBody(BODY.input.check(ctx), change));
+const WRITE: ApiKeyRoute = { ...MANAGE, input: writeInput(false) };
+const CHANGE: ApiKeyRoute = { ...MANAGE, input: writeInput(true) };
 // Query parameters are read by the input step (messages naming each one); the schemas document them.
 const queryOf = (request: Request) => new URL(request.url).searchParams;
 const CHANGES: ApiKeyRoute = { endpoint: 'watchlists', input: inputCheck(['VALIDATION_ERROR'], ({ request }) => parseChangesQuery(queryOf(request))) };
@@ -72,10 +75,10 @@ export function watchlistRoutes(deps: AppDeps) {
     .patch('/api/v1/watchlists/:id', async ({ caller, params, body, facts, set }) =>
       bulkyJsonResponse({ data: await updateWatchlist(d(), caller, params.id, body), meta: metaFor(facts, deps.clock) }, set), {
       parse: BODY.parse,
-      apiKey: WRITE,
+      apiKey: CHANGE,
       params: IdParam,
       body: PatchBody,
-      response: { 200: WatchlistResponse, ...apiKeyErrors(WRITE, 'NOT_FOUND', 'VALIDATION_ERROR') },
+      response: { 200: WatchlistResponse, ...apiKeyErrors(CHANGE, 'NOT_FOUND', 'VALIDATION_ERROR') },
       detail: doc('Change a watchlist', `${NOT_COUNTED} Fields given replace the stored ones; null removes the rule or the webhook.`),
     })
     // The routes without a body take `parse: 'none'`: the API-key pipeline reads `body` (for the

@@ -4,7 +4,7 @@ import { Attempt, Delivery, EventType, Rule, type WatchlistRecord, type Watchlis
 
 export { Attempt, Delivery, EventType, Rule, type WatchlistRecord, type WatchlistSummaryRecord };
 
-const RegistryId = t.String({ pattern: '^[0-9]{1,15}$', examples: ['110000350174'] });
+const RegistryId = t.String({ pattern: '^[0-9]{12}$', examples: ['110000350174'] });
 
 /** Pages of a list's IDs (`GET /watchlists/{id}/registry_ids`). */
 export const DEFAULT_ID_PAGE = 1_000;

@@ -21,7 +21,7 @@ const countText = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'faci
 /** Registry IDs typed or pasted: digits split by spaces, commas, semicolons or lines. */
 export function typedIds(text: string): { ids: string[]; bad: string[] } {
   const words = text.split(/[\s,;]+/).filter(Boolean);
-  return { ids: words.filter((w) => /^[0-9]{1,15}$/.test(w)), bad: words.filter((w) => !/^[0-9]{1,15}$/.test(w)) };
+  return { ids: words.filter((w) => /^[0-9]{12}$/.test(w)), bad: words.filter((w) => !/^[0-9]{12}$/.test(w)) };
 }
 
 /** One watchlist: rename, delete, its IDs page by page (add, remove), and its changes. */
@@ -100,7 +100,7 @@ export function watchlistPanel(list: Summary, index: number, autoChanges: boolea
   addForm.addEventListener('submit', async (e) => {
     e.preventDefault();
     const { ids, bad } = typedIds(addInput.value);
-    if (bad.length > 0) return put(said, notice(`Not a Registry ID (1 to 15 digits): ${bad.slice(0, 3).join(', ')}.`, 'warn'));
+    if (bad.length > 0) return put(said, notice(`Not a Registry ID (12 digits): ${bad.slice(0, 3).join(', ')}.`, 'warn'));
     if (ids.length === 0) return;
     const whole = await getJson<{ registry_ids: string[] }>(path);
     if (!whole.ok) return put(said, failureNotice(whole, 'watchlist IDs'));

@@ -165,6 +165,19 @@ describe('the page with a Free key', () => {
   }, 30_000);
 });
 
+describe('an address the page cannot decode', () => {
+  it.each(['#/facility/%E0%A4%A', '#/search/%'])('%s shows a sentence saying so and a way back, and throws nothing', async (hash) => {
+    const page = await tab();
+    await goto(page);
+    const before = await renders(page);
+    await page.goto(`${w.base}/${hash}`);
+    await settled(page, 'unreadable', before);
+    expect(await mainText(page)).toContain('This address cannot be read: the part after # has a broken %-escape.');
+    expect(await page.$eval('#main a[href="#/lookup"]', (a) => a.textContent)).toBe('Go to the address lookup');
+    expect(await page.title()).toStartWith('Page not found');
+  }, 30_000);
+});
+
 describe('the page with a Starter key', () => {
   it('finds a facility by name and opens its page: gauge, the four components against their maxima, enforcement flag, explanation, peers, programs, score over time', async () => {
     const f = sampleFacility();

@@ -123,7 +123,8 @@ describe('the page with a Free key', () => {
     expect(await page.$$('#history-h')).toHaveLength(0);
     // Evidence is redacted (the one upsell says so), but the public ECHO report link and data completeness are on every plan.
     expect(rec.evidence.redacted).toBe(true);
-    expect(await page.$eval('.evidence a', (a) => [a.getAttribute('href'), a.getAttribute('target')])).toEqual([rec.dfr_url, '_blank']);
+    expect(rec.dfr_url).toBeNull(); // the sample's invented ID: no ECHO page to open
+    expect(await page.$eval('.evidence p', (p) => p.textContent)).toStartWith('No ECHO report: this Registry ID is not one EPA issues');
     expect(await page.$$('.evidence-table')).toHaveLength(0);
     expect(await page.$$('.evidence .completeness')).toHaveLength(1);
     // The navigation offers only what the key covers.
@@ -228,25 +229,48 @@ describe('the page with a Starter key', () => {
     expect(await page.$$('.upsell')).toHaveLength(0);
   }, 40_000);
 
-  it('a facility page shows the evidence beside the score: ECHO report and case links opening ECHO, who acted last, data completeness notes', async () => {
-    const f = sampleFacility(`evidence LIKE '%fec_case_ids%'`);
+  it('a facility page shows the evidence beside the score: no ECHO links for invented IDs, quarter strips with a legend, one phrase for missing TRI, the fictitious notice once', async () => {
+    const f = sampleFacility(`evidence LIKE '%fec_case_ids%' AND evidence LIKE '%caa_history%'`);
     const page = await tab();
     await goto(page);
     await useKey(page, w.keys.starter);
     await goto(page, `#/facility/${f.registry_id}`);
     const rec = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}?include=evidence`, { headers: { 'x-api-key': w.keys.starter } })).json()) as { data: any }).data;
     expect(rec.evidence.federal_cases.length).toBeGreaterThan(0);
-    const links = await page.$$eval('.evidence a', (as) => as.map((a) => [a.getAttribute('href'), a.textContent, a.getAttribute('target')]));
-    expect(links).toEqual([
-      [`https://echo.epa.gov/detailed-facility-report?fid=${f.registry_id}`, 'Detailed Facility Report on ECHO', '_blank'],
-      ...rec.evidence.federal_cases.map((c: { case_id: string }) => [`https://echo.epa.gov/enforcement-case-report?id=${c.case_id}`, c.case_id, '_blank']),
-    ]);
+    // invented IDs: ECHO has no page for them, so no link leads there
+    expect(await page.$$('.evidence a')).toHaveLength(0);
     const text = await page.$eval('.evidence', (e) => (e as HTMLElement).innerText);
+    expect(text).toContain('No ECHO report: this Registry ID is not one EPA issues');
+    for (const c of rec.evidence.federal_cases) expect(text).toContain(c.case_id);
     expect(text).toContain(rec.evidence.latest_action_by ? `${rec.evidence.latest_action_by}, ${rec.evidence.latest_action_date}` : 'no action date on record');
+    expect(text).not.toContain('not reported; not reported');
+    // each program's quarters are a strip of squares, one per quarter, never the raw code string
+    const strips = await page.$$eval('.quarter-strip', (ss) => ss.map((s) => [s.querySelectorAll('.q').length, s.getAttribute('aria-label')]));
+    const histories = Object.values(rec.evidence.quarter_history).filter(Boolean) as string[];
+    expect(strips.map(([n]) => n)).toEqual(histories.map((hist) => hist.length));
+    expect(strips[0]![1]).toMatch(/^Clean Air Act, last \d+ quarters, oldest first: \d+ /);
+    for (const hist of histories) expect(text).not.toContain(hist);
+    expect(await page.$eval('.quarter-legend', (p) => p.textContent)).toBe('Quarters, oldest on the left:  No violation  Violation  Significant violation  Undetermined ');
     // the notes read as the PDF words them
     const expected = completenessNotes(rec.data_completeness);
     if (expected.length === 0) expect(await page.$eval('.evidence p.completeness', (p) => p.textContent)).toContain('nothing missing');
     else expect(await page.$$eval('.evidence ul.completeness li', (li) => li.map((l) => l.textContent))).toEqual(expected);
+    // the header says "fictitious" once
+    const header = await page.$eval('#dataset', (d) => (d as HTMLElement).innerText);
+    expect(header.match(/fictitious/gi)).toHaveLength(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.$eval('.evidence', (el) => el.scrollIntoView());
+    await page.screenshot({ path: join(ARTIFACTS, 'facility-quarters.png') });
+  }, 30_000);
+
+  it('a facility with no TRI figure at all says "not reported" once', async () => {
+    const f = sampleFacility(`evidence NOT LIKE '%tri_on_site%' AND evidence NOT LIKE '%tri_releases%' AND evidence LIKE '%caa_history%'`);
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, `#/facility/${f.registry_id}`);
+    const row = await page.$$eval('.evidence-table tr', (trs) => trs.map((tr) => (tr as HTMLElement).innerText).find((t) => t.startsWith('TRI releases')));
+    expect(row).toBe('TRI releases (latest year)\tnot reported');
   }, 30_000);
 });
 

@@ -458,6 +458,26 @@ describe('with a Platform key', () => {
 describe('the site report view', () => {
   const HOUSTON = { lat: 29.76, lng: -95.37 };
 
+  it('says the coordinates once, shows no markdown, and lines up the ZIP and name inputs', async () => {
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.platform);
+    await goto(page, `#/site-report?lat=${HOUSTON.lat}&lng=${HOUSTON.lng}`);
+    const text = await mainText(page);
+    expect(text.match(/29\.76, -95\.37/g)).toHaveLength(1);
+    expect(text).not.toContain('Located by the coordinates given');
+    expect(text).not.toContain('`');
+    const tops = await page.$$eval('input[name=zip], input[name=name]', (ins) => ins.map((i) => Math.round(i.getBoundingClientRect().top)));
+    expect(tops[0]).toBe(tops[1]);
+    expect(await axeViolations(page)).toEqual([]);
+  }, 30_000);
+
+  it('the landing page names the site report among what a Platform key adds', async () => {
+    const page = await tab();
+    await goto(page);
+    expect(await mainText(page)).toContain('Platform and above: everything in Starter plus the PDF dossier of a facility and the site report of a property');
+  }, 30_000);
+
   it('with a Platform key: the summary, one dot and one table row per finding of the API\'s answer, the sources not searched, and the PDF downloads', async () => {
     const api = await fetch(`${w.base}/api/v1/site-report`, { method: 'POST', headers: { 'x-api-key': w.keys.platform, 'content-type': 'application/json' }, body: JSON.stringify({ ...HOUSTON, zip: '77002' }) });
     const expected = ((await api.json()) as { data: any }).data;
@@ -519,7 +539,7 @@ describe('the site report view', () => {
     await goto(page);
     await useKey(page, w.keys.platform);
     await goto(page, `#/area?lat=${HOUSTON.lat}&lng=${HOUSTON.lng}&r=5`);
-    const mark = await page.$eval('path.center-mark', (p) => {
+    const mark = await page.$eval('.center-mark circle', (p) => {
       const r = (p as HTMLElement).getBoundingClientRect();
       return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
     });

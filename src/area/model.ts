@@ -20,6 +20,7 @@ export const AreaQuery = t.Object({
   ),
   state: t.Optional(t.String({ pattern: '^[A-Za-z]{2}$', description: 'Only facilities in this US state or territory (USPS code, any case)', examples: ['TX'] })),
   active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an open enforcement action; false: only those without' })),
+  format: t.Optional(t.Union([t.Literal('json'), t.Literal('csv'), t.Literal('geojson')], { description: 'Response form; overrides Accept' })),
 }, { noValidate: true });
 
 /** An area item (docs/area-and-portfolio.md). */

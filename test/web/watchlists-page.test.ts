@@ -115,12 +115,17 @@ describe('the watchlists page', () => {
     await page.waitForFunction(() => document.querySelector('.watchlist h3')?.textContent === 'Midwest loans');
     expect((await api(`/api/v1/watchlists/${made.id}`)).name).toBe('Midwest loans');
 
-    // IDs a page at a time; remove one, add one.
+    // Facilities a page at a time, each with its name, score and latest change; remove one, add one.
     await page.click('.wl-ids-box summary');
     await page.waitForFunction(() => document.querySelectorAll('.wl-ids li').length === 100);
-    await (await button(page, 'More IDs')).click();
+    const rowText = (id: string) => page.$eval(`li[data-registry-id="${id}"]`, (li) => (li as HTMLElement).innerText.replace(/\s+/g, ' '));
+    expect(await rowText(IDS[0]!)).toBe(`WATCHED PLANT 0 (FICTITIOUS) ${IDS[0]} 78 Fair changed 2026-10-08: score 80 → 78 Remove`);
+    await page.$eval('.wl-ids-box', (el) => el.scrollIntoView());
+    await page.screenshot({ path: join(ARTIFACTS, 'watchlist-facilities.png') });
+    await (await button(page, 'More facilities')).click();
     await page.waitForFunction(() => document.querySelectorAll('.wl-ids li').length === 200);
-    await (await button(page, 'More IDs')).click();
+    expect(await rowText(IDS[110]!)).toBe(`Not in the current release ${IDS[110]} removed 2026-10-08 Remove`);
+    await (await button(page, 'More facilities')).click();
     await page.waitForFunction(() => document.querySelectorAll('.wl-ids li').length === 240);
     expect(await page.$eval('.wl-ids-box', (d) => (d.querySelector('button.secondary[hidden]') ? 'no more' : 'more'))).toBe('no more');
     await page.click(`button[aria-label="Remove ${IDS[0]}"]`);

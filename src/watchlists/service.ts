@@ -6,7 +6,7 @@ import type { WebhookAllowList } from './webhooks/allow-list';
 import { newWebhookSecret } from './webhooks/signing';
 import { WATCHLIST_LIMITS } from './limits';
 import type { ChangeItem, CreateBody, PatchBody, WatchedFacility, Watchlist, WatchlistRecord, WatchlistSummary, WatchlistSummaryRecord } from './model';
-import type { ReleaseChange } from '../index/history/release-changes';
+import type { ReleaseChange } from '../index/history-tables/release-changes';
 import { matchChange } from './rules';
 
 export type WatchDeps = { watch: WatchStore; index: FacilityIndex; allow: WebhookAllowList; now: number };

@@ -1,10 +1,12 @@
 import { beforeAll, describe, expect, it } from 'bun:test';
-import OpenAPIBackend from 'openapi-backend';
+import type OpenAPIBackend from 'openapi-backend';
 import { json, makeWorld } from '../helpers';
+import { answerDrift, closedValidator } from '../support/openapi';
 
 // Every answer below is checked against the served OpenAPI document by openapi-backend (Ajv), with
-// every object schema closed (additionalProperties: false where the document leaves it open): a
-// field, a header or a status the server sends and the document does not declare fails here.
+// every object schema closed (test/support/openapi.ts): a field, a header or a status the server
+// sends and the document does not declare fails here. test/contract runs the HTTP contract suites
+// through the same check.
 const world = makeWorld({ config: { webhookAllow: ['hooks.example.com'] } });
 const keys = {
   free: (await world.keyFor('free')).key,
@@ -14,25 +16,9 @@ const keys = {
   starterAtCap: (await world.keyFor('starter', { monthlyLimit: 1 })).key,
 };
 
-/** Headers of HTTP itself (framing, caching, CORS), not of this API's contract. */
-const GENERAL = new Set(['content-type', 'content-length', 'date', 'connection', 'vary', 'cache-control', 'etag', 'content-encoding', 'last-modified', 'transfer-encoding']);
-
-/** The document with every object schema that lists its properties closed to others. */
-function closed(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(closed);
-  if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, closed(s)])) : closed(v);
-  if ('properties' in out && out.type === 'object' && !('additionalProperties' in out)) out.additionalProperties = false;
-  return out;
-}
-
 let api: OpenAPIBackend;
 beforeAll(async () => {
-  const doc = await json(await world.call('/swagger/json'));
-  // quick: the document is 3.1, which openapi-backend's own definition check (3.0) refuses; swagger-parser and Redocly validate it (openapi-lint.test.ts)
-  api = new OpenAPIBackend({ definition: closed(doc) as never, quick: true, validate: true, ajvOpts: { strict: false } });
-  await api.init();
+  api = await closedValidator(await json(await world.call('/swagger/json')));
 });
 
 type Call = [what: string, method: string, path: string, opts?: { key?: string; body?: unknown; accept?: string }];
@@ -43,20 +29,8 @@ async function drift([what, method, path, o = {}]: Call): Promise<string[]> {
   if (o.body !== undefined) headers['content-type'] = 'application/json';
   if (o.accept) headers.accept = o.accept;
   const res = await world.call(path, { method, key: o.key, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
-  const url = new URL(path, 'http://x');
-  const op = api.matchOperation({ method, path: url.pathname, headers, query: Object.fromEntries(url.searchParams) });
-  if (!op) return [`${what}: ${method} ${url.pathname} is not in the document`];
-  const problems: string[] = [];
-  const status = res.status;
-  if (!(String(status) in op.responses!)) problems.push(`${what}: status ${status} is not declared`);
-  const sent = Object.fromEntries([...res.headers].filter(([k]) => !GENERAL.has(k) && !k.startsWith('access-control-')));
-  const h = api.validator.validateResponseHeaders(sent, op, { statusCode: status, setMatchType: 'subset' as never });
-  if (h.errors) problems.push(`${what}: headers ${JSON.stringify(Object.keys(sent))}: ${JSON.stringify(h.errors)}`);
-  if ((res.headers.get('content-type') ?? '').startsWith('application/json')) {
-    const b = api.validator.validateResponse(await res.json(), op, status);
-    if (b.errors) problems.push(`${what}: body: ${JSON.stringify(b.errors.slice(0, 3))}`);
-  }
-  return problems;
+  const problems = await answerDrift(api, { method, url: new URL(path, 'http://x'), headers }, res);
+  return (problems ?? [`${method} ${path}: not in the document`]).map((p) => `${what}: ${p}`);
 }
 
 const ID = '990000000003';

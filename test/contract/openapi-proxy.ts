@@ -23,9 +23,13 @@ export function validatingProxy(inner: () => World): { world: () => World; drift
         const url = new URL(req.url);
         const headers = Object.fromEntries(req.headers);
         const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await req.arrayBuffer();
-        const res = await fetch(`${w.base}${url.pathname}${url.search}`, { method: req.method, headers: req.headers, body, redirect: 'manual', decompress: false } as RequestInit);
-        drift.push(...((await answerDrift(api, { method: req.method, url, headers }, res)) ?? []));
-        return res;
+        const upstream = await fetch(`${w.base}${url.pathname}${url.search}`, { method: req.method, headers: req.headers, body, redirect: 'manual' });
+        drift.push(...((await answerDrift(api, { method: req.method, url, headers }, upstream.clone())) ?? []));
+        // fetch has decoded a compressed body: it goes back as plain bytes, without the headers that described the encoding
+        const back = new Headers(upstream.headers);
+        back.delete('content-encoding');
+        back.delete('content-length');
+        return new Response(await upstream.arrayBuffer(), { status: upstream.status, headers: back });
       },
     });
     world = { ...w, base: `http://127.0.0.1:${server.port}` };

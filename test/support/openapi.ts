@@ -19,12 +19,15 @@ export function closedSchemas(node: unknown): unknown {
 /** Headers of HTTP itself (framing, caching, CORS), not of this API's contract. */
 const GENERAL = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'vary', 'cache-control', 'etag', 'content-encoding', 'last-modified', 'transfer-encoding']);
 
+/** What answerDrift reads of a response: any fetch's Response (Bun's or undici's typing) fits. */
+type Answer = { status: number; headers: Iterable<[string, string]> & { get(name: string): string | null }; clone(): { json(): Promise<unknown> } };
+
 /**
  * An answer's disagreements with the document (openapi-backend over `closedSchemas(doc)`): an
  * undeclared status, a header the response does not declare, a body its schema does not allow.
  * Paths the document does not hold (the web page, /swagger) are not its business: null.
  */
-export async function answerDrift(api: OpenAPIBackend, req: { method: string; url: URL; headers: Record<string, string> }, res: Response): Promise<string[] | null> {
+export async function answerDrift(api: OpenAPIBackend, req: { method: string; url: URL; headers: Record<string, string> }, res: Answer): Promise<string[] | null> {
   const op = api.matchOperation({ method: req.method.toLowerCase(), path: req.url.pathname, headers: req.headers, query: Object.fromEntries(req.url.searchParams) });
   const what = `${req.method} ${req.url.pathname}${req.url.search} -> ${res.status}`;
   if (!op) return req.url.pathname.startsWith('/api/') && res.status < 400 ? [`${what}: not in the document`] : null;

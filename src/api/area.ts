@@ -1,11 +1,14 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from './deps';
-import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
+import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from './http/api-key-auth';
+import { AppError } from '../errors';
+import { FacilitySearch } from '../search/facility-search';
+import { locatePlace, offlineLocator } from '../site-report/locate';
 import { exportableInput } from './http/exportable';
 import { exportResponse, listResponses } from '../exports/response';
 import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
-import { AreaFacility, AreaQuery, AreaResponse } from '../area/model';
+import { AreaFacility, AreaQuery, AreaResponse, PlaceQuery, PlaceResponse } from '../area/model';
 import { parseAreaQuery } from '../area/query';
 import { countWithinRadius, findWithinRadius } from '../area/service';
 import { listTag, notModified, releaseTag } from './http/conditional';
@@ -20,10 +23,45 @@ const AREA_QUERY = exportableInput(['VALIDATION_ERROR'], ({ request }) => parseA
 const AREA: ApiKeyRoute = { endpoint: 'area', input: AREA_QUERY };
 const ERRORS = apiKeyErrors(AREA);
 
+/** The place to centre an area on: one `q` of 1-200 characters, else 422 naming it. */
+const PLACE_QUERY = inputCheck(['VALIDATION_ERROR'], ({ request }) => {
+  const all = new URL(request.url).searchParams.getAll('q');
+  const q = all[0]?.trim() ?? '';
+  if (all.length !== 1 || q === '' || q.length > 200) throw new AppError('VALIDATION_ERROR', 'q is required once: a ZIP, "City, ST" or a street address, at most 200 characters');
+  return q;
+});
+/** Finding a centre is a step of an area search, not a search: never counted (as the page asks it before each typed place). */
+const PLACE: ApiKeyRoute = { endpoint: 'area', input: PLACE_QUERY, counted: false };
+const PLACE_ERRORS = apiKeyErrors(PLACE, 'NOT_FOUND');
+
 export function areaRoutes(deps: AppDeps) {
   const release = releaseTag(deps.index.info);
+  const locator = offlineLocator(deps.index, FacilitySearch.open(deps.index));
   return new Elysia({ name: 'area-routes' })
     .use(apiKeyAuth(deps))
+    .get(
+      '/api/v1/area/place',
+      async ({ input, facts }) => {
+        const q = PLACE_QUERY.from(input) as string;
+        const place = await locatePlace(q, locator);
+        if (!place) throw new AppError('NOT_FOUND', `No ZIP, city or facility address matches "${q.slice(0, 80)}": try "City, ST", a 5-digit ZIP, or a street address with city and state`);
+        return { data: place, meta: metaFor(facts, deps.clock) };
+      },
+      {
+        apiKey: PLACE,
+        query: PlaceQuery,
+        response: { 200: PlaceResponse, ...PLACE_ERRORS },
+        detail: {
+          tags: ['Area'],
+          summary: 'A point to centre an area search on, from a ZIP, a city or an address',
+          description:
+            'Starter plan or above; not counted. Offline: a 5-digit ZIP is its centre and "City, ST" (or a city alone, taken in the state ' +
+            'where it has the most ZIPs) the mean of its ZIP centres, from the bundled ZIP table; a street address is the facility the index ' +
+            'files there, else the centre of the ZIP it ends with. 404 NOT_FOUND when nothing matches.',
+          security: [{ apiKey: [] }],
+        },
+      },
+    )
     .get(
       '/api/v1/area',
       ({ input, facts, set, request, caller }) => {

@@ -6,7 +6,7 @@ import { exportResponse, listResponses } from '../exports/response';
 import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
 import { checkPortfolioBody, parseJson, readJsonText } from '../portfolio/body';
-import { PortfolioBody, PortfolioItem, PortfolioResponse } from '../portfolio/model';
+import { PortfolioBody, PortfolioItem, PortfolioQuery, PortfolioResponse } from '../portfolio/model';
 import { lookupPortfolio } from '../portfolio/service';
 
 /**
@@ -53,6 +53,7 @@ export function portfolioRoutes(deps: AppDeps) {
         apiKey: PORTFOLIO,
         // Documents the body; what the handler reads is `input`, the checked IDs.
         body: PortfolioBody,
+        query: PortfolioQuery,
         response: { 200: PortfolioResponse, ...ERRORS },
         detail: {
           tags: ['Portfolio'],
@@ -65,7 +66,9 @@ export function portfolioRoutes(deps: AppDeps) {
             'One request counts as one call, whatever its size and form. CSV or GeoJSON by `Accept` or `format` (docs/search.md, ' +
             '"Export forms"; `X-Not-Found-Count` says how many IDs were not found). Details: docs/area-and-portfolio.md.',
           security: [{ apiKey: [] }],
-          responses: listResponses(PortfolioResponse, 'The facilities found, and the IDs not found', ERRORS),
+          responses: listResponses(PortfolioResponse, 'The facilities found, and the IDs not found', ERRORS, {
+            'X-Not-Found-Count': { description: 'CSV and GeoJSON only: how many of the IDs sent are not in the index (the JSON form lists them in `not_found`)', schema: { type: 'integer', minimum: 0 } },
+          }),
         },
       },
     );

@@ -66,7 +66,9 @@ export function searchRoutes(deps: AppDeps) {
             'before search existed. Details: docs/search.md.',
           security: [{ apiKey: [] }],
           'x-conditional': true,
-          responses: listResponses(SearchResponse, 'One page of matching facilities', ERRORS),
+          responses: listResponses(SearchResponse, 'One page of matching facilities', ERRORS, {
+            Link: { description: 'CSV and GeoJSON only, when another page follows: `<path?...&cursor=...>; rel="next"` (the JSON form has `next_cursor`)', schema: { type: 'string' } },
+          }),
         },
       },
     );

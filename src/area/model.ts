@@ -20,6 +20,7 @@ export const AreaQuery = t.Object({
   ),
   state: t.Optional(t.String({ pattern: '^[A-Za-z]{2}$', description: 'Only facilities in this US state or territory (USPS code, any case)', examples: ['TX'] })),
   active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an enforcement action in the last 12 months or a significant violation being addressed (docs/scoring.md); false: only those without' })),
+  format: t.Optional(t.Union([t.Literal('json'), t.Literal('csv'), t.Literal('geojson')], { description: 'Response form; overrides Accept' })),
 }, { noValidate: true });
 
 /** An area item (docs/area-and-portfolio.md). */
@@ -41,3 +42,19 @@ export const AreaResult = t.Object({
 export type AreaResult = Static<typeof AreaResult>;
 
 export const AreaResponse = Envelope(AreaResult);
+
+/** `GET /api/v1/area/place`'s query: what the area view centres on. */
+export const PlaceQuery = t.Object(
+  {
+    q: t.String({ minLength: 1, maxLength: 200, description: 'A ZIP, "City, ST" (or a city alone), or a street address with city and state', examples: ['Houston, TX'] }),
+  },
+  { noValidate: true },
+);
+
+export const PlaceResult = t.Object({
+  lat: t.Number({ minimum: -90, maximum: 90 }),
+  lng: t.Number({ minimum: -180, maximum: 180 }),
+  located_by: t.Union([t.Literal('zip'), t.Literal('city'), t.Literal('address')], { description: '`zip`: the ZIP\'s centre; `city`: the mean of its ZIP centres; `address`: a facility the index files at that address' }),
+  label: t.String({ description: 'What was found, in words', examples: ['Houston, TX (the centre of its ZIP codes)'] }),
+});
+export const PlaceResponse = Envelope(PlaceResult);

@@ -71,7 +71,7 @@ export function serverOptions(log: Log) {
  */
 function claimPort(host: string, port: number): void {
   if (port === 0) return; // the kernel picks a free port
-  const inUse = () => new Error(`address in use: ${host}:${port} already has a listener (FCS_REUSE_PORT=1 or --reuse-port shares it on purpose)`);
+  const inUse = () => new Error(`address in use: ${host}:${port} already has a listener: serve on another port with --port N or FCS_PORT=N (--reuse-port or FCS_REUSE_PORT=1 shares this one on purpose)`);
   const address = canonicalAddress(host);
   const listeners = address === null ? null : listenersOn(port);
   if (listeners !== null) {

@@ -91,7 +91,10 @@ export const FacilityRecord = t.Object({
   score_components: t.Union([ScoreComponents, RedactedComponents]),
   score_change: ScoreChange,
   ...LookupExtras.properties,
-  dfr_url: t.String({ format: 'uri', description: "ECHO's public Detailed Facility Report of the facility", examples: ['https://echo.epa.gov/detailed-facility-report?fid=990000914553'] }),
+  dfr_url: t.Union([t.String({ format: 'uri' }), t.Null()], {
+    description: "ECHO's public Detailed Facility Report of the facility; null for an ID ECHO cannot have (EPA's are 12 digits starting 11; the FICTITIOUS sample's start 99)",
+    examples: ['https://echo.epa.gov/detailed-facility-report?fid=110000350174'],
+  }),
   data_completeness: t.Union([DataCompleteness, t.Null()], {
     description: 'What the source lacks and what the model could not place (docs/scoring.md); null only for an index without stored inputs',
   }),

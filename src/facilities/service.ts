@@ -64,7 +64,7 @@ export function toFacilityRecord({ row, scoreChange, extras, beside }: StoredAns
     data_completeness: beside?.completeness ?? null,
   };
   // asked for (`include=evidence`): Starter+ gets it, Free the redacted object
-  if (withEvidence) record.evidence = extra && beside?.evidence ? lookupEvidenceOf(beside.evidence) : (redacted ?? redactedDetail());
+  if (withEvidence) record.evidence = extra && beside?.evidence ? lookupEvidenceOf(beside.evidence, row.registry_id) : (redacted ?? redactedDetail());
   return record;
 }
 

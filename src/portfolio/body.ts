@@ -1,5 +1,6 @@
 import { TIER_RULES, type Tier } from '../tiers';
 import { AppError } from '../errors';
+import { namedItems } from '../shared/problems';
 import { isJsonType, kindOf, parseJsonText, readBodyText } from '../wire/json-body';
 
 /**
@@ -45,6 +46,8 @@ export function checkPortfolioBody(body: unknown, tier: Tier): string[] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('INVALID_BODY', `The body must be a JSON object like {"registry_ids": ["110000307695"]}, got ${kindOf(body)}`);
   }
+  const unknown = Object.keys(body).filter((k) => k !== 'registry_ids');
+  if (unknown.length > 0) throw new AppError('INVALID_BODY', `unknown ${unknown.length === 1 ? 'field' : 'fields'} ${namedItems(unknown.map((k) => JSON.stringify(k.slice(0, 40))))}; the body takes registry_ids only`);
   const ids = (body as Record<string, unknown>).registry_ids;
   if (ids === undefined) throw new AppError('INVALID_BODY', 'registry_ids is required: an array of registry ID strings');
   if (!Array.isArray(ids)) throw new AppError('INVALID_BODY', `registry_ids must be an array of strings, got ${kindOf(ids)}`);

@@ -15,8 +15,14 @@ export const PortfolioBody = t.Object({
       'Duplicates are answered once. Matched exactly (no trimming).',
     examples: [['990000914553', '990001127439']],
   }),
-}, { noValidate: true });
+}, { noValidate: true, additionalProperties: false });
 export type PortfolioBody = Static<typeof PortfolioBody>;
+
+/** The query a portfolio call may carry: the response form (read with `Accept` by chooseForm). */
+export const PortfolioQuery = t.Object(
+  { format: t.Optional(t.Union([t.Literal('json'), t.Literal('csv'), t.Literal('geojson')], { description: 'Response form; overrides Accept' })) },
+  { noValidate: true },
+);
 
 /** A portfolio result (docs/area-and-portfolio.md). */
 export const PortfolioItem = t.Object({

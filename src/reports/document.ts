@@ -87,17 +87,21 @@ function drawIdentity(f: Flow, v: ReportView): void {
     y -= size * 0.25;
   }
   y -= 4;
+  // Address lines and facts wrap (two and three lines) rather than end in an ellipsis: page 1 cut
+  // "Ranks at the 0th percentile of 66 facilities, NAICS…" mid-sentence.
   for (const line of v.address_lines) {
-    y -= 11;
-    f.text(f.lines(line, { size: 11 }, leftW, 1)[0] ?? '', PAGE.margin, y, { size: 11, color: COLORS.muted });
-    y -= 3;
+    const size = [11, 9.5].find((s) => f.lines(line, { size: s }, leftW).length === 1) ?? 9.5;
+    for (const part of f.lines(line, { size }, leftW, 2)) {
+      y -= size;
+      f.text(part, PAGE.margin, y, { size, color: COLORS.muted });
+      y -= 3;
+    }
   }
   y -= 12;
   const facts: [string, string][] = [
     ['Registry ID', v.registry_id],
     ['NAICS code', v.fac_naics || 'Not reported'],
     ['Coordinates', v.lat === null || v.lng === null ? 'not reported (EPA lists no usable coordinates)' : formatCoordinates(v.lat, v.lng)],
-    ['Industry peers', peersLine(v)],
   ];
   for (const [label, value] of facts) {
     y -= 10;
@@ -107,7 +111,14 @@ function drawIdentity(f: Flow, v: ReportView): void {
   }
   const cardH = 132;
   drawScoreCard(f, v, PAGE.width - PAGE.margin - cardW, top - cardH, cardW, cardH);
-  f.y = Math.min(y, top - cardH) - 14;
+  // The peers sentence runs under both columns: beside the card it was cut mid-sentence.
+  y = Math.min(y, top - cardH) - 10;
+  f.text('INDUSTRY PEERS', PAGE.margin, y, { size: 7.5, bold: true, color: COLORS.faint });
+  f.lines(peersLine(v), { size: 10 }, CONTENT_WIDTH - 78, 2).forEach((part, k) => {
+    if (k > 0) y -= 12;
+    f.text(part, PAGE.margin + 78, y, { size: 10 });
+  });
+  f.y = y - 14;
 }
 
 function drawScoreCard(f: Flow, v: ReportView, x: number, y: number, w: number, h: number): void {

@@ -1,7 +1,7 @@
 import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
 import { MAX_QUERY_CHARS, MAX_QUERY_WORDS } from './match';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './query';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOTAL_CAP } from './query';
 
 /**
  * The query parameters, for OpenAPI. `parseSearchQuery` (the route's `searchQuery` transform) reads
@@ -41,14 +41,17 @@ export const SearchFacility = t.Object({
   fac_name: t.String({ examples: ['ACME PLATING INC (FICTITIOUS)'] }),
   overall_score: t.Integer({ minimum: 0, maximum: 100 }),
   active_enforcement: t.Boolean(),
+  fac_street: t.String({ examples: ['1200 INDUSTRIAL PKWY'] }),
   fac_city: t.String({ examples: ['ELKHART'] }),
   fac_state: t.String({ examples: ['IN'] }),
+  fac_zip: t.String({ examples: ['46514'] }),
 });
 export type SearchFacility = Static<typeof SearchFacility>;
 
 export const SearchResult = t.Object({
   facilities: t.Array(SearchFacility),
-  total: t.Integer({ minimum: 0, description: 'Count of facilities on this page (at most `limit`)' }),
+  total: t.Integer({ minimum: 0, maximum: TOTAL_CAP, description: `How many facilities the search finds over all its pages (the same on each page), counted up to ${TOTAL_CAP}` }),
+  total_capped: t.Boolean({ description: `true when more than ${TOTAL_CAP} facilities match: \`total\` is then ${TOTAL_CAP}, a lower bound` }),
   next_cursor: t.Union([t.String(), t.Null()], { description: 'Pass as `cursor` for the next page; null on the last page' }),
 });
 export type SearchResult = Static<typeof SearchResult>;

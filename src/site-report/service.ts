@@ -211,7 +211,7 @@ function coverageNote(c: CategoryRule, cov: Coverage): string {
 /** Facilities without coordinates in the site's ZIP, with the categories whose record type they have. */
 function unmappedOf(index: FacilityIndex, zip: string | null, searched: Searched[], asOf: string): SiteReport['unmapped'] {
   if (zip === null) {
-    return { zip, searched: false, note: 'No ZIP for the site (give `zip` with coordinates), so facilities without coordinates were not looked for.', facilities: [] };
+    return { zip, searched: false, note: 'No ZIP for the site (give a ZIP with the coordinates), so facilities without coordinates were not looked for.', facilities: [] };
   }
   const rows = index.unmappedInZip(zip);
   if (rows === null) {

@@ -31,7 +31,7 @@ function csvRecords(text: string): Record<string, string>[] {
 describe('CSV form', () => {
   it.each([
     ['area', () => get(AREA, 'text/csv'), ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'distance_miles', 'location.lat', 'location.lng']],
-    ['search', () => get(SEARCH, 'text/csv'), ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'fac_city', 'fac_state', 'location.lat', 'location.lng']],
+    ['search', () => get(SEARCH, 'text/csv'), ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'fac_street', 'fac_city', 'fac_state', 'fac_zip', 'location.lat', 'location.lng']],
     ['portfolio', () => portfolio('text/csv'), PORTFOLIO_COLUMNS],
   ])('%s: parsed back by csv-parse, a name with a comma, quotes and a line break survives, columns are the item fields + location', async (_name, call, columns) => {
     const res = await call();
@@ -59,7 +59,7 @@ describe('CSV form', () => {
 
   it('an empty result is a header row only', async () => {
     const res = await get('/api/v1/search?q=zzzz&format=csv');
-    expect(await res.text()).toBe('registry_id,fac_name,overall_score,active_enforcement,fac_city,fac_state,location.lat,location.lng\r\n');
+    expect(await res.text()).toBe('registry_id,fac_name,overall_score,active_enforcement,fac_street,fac_city,fac_state,fac_zip,location.lat,location.lng\r\n');
   });
 });
 

@@ -50,7 +50,7 @@ describe('GET /api/v1/facility/{registry_id}', () => {
         { component: 'recency', points_lost: 25 - row.recency, reason: expect.stringContaining('No dated violation, enforcement action or penalty') },
         { component: 'repeat_offender', points_lost: 15 - row.repeat_offender, reason: 'No enforcement actions in the last 5 years' },
       ],
-      dfr_url: `https://echo.epa.gov/detailed-facility-report?fid=${row.registry_id}`,
+      dfr_url: null, // an invented 99… ID: ECHO has no report for it
       data_completeness: {
         source_format: 'echo-exporter',
         inputs_missing: [], undated_events: [], events_before_window: [], no_inspection_in_5_years: false, facility_inactive: false, unknown_quarters: 0,

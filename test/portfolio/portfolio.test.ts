@@ -142,7 +142,7 @@ describe('POST /api/v1/portfolio: bodies that are not a portfolio are 400 INVALI
     ['an empty body', '', 'application/json', /Malformed JSON|empty/],
     ['a JSON array', '["990000000001"]', 'application/json', /JSON object/],
     ['JSON null', 'null', 'application/json', /JSON object/],
-    ['missing registry_ids', '{"ids": ["990000000001"]}', 'application/json', /registry_ids is required/],
+    ['missing registry_ids', '{"ids": ["990000000001"]}', 'application/json', /unknown field "ids"; the body takes registry_ids only/],
     ['registry_ids not an array', '{"registry_ids": "990000000001"}', 'application/json', /registry_ids must be an array/],
     ['registry_ids an object', '{"registry_ids": {"0": "990000000001"}}', 'application/json', /registry_ids must be an array/],
     ['an item that is a number', '{"registry_ids": ["990000000001", 990000000002]}', 'application/json', /registry_ids\[1\] must be a string, got a number/],

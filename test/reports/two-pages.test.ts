@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'bun:test';
 import { BUNDLED_INDEX_PATH } from '../../src/index/bundled';
 import { connectionOf, FacilityIndex, type FacilityDetail } from '../../src/index/facility-index';
 import { scoreSeries } from '../../src/history/score-series';
-import { renderReport } from '../../src/reports/document';
+import { peersLine, renderReport } from '../../src/reports/document';
 import { programRows } from '../../src/reports/program-table';
 import { buildReportView } from '../../src/reports/view';
 import { explainComponents } from '../../src/scoring/explain';
@@ -34,7 +34,9 @@ describe('the fullest dossier', () => {
     // the method note defines the enforcement flag as the score model does (docs/scoring.md active_enforcement)
     expect(text.replace(/\s+/g, ' ')).toContain('the enforcement flag means a formal action in the last 12 months, or a significant violation being addressed');
     // the Evidence block: the DFR link, the case IDs that fit and how many more, who acted last, TRI, GHG, the completeness notes
-    for (const s of ['https://echo.epa.gov/detailed-facility-report?fid=990000999999', '06-2001-1000', 'and 19 more', 'Latest action by EPA, 2026-10-15', '123,456,790 lb on site', '12,345,679 t CO2e', 'Data completeness: Not enough data to judge this facility (inactive; no inspection in 5 years and no quarter of known status)']) expect(text).toContain(s);
+    // page 1 carries the whole peers sentence, never cut with an ellipsis
+    expect(text.replace(/\s+/g, ' ')).toContain(peersLine(buildReportView(FULLEST_ROW, FULLEST_INFO, { generatedAt: FIXED_NOW, documentId: '0123456789abcdef' }, FULLEST_HISTORY)));
+    for (const s of ['ECHO facility report none: not an EPA Registry ID', '06-2001-1000', 'and 19 more', 'Latest action by EPA, 2026-10-15', '123,456,790 lb on site', '12,345,679 t CO2e', 'Data completeness: Not enough data to judge this facility (inactive; no inspection in 5 years and no quarter of known status)']) expect(text).toContain(s);
   });
 
   it('fits two pages as real data with a two-line enforcement reason', async () => {

@@ -53,11 +53,11 @@ const REQUEST_ID_HEADER = {
 
 const HEADERS = {
   'X-Request-Id': REQUEST_ID_HEADER,
-  'X-RateLimit-Limit': { description: 'Calls allowed this calendar month (UTC) on this key', schema: { type: 'integer', minimum: 0, examples: [10000] } },
-  'X-RateLimit-Remaining': { description: 'Calls left this month', schema: { type: 'integer', minimum: 0, examples: [9876] } },
-  'X-RateLimit-Reset': { description: 'When the monthly quota resets (start of next month, UTC), in epoch seconds', schema: { type: 'integer', minimum: 0, examples: [1764547200] } },
-  'RateLimit-Policy': { description: 'IETF httpapi RateLimit draft: `"monthly";q=<limit>;w=<window seconds>`', schema: { type: 'string', examples: ['"monthly";q=10000;w=2592000'] } },
-  RateLimit: { description: 'IETF httpapi RateLimit draft: `"monthly";r=<remaining>;t=<seconds to reset>`', schema: { type: 'string', examples: ['"monthly";r=9876;t=1339200'] } },
+  'X-RateLimit-Limit': { description: 'Calls allowed in the window: this calendar month (UTC) on an API key; this hour per IP on the demo', schema: { type: 'integer', minimum: 0, examples: [10000] } },
+  'X-RateLimit-Remaining': { description: 'Calls left in the window', schema: { type: 'integer', minimum: 0, examples: [9876] } },
+  'X-RateLimit-Reset': { description: 'When the window frees again (a key: start of next month, UTC), in epoch seconds', schema: { type: 'integer', minimum: 0, examples: [1764547200] } },
+  'RateLimit-Policy': { description: 'IETF httpapi RateLimit draft: `"monthly";q=<limit>;w=<window seconds>` (the demo: `"demo";...`)', schema: { type: 'string', examples: ['"monthly";q=10000;w=2592000'] } },
+  RateLimit: { description: 'IETF httpapi RateLimit draft: `"monthly";r=<remaining>;t=<seconds to reset>` (the demo: `"demo";...`)', schema: { type: 'string', examples: ['"monthly";r=9876;t=1339200'] } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0, examples: [60] } },
   'WWW-Authenticate': { description: 'The challenge: `ApiKey realm="facility-score", header="X-API-Key"` on data endpoints, `Bearer realm=...` on account endpoints', schema: { type: 'string' } },
   Allow: { description: 'The methods the path accepts', schema: { type: 'string', examples: ['GET'] } },
@@ -68,6 +68,10 @@ const HEADERS = {
 } as const;
 
 type HeaderName = keyof typeof HEADERS;
+/** The counted window's headers: the monthly quota of a key, the demo's hourly lookups per IP. */
+const WINDOW_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'] as const;
+/** The public lookup whose answers carry its own window's headers. */
+const DEMO_PATH = '/api/v1/demo/facility';
 type Json = any;
 
 const headerRef = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
@@ -240,9 +244,18 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
           const these = Array.isArray(declared) ? all.filter((c) => declared.includes(c) || ANY_OPERATION.includes(c)) : all;
           const e = errorComponent(n, these.length ? these : all, all);
           schemas[e.name] = e.schema;
-          errorResponses[e.name] = e.response;
+          let ref = e.name;
+          // A counted answer (a 404 of a counted lookup) and the over-cap ones (402, 429) carry the window's headers too.
+          const windowed = (metered && (n === 402 || n === 404 || n === 429)) || (path === DEMO_PATH && (n === 404 || n === 429));
+          if (windowed) {
+            ref = `${e.name}Counted`;
+            const headers: Record<string, Json> = { ...e.response.headers };
+            if (n !== 404) headers['Retry-After'] = headerRef('Retry-After');
+            for (const h of WINDOW_HEADERS) headers[h] = headerRef(h);
+            errorResponses[ref] = { ...e.response, headers };
+          } else errorResponses[e.name] = e.response;
           const custom = typeof response.description === 'string' && !/^Error envelope/.test(response.description) ? response.description : undefined;
-          op.responses[status] = { $ref: `#/components/responses/${e.name}`, ...(custom ? { description: custom } : {}) };
+          op.responses[status] = { $ref: `#/components/responses/${ref}`, ...(custom ? { description: custom } : {}) };
           continue;
         }
         response.description ??= STATUS_TEXT[status] ?? 'Response';
@@ -250,7 +263,7 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
         response.headers = { 'X-Request-Id': headerRef('X-Request-Id'), ...(response.headers ?? {}) };
         if (n === 304) {
           // counted like the 200 it stands for, so it carries the quota headers
-          if (metered) for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'] as const) response.headers[h] = headerRef(h);
+          if (metered) for (const h of WINDOW_HEADERS) response.headers[h] = headerRef(h);
           continue;
         }
         if (conditional) response.headers.ETag = headerRef('ETag');
@@ -259,8 +272,8 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
           response.headers.Vary = headerRef('Vary');
           response.headers['Content-Encoding'] = headerRef('Content-Encoding');
         }
-        if (metered && n < 300) {
-          for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'] as const) response.headers[h] = headerRef(h);
+        if ((metered || path === DEMO_PATH) && n < 300) {
+          for (const h of WINDOW_HEADERS) response.headers[h] = headerRef(h);
         }
         const media = response.content?.['application/json'];
         if (n < 300 && media?.schema && !media.schema.$ref) {

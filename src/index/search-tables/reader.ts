@@ -40,6 +40,7 @@ export class SearchReader {
   private readonly candidates;
   private readonly byDocid;
   private readonly byId;
+  private readonly countFiltered;
 
   /** The reader of `db`'s search tables, or null when it has none (its `.search` file is missing or of another build). */
   static of(db: Database): SearchReader | null {
@@ -61,6 +62,9 @@ export class SearchReader {
       `SELECT d.docid, ${FIELDS} FROM ${MATCHED} WHERE facility_search MATCH ?1 AND facility_search.rowid > ?7 ${filtersOn('d')} ORDER BY facility_search.rowid LIMIT ?8`,
     );
     this.byId = db.prepare<SearchRow, [string, ...SearchFilters]>(`SELECT 0 AS docid, ${FIELDS} FROM facility f WHERE f.registry_id = ?1 ${filtersOn('f')}`);
+    this.countFiltered = db.prepare<{ n: number }, [string, ...SearchFilters, number]>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM ${MATCHED} WHERE facility_search MATCH ?1 ${filtersOn('d')} LIMIT ?7)`,
+    );
   }
 
   /** The docids of the first `limit` matches of an FTS5 expression, in docid order (no filters). */
@@ -76,6 +80,11 @@ export class SearchReader {
   /** How many facilities the expression matches, counting stops at `limit`. */
   countUpTo(expression: string, limit: number): number {
     return this.count.get(expression, limit)!.n;
+  }
+
+  /** How many matches pass the filters, counting stops at `limit`. */
+  countMatching(expression: string, filters: SearchFilters, limit: number): number {
+    return this.countFiltered.get(expression, ...filters, limit)!.n;
   }
 
   /** The searched fields of the facilities of `docids` (a JSON array). */

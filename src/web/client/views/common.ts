@@ -1,5 +1,5 @@
-import type { ApiResult } from '../api';
-import { h, notice } from '../dom';
+import { getFile, query, saveBlob, type ApiResult } from '../api';
+import { h, notice, put } from '../dom';
 import { readKey } from '../key';
 import { covers, LOWEST_PLAN, type Plan } from '../plan';
 import { bandOf } from '../score-band';
@@ -65,4 +65,22 @@ export function loading(what: string): HTMLParagraphElement {
 export function planGate(plan: Plan | null, endpoint: string, what: string): HTMLElement | null {
   if (covers(plan, endpoint)) return null;
   return notice(`${what} requires a ${LOWEST_PLAN[endpoint] ?? 'higher'} plan or above; this key is on the ${plan!.plan} plan.`, 'info');
+}
+
+/** CSV and GeoJSON buttons for a list endpoint (`format` on `path` with `params`); `stem` names a file the server leaves unnamed. */
+export function downloads(path: string, params: Record<string, string>, stem: string, what: string): HTMLElement {
+  const out = h('div', { 'aria-live': 'polite' });
+  const button = (format: 'csv' | 'geojson', label: string) => {
+    const b = h('button', { type: 'button', class: 'secondary' }, label);
+    b.addEventListener('click', async () => {
+      b.disabled = true;
+      const r = await getFile(`${path}${query({ ...params, format })}`, { accept: format === 'csv' ? 'text/csv' : 'application/geo+json' });
+      b.disabled = false;
+      if (!r.ok) return put(out, failureNotice(r, `${what} downloads`));
+      saveBlob(r.data.blob, r.data.filename === 'download' ? `${stem}.${format}` : r.data.filename);
+      put(out, notice(`Saved ${r.data.filename}.`));
+    });
+    return b;
+  };
+  return h('div', { class: 'downloads' }, button('csv', 'Download CSV'), button('geojson', 'Download GeoJSON'), out);
 }

@@ -36,7 +36,7 @@ type FacilityRecord = {
   explanation?: unknown;
   score_change?: { previous_score: number; previous_as_of: string; reason?: string } | null;
   evidence?: Evidence;
-  dfr_url?: string;
+  dfr_url?: string | null;
   data_completeness?: Completeness | null;
 };
 

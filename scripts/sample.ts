@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * The bundled FICTITIOUS sample (docs/ingest.md):
- *   npx bun run scripts/sample.ts ensure     build data/sample.sqlite from the committed CSV if missing or stale (fast otherwise)
+ *   npx bun run scripts/sample.ts ensure     build data/sample.sqlite from the committed CSV if missing or stale (fast otherwise), and data/zip-table.tsv
  *   npx bun run scripts/sample.ts build      rebuild it unconditionally
  *   npx bun run scripts/sample.ts generate   regenerate the committed CSV from the generator (maintainers)
  * Stale = the CSV's SHA-256, the score method version, the ingest version or the index format changed.
@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { ingest, INGEST_VERSION } from '../src/ingest/ingest';
 import { INDEX_FORMAT } from '../src/index/schema';
 import { SCORE_VERSION } from '../src/scoring/score';
+import { ensureZipTable } from './zip-table';
 
 const ROOT = join(import.meta.dir, '..');
 export const SAMPLE = {
@@ -81,6 +82,8 @@ if (command === null) {
 } else if (command === 'build') {
   await build();
 } else if (command === 'ensure') {
+  // the bundled ZIP table ships with the sample: every way the service starts or is built runs this
+  if (ensureZipTable()) console.error('sample: wrote data/zip-table.tsv from the zipcodes package');
   const why = staleReason();
   if (why) {
     console.error(`sample: rebuilding data/sample.sqlite (${why})`);

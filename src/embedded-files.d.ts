@@ -23,3 +23,9 @@ declare module '*/dist/web/bundle.json' {
   const bundle: { source_hash: string; files: { path: string; type: string; body: string }[] };
   export default bundle;
 }
+
+/** `with { type: 'file' }` of the bundled ZIP table (src/address/zip-table.ts): its path, inside the binary too. */
+declare module '*/data/zip-table.tsv' {
+  const path: string;
+  export default path;
+}

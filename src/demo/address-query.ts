@@ -1,6 +1,7 @@
 import parser from 'parse-address';
 import { US_STATE_CODES } from '../shared/us-states';
 import { cleanUnit, normalizeCity, normalizeStreet, zip5 } from '../address/address';
+import { zipRecord } from '../address/zip-table';
 
 /** One reading of where the street ends and the city begins. */
 export type StreetCandidate = {
@@ -139,15 +140,7 @@ export function parseAddressQuery(text: string): AddressQuery | null {
   return { candidates, state, zip };
 }
 
-type ZipTable = { lookup(zip: string): { state: string } | undefined };
-let zipTable: ZipTable | undefined;
-
-/**
- * State of a 5-digit ZIP, for addresses given without one. The `zipcodes` table is a large object
- * literal (slow and heap-heavy to load), so it is loaded on the first such address, not at
- * start: every other process (CLI commands, servers that never see one) never pays for it.
- */
+/** State of a 5-digit ZIP, for addresses given without one (the bundled ZIP table, read on first use). */
 function stateOfZip(zip: string): string {
-  zipTable ??= require('zipcodes') as ZipTable;
-  return (zipTable.lookup(zip)?.state ?? '').toUpperCase();
+  return (zipRecord(zip)?.state ?? '').toUpperCase();
 }

@@ -9,6 +9,7 @@ import { US_STATE_CODES } from '../shared/us-states';
 import type { FacilitySearch } from '../search/facility-search';
 import type { Site } from './model';
 import type { SiteRequest } from './request';
+import { zipRecord, zipsOfCity, type ZipRecord } from '../address/zip-table';
 
 /** Where a report is drawn from, and how that point was found: the answer's `site`, less what the caller named. */
 export type LocatedSite = Omit<Site, 'name' | 'address'>;
@@ -24,18 +25,10 @@ export function offlineLocator(index: FacilityIndex, search: FacilitySearch | nu
   return geocoderChain([offlineGeocoder(index), ...(search ? [searchFallbackGeocoder(index, search)] : [])]);
 }
 
-type ZipRow = { latitude: number; longitude: number; city: string; state: string };
-type ZipTable = { lookup(zip: string): ZipRow | undefined; lookupByName(city: string, state: string): ZipRow[] };
-let zipTable: ZipTable | undefined;
-
-/**
- * Centre of a 5-digit ZIP from the bundled `zipcodes` table (federalgovernmentzipcodes.us), or null.
- * Loaded on the first ZIP-only match (a large object literal, slow to load), as the demo loads it.
- */
+/** Centre of a 5-digit ZIP from the bundled ZIP table (src/address/zip-table.ts), or null. */
 export function zipCentroid(zip: string): { lat: number; lng: number } | null {
-  zipTable ??= require('zipcodes') as ZipTable;
-  const z = zipTable.lookup(zip);
-  return z && Number.isFinite(z.latitude) && Number.isFinite(z.longitude) ? { lat: z.latitude, lng: z.longitude } : null;
+  const z = zipRecord(zip);
+  return z ? { lat: z.lat, lng: z.lng } : null;
 }
 
 /**
@@ -43,13 +36,11 @@ export function zipCentroid(zip: string): { lat: number; lng: number } | null {
  * given without a state is taken in the state where it has the most ZIPs (Houston: TX), as a reader would.
  */
 export function cityCentroid(city: string, state: string | null): { lat: number; lng: number; city: string; state: string } | null {
-  zipTable ??= require('zipcodes') as ZipTable;
-  const table = zipTable;
   const states = state ? [state] : [...US_STATE_CODES];
-  const rows = states.map((st) => table.lookupByName(city, st).filter((z) => Number.isFinite(z.latitude) && Number.isFinite(z.longitude))).reduce((a, b) => (b.length > a.length ? b : a), []);
+  const rows = states.map((st) => zipsOfCity(city, st)).reduce((a, b) => (b.length > a.length ? b : a), [] as readonly ZipRecord[]);
   if (rows.length === 0) return null;
-  const mean = (f: (z: ZipRow) => number) => rows.reduce((sum, z) => sum + f(z), 0) / rows.length;
-  return { lat: mean((z) => z.latitude), lng: mean((z) => z.longitude), city: rows[0]!.city, state: rows[0]!.state };
+  const mean = (f: (z: ZipRecord) => number) => rows.reduce((sum, z) => sum + f(z), 0) / rows.length;
+  return { lat: mean((z) => z.lat), lng: mean((z) => z.lng), city: rows[0]!.city, state: rows[0]!.state };
 }
 
 /** A place typed into the area view, located: where, how, and the words that say what was found. */

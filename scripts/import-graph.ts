@@ -38,7 +38,7 @@ export const LAYERS: Layer[] = [
   {
     name: 'vocabulary',
     what: 'the score model and the shared vocabulary: errors, tiers, log, config types, the schema vocabulary, envelope schemas, IP ranges, state codes',
-    files: [/^(scoring|shared)\//, /^(errors|tiers|log|config|jwt-config|hash|version|worker-url)\.ts$/],
+    files: [/^(scoring|shared)\//, /^(errors|tiers|log|config|settings|jwt-config|hash|version|worker-url)\.ts$/],
   },
 ];
 

@@ -3,7 +3,6 @@ import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createJwtVerifier, jwtModeOf } from '../../src/account/jwt';
 import type { JwtConfig } from '../../src/jwt-config';
-import { jwtConfigFrom } from '../../src/account/jwt-options';
 import { configFrom } from '../../src/cli/options';
 import { json, makeWorld, type TestWorld } from '../helpers';
 import { bearer, claims, SECRET, signHs, signingKey, signWith } from './support';
@@ -122,7 +121,7 @@ describe('configuration mistakes stop the start with a clear reason', () => {
 
 describe('settings from env and flags', () => {
   it('reads every FCS_JWT_* variable, lists split on commas, numbers parsed', () => {
-    const c = jwtConfigFrom(
+    const c = configFrom(
       {
         FCS_JWT_JWKS_URL: 'https://idp.test.invalid/.well-known/jwks.json',
         FCS_JWT_ISSUER: 'https://idp.test.invalid/',
@@ -135,7 +134,7 @@ describe('settings from env and flags', () => {
         FCS_JWKS_CACHE_MAX_AGE_MS: '60000',
       },
       {},
-    );
+    ).jwt;
     expect(c).toEqual({
       jwksUrl: 'https://idp.test.invalid/.well-known/jwks.json',
       issuer: 'https://idp.test.invalid/',

@@ -2,7 +2,8 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
 import { exportableInput } from './http/exportable';
-import { exportResponse, listResponses } from '../exports/response';
+import { listResponses } from '../exports/response';
+import { answerIn } from './http/answer-in';
 import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
 import { AreaFacility, AreaQuery, AreaResponse } from '../area/model';
@@ -29,20 +30,20 @@ export function areaRoutes(deps: AppDeps) {
         const spatial = deps.spatial.require();
         const data = findWithinRadius(spatial, q);
         // every form is a Response: a 500-facility answer is ~70 KB, sent in one write (json-response.ts)
-        if (format === 'json') return bulkyJsonResponse({ data, meta: metaFor(facts, deps.clock) }, set);
-        // A file has no `total` beside its rows: headers say how many matched and whether `limit` cut the list.
-        const matched = data.total < q.limit ? data.total : countWithinRadius(spatial, q);
-        return exportResponse(
-          format,
-          {
-            name: `area-${q.lat}_${q.lng}-${q.radiusMiles}mi`,
-            items: data.facilities,
-            locations: deps.index.getLocations(data.facilities.map((f) => f.registry_id)),
-            columns: Object.keys(AreaFacility.properties),
+        return answerIn(format, set, {
+          envelope: () => bulkyJsonResponse({ data, meta: metaFor(facts, deps.clock) }, set),
+          list: () => {
+            // A file has no `total` beside its rows: headers say how many matched and whether `limit` cut the list.
+            const matched = data.total < q.limit ? data.total : countWithinRadius(spatial, q);
+            return {
+              name: `area-${q.lat}_${q.lng}-${q.radiusMiles}mi`,
+              items: data.facilities,
+              locations: deps.index.getLocations(data.facilities.map((f) => f.registry_id)),
+              columns: Object.keys(AreaFacility.properties),
+              headers: { 'x-total-count': String(matched), 'x-truncated': String(matched > data.total) },
+            };
           },
-          set,
-          { 'x-total-count': String(matched), 'x-truncated': String(matched > data.total) },
-        );
+        });
       },
       {
         apiKey: AREA,

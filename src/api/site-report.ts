@@ -2,8 +2,9 @@ import { Elysia } from 'elysia';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from './http/api-key-auth';
-import { chooseForm } from '../exports/format';
-import { exportResponse, listResponses } from '../exports/response';
+import { chooseForm, FORMATS, type ResponseForm } from '../exports/format';
+import { listResponses } from '../exports/response';
+import { answerIn } from './http/answer-in';
 import { jsonTextResponse } from './http/json-response';
 import { pdfResponse } from './http/pdf-response';
 import { metaFor } from './http/request-context';
@@ -17,7 +18,8 @@ import { checkSiteRequest } from '../site-report/request';
 import { buildSiteReport, type SiteQuery } from '../site-report/service';
 import type { Location } from '../index/model';
 
-const FORMS = ['json', 'csv', 'geojson', 'pdf'] as const;
+/** Every form of the registry: the findings as a list, or the report as a PDF document. */
+const FORMS = Object.keys(FORMATS) as ResponseForm[];
 
 /**
  * The pipeline's input step: the body (400 wrong shape, 413 too large, 422 out of range, each
@@ -36,7 +38,7 @@ function documentedResponses(): OpenAPIV3.ResponsesObject {
   const responses = listResponses(SiteReportResponse, 'The site report', ERRORS);
   const ok = responses[200] as OpenAPIV3.ResponseObject;
   ok.description += ' PDF (`Accept: application/pdf` or `?format=pdf`): the report as a document, cached 24 h (`X-Cache`).';
-  ok.content!['application/pdf'] = { schema: { type: 'string', format: 'binary' } };
+  ok.content![FORMATS.pdf.mediaType] = { schema: { type: 'string', format: 'binary' } };
   ok.headers!['X-Cache'] = { description: 'PDF only: HIT (served from the 24 h cache), MISS (rendered and stored) or BYPASS (rendered; cache unavailable)', schema: { type: 'string', enum: ['HIT', 'MISS', 'BYPASS'] } };
   return responses;
 }
@@ -56,16 +58,20 @@ export function siteReportRoutes(deps: AppDeps) {
         const build = (locations?: Map<string, Location>) => buildSiteReport(deps.index, deps.spatial.require(), query, locations);
         const name = `site-report-${site.lat}_${site.lng}`;
         // every form is a Response (the JSON one in one write however large: src/shared/late-body.ts), so the async handler has one answer type
-        // the JSON written straight to bytes, findings from the spatial index's arrays (src/site-report/json-body.ts)
-        if (format === 'json') return jsonTextResponse(siteReportJson(deps.index, deps.spatial.require(), query, metaFor(facts, deps.clock)), set);
-        if (format !== 'pdf') {
-          const locations = new Map<string, Location>();
-          const data = build(locations);
-          return exportResponse(format, { name, items: data.findings, locations, columns: Object.keys(Finding.properties) }, set);
-        }
-        const result = await exportSiteReport({ query, build, info: deps.index.info, cache: deps.reportCache, now: deps.clock() });
-        facts.cache = result.cache;
-        return pdfResponse(result.pdf, { name: `${name}.pdf`, cache: result.cache }, set);
+        return answerIn(format, set, {
+          // the JSON written straight to bytes, findings from the spatial index's arrays (src/site-report/json-body.ts)
+          envelope: () => jsonTextResponse(siteReportJson(deps.index, deps.spatial.require(), query, metaFor(facts, deps.clock)), set),
+          list: () => {
+            const locations = new Map<string, Location>();
+            const data = build(locations);
+            return { name, items: data.findings, locations, columns: Object.keys(Finding.properties) };
+          },
+          document: async () => {
+            const result = await exportSiteReport({ query, build, info: deps.index.info, cache: deps.reportCache, now: deps.clock() });
+            facts.cache = result.cache;
+            return pdfResponse(result.pdf, { name: `${name}.${FORMATS.pdf.extension}`, cache: result.cache }, set);
+          },
+        });
       },
       {
         // Runs before authentication, so it only reads (at most 64 KiB); a bad body is reported by the input step, after 401/403.

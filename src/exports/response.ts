@@ -1,14 +1,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { toCsv } from './csv';
-import type { ExportFormat } from './format';
-import { toGeoJson, type Location } from './geojson';
+import { FORMATS, type ListForm } from './format';
+import type { Location } from './geojson';
 import { lateBody } from '../shared/late-body';
-
-const MEDIA_TYPE: Record<Exclude<ExportFormat, 'json'>, string> = {
-  csv: 'text/csv; charset=utf-8; header=present',
-  geojson: 'application/geo+json',
-};
-const EXTENSION: Record<Exclude<ExportFormat, 'json'>, string> = { csv: 'csv', geojson: 'geojson' };
 
 /** A list of facilities to export: the JSON form's items, and where each facility is. */
 export type ExportList = {
@@ -29,7 +22,7 @@ export type ExportList = {
  * one write (src/shared/late-body.ts).
  */
 export function exportResponse(
-  format: Exclude<ExportFormat, 'json'>,
+  format: ListForm,
   list: ExportList,
   set: { headers: Record<string, unknown> },
   headers: Record<string, string> = {},
@@ -40,18 +33,16 @@ export function exportResponse(
     if (location === undefined) throw new Error(`no location for ${String(item.registry_id)}`);
     return { ...item, location };
   });
-  const body =
-    format === 'csv'
-      ? toCsv(located, [...list.columns, 'location.lat', 'location.lng'])
-      : toGeoJson(located, (item) => item.location as Location);
-  const file = `${list.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}.${EXTENSION[format]}`;
+  const form = FORMATS[format];
+  const body = form.render(located, list.columns);
+  const file = `${list.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}.${form.extension}`;
   const before = set.headers as Record<string, string>;
   set.headers = {};
   return new Response(lateBody(body), {
     headers: {
       ...before,
       ...headers,
-      'content-type': MEDIA_TYPE[format],
+      'content-type': form.contentType,
       'content-disposition': `attachment; filename="${file}"`,
       // The form follows Accept; a keyed answer also follows Origin (CORS), and this Vary replaces the one set before.
       vary: 'Accept, Origin',
@@ -80,9 +71,9 @@ export function listResponses(
         ...fileHeaders,
       },
       content: {
-        'application/json': { schema: json as OpenAPIV3.SchemaObject },
-        'text/csv': { schema: { type: 'string', description: 'RFC 4180, UTF-8, header row, CRLF; nested fields as dotted columns' } },
-        'application/geo+json': { schema: { type: 'object', description: 'RFC 7946 FeatureCollection of Point features [lng, lat]; properties = item fields' } },
+        [FORMATS.json.mediaType]: { schema: json as OpenAPIV3.SchemaObject },
+        [FORMATS.csv.mediaType]: { schema: { type: 'string', description: 'RFC 4180, UTF-8, header row, CRLF; nested fields as dotted columns' } },
+        [FORMATS.geojson.mediaType]: { schema: { type: 'object', description: 'RFC 7946 FeatureCollection of Point features [lng, lat]; properties = item fields' } },
       },
     },
     ...Object.fromEntries(

@@ -5,14 +5,14 @@
  *   bun run scripts/bench-history-carry.ts [--previous var/bench/national.sqlite] [--work DIR] [--share 0.02]
  * Copies the previous index, changes the scores of `--share` of its facilities in the copy (a stand-in for
  * next week's facility table: the diff scans every row whatever changed), then times recordRelease
- * (src/index/history/carry-forward.ts) against the previous index: wall and CPU time, rows written, growth.
+ * (src/index/history-tables/carry-forward.ts) against the previous index: wall and CPU time, rows written, growth.
  * Then serves the copy and measures GET /history against GET /facility with wrk (8 connections).
  */
 import { Database } from 'bun:sqlite';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PREVIOUS_SCHEMA, recordRelease } from '../src/index/history/carry-forward';
+import { PREVIOUS_SCHEMA, recordRelease } from '../src/index/history-tables/carry-forward';
 import { readPreviousIndex } from '../src/index/previous-format';
 import { INDEX_FORMAT } from '../src/index/schema';
 import { benchKey, fmt, median, requireWrk, runWrk, startChild } from './bench/wrk';

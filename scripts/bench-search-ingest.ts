@@ -16,7 +16,7 @@ import { Database } from 'bun:sqlite';
 import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fillSearchTables, SEARCH_DDL } from '../src/index/search/table';
+import { fillSearchTables, SEARCH_DDL } from '../src/index/search-tables/table';
 
 const ROOT = join(import.meta.dir, '..');
 const { values } = parseArgs({

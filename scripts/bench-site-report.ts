@@ -75,7 +75,7 @@ const dossier = (id: string) => target.send(new Request(`${base}/api/v1/facility
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 /**
  * The body's bytes, read chunk by chunk as a client reads its socket. Not `arrayBuffer()`: in
- * process, Bun's Response.arrayBuffer() of a stream body (a large answer is one: src/shared/late-body.ts)
+ * process, Bun's Response.arrayBuffer() of a stream body (a large answer is one: src/wire/late-body.ts)
  * takes ~1 ms per 300 KB, a cost of this harness that no HTTP client pays (reading the same stream
  * chunk by chunk takes ~15 µs). A text chunk (the JSON form, in process) is encoded here, as the
  * server encodes it when writing to a socket.

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { changesInReleaseFor } from '../src/index/history/release-changes';
+import { changesInReleaseFor } from '../src/index/history-tables/release-changes';
 import { eventsOfRelease } from '../src/watchlists/webhooks/release-events';
 import type { WatchlistRecord } from '../src/watchlists/model';
 

@@ -79,8 +79,11 @@ export function buildBinary(opts: BuildOptions = {}): { outfile: string; bytes: 
   const cmd = [
     // Worker modules are extra entry points: Workers load them from inside the binary
     // (src/worker-url.ts).
-    process.execPath, 'build', 'src/main.ts', 'src/index/ingest/ingest-worker.ts', 'src/index/search/build-worker.ts', 'src/ops/prepare-worker.ts', 'src/state/checkpoint-worker.ts',
-    '--compile', '--minify', `--target=${target}`, `--outfile=${outfile}`,
+    process.execPath, 'build', 'src/main.ts', 'src/ingest/ingest-worker.ts', 'src/index/search-tables/build-worker.ts', 'src/ops/prepare-worker.ts', 'src/state/checkpoint-worker.ts', 'src/render/worker.ts',
+    // No whitespace or identifier minifying: Elysia reads each handler's source text (Function.toString) to
+    // decide what its context carries, and on one-line, renamed code it misses `server` (so no peer
+    // address for the demo limit) and prints warnings. Syntax minifying keeps lines and names.
+    '--compile', '--minify-syntax', `--target=${target}`, `--outfile=${outfile}`,
     `--define=FCS_GIT_COMMIT=${JSON.stringify(commit)}`,
     `--define=FCS_SAMPLE_HASH=${JSON.stringify(sampleHash)}`,
     // A binary on a server reads no .env or bunfig.toml from whatever directory it is started in.

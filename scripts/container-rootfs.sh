@@ -3,8 +3,10 @@
 # it links (the paths `ldd` names, copied to the same paths), a nonroot user (uid 65532, as in
 # distroless) and the directories the service writes to. deploy/Dockerfile's final stage is
 # `FROM scratch` + this directory, so the image needs no base image; test/container builds it offline.
-#   bash scripts/container-rootfs.sh dist/facility-score /rootfs      (as root: it sets owners)
+#   bash scripts/container-rootfs.sh dist/facility-score /rootfs
 set -euo pipefail
+# Owners need root: a rootless user has it inside podman's user namespace (65532 maps to a subuid there).
+if [ "$(id -u)" -ne 0 ]; then exec podman unshare bash "$0" "$@"; fi
 if [ $# -ne 2 ]; then
   echo "usage: container-rootfs.sh <binary> <empty output dir>" >&2
   exit 2

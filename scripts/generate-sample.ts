@@ -17,8 +17,8 @@ import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
 import { buildTempPath } from '../src/index/index-writer';
-import { csvBatches } from '../src/index/ingest/csv-records';
-import { openSource } from '../src/index/ingest/source';
+import { csvBatches } from '../src/ingest/csv-records';
+import { openSource } from '../src/ingest/source';
 import { evolveLines, type EvolveManifest } from './synth/evolve';
 import { exporterLines } from './synth/generator';
 

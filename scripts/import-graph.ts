@@ -32,13 +32,15 @@ export const LAYERS: Layer[] = [
   {
     name: 'features',
     what: 'the engines the routes call, one folder per capability; none imports Elysia',
-    files: [/^(facilities|area|portfolio|reports|site-report|demo|account|ops|search|exports|history|watchlists|web)\//],
+    files: [/^(render|facilities|portfolio|reports|site-report|demo|account|ops|search|exports|history|watchlists|web)\//],
   },
-  { name: 'access/state/index', what: 'API-key access rules, the state store, the facility index with its release history and ingest, address normalisation', files: [/^(access|state|index|address)\//] },
+  { name: 'ingest', what: "the ingest pipeline: read the exporter, map each row to named fields, score, hand the records to the index's writers", files: [/^ingest\//] },
+  { name: 'access/state/index', what: "API-key access rules, the state store, the facility index (every file of a release: the SQLite index with its release history, .area, .search; their formats, writers and readers), address normalisation", files: [/^(access|state|index|address)\//] },
+  { name: 'area', what: 'the radius search as an algorithm: cell layout, ring walk, top-k and geometry over arrays it is handed; no file I/O', files: [/^area\//] },
   {
     name: 'vocabulary',
-    what: 'the score model and the shared vocabulary: errors, tiers, log, config types, the schema vocabulary, envelope schemas, IP ranges, state codes',
-    files: [/^(scoring|shared)\//, /^(errors|tiers|log|config|settings|jwt-config|hash|version|worker-url)\.ts$/],
+    what: 'the score model, the HTTP wire (request and response bodies, query parameters: no Elysia) and the shared vocabulary: errors, tiers, log, config types, the schema vocabulary, envelope schemas, IP ranges, state codes',
+    files: [/^(scoring|shared|wire)\//, /^(errors|tiers|log|config|settings|jwt-config|hash|version|worker-url)\.ts$/],
   },
 ];
 
@@ -126,7 +128,7 @@ export function circlesOf(g: Graph): string[][] {
   return componentsOf(g.files, g.edges);
 }
 
-/** The folder a file is in: the first segment of its path (`index/ingest/x.ts` -> `index/`); a top-level file is its own. */
+/** The folder a file is in: the first segment of its path (`index/area/x.ts` -> `index/`); a top-level file is its own. */
 export const folderOf = (file: string) => (file.includes('/') ? `${file.slice(0, file.indexOf('/'))}/` : file);
 
 /** One arrow per pair of folders where a file of the one imports a file of the other. */

@@ -6,13 +6,16 @@
  *   npx bun run scripts/sample.ts generate   regenerate the committed CSV from the generator (maintainers)
  * Stale = the CSV's SHA-256, the score method version, the ingest version or the index format changed.
  */
-import { SpatialCollector } from '../src/area/spatial-collector';
-import { spatialFilePath } from '../src/area/spatial-file';
+import { SpatialCollector } from '../src/index/area/spatial-collector';
+import { loadSpatialFile, spatialFilePath } from '../src/index/area/spatial-file';
+import { AREA_H3_RES } from '../src/area/spatial-index';
+import { indexIdentity } from '../src/index/identity';
+import type { IndexInfo } from '../src/index/model';
 import { Database } from 'bun:sqlite';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ingest, INGEST_VERSION } from '../src/index/ingest/ingest';
+import { ingest, INGEST_VERSION } from '../src/ingest/ingest';
 import { INDEX_FORMAT } from '../src/index/schema';
 import { SCORE_VERSION } from '../src/scoring/score';
 
@@ -39,6 +42,8 @@ function staleReason(): string | null {
     if (info.score_version !== SCORE_VERSION) return `score version ${info.score_version} != ${SCORE_VERSION}`;
     if (meta.get('ingest_version') !== INGEST_VERSION) return `ingest version ${meta.get('ingest_version')} != ${INGEST_VERSION}`;
     if (info.sources?.[0]?.sha256 !== sha) return 'sample CSV changed';
+    const area = loadSpatialFile(spatialFilePath(SAMPLE.index), indexIdentity(info as IndexInfo), AREA_H3_RES);
+    if (!area.ok) return `its area index file is not usable (${area.reason})`;
     return null;
   } catch (e) {
     return `unreadable (${(e as Error).message})`;

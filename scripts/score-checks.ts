@@ -5,14 +5,14 @@
 import { asOfDay } from '../src/scoring/dates';
 import { factsOf } from '../src/scoring/facts';
 import { PROGRAMS, type ScoreInputs } from '../src/scoring/model';
-import { ENFORCEMENT_WINDOW_MONTHS, DAYS_PER_MONTH } from '../src/scoring/rules';
+import { ENFORCEMENT_WINDOW_MONTHS, DAYS_PER_MONTH, RECENT_ACTION_MONTHS } from '../src/scoring/rules';
 import { scoreFacility } from '../src/scoring/score';
 
 export type CheckResult = { name: string; checked: number; failed: number; example: string | null };
 
-/** ISO date `months` before `asOf`. */
+/** ISO date `months` before `asOf`, in whole days, never further back than `months` (the run's start is a bound). */
 function monthsBefore(asOf: string, months: number): string {
-  return new Date(Date.parse(`${asOf}T00:00:00Z`) - Math.round(months * DAYS_PER_MONTH) * 86_400_000).toISOString().slice(0, 10);
+  return new Date(Date.parse(`${asOf}T00:00:00Z`) - Math.floor(months * DAYS_PER_MONTH) * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** The same inputs with every date older than the 5-year window (and a last amount dated so) removed. */
@@ -51,48 +51,72 @@ function hasOldEventOnly(i: ScoreInputs, asOf: string): boolean {
   return [f.formal, f.penalties, f.informal, f.federal].some((e) => e.olderDate !== null && e.count === 0);
 }
 
-const ADDRESS_MONTHS = [2, 6, 11, 13, 24, 48];
+/** `inputs` with one more formal action dated `date`, with a penalty of `usd` (0: none) on the same date. */
+function withAction(i: ScoreInputs, date: string, usd: number): ScoreInputs {
+  const out: ScoreInputs = { ...i, formal_action_count: (i.formal_action_count ?? 0) + 1, date_last_formal_action: date };
+  if (usd > 0) Object.assign(out, { penalty_count: (i.penalty_count ?? 0) + 1, total_penalties_usd: (i.total_penalties_usd ?? 0) + usd, last_penalty_usd: usd, date_last_penalty: date });
+  return out;
+}
 
-/** Runs every check over `facilities` (stored inputs and stored overall score) at `asOf`. */
+/** Where in the run an answering action is dated (share of the run back from the as-of date), and its penalty. */
+const ANSWER_AT = [0, 0.5, 1];
+const ANSWER_USD = [0, 500, 10_000, 1_000_000, 100_000_000];
+
+const CHECKS = {
+  stored: 'stored score and flag = the fcs model on the stored inputs',
+  zeroBlank: 'FAC_PROGRAMS_WITH_SNC 0 scores as blank',
+  oldEvents: 'events dated before the 5-year window (count 0) cost nothing',
+  answered: 'SNC answered in its run (any penalty, any age) >= unanswered',
+  beforeRun: 'an action dated before the run does not answer it, never raises',
+  longerRun: 'an unanswered SNC one quarter longer never scores higher',
+  effluent: 'one more effluent exceedance never scores higher',
+  active: 'active_enforcement only with an action dated in 12 months or an answered SNC',
+  undatedCase: 'an undated federal case number alone never sets active_enforcement',
+} as const;
+
+/** Runs every check over `facilities` (stored inputs, stored overall score and flag) at `asOf`. */
 export function runChecks(facilities: Iterable<{ id: string; inputs: ScoreInputs; overall: number; active: boolean }>, asOf: string): CheckResult[] {
-  const checks = {
-    stored: { name: 'stored score = fcs model on the stored inputs', checked: 0, failed: 0, example: null as string | null },
-    zeroBlank: { name: 'FAC_PROGRAMS_WITH_SNC 0 scores as blank', checked: 0, failed: 0, example: null as string | null },
-    oldEvents: { name: 'events dated before the 5-year window (count 0) cost nothing', checked: 0, failed: 0, example: null as string | null },
-    addressed: { name: 'SNC addressed by a formal action (2-48 months) >= unaddressed', checked: 0, failed: 0, example: null as string | null },
-    active: { name: 'active_enforcement never with 0 actions in the window', checked: 0, failed: 0, example: null as string | null },
-  };
-  const fail = (c: (typeof checks)[keyof typeof checks], id: string) => {
-    c.failed++;
-    c.example ??= id;
+  const checks = Object.fromEntries(Object.entries(CHECKS).map(([k, name]) => [k, { name, checked: 0, failed: 0, example: null as string | null }])) as Record<
+    keyof typeof CHECKS,
+    CheckResult
+  >;
+  const check = (c: CheckResult, id: string, ok: boolean) => {
+    c.checked++;
+    if (!ok) {
+      c.failed++;
+      c.example ??= id;
+    }
   };
   for (const { id, inputs, overall, active } of facilities) {
     const r = scoreFacility(inputs, asOf);
-    checks.stored.checked++;
-    if (r.overall !== overall || r.active_enforcement !== active) fail(checks.stored, id);
-
-    if (inputs.programs_in_snc === 0) {
-      checks.zeroBlank.checked++;
-      if (scoreFacility({ ...inputs, programs_in_snc: null }, asOf).overall !== r.overall) fail(checks.zeroBlank, id);
-    }
+    check(checks.stored, id, r.overall === overall && r.active_enforcement === active);
+    if (inputs.programs_in_snc === 0) check(checks.zeroBlank, id, scoreFacility({ ...inputs, programs_in_snc: null }, asOf).overall === r.overall);
     if (hasOldEventOnly(inputs, asOf)) {
-      checks.oldEvents.checked++;
       const without = scoreFacility(withoutOldEvents(inputs, asOf), asOf);
-      if (without.overall !== r.overall || without.active_enforcement !== r.active_enforcement) fail(checks.oldEvents, id);
+      check(checks.oldEvents, id, without.overall === r.overall && without.active_enforcement === r.active_enforcement);
     }
     const f = factsOf(inputs, asOf);
-    if (f.currentStatus === 'significant' && f.formalActions === 0) {
-      checks.addressed.checked++;
-      for (const m of ADDRESS_MONTHS) {
-        const addressed = { ...inputs, formal_action_count: 1, date_last_formal_action: monthsBefore(asOf, m) };
-        if (scoreFacility(addressed, asOf).overall < r.overall) {
-          fail(checks.addressed, id);
-          break;
-        }
+    if (f.currentStatus === 'significant' && f.sncAnsweredBy === null) {
+      const runMonths = 3 * f.sncRunQuarters;
+      let ok = true;
+      for (const at of ANSWER_AT) for (const usd of ANSWER_USD) ok &&= scoreFacility(withAction(inputs, monthsBefore(asOf, at * runMonths), usd), asOf).overall >= r.overall;
+      check(checks.answered, id, ok);
+      if (runMonths + 0.1 <= ENFORCEMENT_WINDOW_MONTHS) {
+        const before = withAction(inputs, monthsBefore(asOf, runMonths + 0.1), 10_000);
+        check(checks.beforeRun, id, factsOf(before, asOf).sncAnsweredBy === null && scoreFacility(before, asOf).overall <= r.overall);
+      }
+      const h = inputs.history ?? '';
+      if (h.length === 12 && f.sncRunQuarters < 12) {
+        const longer = { ...inputs, history: `${h.slice(0, 11 - f.sncRunQuarters)}S${h.slice(12 - f.sncRunQuarters)}` };
+        if (factsOf(longer, asOf).sncAnsweredBy === null) check(checks.longerRun, id, scoreFacility(longer, asOf).overall <= r.overall);
       }
     }
-    checks.active.checked++;
-    if (r.active_enforcement && f.formalActions === 0) fail(checks.active, id);
+    const cwa = inputs.programs.cwa;
+    if (cwa) check(checks.effluent, id, scoreFacility({ ...inputs, programs: { ...inputs.programs, cwa: { ...cwa, effluent_exceedances: (cwa.effluent_exceedances ?? 0) + 1 } } }, asOf).overall <= r.overall);
+    const latest = [f.formal.latest, f.federal.latest].filter((e) => e !== null).map((e) => e.monthsAgo);
+    const recent = latest.some((m) => m <= RECENT_ACTION_MONTHS);
+    check(checks.active, id, r.active_enforcement === (recent || f.sncAnsweredBy === 'formal_action' || f.sncAnsweredBy === 'federal_case'));
+    if (!r.active_enforcement) check(checks.undatedCase, id, !scoreFacility({ ...inputs, federal_case_ids: [...(inputs.federal_case_ids ?? []), 'UNDATED-CASE-1'] }, asOf).active_enforcement);
   }
   return Object.values(checks);
 }

@@ -6,9 +6,11 @@
  * index file (.sqlite). Prints the overall score by ECHO status class (count, quartiles, median),
  * the pairwise concordance of "Significant Violation" vs "No Violation Identified" (the share of
  * (SNC, clean-status) pairs where the SNC facility scores lower; ties count half), the peer groups
- * by NAICS depth, and the model's real-semantics property checks over every facility
- * (scripts/score-checks.ts: count 0 vs blank, events before the window, addressed >= unaddressed SNC,
- * no active enforcement without an action). Exits 1 when a check fails.
+ * by NAICS depth; the mean score of SNC facilities left unanswered against those answered by an
+ * enforcement action dated in their run; the share with not enough data to judge; the band histogram
+ * the page and PDFs show ("Not enough data" in place of a band); and the model's real-semantics pair
+ * checks over every facility (scripts/score-checks.ts). Exits 1 when a check fails or unanswered SNC
+ * does not score below answered SNC on average.
  */
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +18,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FacilityIndex } from '../src/index/facility-index';
-import { ingest } from '../src/index/ingest/ingest';
+import { ingest } from '../src/ingest/ingest';
+import { factsOf } from '../src/scoring/facts';
 import { runChecks } from './score-checks';
 
 const { values, positionals } = parseArgs({ args: Bun.argv.slice(2), options: { 'as-of': { type: 'string' } }, allowPositionals: true });
@@ -114,17 +117,53 @@ try {
 
   console.log(`\nProperty checks (score method ${info.score_version}, every facility rescored at ${info.as_of})`);
   const index = FacilityIndex.open(indexPath);
+  // beside the checks, from the same rows: SNC answered or not, data enough to judge or not, bands
+  const bySnc = { unanswered: { n: 0, sum: 0, min: 100, max: 0 }, answered: { n: 0, sum: 0, min: 100, max: 0 } };
+  const insufficient = { total: 0, inactive: 0, no_inspection_or_known_quarter: 0 };
+  const BANDS = [['Good', 90], ['Fair', 75], ['Poor', 50], ['Very poor', 0]] as const;
+  const bands = new Map<string, number>([...BANDS.map(([b]) => [b, 0] as [string, number]), ['Not enough data', 0]]);
   const stored = function* () {
     for (const id of ids) {
       const row = index.getDetail(id)!;
+      const f = factsOf(row.score_inputs, info.as_of);
+      if (f.currentStatus === 'significant') {
+        const s = f.sncAnsweredBy === null ? bySnc.unanswered : bySnc.answered;
+        s.n++;
+        s.sum += row.overall_score;
+        s.min = Math.min(s.min, row.overall_score);
+        s.max = Math.max(s.max, row.overall_score);
+      }
+      const c = row.data_completeness;
+      if (c.sufficient === false) {
+        insufficient.total++;
+        for (const r of c.insufficient_reasons) insufficient[r]++;
+        bands.set('Not enough data', bands.get('Not enough data')! + 1);
+      } else {
+        const band = BANDS.find(([, min]) => row.overall_score >= min)![0];
+        bands.set(band, bands.get(band)! + 1);
+      }
       yield { id, inputs: row.score_inputs, overall: row.overall_score, active: row.active_enforcement };
     }
   };
   const results = runChecks(stored(), info.as_of);
   index.close();
+  const n = ids.length;
+  const pct = (x: number) => `${((100 * x) / Math.max(1, n)).toFixed(1)}%`;
+  const mean = (s: { n: number; sum: number }) => (s.n === 0 ? NaN : s.sum / s.n);
+  console.log('Significant non-compliance now, by enforcement response (an action dated in the current significant run)');
+  for (const [k, s] of Object.entries(bySnc)) {
+    console.log(`  ${k.padEnd(10)} ${s.n.toLocaleString('en-US').padStart(9)} facilities   mean ${mean(s).toFixed(1).padStart(5)}   min ${s.n ? s.min : '-'}   max ${s.n ? s.max : '-'}`);
+  }
+  const sncOk = bySnc.unanswered.n === 0 || bySnc.answered.n === 0 || mean(bySnc.unanswered) < mean(bySnc.answered);
+  console.log(`  mean of unanswered below answered: ${sncOk ? 'ok' : 'FAILED'}`);
+  console.log(`Not enough data to judge: ${insufficient.total.toLocaleString('en-US')} of ${n.toLocaleString('en-US')} (${pct(insufficient.total)}); inactive ${insufficient.inactive.toLocaleString('en-US')}, no inspection in 5 years and no known quarter ${insufficient.no_inspection_or_known_quarter.toLocaleString('en-US')}`);
+  console.log('Bands as the page and PDFs show them');
+  for (const [b, count] of bands) console.log(`  ${b.padEnd(16)} ${count.toLocaleString('en-US').padStart(10)}  ${pct(count).padStart(6)}`);
+  if (!sncOk) process.exitCode = 1;
+  console.log('Pair checks');
   for (const c of results) {
     const verdict = c.failed === 0 ? 'ok' : `FAILED on ${c.failed.toLocaleString('en-US')} (e.g. ${c.example})`;
-    console.log(`  ${c.name.padEnd(64)} ${c.checked.toLocaleString('en-US').padStart(10)} checked  ${verdict}`);
+    console.log(`  ${c.name.padEnd(78)} ${c.checked.toLocaleString('en-US').padStart(10)} checked  ${verdict}`);
   }
   if (results.some((c) => c.failed > 0)) process.exitCode = 1;
 } finally {

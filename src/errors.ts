@@ -3,8 +3,8 @@
  * Domain code throws `new AppError(code, message)`; the global handler in ./error-handler.ts renders it.
  */
 
-/** Closed set of machine-readable codes. The first nine are the spec's (section 7); the rest are
- * documented extensions for HTTP situations the spec does not name (docs/api.md). */
+/** Closed set of machine-readable codes. The first nine are the API's contract; the rest are
+ * extensions for HTTP situations it does not name (docs/api.md, Errors). */
 export const ERROR_STATUS = {
   INVALID_BODY: 400,
   UNAUTHENTICATED: 401,
@@ -17,8 +17,10 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   METHOD_NOT_ALLOWED: 405,
   KEY_EXISTS: 409,
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   SERVICE_UNAVAILABLE: 503,
+  INVALID_REQUEST: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -11,17 +11,17 @@ type TierRule = {
   label: string;
   /** Endpoints this tier may call. */
   allows: readonly Endpoint[];
-  /** Free components are redacted (spec 4.1 rule 1). */
+  /** Free components are redacted (docs/api.md, Authentication and tiers). */
   fullComponents: boolean;
   /** Max IDs per portfolio call; 0 = portfolio not allowed. */
   portfolioBatch: number;
   /** Default monthly call cap (per-account override: `keys set-limit`). */
   monthlyCalls: number;
-  /** What a caller over the cap gets: Free 402 QUOTA_EXHAUSTED, paid tiers 429 (spec 5.8/7). */
+  /** What a caller over the cap gets: Free 402 QUOTA_EXHAUSTED, paid tiers 429 (docs/api.md, Monthly quota). */
   overCap: 'QUOTA_EXHAUSTED' | 'RATE_LIMIT_EXCEEDED';
 };
 
-/** Spec 5.8 and 8 as one table. Paid monthly caps are not in the spec: ours, documented in docs/api.md. */
+/** The tier table of docs/api.md (Authentication and tiers; Monthly quota) as one table. */
 export const TIER_RULES: Record<Tier, TierRule> = {
   free: { label: 'Free', allows: ['facility', 'plan'], fullComponents: false, portfolioBatch: 0, monthlyCalls: 10, overCap: 'QUOTA_EXHAUSTED' },
   starter: { label: 'Starter', allows: ['facility', 'area', 'portfolio', 'history', 'watchlists', 'search', 'plan'], fullComponents: true, portfolioBatch: 10, monthlyCalls: 10_000, overCap: 'RATE_LIMIT_EXCEEDED' },
@@ -29,7 +29,7 @@ export const TIER_RULES: Record<Tier, TierRule> = {
   enterprise: { label: 'Enterprise / Consulting', allows: ['facility', 'area', 'portfolio', 'report', 'site_report', 'history', 'watchlists', 'search', 'plan'], fullComponents: true, portfolioBatch: 500, monthlyCalls: 1_000_000, overCap: 'RATE_LIMIT_EXCEEDED' },
 };
 
-/** Spec 7 rule 4 wording: "requires a <lowest allowed plan> plan or above". */
+/** The 403 wording (docs/api.md, Errors): "requires a <lowest allowed plan> plan or above". */
 export function tierRestrictedMessage(endpoint: Endpoint, what: string): string {
   const lowest = TIERS.find((tier) => TIER_RULES[tier].allows.includes(endpoint));
   return `The ${what} requires a ${lowest ? TIER_RULES[lowest].label : 'higher'} plan or above`;

@@ -1,5 +1,5 @@
 import { SpatialHandle } from '../src/area/spatial-handle';
-import { buildSpatialIndex } from '../src/area/spatial-index';
+import { buildSpatialIndex } from '../src/index/area/spatial-columns';
 import { generateKey } from '../src/access/key-format';
 import type { Tier } from '../src/tiers';
 import { Value } from '@sinclair/typebox/value';
@@ -157,7 +157,7 @@ export function makeWorld(opts: { rows?: FacilityRow[]; config?: Partial<Config>
 }
 
 /**
- * Asserts the spec 2.1 meta shape (when the body has `meta`) and returns the parsed body. A body
+ * Asserts the envelope's meta shape (when the body has `meta`) and returns the parsed body. A body
  * whose `meta` does not match the `Meta` schema fails the calling test with the body and the
  * first schema error.
  */
@@ -168,7 +168,7 @@ export async function json<T = any>(res: Response): Promise<T> {
     if (!Value.Check(Meta, meta)) {
       const first = Value.Errors(Meta, meta).First();
       const why = first ? `${first.path || '/'}: ${first.message}` : 'no detail';
-      throw new Error(`response meta does not match the spec 2.1 Meta schema (${why}); body: ${JSON.stringify(body)}`);
+      throw new Error(`response meta does not match the Meta schema (${why}); body: ${JSON.stringify(body)}`);
     }
     expect(Value.Check(Meta, meta)).toBe(true);
   }

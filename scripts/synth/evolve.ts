@@ -1,4 +1,4 @@
-import { csvField, type CsvRecord } from '../../src/index/ingest/csv-records';
+import { csvField, type CsvRecord } from '../../src/ingest/csv-records';
 import { exporterLine } from './exporter-row';
 import { makeFacility } from './generator';
 import { buildPlaces } from './geography';

@@ -1,5 +1,5 @@
-import { csvField } from '../../src/index/ingest/csv-records';
-import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
+import { csvField } from '../../src/ingest/csv-records';
+import { EXPORTER_COLUMNS_2025 } from '../../src/ingest/exporter-columns';
 import type { Compliance } from './compliance';
 import { epaRegion, type Place } from './geography';
 import { INDUSTRIES } from './names';
@@ -138,6 +138,18 @@ function qncrCodes(f: Facility, cwa13: string, rng: Rng): string {
   return codes.join('');
 }
 
+/**
+ * CWA_13QTRS_EFFLNT_EXCEEDANCES: effluent limit exceedances over CWA's 13 quarters. Only a discharger
+ * in violation has them, and only about half of those (the rest are reporting violations, such as a
+ * missing discharge monitoring report): one to three exceedances per quarter in violation. Decided
+ * from the ID's digits, so no random draw is added and every other column stays as it was.
+ */
+function effluentExceedances(f: Facility, cwa13: string, lead: boolean): number {
+  const quarters = violationQuarters(cwa13);
+  if (!lead || quarters === 0 || Number(f.id.slice(-3)) % 10 >= 5) return 0;
+  return quarters * (1 + (Number(f.id.slice(-4, -3)) % 3));
+}
+
 const violationQuarters = (h: string) => [...h].filter((q) => q === 'V' || q === 'S').length;
 
 const SNC_PROGRAMS = new Set(['AIR', 'NPDES', 'RCRA', 'SDWIS']);
@@ -194,6 +206,7 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng, extr
     set('CWA_SNC_FLAG', yn(inViolation('NPDES') && c.snc));
     set('CWA_13QTRS_COMPL_HISTORY', cwa13);
     if (own('NPDES')) set('CWA_3_YR_QNCR_CODES', qncrCodes(f, cwa13, extra));
+    set('CWA_13QTRS_EFFLNT_EXCEEDANCES', effluentExceedances(f, cwa13, own('NPDES')));
   }
   if (f.programs.includes('RCRA')) {
     set('RCRA_IDS', `${st}D99${id}`);

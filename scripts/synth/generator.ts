@@ -1,4 +1,4 @@
-import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
+import { EXPORTER_COLUMNS_2025 } from '../../src/ingest/exporter-columns';
 import { makeCompliance } from './compliance';
 import { exporterLine, type Facility } from './exporter-row';
 import { buildPlaces, pickPlace, scatter } from './geography';

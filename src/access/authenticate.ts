@@ -7,7 +7,7 @@ import { API_KEY_CHALLENGE } from '../shared/envelope';
 // Keys are never longer than this; anything longer is rejected before hashing.
 const MAX_KEY_LENGTH = 128;
 
-/** Spec 5.1-5.3: the caller of a data endpoint, from `X-API-Key` only. */
+/** docs/api.md, Authentication and tiers: the caller of a data endpoint, from `X-API-Key` only. */
 export async function authenticate(
   store: StateStore,
   headers: { apiKey: string | null; authorization: string | null },

@@ -2,7 +2,7 @@ import { AppError } from '../errors';
 import type { Account } from '../state/model';
 import { TIER_RULES, tierRestrictedMessage, type Endpoint } from '../tiers';
 
-/** Human names of the endpoints for 403 messages (spec 7 rule 4 form). */
+/** Human names of the endpoints for 403 messages (docs/api.md, Errors). */
 const ENDPOINT_NAMES: Record<Endpoint, string> = {
   facility: 'facility lookup endpoint',
   area: 'area endpoint',
@@ -15,7 +15,7 @@ const ENDPOINT_NAMES: Record<Endpoint, string> = {
   plan: 'plan endpoint',
 };
 
-/** Spec 5.8: 403 TIER_RESTRICTED when the account's tier does not cover the endpoint. */
+/** docs/api.md, Authentication and tiers: 403 TIER_RESTRICTED when the account's tier does not cover the endpoint. */
 export function authorize(account: Account, endpoint: Endpoint): void {
   if (!TIER_RULES[account.tier].allows.includes(endpoint)) {
     throw new AppError('TIER_RESTRICTED', tierRestrictedMessage(endpoint, ENDPOINT_NAMES[endpoint]));

@@ -3,7 +3,7 @@ import { retryAfterSeconds, setRateLimitHeaders } from './rate-limit-headers';
 import type { StateStore } from '../state/store';
 import type { CountResult } from '../state/model';
 
-/** Spec 4.4 rule 2 / section 8: 5 demo requests per IP per rolling hour. */
+/** docs/demo.md: 5 demo requests per IP per rolling hour. */
 export const DEMO_LIMIT = 5;
 export const DEMO_WINDOW_MS = 60 * 60 * 1000;
 

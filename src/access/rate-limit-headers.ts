@@ -16,7 +16,7 @@ export function setRateLimitHeaders(headers: Record<string, string>, policy: str
   return headers;
 }
 
-/** Whole seconds until the window frees a slot, never 0 (spec 7 rule 1: a 429 carries Retry-After). */
+/** Whole seconds until the window frees a slot, never 0 (every 429 carries Retry-After: docs/api.md, Errors). */
 export function retryAfterSeconds(r: CountResult, now: number): number {
   return Math.max(1, Math.ceil((r.resetAt - now) / 1000));
 }

@@ -77,14 +77,24 @@ export function hmacKeyOf(c: JwtConfig): Uint8Array {
   return key;
 }
 
-/** Plan from the configured claim: a string or a list of strings (roles); the highest mapped tier wins. */
+/**
+ * Plan from the configured claim: a string or a list of strings (roles); the highest mapped tier
+ * wins. No claim: null (the recorded tier stands). A claim with no mapped value refuses the token
+ * (401); only the map's own entries count, so "constructor" or "__proto__" is as unmapped as any other.
+ */
 export function tierFromClaims(payload: JWTPayload, c: JwtConfig): Tier | null {
   if (!c.tierClaim) return null;
   const raw = payload[c.tierClaim];
+  // no claim at all: the token says nothing of the plan, and the recorded tier stands
+  if (raw === undefined) return null;
   const values = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');
-  const tiers = values.map((v) => (c.tierMap ? c.tierMap[v] : (TIERS as readonly string[]).includes(v) ? (v as Tier) : undefined));
+  const map = c.tierMap;
+  // only the map's own entries count (Object.hasOwn): a value named like an Object property maps to nothing
+  const tiers = values.map((v) => (map ? (Object.hasOwn(map, v) ? map[v] : undefined) : (TIERS as readonly string[]).includes(v) ? (v as Tier) : undefined));
   const best = tiers.filter((x): x is Tier => x !== undefined).sort((a, b) => TIERS.indexOf(b) - TIERS.indexOf(a))[0];
-  return best ?? null;
+  // a plan the operator has not mapped is refused, never guessed: the token is not good for this service
+  if (best === undefined) throw new JwtRejected(`${c.tierClaim} claim has no mapped value (${values.slice(0, 5).join(', ') || typeof raw})`);
+  return best;
 }
 
 function displayNameOf(p: JWTPayload): string {

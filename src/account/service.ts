@@ -7,7 +7,7 @@ import { monthOf, type StateStore } from '../state/store';
 import type { JwtIdentity } from './jwt';
 import type { AccountOverview, IssuedKey } from './model';
 
-/** Spec 5.5 / 8: one regeneration per 60 s per account. */
+/** docs/accounts.md: one regeneration per 60 s per account. */
 export const REGENERATE_THROTTLE_MS = 60_000;
 
 function issued(account: Account, key: string): IssuedKey {

@@ -12,7 +12,7 @@ const AUTH_NOTE =
   'a missing, invalid or expired token is 401 UNAUTHENTICATED. Not counted against the monthly quota. ' +
   'Responses carry `Cache-Control: no-store`.';
 
-/** Spec 4.6 / 5.4-5.6: the account page's endpoints (key issue, regeneration, usage). */
+/** docs/accounts.md: the account page's endpoints (key issue, regeneration, usage). */
 export function accountRoutes(deps: AppDeps) {
   // Built once per process by serve (src/api/deps.ts), so a reload keeps the JWKS cache.
   return new Elysia({ name: 'account-routes' })

@@ -8,7 +8,9 @@ import { historyRoutes } from './history';
 import { keyPlanRoutes } from './key-plan';
 import { errorHandler } from './http/error-handler';
 import { requestContext } from './http/request-context';
+import { bodySizeGuard, targetGuard } from './http/request-guard';
 import { cors } from './http/cors';
+import { compression } from './http/compression';
 import { openApiDocs } from './http/openapi';
 import { portfolioRoutes } from './portfolio';
 import { accessLog } from './http/access-log';
@@ -31,13 +33,18 @@ export function createApp(deps: AppDeps) {
   const routes = () => app.routes.map((r) => ({ method: r.method, path: r.path }));
   return app
     .use(requestContext)
+    .use(targetGuard)
     .use(cors(deps))
     .use(errorHandler(deps, routes))
     .use(accessLog(deps))
+    .use(bodySizeGuard)
     .use(openApiDocs(() => app))
     .use(opsRoutes(deps))
     .use(statusRoutes(deps))
     .use(facilityRoutes(deps))
+    // Every route from here on may answer gzip-compressed; the probes, status and the lookup above
+    // always answer small and so pay nothing for it (src/api/http/compression.ts)
+    .use(compression(deps.config.compressMinBytes))
     .use(historyRoutes(deps))
     .use(areaRoutes(deps))
     .use(portfolioRoutes(deps))

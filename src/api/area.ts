@@ -1,14 +1,18 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from './deps';
-import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
+import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from './http/api-key-auth';
+import { AppError } from '../errors';
+import { FacilitySearch } from '../search/facility-search';
+import { locatePlace, offlineLocator } from '../site-report/locate';
 import { exportableInput } from './http/exportable';
 import { listResponses } from '../exports/response';
 import { answerIn } from './http/answer-in';
 import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
-import { AreaFacility, AreaQuery, AreaResponse } from '../area/model';
+import { AreaFacility, AreaQuery, AreaResponse, PlaceQuery, PlaceResponse } from '../area/model';
 import { parseAreaQuery } from '../area/query';
 import { countWithinRadius, findWithinRadius } from '../area/service';
+import { listTag, notModified, releaseTag } from './http/conditional';
 
 /**
  * The query is read strictly (422 naming each bad parameter) by the pipeline's input step: after
@@ -20,16 +24,54 @@ const AREA_QUERY = exportableInput(['VALIDATION_ERROR'], ({ request }) => parseA
 const AREA: ApiKeyRoute = { endpoint: 'area', input: AREA_QUERY };
 const ERRORS = apiKeyErrors(AREA);
 
+/** The place to centre an area on: one `q` of 1-200 characters, else 422 naming it. */
+const PLACE_QUERY = inputCheck(['VALIDATION_ERROR'], ({ request }) => {
+  const all = new URL(request.url).searchParams.getAll('q');
+  const q = all[0]?.trim() ?? '';
+  if (all.length !== 1 || q === '' || q.length > 200) throw new AppError('VALIDATION_ERROR', 'q is required once: a ZIP, "City, ST" or a street address, at most 200 characters');
+  return q;
+});
+/** Finding a centre is a step of an area search, not a search: never counted (as the page asks it before each typed place). */
+const PLACE: ApiKeyRoute = { endpoint: 'area', input: PLACE_QUERY, counted: false };
+const PLACE_ERRORS = apiKeyErrors(PLACE, 'NOT_FOUND');
+
 export function areaRoutes(deps: AppDeps) {
+  const release = releaseTag(deps.index.info);
+  const locator = offlineLocator(deps.index, FacilitySearch.open(deps.index));
   return new Elysia({ name: 'area-routes' })
     .use(apiKeyAuth(deps))
     .get(
+      '/api/v1/area/place',
+      async ({ input, facts }) => {
+        const q = PLACE_QUERY.from(input) as string;
+        const place = await locatePlace(q, locator);
+        if (!place) throw new AppError('NOT_FOUND', `No ZIP, city or facility address matches "${q.slice(0, 80)}": try "City, ST", a 5-digit ZIP, or a street address with city and state`);
+        return { data: place, meta: metaFor(facts, deps.clock) };
+      },
+      {
+        apiKey: PLACE,
+        query: PlaceQuery,
+        response: { 200: PlaceResponse, ...PLACE_ERRORS },
+        detail: {
+          tags: ['Area'],
+          summary: 'A point to centre an area search on, from a ZIP, a city or an address',
+          description:
+            'Starter plan or above; not counted. Offline: a 5-digit ZIP is its centre and "City, ST" (or a city alone, taken in the state ' +
+            'where it has the most ZIPs) the mean of its ZIP centres, from the bundled ZIP table; a street address is the facility the index ' +
+            'files there, else the centre of the ZIP it ends with. 404 NOT_FOUND when nothing matches.',
+          security: [{ apiKey: [] }],
+        },
+      },
+    )
+    .get(
       '/api/v1/area',
-      ({ input, facts, set }) => {
+      ({ input, facts, set, request, caller }) => {
         const { value: q, format } = AREA_QUERY.from(input);
         const spatial = deps.spatial.require();
+        const unchanged = notModified(request, listTag(release, request, format, caller.tier), set, 'Accept, Origin, Accept-Encoding');
+        if (unchanged) return unchanged;
         const data = findWithinRadius(spatial, q);
-        // every form is a Response: a 500-facility answer is ~70 KB, sent in one write (json-response.ts)
+        // every form is a Response: a 500-facility answer is large, sent in one write (json-response.ts)
         return answerIn(format, set, {
           envelope: () => bulkyJsonResponse({ data, meta: metaFor(facts, deps.clock) }, set),
           list: () => {
@@ -53,14 +95,15 @@ export function areaRoutes(deps: AppDeps) {
           tags: ['Area'],
           summary: 'Facilities within a radius of a point',
           description:
-            'Spec 4.3. Starter plan or above (Free: 403). Great-circle (haversine) distance from (lat, lng), inclusive of the radius; ' +
+            'Starter plan or above (Free: 403). Great-circle (haversine) distance from (lat, lng), inclusive of the radius; ' +
             '`state` and `active_enforcement` filter before `limit` applies. Order: `sort=distance` nearest first; `sort=score` lowest ' +
             'overall_score first, then nearest; then registry_id ascending. `total` counts the facilities returned. A bad or missing ' +
             'parameter is 422 VALIDATION_ERROR naming it, and is not counted; a valid query counts as one call, in any form. ' +
             'CSV or GeoJSON by `Accept` or `format` (docs/search.md, "Export forms"); a file says in `X-Total-Count` how many facilities ' +
-            'matched and in `X-Truncated: true` that `limit` cut it (the JSON form\'s `total` counts what it returns, as spec 4.3 says). Right after a start whose index carries no stored area index, ' +
+            'matched and in `X-Truncated: true` that `limit` cut it (the JSON form\'s `total` counts what it returns). Right after a start whose index carries no stored area index, ' +
             '503 SERVICE_UNAVAILABLE with Retry-After until it is built (not counted). Details: docs/area-and-portfolio.md.',
           security: [{ apiKey: [] }],
+          'x-conditional': true,
           responses: listResponses(AreaResponse, 'Facilities within the radius', ERRORS, {
             'X-Total-Count': { description: 'CSV and GeoJSON only: how many facilities match the query, before `limit`', schema: { type: 'integer', minimum: 0 } },
             'X-Truncated': { description: 'CSV and GeoJSON only: `true` when `limit` cut the list (X-Total-Count is larger than the rows sent)', schema: { type: 'string', enum: ['true', 'false'] } },

@@ -13,7 +13,7 @@ import { searchFallbackGeocoder } from '../demo/search-fallback';
 import { FacilitySearch } from '../search/facility-search';
 import { demoLookup } from '../demo/service';
 
-/** Spec 4.4: public demo lookup by street address, 5 per IP per rolling hour (docs/demo.md). */
+/** The public demo lookup by street address, 5 per IP per rolling hour (docs/demo.md). */
 export function demoRoutes(deps: AppDeps) {
   // Built now, so a bad trusted-proxy CIDR stops the service at start, not at the first request.
   const clientOf = clientResolver(deps.config.trustedProxies);
@@ -70,7 +70,7 @@ export function demoRoutes(deps: AppDeps) {
         tags: ['Demo'],
         summary: 'Public demo: the facility at a US street address (redacted preview)',
         description:
-          'Spec 4.4. No credentials (an X-API-Key or Authorization header is ignored). Returns name, city, state, overall score and ' +
+          'No credentials (an X-API-Key or Authorization header is ignored). Returns name, city, state, overall score and ' +
           'enforcement flag of the facility at the address; score components are always redacted. Limited to 5 requests per client IP ' +
           'per rolling hour, every request counted (422 and 404 included); the 6th gets 429 with Retry-After. 404 when the address ' +
           'cannot be geocoded or no facility is there; 422 when `address` is missing, empty or over 200 characters.',

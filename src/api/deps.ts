@@ -11,6 +11,7 @@ import { createJwtVerifier, type JwtVerifier } from '../account/jwt';
 import type { ReportCache } from '../reports/cache';
 import { openReportCache } from '../reports/service';
 import type { WebAssets } from '../web/assets';
+import { RenderPool } from '../render/pool';
 
 /** The parts built once per process and shared by every app a reload builds (see `processParts`). */
 export type ProcessParts = {
@@ -20,6 +21,8 @@ export type ProcessParts = {
   jwtVerifier: JwtVerifier;
   /** PDF dossiers (docs/reports.md): null when `reportCacheDir` is `off`. */
   reportCache: ReportCache | null;
+  /** Site reports, dossier PDFs and their exports, made on worker threads (docs/operations.md, "Render pool"). */
+  renderPool: RenderPool;
 };
 
 /**
@@ -48,11 +51,13 @@ export type AppDeps = ProcessParts & {
 
 /**
  * Builds the process-wide parts from the config, once: `serve` before its first app, a test per
- * world. Reads a configured JWKS file now, so a bad one stops the start; touches nothing else on disk.
+ * world. Reads a configured JWKS file now, so a bad one stops the start; touches nothing else on disk and starts no thread.
  */
 export function processParts(config: Config, clock: () => number, log: Log): ProcessParts {
   const metrics = new ServiceMetrics();
   const reportCache = openReportCache(config, clock, log);
   if (reportCache) metrics.countReportCache(reportCache.stats, reportCache.memory);
-  return { metrics, jwtVerifier: createJwtVerifier(config.jwt, log), reportCache };
+  // Its workers start with the first heavy request, not here.
+  const renderPool = new RenderPool({ workers: config.renderWorkers, queue: config.renderQueue, perAccount: config.heavyPerAccount, log });
+  return { metrics, jwtVerifier: createJwtVerifier(config.jwt, log), reportCache, renderPool };
 }

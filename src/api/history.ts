@@ -6,11 +6,17 @@ import { metaFor } from './http/request-context';
 import { RegistryIdParam } from '../facilities/model';
 import { FacilityHistory } from '../history/model';
 import { facilityHistory } from '../history/service';
+import { notModified, releaseTag, weakTag } from './http/conditional';
 
 export function historyRoutes(deps: AppDeps) {
+  // a facility's history changes only with the release (docs/api.md, "Conditional requests")
+  const etag = weakTag(releaseTag(deps.index.info), 'history');
   return new Elysia({ name: 'history-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/facility/:registry_id/history',
-    ({ params, facts }) => ({ data: facilityHistory(deps.index, params.registry_id), meta: metaFor(facts, deps.clock) }),
+    ({ params, facts, request, set }) => {
+      const data = facilityHistory(deps.index, params.registry_id);
+      return notModified(request, etag, set, 'Accept-Encoding') ?? { data, meta: metaFor(facts, deps.clock) };
+    },
     {
       apiKey: 'history',
       params: RegistryIdParam,
@@ -24,6 +30,7 @@ export function historyRoutes(deps: AppDeps) {
           "before ('rescored': only the score method changed). A removed facility keeps its history. Unknown ID: 404 NOT_FOUND. " +
           'Counts as one call when the ID is well-formed. Details: docs/api.md.',
         security: [{ apiKey: [] }],
+        'x-conditional': true,
       },
     },
   );

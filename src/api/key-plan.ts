@@ -10,7 +10,11 @@ const PLAN: ApiKeyRoute = { endpoint: 'plan', counted: false };
 export function keyPlanRoutes(deps: AppDeps) {
   return new Elysia({ name: 'key-plan-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/plan',
-    async ({ caller, facts }) => ({ data: await keyPlan(deps.store, caller, deps.clock()), meta: metaFor(facts, deps.clock) }),
+    async ({ caller, facts, set }) => {
+      // this month's count of calls: never kept by a cache
+      set.headers['cache-control'] = 'no-store';
+      return { data: await keyPlan(deps.store, caller, deps.clock()), meta: metaFor(facts, deps.clock) };
+    },
     {
       apiKey: PLAN,
       response: { 200: KeyPlanResponse, ...apiKeyErrors(PLAN) },
@@ -19,7 +23,7 @@ export function keyPlanRoutes(deps: AppDeps) {
         summary: "The calling API key's plan: what it may call, and its calls this month",
         description:
           'Every tier; not counted against the monthly quota. `endpoints` lists the data endpoints the plan covers (the others answer ' +
-          '403), `full_components: false` says lookups come redacted (Free). Clients use it to offer only what the key can use.',
+          '403), `full_components: false` says lookups come redacted (Free). Clients use it to offer only what the key can use. `Cache-Control: no-store`.',
         security: [{ apiKey: [] }],
       },
     },

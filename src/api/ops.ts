@@ -5,6 +5,7 @@ import { Envelope, errorResponses } from '../shared/envelope';
 import { AppError } from '../errors';
 import { metaFor, requestContext } from './http/request-context';
 import { VERSION } from '../version';
+import { STORE_RETRY_AFTER_S } from '../state/storage-error';
 
 const Health = t.Object({
   status: t.Literal('ok'),
@@ -17,7 +18,7 @@ const Ready = t.Object({
   checks: t.Object({ index: t.Literal('ok'), area_index: t.Literal('ok'), state_store: t.Literal('ok') }),
 });
 
-/** A state store that has not answered within this long counts as not writable. */
+/** A state store that has not committed a write (its heartbeat) within this long counts as not writable. */
 const STORE_PING_TIMEOUT_MS = 2000;
 
 async function storeWritable(deps: AppDeps): Promise<boolean> {
@@ -71,7 +72,7 @@ export function opsRoutes(deps: AppDeps) {
         const area = deps.spatial.state;
         if (area !== 'ready') failed.push(area === 'loading' ? 'area index still loading' : 'area index unavailable');
         if (!(await storeWritable(deps))) failed.push('state store not writable');
-        if (failed.length > 0) throw new AppError('SERVICE_UNAVAILABLE', `Not ready: ${failed.join('; ')}`);
+        if (failed.length > 0) throw new AppError('SERVICE_UNAVAILABLE', `Not ready: ${failed.join('; ')}`, { 'retry-after': String(STORE_RETRY_AFTER_S) });
         return { data: { status: 'ready' as const, checks: { index: 'ok' as const, area_index: 'ok' as const, state_store: 'ok' as const } }, meta: metaFor(facts, deps.clock) };
       },
       {

@@ -7,7 +7,7 @@ import { answerIn } from './http/answer-in';
 import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
 import { checkPortfolioBody, parseJson, readJsonText } from '../portfolio/body';
-import { PortfolioBody, PortfolioItem, PortfolioResponse } from '../portfolio/model';
+import { PortfolioBody, PortfolioItem, PortfolioQuery, PortfolioResponse } from '../portfolio/model';
 import { lookupPortfolio } from '../portfolio/service';
 
 /**
@@ -54,19 +54,22 @@ export function portfolioRoutes(deps: AppDeps) {
         apiKey: PORTFOLIO,
         // Documents the body; what the handler reads is `input`, the checked IDs.
         body: PortfolioBody,
+        query: PortfolioQuery,
         response: { 200: PortfolioResponse, ...ERRORS },
         detail: {
           tags: ['Portfolio'],
           summary: 'Look up a batch of facilities by registry ID',
           description:
-            'Spec 4.2. Starter (10 IDs), Platform (60), Enterprise (500); Free: 403. Body `{"registry_ids": [...]}` as ' +
+            'Starter (10 IDs), Platform (60), Enterprise (500); Free: 403. Body `{"registry_ids": [...]}` as ' +
             'application/json, at most 64 KiB (413 PAYLOAD_TOO_LARGE beyond, checked before the body is read). Malformed JSON, ' +
             'another content type, or a body of another shape: 400 INVALID_BODY. More IDs than the plan allows (counted as sent): ' +
             '422 VALIDATION_ERROR. Unknown IDs go to `not_found`; duplicates are answered once; order follows the request. ' +
             'One request counts as one call, whatever its size and form. CSV or GeoJSON by `Accept` or `format` (docs/search.md, ' +
             '"Export forms"; `X-Not-Found-Count` says how many IDs were not found). Details: docs/area-and-portfolio.md.',
           security: [{ apiKey: [] }],
-          responses: listResponses(PortfolioResponse, 'The facilities found, and the IDs not found', ERRORS),
+          responses: listResponses(PortfolioResponse, 'The facilities found, and the IDs not found', ERRORS, {
+            'X-Not-Found-Count': { description: 'CSV and GeoJSON only: how many of the IDs sent are not in the index (the JSON form lists them in `not_found`)', schema: { type: 'integer', minimum: 0 } },
+          }),
         },
       },
     );

@@ -11,10 +11,11 @@ import { FacilitySearch } from '../search/facility-search';
 import { SearchFacility, SearchQuery, SearchResponse } from '../search/model';
 import { parseSearchQuery } from '../search/query';
 import { searchFacilities } from '../search/service';
+import { listTag, notModified, releaseTag } from './http/conditional';
 
 /** `GET /api/v1/search`: facilities by words of their name, street, city or ZIP (docs/search.md). */
 export function searchRoutes(deps: AppDeps) {
-  // null when the index's search tables are missing (src/index/search/file.ts): every search is then a 503.
+  // null when the index's search tables are missing (src/index/search-tables/file.ts): every search is then a 503.
   const search = FacilitySearch.open(deps.index);
   // The query is read strictly (422 naming each bad parameter; a cursor is checked against this
   // index) by the pipeline's input step: after authentication, before counting.
@@ -24,12 +25,15 @@ export function searchRoutes(deps: AppDeps) {
   });
   const SEARCH: ApiKeyRoute = { endpoint: 'search', input: SEARCH_QUERY };
   const ERRORS = apiKeyErrors(SEARCH);
+  const release = releaseTag(deps.index.info);
   return new Elysia({ name: 'search-routes' })
     .use(apiKeyAuth(deps))
     .get(
       '/api/v1/search',
-      ({ input, facts, request, set }) => {
+      ({ input, facts, request, set, caller }) => {
         const { value: r, format } = SEARCH_QUERY.from(input);
+        const unchanged = notModified(request, listTag(release, request, format, caller.tier), set, 'Accept, Origin, Accept-Encoding');
+        if (unchanged) return unchanged;
         const { result, locations } = searchFacilities(search!, r);
         return answerIn(format, set, {
           envelope: () => bulkyJsonResponse({ data: result, meta: metaFor(facts, deps.clock) }, set),
@@ -62,7 +66,10 @@ export function searchRoutes(deps: AppDeps) {
             'parameter is 422 VALIDATION_ERROR and not counted; a valid search counts as one call in any form. 503 on an index built ' +
             'before search existed. Details: docs/search.md.',
           security: [{ apiKey: [] }],
-          responses: listResponses(SearchResponse, 'One page of matching facilities', ERRORS),
+          'x-conditional': true,
+          responses: listResponses(SearchResponse, 'One page of matching facilities', ERRORS, {
+            Link: { description: 'CSV and GeoJSON only, when another page follows: `<path?...&cursor=...>; rel="next"` (the JSON form has `next_cursor`)', schema: { type: 'string' } },
+          }),
         },
       },
     );

@@ -10,13 +10,15 @@ import { pdfResponse } from './http/pdf-response';
 import { metaFor } from './http/request-context';
 import { parseJson, readJsonText } from '../portfolio/body';
 import { FacilitySearch } from '../search/facility-search';
-import { exportSiteReport } from '../site-report/export';
-import { siteReportJson } from '../site-report/json-body';
+import { exportSiteReport, siteReportKey } from '../site-report/export';
+import { refuseIfUnchanged, weakTag } from './http/conditional';
 import { locateSite, offlineLocator } from '../site-report/locate';
-import { Finding, SiteReportBody, SiteReportQuery, SiteReportResponse } from '../site-report/model';
+import { SiteReportBody, SiteReportQuery, SiteReportResponse } from '../site-report/model';
 import { checkSiteRequest } from '../site-report/request';
-import { buildSiteReport, type SiteQuery } from '../site-report/service';
-import type { Location } from '../index/model';
+import type { SiteQuery } from '../site-report/service';
+import { withMeta, type RenderJob } from '../render/jobs';
+import { renderSourceOf } from '../render/source';
+import { asHeavy } from './http/heavy';
 
 /** Every form of the registry: the findings as a list, or the report as a PDF document. */
 const FORMS = Object.keys(FORMATS) as ResponseForm[];
@@ -31,7 +33,7 @@ const SITE_INPUT = inputCheck(['INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'VALIDATION_
   format: chooseForm(new URL(request.url).searchParams, request.headers.get('accept'), FORMS),
 }));
 const SITE_REPORT: ApiKeyRoute = { endpoint: 'site_report', input: SITE_INPUT };
-const ERRORS = apiKeyErrors(SITE_REPORT, 'NOT_FOUND');
+const ERRORS = apiKeyErrors(SITE_REPORT, 'NOT_FOUND', 'PRECONDITION_FAILED');
 const HINTS = { example: '{"lat": 29.76, "lng": -95.37} or {"address": "..."}', typicalSize: 'a site report request needs under 1 KiB' };
 
 function documentedResponses(): OpenAPIV3.ResponsesObject {
@@ -50,24 +52,24 @@ export function siteReportRoutes(deps: AppDeps) {
     .use(apiKeyAuth(deps))
     .post(
       '/api/v1/site-report',
-      async ({ input, facts, set }) => {
+      async ({ input, facts, set, request }) => {
         const { value: req, format } = SITE_INPUT.from(input);
         const site = await locateSite(req, deps.index, locator);
         const query: SiteQuery = { site, name: req.name, address: req.address, distances: req.distances };
-        // `locations` (the export forms) receives each finding's coordinates with the report
-        const build = (locations?: Map<string, Location>) => buildSiteReport(deps.index, deps.spatial.require(), query, locations);
+        deps.spatial.require(); // 503 while the area index loads, before a worker is asked
+        // every form is made on a render worker (docs/operations.md, "Render pool"); a cached PDF needs none
+        const source = renderSourceOf(deps.index, deps.spatial);
+        const render = (job: RenderJob) => asHeavy(deps, facts, () => deps.renderPool.run(source, job));
         const name = `site-report-${site.lat}_${site.lng}`;
-        // every form is a Response (the JSON one in one write however large: src/shared/late-body.ts), so the async handler has one answer type
+        // every form is a Response (the JSON one in one write however large: src/wire/late-body.ts), so the async handler has one answer type
         return answerIn(format, set, {
-          // the JSON written straight to bytes, findings from the spatial index's arrays (src/site-report/json-body.ts)
-          envelope: () => jsonTextResponse(siteReportJson(deps.index, deps.spatial.require(), query, metaFor(facts, deps.clock)), set),
-          list: () => {
-            const locations = new Map<string, Location>();
-            const data = build(locations);
-            return { name, items: data.findings, locations, columns: Object.keys(Finding.properties) };
-          },
+          envelope: async () => jsonTextResponse(withMeta(await render({ kind: 'site-json', query }), metaFor(facts, deps.clock)), set),
+          list: async (listForm) => ({ name, body: await render({ kind: 'site-export', query, format: listForm }) }),
           document: async () => {
-            const result = await exportSiteReport({ query, build, info: deps.index.info, cache: deps.reportCache, now: deps.clock() });
+            // the PDF's ETag is its cache key: a caller holding the current document gets a 412 (docs/api.md, "Conditional requests")
+            refuseIfUnchanged(request, weakTag(siteReportKey(query, deps.index.info).slice(0, 32)), set);
+            const now = deps.clock();
+            const result = await exportSiteReport({ query, render: (documentId) => render({ kind: 'site-pdf', query, now, documentId }), info: deps.index.info, cache: deps.reportCache });
             facts.cache = result.cache;
             return pdfResponse(result.pdf, { name: `${name}.${FORMATS.pdf.extension}`, cache: result.cache }, set);
           },
@@ -95,8 +97,9 @@ export function siteReportRoutes(deps: AppDeps) {
             "site's ZIP; a per-category count by distance band; the sources searched and the ASTM E1527-21 record sources not searched. A shape " +
             'error is 400 INVALID_BODY, a value out of range 422 VALIDATION_ERROR, each naming the field; not counted. One counted call in any ' +
             'form: JSON, CSV or GeoJSON of the findings, or the PDF report (`Accept: application/pdf` or `?format=pdf`; cached 24 h by site, ' +
-            'distances and index). Details: docs/site-report.md.',
+            'distances and index). Made on the render pool: an account over its concurrent renders (2 by default) gets 429 RATE_LIMIT_EXCEEDED, a full queue 503, both with Retry-After and not counted. Details: docs/site-report.md.',
           security: [{ apiKey: [] }],
+          'x-conditional': true,
           responses: documentedResponses(),
         },
       },

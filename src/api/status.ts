@@ -3,7 +3,7 @@ import type { AppDeps } from './deps';
 import { Envelope, errorResponses } from '../shared/envelope';
 import { metaFor, requestContext } from './http/request-context';
 import { IndexInfo } from '../index/model';
-import { Release } from '../index/history/model';
+import { Release } from '../index/history-tables/model';
 import { VERSION } from '../version';
 
 const StatusData = t.Object({

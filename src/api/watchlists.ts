@@ -6,9 +6,10 @@ import { jsonObjectBody } from './http/json-object-body';
 import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
 import { WebhookAllowList } from '../watchlists/webhooks/allow-list';
-import { ChangesResponse, CreateBody, DEFAULT_ID_PAGE, DeletedResponse, DeliveriesResponse, MAX_ID_PAGE, PatchBody, RedeliverResponse, RegistryIdsResponse, SecretResponse, WatchlistListResponse, WatchlistResponse } from '../watchlists/model';
-import { DEFAULT_DELIVERIES, MAX_DELIVERIES, parseChangesQuery, parseDeliveriesQuery, parseIdPageQuery } from '../watchlists/query';
-import { createWatchlist, deleteWatchlist, ownWatchlist, present, presentSummary, registryIdPage, rotateSecret, updateWatchlist, watchlistChanges } from '../watchlists/service';
+import { ChangesResponse, WatchedFacilitiesResponse, CreateBody, DEFAULT_ID_PAGE, DeletedResponse, DeliveriesResponse, MAX_ID_PAGE, PatchBody, RedeliverResponse, RegistryIdsResponse, SecretResponse, WatchlistListResponse, WatchlistResponse } from '../watchlists/model';
+import { DEFAULT_DELIVERIES, MAX_DELIVERIES, MAX_FACILITY_PAGE, parseChangesQuery, parseDeliveriesQuery, parseIdPageQuery } from '../watchlists/query';
+import { checkWatchlistBody } from '../watchlists/body';
+import { createWatchlist, deleteWatchlist, ownWatchlist, present, presentSummary, registryIdPage, rotateSecret, updateWatchlist, watchedFacilities, watchlistChanges } from '../watchlists/service';
 
 const IdParam = t.Object({ id: t.String({ pattern: '^wl_[0-9a-f]{16}$' }) });
 const EventParam = t.Object({ id: t.String({ pattern: '^wl_[0-9a-f]{16}$' }), event_id: t.String({ pattern: '^msg_[0-9a-f]{32}$' }) });
@@ -19,12 +20,16 @@ const MANAGE: ApiKeyRoute = { endpoint: 'watchlists', counted: false };
  * about 180 KiB, pretty-printed under 300 KiB.
  */
 const BODY = jsonObjectBody(512 * 1024, 'a watchlist of 10,000 IDs needs under 300 KiB');
-const WRITE: ApiKeyRoute = { ...MANAGE, input: BODY.input };
+const writeInput = (change: boolean) => inputCheck(['INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'VALIDATION_ERROR'], (ctx) => checkWatchlistBody(BODY.input.check(ctx), change));
+const WRITE: ApiKeyRoute = { ...MANAGE, input: writeInput(false) };
+const CHANGE: ApiKeyRoute = { ...MANAGE, input: writeInput(true) };
 // Query parameters are read by the input step (messages naming each one); the schemas document them.
 const queryOf = (request: Request) => new URL(request.url).searchParams;
 const CHANGES: ApiKeyRoute = { endpoint: 'watchlists', input: inputCheck(['VALIDATION_ERROR'], ({ request }) => parseChangesQuery(queryOf(request))) };
 const DELIVERIES: ApiKeyRoute = { ...MANAGE, input: inputCheck(['VALIDATION_ERROR'], ({ request }) => parseDeliveriesQuery(queryOf(request))) };
 const ID_PAGE: ApiKeyRoute = { ...MANAGE, input: inputCheck(['VALIDATION_ERROR'], ({ request }) => parseIdPageQuery(queryOf(request))) };
+/** Names, scores and changes are facility data: a page of them counts, as `/changes` does. */
+const FACILITY_PAGE: ApiKeyRoute = { endpoint: 'watchlists', input: inputCheck(['VALIDATION_ERROR'], ({ request }) => parseIdPageQuery(queryOf(request), MAX_FACILITY_PAGE)) };
 const doc = (summary: string, description: string) => ({ tags: ['Watchlists'], summary, description: `${description} Details: docs/api.md (Watchlists), docs/webhooks.md.`, security: [{ apiKey: [] }] });
 const NOT_COUNTED = 'Starter and above; Free: 403. Not counted against the monthly quota.';
 
@@ -69,24 +74,41 @@ export function watchlistRoutes(deps: AppDeps) {
       response: { 200: RegistryIdsResponse, ...apiKeyErrors(ID_PAGE, 'NOT_FOUND') },
       detail: doc("A page of a watchlist's registry IDs", `${NOT_COUNTED} Ascending; \`next_cursor\` continues after the last ID given, so a list changed between pages repeats and skips none of the IDs it kept.`),
     })
+    .get('/api/v1/watchlists/:id/facilities', async ({ caller, params, input, facts, set }) => {
+      const w = await ownWatchlist(watch, caller, params.id);
+      const { cursor, limit } = input as ReturnType<typeof parseIdPageQuery>;
+      return bulkyJsonResponse({ data: { watchlist_id: w.id, ...watchedFacilities(deps.index, w, cursor, limit), total: w.registry_ids.length }, meta: metaFor(facts, deps.clock) }, set);
+    }, {
+      apiKey: FACILITY_PAGE,
+      params: IdParam,
+      query: t.Object({
+        cursor: t.Optional(t.String({ description: 'The `next_cursor` of the page before' })),
+        limit: t.Optional(t.Integer({ minimum: 1, maximum: MAX_FACILITY_PAGE, default: MAX_FACILITY_PAGE, description: 'Most facilities per page' })),
+      }, { noValidate: true }),
+      response: { 200: WatchedFacilitiesResponse, ...apiKeyErrors(FACILITY_PAGE, 'NOT_FOUND') },
+      detail: doc("A page of a watchlist's facilities: name, score, enforcement flag and latest change", 'Starter and above; Free: 403. Counts as one call (facility data, as `/changes`). Ascending by ID, paged as `/registry_ids`; an ID not in the served release has null name and score.'),
+    })
     .patch('/api/v1/watchlists/:id', async ({ caller, params, body, facts, set }) =>
       bulkyJsonResponse({ data: await updateWatchlist(d(), caller, params.id, body), meta: metaFor(facts, deps.clock) }, set), {
       parse: BODY.parse,
-      apiKey: WRITE,
+      apiKey: CHANGE,
       params: IdParam,
       body: PatchBody,
-      response: { 200: WatchlistResponse, ...apiKeyErrors(WRITE, 'NOT_FOUND', 'VALIDATION_ERROR') },
+      response: { 200: WatchlistResponse, ...apiKeyErrors(CHANGE, 'NOT_FOUND', 'VALIDATION_ERROR') },
       detail: doc('Change a watchlist', `${NOT_COUNTED} Fields given replace the stored ones; null removes the rule or the webhook.`),
     })
+    // The routes without a body take `parse: 'none'`: the API-key pipeline reads `body` (for the
+    // routes that have one), so Elysia would read whatever is sent to them, however large.
     .delete('/api/v1/watchlists/:id', async ({ caller, params, facts }) => {
       await deleteWatchlist(watch, caller, params.id);
       return { data: { id: params.id, deleted: true as const }, meta: metaFor(facts, deps.clock) };
-    }, { apiKey: MANAGE, params: IdParam, response: { 200: DeletedResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Delete a watchlist and its pending deliveries', NOT_COUNTED) })
+    }, { apiKey: MANAGE, parse: 'none', params: IdParam, response: { 200: DeletedResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Delete a watchlist and its pending deliveries', NOT_COUNTED) })
     .post('/api/v1/watchlists/:id/secret', async ({ caller, params, facts }) => ({
       data: { id: params.id, webhook_secret: await rotateSecret(d(), caller, params.id) },
       meta: metaFor(facts, deps.clock),
     }), {
       apiKey: MANAGE,
+      parse: 'none',
       params: IdParam,
       response: { 200: SecretResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND', 'VALIDATION_ERROR') },
       detail: doc('Rotate the webhook signing secret', `${NOT_COUNTED} The new secret is shown once; the old one stops signing at once.`),
@@ -118,5 +140,5 @@ export function watchlistRoutes(deps: AppDeps) {
       if (!(await watch.redeliver(w.id, params.event_id, deps.clock()))) throw new AppError('NOT_FOUND', `No delivery ${params.event_id} on watchlist ${w.id}`);
       set.status = 202;
       return { data: { id: params.event_id, status: 'pending' as const }, meta: metaFor(facts, deps.clock) };
-    }, { apiKey: MANAGE, params: EventParam, response: { 202: RedeliverResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Deliver an event again', `${NOT_COUNTED} Same webhook-id; a fresh 24 h retry window.`) });
+    }, { apiKey: MANAGE, parse: 'none', params: EventParam, response: { 202: RedeliverResponse, ...apiKeyErrors(MANAGE, 'NOT_FOUND') }, detail: doc('Deliver an event again', `${NOT_COUNTED} Same webhook-id; a fresh 24 h retry window.`) });
 }

@@ -3,7 +3,7 @@ import { Envelope } from '../shared/envelope';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_RADIUS_MILES } from './query';
 
 /**
- * Spec 4.3's query parameters, for OpenAPI. `parseAreaQuery` (the input step of the route's API-key pipeline)
+ * The area search's query parameters, for OpenAPI. `parseAreaQuery` (the input step of the route's API-key pipeline)
  * reads them strictly, with messages that name the parameter, before Elysia would; so the schema
  * is `noValidate` and nothing is checked twice.
  */
@@ -19,10 +19,11 @@ export const AreaQuery = t.Object({
     }),
   ),
   state: t.Optional(t.String({ pattern: '^[A-Za-z]{2}$', description: 'Only facilities in this US state or territory (USPS code, any case)', examples: ['TX'] })),
-  active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an open enforcement action; false: only those without' })),
+  active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an enforcement action in the last 12 months or a significant violation being addressed (docs/scoring.md); false: only those without' })),
+  format: t.Optional(t.Union([t.Literal('json'), t.Literal('csv'), t.Literal('geojson')], { description: 'Response form; overrides Accept' })),
 }, { noValidate: true });
 
-/** Spec 2.5. */
+/** An area item (docs/area-and-portfolio.md). */
 export const AreaFacility = t.Object({
   registry_id: t.String({ examples: ['990004433640'] }),
   fac_name: t.String({ examples: ['PLUQUANT TRAVEL CENTER CO'] }),
@@ -41,3 +42,19 @@ export const AreaResult = t.Object({
 export type AreaResult = Static<typeof AreaResult>;
 
 export const AreaResponse = Envelope(AreaResult);
+
+/** `GET /api/v1/area/place`'s query: what the area view centres on. */
+export const PlaceQuery = t.Object(
+  {
+    q: t.String({ minLength: 1, maxLength: 200, description: 'A ZIP, "City, ST" (or a city alone), or a street address with city and state', examples: ['Houston, TX'] }),
+  },
+  { noValidate: true },
+);
+
+export const PlaceResult = t.Object({
+  lat: t.Number({ minimum: -90, maximum: 90 }),
+  lng: t.Number({ minimum: -180, maximum: 180 }),
+  located_by: t.Union([t.Literal('zip'), t.Literal('city'), t.Literal('address')], { description: '`zip`: the ZIP\'s centre; `city`: the mean of its ZIP centres; `address`: a facility the index files at that address' }),
+  label: t.String({ description: 'What was found, in words', examples: ['Houston, TX (the centre of its ZIP codes)'] }),
+});
+export const PlaceResponse = Envelope(PlaceResult);

@@ -16,10 +16,10 @@ function shown(raw: string): string {
 }
 
 /**
- * Reads spec 4.3's query parameters strictly. Every problem is reported at once, each naming its
+ * Reads the area search's query parameters strictly (docs/area-and-portfolio.md). Every problem is reported at once, each naming its
  * parameter, as one 422 VALIDATION_ERROR. Stricter than the route's schema (which documents the
  * parameters in OpenAPI): a parameter given twice, `lat=0x10` or `lat=%20` is refused here instead of
- * being silently read as a number. Parameters not in the spec are ignored.
+ * being silently read as a number. Parameters it does not define are ignored.
  */
 export function parseAreaQuery(params: URLSearchParams): RadiusQuery {
   const problems: string[] = [];

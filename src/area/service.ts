@@ -9,7 +9,7 @@ export function roundMiles(miles: number): number {
 }
 
 /**
- * Spec 4.3: facilities within the radius, filtered, best `limit` first. The spatial index picks
+ * The area search (docs/area-and-portfolio.md): facilities within the radius, filtered, best `limit` first. The spatial index picks
  * and orders them and holds everything an answer shows (ID, name, score, flag): no SQLite read, so
  * a 500-row answer touches no page of the index file (scripts/bench-tails.ts measures the tails).
  */

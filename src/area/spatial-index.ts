@@ -1,7 +1,6 @@
 import { cellToLatLng, h3IndexToSplitLong, latLngToCell } from 'h3-js';
-import type { FacilityIndex } from '../index/facility-index';
 import { cosLat, haversinePre } from './geo';
-import { addressEntry, permuteTexts, TextBytes } from './text-bytes';
+import { permuteTexts } from './text-bytes';
 
 /**
  * H3 resolution of the cells facilities are grouped by. Resolution 6 (cells about 2.5 miles from
@@ -176,44 +175,6 @@ export function putRegistryId(c: SpatialColumns, i: number, registryId: string):
   } else c.idOther.set(i, registryId);
 }
 
-/** Reads the facility table once, in registry_id order (the primary key's order). */
-export function readSpatialColumns(index: FacilityIndex): SpatialColumns {
-  const n = index.placedCount();
-  const c = allocateColumns(n);
-  const stateCode = new Map<string, number>();
-  const rows = index.placedRows();
-  const names = new TextBytes();
-  const addresses = new TextBytes();
-  let count = 0;
-  for (const r of rows) {
-    if (count >= n) break;
-    const i = count++;
-    c.lat[i] = r.lat;
-    c.lng[i] = r.lng;
-    c.score[i] = r.overall_score;
-    c.flags[i] = r.active_enforcement ? 1 : 0;
-    c.site[i] = r.site_facts;
-    c.addrStart[i + 1] = addresses.push(addressEntry(r.fac_street, r.fac_city, r.fac_zip));
-    let sc = stateCode.get(r.fac_state);
-    if (sc === undefined) stateCode.set(r.fac_state, (sc = c.states.push(r.fac_state) - 1));
-    c.state[i] = sc;
-    putRegistryId(c, i, r.registry_id);
-    c.nameStart[i + 1] = names.push(r.fac_name);
-  }
-  c.count = count;
-  c.nameBytes = names.done();
-  c.addrBytes = addresses.done();
-  return c;
-}
-
-/** Reads the facility table of `index` and lays it out (seconds at national scale: one H3 call per facility). */
-export function buildSpatialIndex(index: FacilityIndex, res = AREA_H3_RES): SpatialIndex {
-  const started = performance.now();
-  const s = layoutSpatialIndex(readSpatialColumns(index), res);
-  s.buildMs = performance.now() - started;
-  return s;
-}
-
 /**
  * Lays columns (in registry_id order) out by H3 cell. Cells are numbered in H3 index order, which
  * keeps neighbouring cells close in memory. Each facility's cell is `latLngToCell` at `res`
@@ -226,7 +187,7 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
   const cellIds = new Map<string, number>(), cellNames: string[] = [];
   // The H3 call is most of the build. Each call leaves a few short strings behind, collected every
   // 2^18 facilities (a young-generation pass, milliseconds): the national layout alone raised RSS
-  // by 816 MiB with it against 1,024 MiB without (one run each, docs/operations.md).
+  // markedly less with it than without.
   for (let i = 0; i < count; i++) {
     if ((i & 0x3ffff) === 0x3ffff) Bun.gc(false);
     const cell = latLngToCell(lat0[i]!, lng0[i]!, res);
@@ -287,7 +248,7 @@ export function cellNumber(s: SpatialIndex, h: string): number {
 
 /**
  * Stable counting sort of `items` by an integer key in 0 .. keys - 1. Indexed loops, not `for...of`:
- * the iterator's result objects made the national layout's sorts add 518 MB of RSS instead of 42 (one run each).
+ * the iterator's result objects made the national layout's sorts add many times the RSS.
  */
 function countingSort(items: Uint32Array, keyOf: (item: number) => number, keys: number): Uint32Array {
   const n = items.length;

@@ -98,7 +98,7 @@ export function addressPartEnd(bytes: Uint8Array, from: number, to: number): num
 /**
  * Variable-length entries (names, addresses) in the order `perm`: entry k of the result is entry
  * perm[k] of `srcBytes`; the new offsets are written to `start`. Byte by byte, not
- * `set(subarray(...))`: a view object per facility cost ~50 MB of RSS in the national layout.
+ * `set(subarray(...))`: a view object per facility swelled the national layout's RSS.
  */
 export function permuteTexts(perm: Uint32Array, srcStart: Uint32Array, srcBytes: Uint8Array, start: Uint32Array): Uint8Array {
   // perm holds every entry once: the result is as long as all of them

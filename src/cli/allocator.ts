@@ -3,16 +3,16 @@ import { selfCommand } from '../worker-url';
 /**
  * The allocator setting each long-running command runs with. Bun's native allocator (its mimalloc)
  * hands memory back to the OS as it is freed; both commands free and reuse the same memory all
- * along, and where a page fault is dear (a VM: ~17 µs here) fetching it again was a large share of
- * their time (docs/benchmarks.md). mimalloc reads these once, at process start.
+ * along, and where a page fault is dear (a VM: docs/benchmarks.md, The machine) fetching it again was
+ * a large share of their time. mimalloc reads these once, at process start.
  */
 export const ALLOCATOR_ENV = {
-  // Freed memory is kept for the next requests: a site report's ~400 KB answer is memory used once,
-  // faulted in again for every answer when handed back (a quarter of a dense report's server time).
+  // Freed memory is kept for the next requests: a site report's large answer is memory used once,
+  // faulted in again for every answer when handed back (docs/benchmarks.md, Site report).
   // Peak RSS is unchanged; what a burst took is kept after it (docs/operations.md).
   serve: { MIMALLOC_PURGE_DELAY: '-1' },
-  // Free blocks inside pages still in use ("holes") are kept: half the national ingest's page
-  // faults, 0.93-0.96x its time (docs/ingest.md). Handing nothing back at all was as fast, +28% RSS.
+  // Free blocks inside pages still in use ("holes") are kept: fewer page faults, a faster national
+  // ingest; handing nothing back at all was as fast with more RSS (docs/benchmarks.md, Ingest).
   ingest: { MIMALLOC_PURGE_HOLES: '0' },
 } as const;
 

@@ -1,13 +1,13 @@
 import { parseDataDate } from '../scoring/dates';
 import { buildTempPath } from '../index/index-writer';
-import { searchFilePath } from '../index/search/file';
-import { rejectsPathOf } from '../index/ingest/rejects';
+import { searchFilePath } from '../index/search-tables/file';
+import { rejectsPathOf } from '../ingest/rejects';
 import { printable } from './printable';
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
-import { buildsSearchFile, ingest, ReleaseOrderError, SEARCH_FILE_FROM, UnusableInputError, type IngestSummary } from '../index/ingest/ingest';
-import { SpatialCollector, spatialTempPaths } from '../area/spatial-collector';
+import { buildsSearchFile, ingest, ReleaseOrderError, SEARCH_FILE_FROM, UnusableInputError, type IngestSummary } from '../ingest/ingest';
+import { SpatialCollector, spatialTempPaths } from '../index/area/spatial-collector';
 import { parse } from './options';
 
 const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--as-of YYYY-MM-DD] [--dataset-name NAME] [--fictitious] [--threads auto|1|2] [--search-file auto|separate|inside]
@@ -32,9 +32,9 @@ const HELP = `facility-score ingest <file>... --out PATH [--previous INDEX] [--a
 Exit codes: 0 built (even with rejected rows), 1 a file is unusable (wrong format, empty, truncated), 2 usage.`;
 
 /**
- * Whether a worker thread would get a core of its own. Measured on the shared 2-core box: with the other
- * core busy, two threads took 114 s for the national file and one thread 85 s (the split costs ~30% more
- * CPU in total), so the worker only pays when a core is free.
+ * Whether a worker thread would get a core of its own. With the other core busy, two threads were
+ * slower than one on the national file (the split costs more CPU in total), so the worker only pays
+ * when a core is free.
  */
 function secondCoreIdle(): boolean {
   return availableParallelism() >= 2 && loadavg()[0]! <= availableParallelism() - 1;
@@ -106,7 +106,7 @@ export async function ingestCommand(args: string[], _env: Record<string, string 
   }
   const searchFileFrom = searchFile === 'separate' ? 0 : searchFile === 'inside' ? Number.POSITIVE_INFINITY : SEARCH_FILE_FROM;
   // The search file's thread takes the second core during the load: on 2 cores the producer thread
-  // on top of it made the national ingest slower (165.7 s against 161.1 s with one), so auto picks one.
+  // on top of it made the national ingest slower than with one, so auto picks one.
   const searchThread = buildsSearchFile(positionals.reduce((n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0), searchFileFrom);
   const out = values.out;
   if (!existsSync(dirname(resolve(out)))) {

@@ -1,9 +1,9 @@
-import { LAYOUT_COMMAND, runLayoutJob } from '../area/spatial-layout-process';
+import { LAYOUT_COMMAND, runLayoutJob } from '../index/area/spatial-layout-process';
 
 /**
  * `facility-score __layout-area COLUMNS OUT IDENTITY`: hidden, run by ingest on itself (the
  * compiled binary included) to lay out the area index in a fresh process
- * (src/area/spatial-layout-process.ts). An error becomes one line on stderr and exit 1 (./run.ts).
+ * (src/index/area/spatial-layout-process.ts). An error becomes one line on stderr and exit 1 (./run.ts).
  */
 export async function layoutAreaCommand(args: string[]): Promise<number> {
   const [columnsPath, outPath, identity] = args;

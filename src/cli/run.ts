@@ -1,6 +1,6 @@
 import { ingestCommand } from './ingest';
 import { layoutAreaCommand } from './layout-area';
-import { LAYOUT_COMMAND } from '../area/spatial-layout-process';
+import { LAYOUT_COMMAND } from '../index/area/spatial-layout-process';
 import { keysCommand } from './keys';
 import { serveCommand } from './serve';
 import { versionText } from './version-text';
@@ -38,7 +38,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     console.log(USAGE);
     return name === undefined ? 1 : 0;
   }
-  const command = COMMANDS[name];
+  // Own entries only: "constructor" or "toString" would find the object's prototype.
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     console.error(`facility-score: unknown command "${printable(name)}"\n\n${USAGE}`);
     return 2;

@@ -2,6 +2,7 @@ import { canonicalAddress, listenersOn, sharesAddress } from './port-listeners';
 import type { createApp } from '../api/app';
 import type { Config } from '../config';
 import type { Log } from '../log';
+import { lastResort } from '../api/http/last-resort';
 import type { FacilityIndex } from '../index/facility-index';
 import type { StateStore } from '../state/store';
 import type { SpatialHandle } from '../area/spatial-handle';
@@ -38,32 +39,39 @@ function describe(index: FacilityIndex) {
 }
 
 /**
- * The running server: one app over one index, listening. Two operations change it:
- * - reload (SIGHUP): open the configured index again; if it is valid, build a fresh app on it,
- *   bind it to the same port (SO_REUSEPORT, which Elysia sets), then stop the old server
- *   gracefully. New connections reach the new app at once; requests already on the old one
- *   finish on the old index, which is closed after. An invalid file leaves the old app serving.
+ * The running server: one listening socket for the process's life, answering with the current app
+ * over one index. Two operations change it:
+ * - reload (SIGHUP): open the configured index again; if it is valid, build a fresh app on it and
+ *   make it the one new requests reach, on the same socket and connections: a kept-alive client
+ *   never has its connection closed under it. Requests already running finish on the old app,
+ *   whose index is closed once the last of them has answered. An invalid file leaves the old app serving.
  * - shutdown (SIGTERM/SIGINT): stop accepting, let in-flight requests finish (bounded by
- *   `shutdownTimeoutMs`), close the index and the state store, and report the exit code.
+ *   `shutdownTimeoutMs`), each answering `Connection: close`, close the index and the state store,
+ *   and report the exit code.
  */
 /**
- * What Bun's HTTP server lets us set before our code runs (docs/api.md, "Answers from the HTTP
- * layer"). No request body of ours is over 64 KiB (the portfolio's own cap answers 413 in the
- * envelope), so anything over 1 MiB is refused by Bun (a bare 413) without being buffered.
+ * What Bun's HTTP server is started with (docs/api.md, "Requests refused before any route").
+ * Bun's own body limit is out of reach: it answered a bare 413 before our code ran, where the
+ * app's (src/api/http/request-guard.ts) answers in the envelope. Never Bun's developer page: a
+ * failure the app does not answer itself still gets the envelope (lastResort).
  */
-export const SERVER_LIMITS = { maxRequestBodySize: 1 << 20 } as const;
+export function serverOptions(log: Log) {
+  // idleTimeout: an idle kept-alive connection is closed after 30 s, as Elysia's own listen did.
+  return { maxRequestBodySize: Number.MAX_SAFE_INTEGER, idleTimeout: 30, development: false, error: lastResort(log) };
+}
 
 /**
- * Fails when something already listens on host:port. Our socket needs SO_REUSEPORT (for the reload's
- * hand-over), and the kernel lets a second SO_REUSEPORT socket join the port silently: a second
- * `serve` would take half the connections. The kernel's socket tables tell, with no socket of ours
+ * Fails when something already listens on host:port. Our socket has SO_REUSEPORT (so that a second
+ * instance may join it on purpose: --reuse-port, a binary replaced behind a balancer), and the
+ * kernel lets a second SO_REUSEPORT socket join the port silently: a second `serve` would take half
+ * the connections. The kernel's socket tables tell, with no socket of ours
  * (./port-listeners.ts). For a host name, or where there are no tables, an exclusive bind of our own
  * does: it refuses both an exclusive listener and a SO_REUSEPORT one, but a client that connects
  * in that instant is reset. Two starts in the very same instant could still both pass.
  */
 function claimPort(host: string, port: number): void {
   if (port === 0) return; // the kernel picks a free port
-  const inUse = () => new Error(`address in use: ${host}:${port} already has a listener (FCS_REUSE_PORT=1 or --reuse-port shares it on purpose)`);
+  const inUse = () => new Error(`address in use: ${host}:${port} already has a listener: serve on another port with --port N or FCS_PORT=N (--reuse-port or FCS_REUSE_PORT=1 shares this one on purpose)`);
   const address = canonicalAddress(host);
   const listeners = address === null ? null : listenersOn(port);
   if (listeners !== null) {
@@ -78,11 +86,16 @@ function claimPort(host: string, port: number): void {
   }
 }
 
+type Server = ReturnType<typeof Bun.serve>;
+
 export class ServiceProcess {
   private app: App;
   private index: FacilityIndex;
+  private server!: Server;
+  /** Requests each app is answering; an app replaced by a reload is retired when its count is 0. */
+  private readonly running = new Map<App, { count: number; idle: (() => void) | null }>();
   private reloading = false;
-  /** Set while two servers share the port; a shutdown waits for it so neither is left behind. */
+  /** Set while a reload hands over; a shutdown waits for it so no index is left open. */
   private handingOver: Promise<void> | null = null;
   private stopping = false;
 
@@ -91,7 +104,7 @@ export class ServiceProcess {
     index: FacilityIndex,
   ) {
     this.index = index;
-    this.app = parts.makeApp(index, parts.prepareSpatial(index));
+    this.app = this.serving(parts.makeApp(index, parts.prepareSpatial(index)));
   }
 
   /** Listens on the configured host and port (0 = any free port) as soon as the index is open. */
@@ -99,15 +112,41 @@ export class ServiceProcess {
     const { port, host, reusePort } = parts.config;
     if (!reusePort) claimPort(host, port);
     const s = new ServiceProcess(parts, index);
-    // SO_REUSEPORT on our own socket is what lets a reload bind its new app beside the old one.
-    s.app.listen({ ...SERVER_LIMITS, port, hostname: host, reusePort: true });
-    parts.metrics.inFlight.collectWith(() => [{ labels: {}, value: s.app.server?.pendingRequests ?? 0 }]);
+    // SO_REUSEPORT lets an operator run a second instance beside this one on purpose (--reuse-port).
+    // Every request goes through `fetch`, so a reload only has to change which app answers.
+    s.server = Bun.serve({ ...serverOptions(parts.log), port, hostname: host, reusePort: true, fetch: (request) => s.answer(request) });
+    // The apps read their socket's peer (the demo's per-IP limit) through Elysia's `server`.
+    (s.app as { server: Server | null }).server = s.server;
+    parts.metrics.inFlight.collectWith(() => [{ labels: {}, value: s.server.pendingRequests }]);
     await s.indexServed(index);
     return s;
   }
 
+  private serving(app: App): App {
+    this.running.set(app, { count: 0, idle: null });
+    if (this.server) (app as { server: Server | null }).server = this.server;
+    return app;
+  }
+
+  /**
+   * One request, answered by the app current when it arrived. Once a shutdown has begun the answer
+   * says `Connection: close`: the connection closes after it, and a client knows not to reuse it.
+   */
+  private async answer(request: Request): Promise<Response> {
+    const app = this.app;
+    const run = this.running.get(app)!;
+    run.count++;
+    try {
+      const response = await app.fetch(request);
+      if (this.stopping) closeAfter(response);
+      return response;
+    } finally {
+      if (--run.count === 0) run.idle?.();
+    }
+  }
+
   get port(): number {
-    return this.app.server?.port ?? this.parts.config.port;
+    return this.server?.port ?? this.parts.config.port;
   }
 
   get indexInfo() {
@@ -133,6 +172,8 @@ export class ServiceProcess {
       let spatial: SpatialHandle;
       try {
         opened = await this.parts.openIndex();
+        // At start a damaged search file still leaves the rest to serve; here the previous release can serve it all.
+        if (opened.searchDamaged) throw new Error(opened.searchTables);
         // In place from the release's area file, else built on a worker thread while the old app answers.
         spatial = this.parts.prepareSpatial(opened);
         await spatial.ready;
@@ -151,7 +192,7 @@ export class ServiceProcess {
       try {
         await this.handingOver;
       } catch (e) {
-        // The new app could not be built or bound (handOver changes nothing before that succeeds).
+        // The new app could not be built (handOver changes nothing before that succeeds).
         opened.close();
         metrics.indexReloads.inc({ result: 'failed' });
         log({ level: 'error', msg: `reload failed at hand-over, still serving the previous index: ${(e as Error).message}`, ...describe(this.index) });
@@ -183,24 +224,31 @@ export class ServiceProcess {
   }
 
   /**
-   * Binds a new app over `next` to the port, then stops the old server gracefully and closes its index.
-   * The new app's ops routes point the index gauge of the shared metrics at `next` (src/api/ops.ts).
+   * Makes a new app over `next` the one that answers, then closes the previous index once the
+   * requests it is answering have ended. The new app's ops routes point the index gauge of the
+   * shared metrics at `next` (src/api/ops.ts).
    */
   private async handOver(next: FacilityIndex, spatial: SpatialHandle): Promise<void> {
-    const { metrics, config, log } = this.parts;
+    const { metrics, log } = this.parts;
     const prev = { app: this.app, index: this.index };
-    const app = this.parts.makeApp(next, spatial);
-    app.listen({ ...SERVER_LIMITS, port: this.port, hostname: config.host, reusePort: true });
+    const app = this.serving(this.parts.makeApp(next, spatial));
     this.app = app;
     this.index = next;
     metrics.indexReloads.inc({ result: 'ok' });
     // From here the new app serves; a failure to retire the old one is only worth a line.
     try {
-      await prev.app.server?.stop(false);
+      await this.retired(prev.app);
       prev.index.close();
     } catch (e) {
       log({ level: 'warn', msg: `previous index not closed cleanly after reload: ${(e as Error).message}` });
     }
+  }
+
+  /** Resolves once `app` answers no request (it gets no new ones: it is no longer current). */
+  private retired(app: App): Promise<void> {
+    const run = this.running.get(app)!;
+    const done = run.count === 0 ? Promise.resolve() : new Promise<void>((resolve) => (run.idle = resolve));
+    return done.then(() => void this.running.delete(app));
   }
 
   /** Graceful stop; resolves to the process exit code (0 clean, 1 if requests had to be cut off). */
@@ -209,16 +257,15 @@ export class ServiceProcess {
     if (this.stopping) return 0;
     this.stopping = true;
     lifecycle.draining = true;
-    log({ level: 'info', msg: `${signal}: stopping; no new connections, finishing in-flight requests`, in_flight: this.app.server?.pendingRequests ?? 0 });
-    await this.handingOver?.catch(() => undefined);
+    log({ level: 'info', msg: `${signal}: stopping; no new connections, finishing in-flight requests`, in_flight: this.server.pendingRequests });
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const drained = this.app.server?.stop(false).then(() => true) ?? Promise.resolve(true);
+    const drained = Promise.all([this.server.stop(false), this.handingOver?.catch(() => undefined)]).then(() => true);
     const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs)));
     const clean = await Promise.race([drained, timedOut]);
     clearTimeout(timer);
     if (!clean) {
-      log({ level: 'error', msg: `in-flight requests still running after ${config.shutdownTimeoutMs} ms; closing their connections`, in_flight: this.app.server?.pendingRequests ?? 0 });
-      await this.app.server?.stop(true);
+      log({ level: 'error', msg: `in-flight requests still running after ${config.shutdownTimeoutMs} ms; closing their connections`, in_flight: this.server.pendingRequests });
+      await this.server.stop(true);
     }
     await this.parts.stopBackground?.();
     // Each counted call was committed before its response; closing checkpoints the WAL.
@@ -226,5 +273,14 @@ export class ServiceProcess {
     this.index.close();
     log({ level: 'info', msg: 'stopped', clean });
     return clean ? 0 : 1;
+  }
+}
+
+/** Marks a response as the last on its connection; a response whose headers cannot change is left as it is. */
+function closeAfter(response: Response): void {
+  try {
+    response.headers.set('connection', 'close');
+  } catch {
+    // immutable headers (a Response.error or redirect): the close still comes, unannounced
   }
 }

@@ -143,8 +143,8 @@ type ZipTable = { lookup(zip: string): { state: string } | undefined };
 let zipTable: ZipTable | undefined;
 
 /**
- * State of a 5-digit ZIP, for addresses given without one. The `zipcodes` table is a 5 MB object
- * literal (~0.9 s and ~90 MB of heap to load), so it is loaded on the first such address, not at
+ * State of a 5-digit ZIP, for addresses given without one. The `zipcodes` table is a large object
+ * literal (slow and heap-heavy to load), so it is loaded on the first such address, not at
  * start: every other process (CLI commands, servers that never see one) never pays for it.
  */
 function stateOfZip(zip: string): string {

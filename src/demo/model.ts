@@ -13,7 +13,7 @@ export const DemoQuery = t.Object({
   }),
 });
 
-/** Spec 2.6: identity, overall score and enforcement flag; never an ID, street, coordinates or components. */
+/** The demo preview (docs/demo.md): identity, overall score and enforcement flag; never an ID, street, coordinates or components. */
 export const DemoPreview = t.Object(
   {
     fac_name: t.String({ examples: ['PLOMULON REFINING CO'] }),

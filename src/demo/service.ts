@@ -18,7 +18,7 @@ function notFoundMessage(address: string): string {
 }
 
 /**
- * Spec 4.4: the facility at a street address, as the redacted preview of spec 2.6.
+ * The facility at a street address, as the demo's redacted preview (docs/demo.md).
  * The offline geocoder names the facility itself; a point from an external geocoder is answered
  * with the nearest facility within `maxMiles`.
  */

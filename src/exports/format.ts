@@ -48,7 +48,7 @@ const PREFERENCE = (Object.keys(FORMATS) as ResponseForm[]).filter((f): f is Exp
  * 2. Otherwise `Accept`: the supported type of highest quality (`q`); `*\/*`, `text/*` and
  *    `application/*` count for the types they cover; ties go to JSON, then CSV, then GeoJSON.
  * 3. No Accept, or an Accept naming none of the three: JSON. RFC 9110 (12.5.1) lets a server
- *    disregard Accept instead of answering 406, which the spec's error table does not have; a
+ *    disregard Accept instead of answering 406, which our closed set of error codes does not have; a
  *    client that asked for XML can still read the JSON's content type.
  */
 export function chooseFormat(params: URLSearchParams, accept: string | null): ExportFormat {

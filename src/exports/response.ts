@@ -1,7 +1,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import { FORMATS, type ListForm } from './format';
 import type { Location } from './geojson';
-import { lateBody } from '../shared/late-body';
+import { lateBody } from '../wire/late-body';
 
 /** A list of facilities to export: the JSON form's items, and where each facility is. */
 export type ExportList = {
@@ -15,11 +15,24 @@ export type ExportList = {
 };
 
 /**
- * The CSV or GeoJSON form of a list, as an attachment. Items gain `location` ({lat, lng}), the
- * facility record's field (spec 2.2): CSV flattens it into `location.lat`/`location.lng` columns,
- * GeoJSON makes it the geometry. The headers set on the context so far (quota, request id, CORS)
- * are moved into the Response, as jsonResponse does, and a body over PLAIN_BODY_MAX goes out in
- * one write (src/shared/late-body.ts).
+ * The CSV or GeoJSON text of a list. Items gain `location` ({lat, lng}), the facility record's
+ * field: CSV flattens it into `location.lat`/`location.lng` columns, GeoJSON makes it
+ * the geometry.
+ */
+export function exportBody(format: ListForm, list: Omit<ExportList, 'name'>): string {
+  const located = list.items.map((item) => {
+    const location = list.locations.get(item.registry_id as string);
+    // Items come from this index; a facility without a row is a bug, not a client error.
+    if (location === undefined) throw new Error(`no location for ${String(item.registry_id)}`);
+    return { ...item, location };
+  });
+  return FORMATS[format].render(located, list.columns);
+}
+
+/**
+ * The CSV or GeoJSON form of a list, as an attachment (`exportBody`). The headers set on the
+ * context so far (quota, request id, CORS) are moved into the Response, as jsonResponse does, and
+ * a body over PLAIN_BODY_MAX goes out in one write (src/wire/late-body.ts).
  */
 export function exportResponse(
   format: ListForm,
@@ -27,22 +40,25 @@ export function exportResponse(
   set: { headers: Record<string, unknown> },
   headers: Record<string, string> = {},
 ): Response {
-  const located = list.items.map((item) => {
-    const location = list.locations.get(item.registry_id as string);
-    // Items come from this index; a facility without a row is a bug, not a client error.
-    if (location === undefined) throw new Error(`no location for ${String(item.registry_id)}`);
-    return { ...item, location };
-  });
-  const form = FORMATS[format];
-  const body = form.render(located, list.columns);
-  const file = `${list.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}.${form.extension}`;
+  return exportFileResponse(format, list.name, exportBody(format, list), set, headers);
+}
+
+/** An export's body already written (`exportBody`, e.g. on a render worker) as the attachment `exportResponse` sends. */
+export function exportFileResponse(
+  format: ListForm,
+  name: string,
+  body: string | Uint8Array,
+  set: { headers: Record<string, unknown> },
+  headers: Record<string, string> = {},
+): Response {
+  const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}.${FORMATS[format].extension}`;
   const before = set.headers as Record<string, string>;
   set.headers = {};
   return new Response(lateBody(body), {
     headers: {
       ...before,
       ...headers,
-      'content-type': form.contentType,
+      'content-type': FORMATS[format].contentType,
       'content-disposition': `attachment; filename="${file}"`,
       // The form follows Accept; a keyed answer also follows Origin (CORS), and this Vary replaces the one set before.
       vary: 'Accept, Origin',

@@ -4,14 +4,22 @@ import type { Evidence } from '../index/evidence';
 
 const History = t.Union([t.String({ examples: ['____VV______'] }), t.Null()]);
 
-/** ECHO's public Detailed Facility Report of a facility. */
-export function dfrUrlOf(registryId: string): string {
-  return `https://echo.epa.gov/detailed-facility-report?fid=${registryId}`;
+/**
+ * Whether ECHO can have a page for this facility: EPA's FRS Registry IDs are 12 digits starting 11.
+ * The bundled FICTITIOUS sample's invented IDs start 99, and a link for one would open an ECHO error.
+ */
+export function echoCanHave(registryId: string): boolean {
+  return /^11[0-9]{10}$/.test(registryId);
 }
 
-/** ECHO's public enforcement case report of a federal case. */
-export function caseUrlOf(caseId: string): string {
-  return `https://echo.epa.gov/enforcement-case-report?id=${encodeURIComponent(caseId)}`;
+/** ECHO's public Detailed Facility Report of a facility; null for an ID ECHO cannot have. */
+export function dfrUrlOf(registryId: string): string | null {
+  return echoCanHave(registryId) ? `https://echo.epa.gov/detailed-facility-report?fid=${registryId}` : null;
+}
+
+/** ECHO's public enforcement case report of a federal case; null when its facility's ID is not one ECHO can have (invented cases). */
+export function caseUrlOf(caseId: string, registryId: string): string | null {
+  return echoCanHave(registryId) ? `https://echo.epa.gov/enforcement-case-report?id=${encodeURIComponent(caseId)}` : null;
 }
 
 /**
@@ -23,8 +31,8 @@ export const LookupEvidence = t.Object({
     { caa: History, cwa: History, rcra: History },
     { description: 'Per-program compliance by quarter, oldest first: _ none, V violation, S significant, U undetermined (CAA and RCRA 12 quarters, CWA 13)' },
   ),
-  federal_cases: t.Union([t.Array(t.Object({ case_id: t.String(), url: t.String({ format: 'uri' }) })), t.Null()], {
-    description: 'FEC_CASE_IDS, each with its ECHO enforcement case report',
+  federal_cases: t.Union([t.Array(t.Object({ case_id: t.String(), url: t.Union([t.String({ format: 'uri' }), t.Null()]) })), t.Null()], {
+    description: 'FEC_CASE_IDS, each with its ECHO enforcement case report (url null when the facility ID is not one ECHO can have, as in the FICTITIOUS sample)',
   }),
   latest_action_by: t.Union([t.Literal('EPA'), t.Literal('state'), t.Null()], {
     description: 'Who took the latest formal or informal action on record (EPA on a same-day tie); null when no action date is reported',
@@ -55,7 +63,7 @@ export function latestActionOf(e: ActionDates): { by: 'EPA' | 'state' | null; da
  * The API's evidence of a facility's stored one: each field is what ingest stored or, absent (ingest
  * stores non-empty values only), the index's empty value (null where no source reported the column).
  */
-export function lookupEvidenceOf({ stored: s, empty: m }: StoredEvidence): LookupEvidence {
+export function lookupEvidenceOf({ stored: s, empty: m }: StoredEvidence, registryId: string): LookupEvidence {
   const latest = latestActionOf({
     last_formal_action_epa: s.last_formal_action_epa ?? m.last_formal_action_epa,
     last_informal_action_epa: s.last_informal_action_epa ?? m.last_informal_action_epa,
@@ -65,7 +73,7 @@ export function lookupEvidenceOf({ stored: s, empty: m }: StoredEvidence): Looku
   const cases = s.fec_case_ids ?? m.fec_case_ids;
   return {
     quarter_history: { caa: s.caa_history ?? m.caa_history, cwa: s.cwa_history ?? m.cwa_history, rcra: s.rcra_history ?? m.rcra_history },
-    federal_cases: cases === null ? null : cases.map((case_id) => ({ case_id, url: caseUrlOf(case_id) })),
+    federal_cases: cases === null ? null : cases.map((case_id) => ({ case_id, url: caseUrlOf(case_id, registryId) })),
     latest_action_by: latest.by,
     latest_action_date: latest.date,
     tri_on_site_releases_lbs: s.tri_on_site_releases_lbs ?? m.tri_on_site_releases_lbs,

@@ -1,15 +1,15 @@
 import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
-import { ScoreChange } from '../index/history/model';
+import { ScoreChange } from '../index/history-tables/model';
 import { Peers } from '../index/peers';
-import { ExplanationLine, MAX_POINTS, ProgramsInputs } from '../scoring/model';
+import { ActiveEnforcementBasis, ExplanationLine, MAX_POINTS, ProgramsInputs } from '../scoring/model';
 import { DataCompleteness } from '../scoring/completeness';
 import { LookupEvidence } from './evidence';
 
 const ComponentScore = (max: number) =>
   t.Object({ score: t.Integer({ minimum: 0, maximum: max }), max_points: t.Literal(max) });
 
-/** Spec 2.3, full form. */
+/** The score components, full form (docs/scoring.md). */
 export const ScoreComponents = t.Object({
   baseline: t.Integer({ examples: [15] }),
   violation_frequency: ComponentScore(MAX_POINTS.violation_frequency),
@@ -70,7 +70,7 @@ export const LookupExtras = t.Object({
 });
 export type LookupExtras = Static<typeof LookupExtras>;
 
-/** Spec 2.2. */
+/** The facility record (docs/api.md). */
 export const FacilityRecord = t.Object({
   registry_id: t.String({ examples: ['990000914553'] }),
   fac_name: t.String({ examples: ['PLOMULON REFINING CO'] }),
@@ -83,11 +83,18 @@ export const FacilityRecord = t.Object({
   }),
   fac_naics: t.String(),
   overall_score: t.Integer({ minimum: 0, maximum: 100, description: '0-100, higher = better compliance (docs/scoring.md)' }),
-  active_enforcement: t.Boolean(),
+  active_enforcement: t.Boolean({
+    description:
+      'true: a formal enforcement action or federal case dated in the 12 months before the data date, or a current significant violation being addressed by one dated on or after it began (the data cannot tell an open action from a closed one; docs/scoring.md)',
+  }),
+  active_enforcement_basis: t.Union([ActiveEnforcementBasis, t.Null()], { description: 'Which rule made active_enforcement true; null when false (or for an index that does not say)' }),
   score_components: t.Union([ScoreComponents, RedactedComponents]),
   score_change: ScoreChange,
   ...LookupExtras.properties,
-  dfr_url: t.String({ format: 'uri', description: "ECHO's public Detailed Facility Report of the facility", examples: ['https://echo.epa.gov/detailed-facility-report?fid=990000914553'] }),
+  dfr_url: t.Union([t.String({ format: 'uri' }), t.Null()], {
+    description: "ECHO's public Detailed Facility Report of the facility; null for an ID ECHO cannot have (EPA's are 12 digits starting 11; the FICTITIOUS sample's start 99)",
+    examples: ['https://echo.epa.gov/detailed-facility-report?fid=110000350174'],
+  }),
   data_completeness: t.Union([DataCompleteness, t.Null()], {
     description: 'What the source lacks and what the model could not place (docs/scoring.md); null only for an index without stored inputs',
   }),

@@ -1,5 +1,5 @@
 import { t, type Static } from '../shared/typebox';
-import { ChangeKind } from '../index/history/model';
+import { ChangeKind } from '../index/history-tables/model';
 
 /** One entry of GET /api/v1/facility/{registry_id}/history. */
 export const HistoryItem = t.Object({

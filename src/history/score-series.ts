@@ -1,4 +1,4 @@
-import type { HistoryEntry, Release } from '../index/history/model';
+import type { HistoryEntry, Release } from '../index/history-tables/model';
 
 /** The facility's overall score in one release (null: not in that release's data). */
 export type ScorePoint = { as_of: string; overall_score: number | null };

@@ -1,6 +1,6 @@
 import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
-import type { HistoryEntry } from '../index/history/model';
+import type { HistoryEntry } from '../index/history-tables/model';
 import type { FacilityHistory, HistoryItem } from './model';
 
 function toItem(e: HistoryEntry, before: HistoryEntry | undefined): HistoryItem {

@@ -1,5 +1,6 @@
 import type { Database } from 'bun:sqlite';
 import type { DataCompleteness } from '../scoring/completeness';
+import type { ActiveEnforcementBasis } from '../scoring/model';
 import { evidenceOfStored, type Evidence } from './evidence';
 
 /** A facility's evidence as a lookup reads it: what ingest stored (non-empty values only) and the index's empty evidence under it. Read-only. */
@@ -18,8 +19,9 @@ export class BesideScore {
   /** index_meta `evidence_reported`: the evidence keys every source had a column for (./evidence.ts). */
   readonly evidenceReported: ReadonlySet<string>;
   private readonly noEvidence: Evidence;
-  /** completeness_kind by id (index 0 unused). */
+  /** completeness_kind by id (index 0 unused), and the active_enforcement basis stored with each. */
   private readonly kinds: DataCompleteness[] = [];
+  private readonly bases: (ActiveEnforcementBasis | null)[] = [];
 
   constructor(db: Database) {
     const reported = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'evidence_reported'").get();
@@ -28,7 +30,10 @@ export class BesideScore {
     this.noEvidence = Object.freeze(evidenceOfStored(null, this.evidenceReported));
     for (const r of db.query<{ id: number; completeness: string }, []>('SELECT id, completeness FROM completeness_kind').all()) {
       // shared between responses: frozen (its arrays are not: a frozen array sends JSON.stringify off its fast path; callers must not change them)
-      this.kinds[r.id] = Object.freeze(JSON.parse(r.completeness) as DataCompleteness);
+      const { active_enforcement_basis, ...completeness } = JSON.parse(r.completeness) as DataCompleteness & { active_enforcement_basis?: ActiveEnforcementBasis | null };
+      this.kinds[r.id] = Object.freeze(completeness);
+      // an index built before the basis was stored has none: null
+      this.bases[r.id] = active_enforcement_basis ?? null;
     }
   }
 
@@ -49,6 +54,11 @@ export class BesideScore {
    */
   storedEvidence(text: string | null): StoredEvidence {
     return { stored: text ? (JSON.parse(text) as Partial<Evidence>) : NOTHING_STORED, empty: this.noEvidence };
+  }
+
+  /** Which rule made active_enforcement true for a row's `completeness` id (null: false, or an index that does not say). */
+  basis(id: number): ActiveEnforcementBasis | null {
+    return this.bases[id] ?? null;
   }
 
   /** The data completeness a facility row's `completeness` id names. Shared between lookups: read-only. */

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'bun:sqlite';
 
-/** Rows per statement: one call per 64 rows instead of one per row (bun:sqlite's per-call cost is ~1 µs). */
+/** Rows per statement: one call per 64 rows instead of one per row, so bun:sqlite's fixed cost per call is shared. */
 export const ROWS_PER_STATEMENT = 64;
 
 /**
@@ -30,7 +30,7 @@ export class BulkInsert {
   flush(): void {
     if (this.rows === 0) return;
     // the values as one array argument (bun:sqlite binds its items in order): spread into 64 x 20
-    // arguments, the facility table's statement cost ~3 us a row more than the insert itself
+    // arguments, spreading them cost more a row than the facility table's insert itself
     this.statementOf(this.rows).run(this.values);
     this.values.length = 0;
     this.rows = 0;

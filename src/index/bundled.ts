@@ -26,9 +26,10 @@ export type OpenIndexOptions = {
  * file inside the executable, where SQLite cannot open it. It is served from a file copy in
  * `copyDir`, written once per build (named by its hash, checked on every open: a missing, truncated
  * or corrupt copy is written again) and opened read-only and memory-mapped like any index file.
- * Bun's own embedded-SQLite import, serialized and deserialized again for each open, took ~57 ms of the
- * ~213 ms from process start to the first lookup and ~60 MB of heap (three copies of the then 21 MB); the
- * fallback when `copyDir` cannot be written (two copies: the bytes, then SQLite's) +16 ms and +28 MB.
+ * Bun's own embedded-SQLite import, serialized and deserialized again for each open, took a large
+ * share of the start to the first lookup and three copies of the file in the heap; the fallback when
+ * `copyDir` cannot be written (two copies: the bytes, then SQLite's) is slower and larger
+ * (docs/benchmarks.md, The compiled binary).
  * Every open is its own connection: a SIGHUP reload closes the index it replaces, which must not
  * be the one it switches to. The imports are dynamic so a source checkout without the files still
  * starts every other command.

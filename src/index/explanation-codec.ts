@@ -4,8 +4,8 @@ import { MAX_POINTS, type ScoreExplanation } from '../scoring/model';
 /**
  * Compact storage of the explanation's sentences (column facility.detail): each
  * sentence is a template (table reason_template: its text cut at every number, date or dollar
- * amount) and the values that fill it. The sentences' shapes are few (32 templates in 200,000
- * national rows), so a facility stores its four sentences in ~23 bytes instead of ~440. Lossless for
+ * amount) and the values that fill it. The sentences' shapes are few (a few dozen templates
+ * nationally), so a facility stores its four sentences in a small fraction of their text. Lossless for
  * any text: a value is the exact substring it replaced.
  */
 
@@ -14,7 +14,7 @@ const HOLE = /\d+(?:[.,-]\d+)*/g;
 /** Values stored as JSON numbers (shorter): plain integers that print back to the same text. */
 const PLAIN_INT = /^(?:0|[1-9]\d{0,14})$/;
 const MARK = '\u0000';
-/** Distinct sentences remembered whole (ReasonTemplates.seen): ~100 bytes each. */
+/** Distinct sentences remembered whole (ReasonTemplates.seen), a sentence's text each: bounds their memory. */
 const SEEN_LIMIT = 100_000;
 
 /** The components the API's `explanation` lists, in its order (MAX_POINTS order). */

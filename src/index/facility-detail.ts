@@ -1,3 +1,4 @@
+import { activeEnforcementBasis } from '../scoring/active-enforcement';
 import { completenessKey, dataCompleteness, type SourceFormat } from '../scoring/completeness';
 import type { ScoreFacts } from '../scoring/facts';
 import type { ProgramsInputs, ScoreExplanation } from '../scoring/model';
@@ -49,7 +50,7 @@ export type DetailDictionary = { templates: TemplateRow[]; records: RecordRow[];
 /**
  * One build's detail encoding (ids are per index file): sentence templates, shared program records
  * and shared details. A shareable detail is stored once in table shared_detail and the
- * facility's row holds its id, an integer (ids from 1), so most rows carry 1-3 bytes instead of ~40 and a lookup's
+ * facility's row holds its id, an integer (ids from 1), so most rows carry a few bytes instead of text and a lookup's
  * decoded detail is found by a number (stored-lookup.ts). Other details are stored in the row as text.
  */
 export class DetailEncoder {
@@ -78,17 +79,19 @@ export class DetailEncoder {
   }
 
   /**
-   * The id of a data_completeness (src/scoring/completeness.ts) in table completeness_kind. Few
+   * The id of a data_completeness (src/scoring/completeness.ts), with the active_enforcement basis, in table completeness_kind. Few
    * distinct values exist (a handful of flags and a count of unknown quarters), so each is stored
    * once, the facility row holds its id, and a server loads them all at open: a lookup answers its
    * completeness without reading or deriving anything.
    */
   completeness(facts: ScoreFacts, format: SourceFormat): number {
-    // keyed by the few facts it reads: building and writing the value for every row cost ~1.2 us a row
-    const key = completenessKey(facts, format);
+    // keyed by the few facts it reads: building and writing the value for every row was a visible per-row cost
+    // the active_enforcement basis rides along (three values): stored beside the score without a column of its own
+    const basis = activeEnforcementBasis(facts);
+    const key = `${completenessKey(facts, format)}|${basis ?? ''}`;
     let id = this.kindByKey.get(key);
     if (id === undefined) {
-      const text = JSON.stringify(dataCompleteness(facts, format));
+      const text = JSON.stringify({ ...dataCompleteness(facts, format), active_enforcement_basis: basis });
       id = this.kinds.get(text);
       if (id === undefined) {
         id = this.kinds.size + 1;

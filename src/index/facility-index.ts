@@ -1,14 +1,14 @@
 import { Database } from 'bun:sqlite';
 import { FacilityReads, SUMMARY_COLUMNS, type FacilityDetail } from './facility-reads';
-import { HistoryReader } from './history/history-reader';
-import type { HistoryEntry, Release, ScoreChange } from './history/model';
-import type { ReleaseChange } from './history/release-changes';
+import { HistoryReader } from './history-tables/history-reader';
+import type { HistoryEntry, Release, ScoreChange } from './history-tables/model';
+import type { ReleaseChange } from './history-tables/release-changes';
 import { ListReads, type BriefWithPeers, type PlacedRow } from './list-reads';
 import type { FacilityBrief, FacilitySummary, IndexInfo, Location } from './model';
 import type { Evidence } from './evidence';
 import { IndexOpenError, openIndexFile, readIndexHeader } from './open-index';
-import { SearchReader } from './search/reader';
-import { ownSearchTables } from './search/file';
+import { SearchReader } from './search-tables/reader';
+import { ownSearchTables } from './search-tables/file';
 import { StoredLookup } from './stored-lookup';
 import { BesideScore } from './beside-score';
 import { UnmappedReads } from './unmapped-reads';
@@ -35,6 +35,8 @@ export class FacilityIndex {
    * beside: the binary's embedded sample (./bundled.ts). Null otherwise: serve looks beside the file.
    */
   areaFile: Uint8Array | null = null;
+  /** True when its search file is beside it but damaged (./search/file.ts): served without search at start, refused by a reload. */
+  searchDamaged = false;
   private readonly facilities: FacilityReads;
   private readonly lists: ListReads;
   private readonly unmapped: UnmappedReads;
@@ -62,9 +64,11 @@ export class FacilityIndex {
 
   /** Opens an index file read-only; fails now (not at the first request) if it is missing, corrupt or of another format. */
   static open(path: string): FacilityIndex {
-    const { db, searchTables } = openIndexFile(path);
+    const { db, searchTables, searchDamaged } = openIndexFile(path);
     try {
-      return new FacilityIndex(db, searchTables);
+      const index = new FacilityIndex(db, searchTables);
+      index.searchDamaged = searchDamaged;
+      return index;
     } catch (e) {
       db.close(); // a refused file is not left locked (the connection holds an exclusive lock)
       throw e;
@@ -165,7 +169,7 @@ export class FacilityIndex {
     return this.history.scoreChangeOf(registryId);
   }
 
-  /** The changes of release `seq` among `ids` (src/index/history/release-changes.ts). */
+  /** The changes of release `seq` among `ids` (src/index/history-tables/release-changes.ts). */
   changesInReleaseFor(seq: number, ids: readonly string[]): ReleaseChange[] {
     return this.history.changesInReleaseFor(seq, ids);
   }

@@ -2,9 +2,10 @@ import type { Database } from 'bun:sqlite';
 import { inputsOfStored } from './inputs-codec';
 import type { Evidence } from './evidence';
 import type { DataCompleteness } from '../scoring/completeness';
+import type { ActiveEnforcementBasis } from '../scoring/model';
 import type { BesideScore } from './beside-score';
 import type { FacilityRow, FacilitySummary, Location } from './model';
-import { peersOfGroup, type Peers } from './peers';
+import { peersOfStored, type Peers } from './peers';
 import type { StoredDetailRef, StoredLookup } from './stored-lookup';
 
 /** The slim row's columns of table `facility` as `f`: everything a FacilitySummary holds. */
@@ -25,16 +26,15 @@ export function locationOf(r: { lat: number | null; lng: number | null }): Locat
 }
 
 /** Peers columns of peer_rank `p` (schema.ts PEER_DDL), as read beside a facility; all null without a group. */
-export const PEER_COLUMNS = 'p.peer_naics, p.naics_digits, p.peer_count, p.percentile, p.median_score';
-export type RawPeers = { peer_naics: string | null; naics_digits: number | null; peer_count: number | null; percentile: number | null; median_score: number | null };
+export const PEER_COLUMNS = 'p.peers';
+export type RawPeers = { peers: string | null };
 
 export function peersOf(r: RawPeers): Peers | null {
-  if (r.peer_naics === null) return null;
-  return peersOfGroup(r.peer_naics, r.naics_digits!, r.peer_count!, r.percentile!, r.median_score!);
+  return r.peers === null ? null : peersOfStored(r.peers);
 }
 
 /** A full row with its industry peers (null: no NAICS code). */
-export type FacilityDetail = FacilityRow & { evidence: Evidence; peers: Peers | null; data_completeness: DataCompleteness };
+export type FacilityDetail = FacilityRow & { evidence: Evidence; peers: Peers | null; data_completeness: DataCompleteness; active_enforcement_basis: ActiveEnforcementBasis | null };
 
 /**
  * Reads of one facility by registry ID or address key (reports, the demo, the history's baseline);
@@ -55,7 +55,7 @@ export class FacilityReads {
     private readonly beside: BesideScore,
   ) {
     this.summaryById = db.prepare<RawSummary, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM facility f WHERE f.registry_id = ?`);
-    // separate keyed reads: on the sample, one 4-table join took 36 us where these take ~14 us together
+    // separate keyed reads: on the sample, one 4-table join was slower than these together
     this.inputsById = db.prepare<{ score_inputs: string }, [string]>('SELECT score_inputs FROM facility_inputs WHERE registry_id = ?');
     // what only the full row needs, in one read of the row (a site report reads hundreds of full rows)
     this.detailById = db.prepare<{ detail: StoredDetailRef; completeness: number; evidence: string | null }, [string]>(
@@ -83,7 +83,8 @@ export class FacilityReads {
     inputs.programs = this.stored.programsOf(stored.detail);
     const peers = this.peersOfScore.get(summary.fac_naics, summary.overall_score);
     const data_completeness = this.beside.completeness(stored.completeness);
-    return Object.assign(summary, { score_inputs: inputs, evidence: this.beside.evidenceOfStored(stored.evidence), peers: peers ? peersOf(peers) : null, data_completeness });
+    const active_enforcement_basis = summary.active_enforcement ? this.beside.basis(stored.completeness) : null;
+    return Object.assign(summary, { score_inputs: inputs, evidence: this.beside.evidenceOfStored(stored.evidence), peers: peers ? peersOf(peers) : null, data_completeness, active_enforcement_basis });
   }
 
   /** The ECHO fields stored beside the score (./evidence.ts); null for a key no source reported. */

@@ -1,24 +1,34 @@
 import { Database } from 'bun:sqlite';
 import { renameSync, rmSync } from 'node:fs';
 import { normalizeAddressKey } from '../address/address';
-import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from './history/carry-forward';
-import type { SourceFormat } from '../scoring/completeness';
+import { PREVIOUS_SCHEMA, recordRelease, type PreviousIndex, type RecordedRelease } from './history-tables/carry-forward';
+import { insufficientReasons, type SourceFormat } from '../scoring/completeness';
 import { explainFacts } from '../scoring/explain';
 import { factsOf } from '../scoring/facts';
 import type { ScoreInputs } from '../scoring/model';
 import { BulkInsert } from './bulk-insert';
 import { DetailEncoder, type DetailDictionary } from './facility-detail';
+import type { IndexRow } from './index-row';
 import type { FacilityRow, IndexInfo } from './model';
 import { PeerTally, peersJson } from './peers';
 import { STORED_INPUT_KEYS, storedInputsJson } from './inputs-codec';
 import { EVIDENCE_KEYS, storedEvidenceJson, type Evidence } from './evidence';
 import { siteFactBitsOf } from './site-facts';
 import { DETAIL_DDL, INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
-import { fillSearchTables, SEARCH_DDL } from './search/table';
+import { fillSearchTables, SEARCH_DDL } from './search-tables/table';
 
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
 export function buildTempPath(finalPath: string, pid: number = process.pid): string {
   return `${finalPath}.tmp-${pid}`;
+}
+
+/** A row's values in the facility table's column order (./schema.ts); '' detail and evidence are stored as NULL. */
+function facilityValues(r: IndexRow) {
+  return [
+    r.registry_id, r.fac_name, r.fac_street, r.fac_city, r.fac_state, r.fac_zip, r.lat, r.lng, r.fac_naics, r.overall_score, r.active_enforcement,
+    r.baseline, r.violation_frequency, r.penalty_severity, r.recency, r.repeat_offender, r.score_hash,
+    r.detail === '' ? null : r.detail, r.completeness, r.site_facts, r.evidence_json || null,
+  ] as const;
 }
 
 /**
@@ -38,7 +48,9 @@ export class IndexWriter {
   private readonly insertCompleteness;
   private readonly bulk;
   /** Rows added with add() (tests): their facility.detail is written by finish(), once the as-of date is known. */
-  private readonly unexplained: { id: string; inputs: ScoreInputs; evidence: Evidence | null }[] = [];
+  private readonly unexplained: { id: string; inputs: ScoreInputs; evidence: Evidence | null; naics: string; score: number }[] = [];
+  /** completeness_kind ids whose data is not enough to judge (data_completeness.sufficient false): their facilities are nobody's peers. */
+  private readonly insufficientKinds = new Set<number>();
   /** The templates and shared records of those rows' details (ingest's rows come with theirs: addDictionary). */
   private readonly details = new DetailEncoder();
   /** Facility rows inserted (duplicates not counted): the index's facility_count. */
@@ -65,7 +77,7 @@ export class IndexWriter {
     // (bun:sqlite runs SQLite in defensive mode, which keeps journal_mode at DELETE: the journal then
     // holds only the pages the file had before the build's one transaction, i.e. almost nothing.)
     // A 128 MiB page cache: the rows go in in key order, so the cache mostly holds pages waiting to
-    // be written; 256 MiB cost ~200 MB of peak RSS on a million rows and bought no speed.
+    // be written; a larger one cost peak RSS and bought no speed (docs/benchmarks.md, Ingest).
     this.db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -131072;');
     this.db.exec(INDEX_DDL);
     this.db.exec(PEER_DDL);
@@ -98,44 +110,40 @@ export class IndexWriter {
    * are the row's, the explanation is derived from its inputs at finish() (the as-of date is known then).
    */
   add(row: FacilityRow): void {
-    const added = this.addEncodedIfNew([
-      row.registry_id, row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics,
-      row.overall_score, row.active_enforcement ? 1 : 0, row.baseline, row.violation_frequency, row.penalty_severity, row.recency,
-      row.repeat_offender, row.score_hash, storedInputsJson(row.score_inputs), '', row.evidence ? storedEvidenceJson(row.evidence) : '', 0, 0,
-    ]);
-    if (added) this.unexplained.push({ id: row.registry_id, inputs: row.score_inputs, evidence: row.evidence ?? null });
+    const added = this.addIfNew({
+      registry_id: row.registry_id, fac_name: row.fac_name, fac_street: row.fac_street, fac_city: row.fac_city, fac_state: row.fac_state, fac_zip: row.fac_zip,
+      lat: row.lat, lng: row.lng, fac_naics: row.fac_naics, overall_score: row.overall_score, active_enforcement: row.active_enforcement ? 1 : 0,
+      baseline: row.baseline, violation_frequency: row.violation_frequency, penalty_severity: row.penalty_severity, recency: row.recency,
+      repeat_offender: row.repeat_offender, score_hash: row.score_hash, score_inputs_json: storedInputsJson(row.score_inputs),
+      detail: '', evidence_json: row.evidence ? storedEvidenceJson(row.evidence) : '', completeness: 0, site_facts: 0,
+    });
+    if (added) this.unexplained.push({ id: row.registry_id, inputs: row.score_inputs, evidence: row.evidence ?? null, naics: row.fac_naics, score: row.overall_score });
     if (row.evidence) this.evidenceGiven = true;
   }
 
-  /** One row in EncodedRow column order (src/index/ingest/producer.ts), for add(): false when its registry ID is already written. */
-  private addEncodedIfNew(v: readonly (string | number | null)[]): boolean {
-    // '' (add()'s rows, whose detail, completeness and site facts finish() writes) is stored as NULL; a shared detail's id is a number
-    if (this.insert.run(...v.slice(0, 17), v[18] === '' ? null : (v[18] as string | number), v[20]!, v[21]!, v[19] || null).changes !== 1) return false;
-    const id = v[0] as string;
-    this.insertInputs.run(id, v[17] as string);
-    this.insertAddress.run(normalizeAddressKey(v[2] as string, v[4] as string), id);
-    this.count++;
-    if (v[6] === null) this.unplaced++;
-    this.peers.add(v[8] as string, v[9] as number);
+  /** One row for add(): false when its registry ID is already written. */
+  private addIfNew(r: IndexRow): boolean {
+    if (this.insert.run(...facilityValues(r)).changes !== 1) return false;
+    this.insertInputs.run(r.registry_id, r.score_inputs_json);
+    this.insertAddress.run(normalizeAddressKey(r.fac_street, r.fac_state), r.registry_id);
+    // peers: explainAdded(), once the row's data completeness is known
+    this.counted(r, false);
     return true;
   }
 
   /**
-   * The ingest's fast path for a batch: rows already in column order, their templates and records
-   * given first through addDictionary, written 64 rows a statement (./bulk-insert.ts). The producer
-   * rejects duplicate registry IDs with their source line; one reaching here is a bug, and an error.
+   * The ingest's fast path for a batch: rows with their templates and records given first through
+   * addDictionary, written 64 rows a statement (./bulk-insert.ts). The producer rejects duplicate
+   * registry IDs with their source line; one reaching here is a bug, and an error.
    */
-  addEncodedRows(rows: readonly (readonly (string | number | null)[])[]): void {
+  addRows(rows: readonly IndexRow[]): void {
     const { facility, inputs, address } = this.bulk;
     try {
-      for (const v of rows) {
-        const id = v[0] as string;
-        facility.add(id, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!, v[10]!, v[11]!, v[12]!, v[13]!, v[14]!, v[15]!, v[16]!, v[18] === '' ? null : v[18]!, v[20]!, v[21]!, v[19] || null);
-        inputs.add(id, v[17]!);
-        address.add(normalizeAddressKey(v[2] as string, v[4] as string), id);
-        this.count++;
-        if (v[6] === null) this.unplaced++;
-        this.peers.add(v[8] as string, v[9] as number);
+      for (const r of rows) {
+        facility.add(...facilityValues(r));
+        inputs.add(r.registry_id, r.score_inputs_json);
+        address.add(normalizeAddressKey(r.fac_street, r.fac_state), r.registry_id);
+        this.counted(r);
       }
       facility.flush();
       inputs.flush();
@@ -148,12 +156,21 @@ export class IndexWriter {
     }
   }
 
+  private counted(r: IndexRow, peer = !this.insufficientKinds.has(r.completeness)): void {
+    this.count++;
+    if (r.lat === null) this.unplaced++;
+    if (peer) this.peers.add(r.fac_naics, r.overall_score);
+  }
+
   /** Explanation templates, shared program records and completeness values first used by the rows that follow (ingest's producer assigns their ids). */
   addDictionary(d: DetailDictionary): void {
     for (const r of d.templates) this.insertTemplate.run(...r);
     for (const r of d.records) this.insertRecord.run(...r);
     for (const r of d.details) this.insertDetail.run(...r);
-    for (const r of d.completeness) this.insertCompleteness.run(...r);
+    for (const r of d.completeness) {
+      this.insertCompleteness.run(...r);
+      if ((JSON.parse(r[1]) as { sufficient?: boolean }).sufficient === false) this.insufficientKinds.add(r[0]);
+    }
   }
 
   /** Extra index_meta entries (e.g. ingest_version) written with the build. */
@@ -193,7 +210,7 @@ export class IndexWriter {
     this.release = recordRelease(this.db, { as_of: full.as_of, score_version: full.score_version, dataset_name: full.dataset_name, facility_count: full.facility_count }, this.previous, STORED_INPUT_KEYS);
     // The previous index is read by recordRelease only. Its page cache (up to 128 MiB, full after the
     // diff's scan) is handed back now, before the search fill's sort takes up to the main cache's size:
-    // otherwise both sit on top of the load's heap and `ingest --previous` peaked ~0.36 GB above a plain one.
+    // otherwise both sit on top of the load's heap and `ingest --previous` peaked well above a plain one.
     if (this.previous) this.db.exec(`PRAGMA ${PREVIOUS_SCHEMA}.cache_size = -2048; PRAGMA shrink_memory;`);
     const put = this.db.prepare('INSERT OR REPLACE INTO index_meta VALUES (?, ?)');
     put.run('format', INDEX_FORMAT);
@@ -234,9 +251,10 @@ export class IndexWriter {
   /** add()'s rows: their explanation, data completeness and site facts, from the facts of their inputs at the as-of date. */
   private explainAdded(): void {
     const asOf = this.asOf;
-    for (const { id, inputs, evidence } of this.unexplained) {
+    for (const { id, inputs, evidence, naics, score } of this.unexplained) {
       const facts = factsOf(inputs, asOf);
       const completeness = this.details.completeness(facts, sourceFormatOf(inputs.not_reported));
+      if (insufficientReasons(facts).length === 0) this.peers.add(naics, score);
       this.setDetail.run(id, this.details.encode(inputs.programs, explainFacts(facts)), completeness, siteFactBitsOf(facts, inputs.programs, evidence));
     }
     this.addDictionary(this.details.drain());
@@ -244,7 +262,7 @@ export class IndexWriter {
 
   private writePeers(): void {
     const insert = this.db.prepare('INSERT INTO peer_rank VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)');
-    for (const row of this.peers.rows()) insert.run(...row, peersJson(row));
+    for (const row of this.peers.rows()) insert.run(row[0], row[1], row[2], row[3], row[4], row[5], row[6], peersJson(row));
   }
 
   /** Abandons the build; the previous index (if any) stays in place. */

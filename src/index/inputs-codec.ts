@@ -3,8 +3,8 @@ import { ScoreInputs } from '../scoring/model';
 /**
  * facility_inputs.score_inputs, the score model's inputs kept for reports (the programs live in
  * facility.detail): the values alone, as a JSON array in the order of the keys the index lists in
- * index_meta `inputs_keys`. Stored as keyed objects, the keys were ~60% of every row (466 -> 98 bytes
- * on the sample and nationally) and this table was most of a national index (1.57 GB of 2.75). Each
+ * index_meta `inputs_keys`. Stored as keyed objects, the keys were most of every row and this table
+ * most of a national index. Each
  * index names its own keys, so a reader never assumes the model's current ones.
  */
 

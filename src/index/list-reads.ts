@@ -1,7 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import { locationOf, PEER_COLUMNS, peersOf, type RawPeers } from './facility-reads';
-import type { ScoreChange } from './history/model';
-import { manyChangeEntriesStatement, scoreChangesOf } from './history/score-change';
+import type { ScoreChange } from './history-tables/model';
+import { manyChangeEntriesStatement, scoreChangesOf } from './history-tables/score-change';
 import type { FacilityBrief, Location } from './model';
 import type { Peers } from './peers';
 

@@ -36,7 +36,7 @@ export type Location = { lat: number; lng: number } | null;
 export const FacilitySummary = t.Omit(FacilityRow, ['score_inputs', 'evidence']);
 export type FacilitySummary = Static<typeof FacilitySummary>;
 
-/** Spec 2.4's four fields of a facility: a portfolio result row, and an area item less the distance. */
+/** The four fields of a facility: a portfolio result row, and an area item less the distance. */
 export const FacilityBrief = t.Pick(FacilityRow, ['registry_id', 'fac_name', 'overall_score', 'active_enforcement']);
 export type FacilityBrief = Static<typeof FacilityBrief>;
 

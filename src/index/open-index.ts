@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
 import type { IndexInfo } from './model';
 import { formatRefusal } from './schema';
-import { attachSearchFile, SEARCH_SCHEMA } from './search/file';
+import { attachSearchFile, SEARCH_SCHEMA } from './search-tables/file';
 
 /** Thrown when an index file is missing, unreadable or of another format (schema.ts formatRefusal); the CLI prints it as one line. */
 export class IndexOpenError extends Error {}
@@ -12,7 +12,7 @@ export class IndexOpenError extends Error {}
  * has one (./search/file.ts). `searchTables` says where the search tables are, for the log lines.
  * Fails now (not at the first request) if the file is missing or cannot be opened.
  */
-export function openIndexFile(path: string): { db: Database; searchTables: string } {
+export function openIndexFile(path: string): { db: Database; searchTables: string; searchDamaged: boolean } {
   if (!existsSync(path)) throw new IndexOpenError(`index file not found: ${path}`);
   try {
     const db = new Database(path, { readonly: true, strict: true });
@@ -20,10 +20,10 @@ export function openIndexFile(path: string): { db: Database; searchTables: strin
     // below hold for both files.
     const search = attachSearchFile(db, path);
     // The file never changes under us (ingest writes a new file and renames it), so hold the
-    // shared lock for good: without it every lookup pays lock/unlock syscalls (~10 µs of ~14).
+    // shared lock for good: without it lock/unlock syscalls are most of every lookup's time.
     db.exec('PRAGMA query_only = ON; PRAGMA mmap_size = 4294967296; PRAGMA locking_mode = EXCLUSIVE;');
     if (search.attached) db.exec(`PRAGMA ${SEARCH_SCHEMA}.mmap_size = 4294967296;`);
-    return { db, searchTables: search.note };
+    return { db, searchTables: search.note, searchDamaged: search.damaged === true };
   } catch (e) {
     throw new IndexOpenError(`cannot open index ${path}: ${(e as Error).message}`);
   }

@@ -16,14 +16,23 @@ export const Peers = t.Object({
   }),
   percentile_note: t.Union([t.String(), t.Null()], { description: 'Why percentile is null; null when it is given' }),
   median_score: t.Integer({ minimum: 0, maximum: 100 }),
+  share_scoring_better: t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], {
+    description: 'Share of the group (0-1, 4 decimals) scoring higher than this facility; null for an index built before it was stored',
+  }),
+  share_tied: t.Union([t.Number({ minimum: 0, maximum: 1 }), t.Null()], {
+    description: 'Share of the group (0-1, 4 decimals) with the same score, this facility included: "tied with 59% of peers at the top score" reads this; null for an index built before it was stored',
+  }),
 });
 export type Peers = Static<typeof Peers>;
+
+/** A share of a group, 0-1 with 4 decimals. */
+const share = (n: number, count: number) => Math.round((10_000 * n) / count) / 10_000;
 
 /**
  * The Peers of a peer_rank row. A group still under MIN_PEERS after widening gets no percentile: in a
  * handful of facilities one more or less moves it by tens of points, which would read as a ranking.
  */
-export function peersOfGroup(naics: string, digits: number, count: number, percentile: number, median: number): Peers {
+export function peersOfGroup(naics: string, digits: number, count: number, percentile: number, median: number, better: number | null = null, same: number | null = null): Peers {
   const small = count < MIN_PEERS;
   return {
     naics,
@@ -32,7 +41,17 @@ export function peersOfGroup(naics: string, digits: number, count: number, perce
     percentile: small ? null : percentile,
     percentile_note: small ? `only ${count} ${count === 1 ? 'facility has' : 'facilities have'} NAICS code ${naics}, and a percentile needs at least ${MIN_PEERS}` : null,
     median_score: median,
+    share_scoring_better: better === null ? null : share(better, count),
+    share_tied: same === null ? null : share(same, count),
   };
+}
+
+/** A stored peers object as the API gives it: an index built before the shares were stored has none (null). */
+export function peersOfStored(json: string): Peers {
+  const p = JSON.parse(json) as Peers;
+  p.share_scoring_better ??= null;
+  p.share_tied ??= null;
+  return p;
 }
 
 /** Mid-rank percentile of a score with `below` facilities scoring lower and `same` scoring the same (itself included), of `count`. */
@@ -40,18 +59,22 @@ export function midRankPercentile(below: number, same: number, count: number): n
   return Math.floor((100 * (below + same / 2)) / count);
 }
 
-/** One row of table peer_rank: the peers of every facility with primary NAICS `naics` and overall score `score`. */
-export type PeerRankRow = [naics: string, score: number, group: string, digits: number, count: number, percentile: number, median: number];
+/**
+ * One row of table peer_rank: the peers of every facility with primary NAICS `naics` and overall score
+ * `score`; `better` and `same` (how many of the group score higher, and the same) go into its JSON only.
+ */
+export type PeerRankRow = [naics: string, score: number, group: string, digits: number, count: number, percentile: number, median: number, better: number, same: number];
 
 /** peer_rank.peers: the row's Peers as JSON text, keys in schema order. */
-export function peersJson([, , group, digits, count, percentile, median]: PeerRankRow): string {
-  return JSON.stringify(peersOfGroup(group, digits, count, percentile, median));
+export function peersJson([, , group, digits, count, percentile, median, better, same]: PeerRankRow): string {
+  return JSON.stringify(peersOfGroup(group, digits, count, percentile, median, better, same));
 }
 
 const SCORES = 101;
 
 /**
- * Counts overall scores by primary NAICS code during ingest (a 101-bin histogram per code, so
+ * Counts overall scores by primary NAICS code during ingest (facilities with enough data to judge
+ * only: one that is inactive or has nothing on record is nobody's peer) (a 101-bin histogram per code, so
  * memory is a few hundred KB however many facilities), then ranks every (code, score) pair at the end.
  */
 export class PeerTally {
@@ -97,7 +120,8 @@ export class PeerTally {
       for (let s = 0; s < SCORES; s++) {
         if (h[s] === 0) continue;
         // peer_rank.percentile (NOT NULL) keeps the mid-rank even for a small group; peersOfGroup withholds it
-        yield [code, s, prefix, d, g.count, midRankPercentile(g.below[s]!, groups.get(prefix)![s]!, g.count), g.median];
+        const same = groups.get(prefix)![s]!;
+        yield [code, s, prefix, d, g.count, midRankPercentile(g.below[s]!, same, g.count), g.median, g.count - g.below[s]! - same, same];
       }
     }
   }

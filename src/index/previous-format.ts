@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { existsSync } from 'node:fs';
-import type { PreviousIndex } from './history/carry-forward';
-import type { Release } from './history/model';
+import type { PreviousIndex } from './history-tables/carry-forward';
+import type { Release } from './history-tables/model';
 import { INDEX_FORMAT } from './schema';
 
 /**
@@ -10,7 +10,7 @@ import { INDEX_FORMAT } from './schema';
  * an older file (a server refuses it: ./schema.ts formatRefusal), and this reads only what carrying
  * the history forward needs: the release list, the history, the score columns of `facility` (the
  * same in both) and, when the score method changes, the stored inputs as value arrays named by
- * index_meta `inputs_keys` (the same in both; src/index/history/carry-forward.ts).
+ * index_meta `inputs_keys` (the same in both; src/index/history-tables/carry-forward.ts).
  *
  * A layout is described by what differs between the two formats. When INDEX_FORMAT next changes,
  * LAYOUT_BEFORE takes CURRENT_LAYOUT's values and CURRENT_LAYOUT says what the new format changed.

@@ -3,8 +3,7 @@ import { type ProgramInputs, type ProgramsInputs } from '../scoring/model';
 /**
  * Compact storage of the per-program records (in facility.detail): one JSON array of four
  * entries (caa, cwa, rcra, sdwa), each null or the eleven fields in ProgramInputs order. Keyed JSON
- * doubled the size of the inputs (374 -> 828 bytes a row) and spilled rows to overflow pages: the
- * index file grew 2.3x on a 100k-row national slice.
+ * was mostly key names and spilled rows to overflow pages, which made the index file far larger.
  */
 
 /**
@@ -21,7 +20,7 @@ const MAX_SHARED_RECORDS = 65_536;
 /**
  * Assigns program_record ids during a build. A record with no date and no money in it
  * (most of them: "No Violation Identified" with zero counts) is one of few shapes, so it is stored once
- * and each facility keeps its id: the sample's facility.detail went from 117 to ~40 bytes a row, which
+ * and each facility keeps its id: facility.detail shrank to a fraction of its size, which
  * keeps a national `facility` row (WITHOUT ROWID: whole rows in interior cells) at about its old
  * width. Records with a date or an amount stay in the row: they are nearly all distinct.
  * Ids are per index file; one build owns one (the producer, or the writer for add()).
@@ -66,10 +65,13 @@ export function sharedRecordsOf(rows: Iterable<{ id: number; record: string }>):
 
 // runs for every row at ingest: a literal array, no per-field lookups
 function fieldsOf(r: ProgramInputs): unknown[] {
-  return [
+  const fields: unknown[] = [
     r.status, r.significant, r.qtrs_with_nc, r.formal_actions, r.informal_actions, r.penalties_usd, r.last_penalty_usd, r.last_penalty_date,
     r.last_formal_action_date, r.history, r.qncr_codes,
   ];
+  // CWA_13QTRS_EFFLNT_EXCEEDANCES: only CWA records have it, so the others keep their eleven fields
+  if (r.effluent_exceedances !== undefined && r.effluent_exceedances !== null) fields.push(r.effluent_exceedances);
+  return fields;
 }
 
 /**
@@ -109,5 +111,7 @@ function programOf(entry: StoredProgram | undefined, shared: SharedRecords): Pro
     // fields 9-10: an index of the format before has none (null, not reported)
     history: (r[9] ?? null) as ProgramInputs['history'],
     qncr_codes: (r[10] ?? null) as ProgramInputs['qncr_codes'],
+    // field 11 (CWA only): an index of an earlier format has none; absent rather than null so such records read as before
+    ...(r[11] === undefined || r[11] === null ? {} : { effluent_exceedances: r[11] as number }),
   };
 }

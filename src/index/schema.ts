@@ -1,4 +1,4 @@
-import { HISTORY_DDL } from './history/schema';
+import { HISTORY_DDL } from './history-tables/schema';
 
 /**
  * Index format 11, the only one a server reads (an index of another number is refused at open:
@@ -32,8 +32,8 @@ export function formatRefusal(found: string): string | null {
 
 /**
  * `facility` holds only what lookups, portfolios and area searches return, so its rows stay small
- * (about 200 bytes; a lookup's stored detail is an integer id for 82% of rows and ~67 bytes of text
- * for the rest): a national table of 3.2M rows is then ~0.55 GB instead of ~2 GB, and a random
+ * (a lookup's stored detail is an integer id for most rows and a short text for the rest): a
+ * national table is a fraction of what it was with everything in it, and a random
  * lookup or a 500-ID portfolio touches far fewer pages. What only reports and the demo need lives
  * beside it, keyed the same way.
  */

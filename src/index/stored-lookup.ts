@@ -1,14 +1,14 @@
 import { LRUCache } from 'lru-cache';
 import type { Database } from 'bun:sqlite';
-import type { ScoreChange } from './history/model';
-import { changeEntriesStatement, scoreChangeOf } from './history/score-change';
-import type { ExplanationLine, ProgramsInputs } from '../scoring/model';
+import type { ScoreChange } from './history-tables/model';
+import { changeEntriesStatement, scoreChangeOf } from './history-tables/score-change';
+import type { ActiveEnforcementBasis, ExplanationLine, ProgramsInputs } from '../scoring/model';
 import { explanationLines, type ComponentPoints } from '../scoring/explain';
 import { ReasonDecoder, type StoredExplanation, type TemplateRow } from './explanation-codec';
 import { EXPLANATION_AT, parseDetail, programsOfDetail } from './facility-detail';
 import { programsOfArray, sharedRecordsOf, type SharedRecords } from './program-codec';
 import type { FacilitySummary } from './model';
-import type { Peers } from './peers';
+import { peersOfStored, type Peers } from './peers';
 import type { BesideScore, StoredEvidence } from './beside-score';
 import type { DataCompleteness } from '../scoring/completeness';
 
@@ -31,7 +31,7 @@ export type StoredExtras = { programs: ProgramsInputs; peers: Peers | null; expl
 export type StoredAnswer = { row: FacilitySummary; scoreChange: ScoreChange; extras: StoredExtras | null; beside: StoredBeside | null };
 
 /** What a lookup shows beside the score (./beside-score.ts): completeness on every tier, evidence with the extras (null otherwise). */
-export type StoredBeside = { completeness: DataCompleteness | null; evidence: StoredEvidence | null };
+export type StoredBeside = { completeness: DataCompleteness | null; evidence: StoredEvidence | null; basis: ActiveEnforcementBasis | null };
 
 type RawRow = Omit<FacilitySummary, 'active_enforcement'> & { active_enforcement: number | boolean; detail: StoredDetailRef; completeness: number; evidence?: string | null };
 
@@ -42,10 +42,10 @@ function freezePrograms(p: ProgramsInputs): ProgramsInputs {
 
 /**
  * The reader of a lookup's stored answer: the row and its detail in one statement (the detail is a
- * column of `facility`: as a side table read by key, in a join or a subquery, it cost 0.8-1 µs more
- * a lookup on the sample), the score change from the facility's history entries when the index has
- * any (./history/score-change.ts), the explanation templates and shared program records read once
- * at open, the peers (table peer_rank, a few thousand rows) kept in memory once read.
+ * column of `facility`: as a side table read by key, in a join or a subquery, it made every lookup
+ * slower), the score change from the facility's history entries when the index has any
+ * (./history/score-change.ts), the explanation templates and shared program records read once at
+ * open, the peers (table peer_rank, a few thousand rows) kept in memory once read.
  */
 export class StoredLookup {
   readonly reasons: ReasonDecoder;
@@ -102,15 +102,19 @@ export class StoredLookup {
       answer.extras = { programs: d.programs, peers: this.peersOf(row.fac_naics, row.overall_score), explanation: this.explanationOf(d, answer.row) as ExplanationLine[] };
     }
     if (this.besideScore) {
-      answer.beside = { completeness: this.besideScore.completeness(row.completeness), evidence: evidence ? this.besideScore.storedEvidence(row.evidence ?? null) : null };
+      answer.beside = {
+        completeness: this.besideScore.completeness(row.completeness),
+        evidence: evidence ? this.besideScore.storedEvidence(row.evidence ?? null) : null,
+        basis: this.besideScore.basis(row.completeness),
+      };
     }
     return answer;
   }
 
   /**
    * The programs and sentences of a stored detail, parsed once per distinct detail. Most facilities
-   * share theirs with many others (a clean record under the same programs: on the sample 8 details
-   * cover 78% of the rows, stored once in shared_detail, and the row holds a number), so a lookup
+   * share theirs with many others (a clean record under the same programs: a handful of details cover
+   * most rows, stored once in shared_detail, and the row holds a number), so a lookup
    * usually skips the JSON.parse, the four program objects and the sentence fill-in. The values are
    * shared between responses, so they are frozen; the memo holds the `memoLimit` most recently used
    * details (lru-cache).
@@ -136,7 +140,7 @@ export class StoredLookup {
     const cached = d.lines;
     if (cached.points !== points) {
       // the lines are frozen, the array is not: a frozen (or sealed) array sends JSC's JSON.stringify
-      // off its fast path, ~4x slower for the whole body
+      // off its fast path, several times slower for the whole body
       cached.value = explanationLines(row, d.why).map((l) => Object.freeze(l));
       cached.points = points;
     }
@@ -168,7 +172,7 @@ export class StoredLookup {
     let peers = byScore[score];
     if (peers === undefined) {
       const json = this.peersByKey.get(naics, score)?.peers;
-      byScore[score] = peers = json === undefined ? null : (Object.freeze(JSON.parse(json)) as Peers);
+      byScore[score] = peers = json === undefined ? null : Object.freeze(peersOfStored(json));
     }
     return peers;
   }

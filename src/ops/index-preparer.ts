@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { loadSpatialBytes, loadSpatialFile, spatialFilePath } from '../area/spatial-file';
+import { loadSpatialBytes, loadSpatialFile, spatialFilePath } from '../index/area/spatial-file';
 import { indexIdentity } from '../index/identity';
 import { SpatialHandle } from '../area/spatial-handle';
-import { AREA_H3_RES, buildSpatialIndex, type SpatialIndex } from '../area/spatial-index';
+import { AREA_H3_RES, type SpatialIndex } from '../area/spatial-index';
+import { buildSpatialIndex } from '../index/area/spatial-columns';
 import type { Log } from '../log';
 import type { FacilityIndex } from '../index/facility-index';
 import type { PrepareReply, PrepareRequest } from './prepare-worker';

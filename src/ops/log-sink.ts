@@ -1,6 +1,6 @@
 /**
  * The serving process's log: one JSON line per entry on stdout, written in batches. With access
- * logging on, a write per request cost ~10% of lookup throughput (scripts/bench-ab.ts); lines are
+ * logging on, a write per request cost a visible share of lookup throughput (scripts/bench-ab.ts); lines are
  * now collected and written once per event-loop turn, or at once past 64 KiB. A `kill -9` can lose
  * the current turn's lines (never a counted call: those are committed on their own); serve flushes
  * before every exit it makes.

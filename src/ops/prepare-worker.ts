@@ -5,9 +5,9 @@
  * arrays, Maps and strings, so it is cloned to the main thread with every typed array's buffer
  * transferred.
  */
-import { spatialFilePath, writeSpatialFile } from '../area/spatial-file';
+import { spatialFilePath, writeSpatialFile } from '../index/area/spatial-file';
 import { indexIdentity } from '../index/identity';
-import { buildSpatialIndex } from '../area/spatial-index';
+import { buildSpatialIndex } from '../index/area/spatial-columns';
 import { FacilityIndex } from '../index/facility-index';
 
 declare const self: Worker;

@@ -2,7 +2,7 @@ import { SCORE_VERSION } from '../scoring/score';
 import { GIT_COMMIT, VERSION } from '../version';
 import { Counter, Gauge, Histogram, Registry } from './metrics';
 
-/** Latency buckets in seconds: a lookup takes ~0.1 ms in process, a cold PDF render tens of ms. */
+/** Latency buckets in seconds: from an in-process lookup's fraction of a millisecond to a cold PDF render (docs/benchmarks.md). */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** Methods outside this set are labelled OTHER, so a client cannot mint new series. */
@@ -82,8 +82,8 @@ export class ServiceMetrics {
 
   /**
    * The series key of a (method, route, status), made once per combination: making it for both
-   * metrics on every request (building a string, then hashing the new string) made `observe` cost
-   * 0.81 µs instead of 0.05. Both metrics have the same label names, so one key names the series in each.
+   * metrics on every request (building a string, then hashing the new string) made `observe` many
+   * times dearer. Both metrics have the same label names, so one key names the series in each.
    */
   private requestKey(method: string, route: string, status: number): string {
     let byStatus = this.requestKeys.get(route);

@@ -1,6 +1,7 @@
 import { TIER_RULES, type Tier } from '../tiers';
 import { AppError } from '../errors';
-import { isJsonType, kindOf, parseJsonText, readBodyText } from '../shared/json-body';
+import { namedItems } from '../shared/problems';
+import { isJsonType, kindOf, parseJsonText, readBodyText } from '../wire/json-body';
 
 /**
  * Largest portfolio body read, in bytes. 500 twelve-digit IDs as JSON take about 7.5 KiB; 64 KiB
@@ -17,7 +18,7 @@ function tooLarge(hints: BodyHints): AppError {
 }
 
 /**
- * The body as text, read only if it is JSON and at most MAX_BODY_BYTES long (src/shared/json-body.ts).
+ * The body as text, read only if it is JSON and at most MAX_BODY_BYTES long (src/wire/json-body.ts).
  * Returns an AppError instead of the text when the body is not usable JSON text, so the route
  * reports it after authentication.
  */
@@ -36,7 +37,7 @@ export async function readJsonText(request: Request, hints: BodyHints = PORTFOLI
 export const parseJson = parseJsonText;
 
 /**
- * Spec 4.2 rules 2 and 3 on a parsed body: 400 INVALID_BODY for a body that is not
+ * The portfolio's body rules (docs/area-and-portfolio.md) on a parsed body: 400 INVALID_BODY for a body that is not
  * `{"registry_ids": [string, ...]}`, then 422 VALIDATION_ERROR for more IDs than the tier's batch
  * limit (counted as sent, duplicates included). Returns the IDs.
  */
@@ -45,6 +46,8 @@ export function checkPortfolioBody(body: unknown, tier: Tier): string[] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new AppError('INVALID_BODY', `The body must be a JSON object like {"registry_ids": ["110000307695"]}, got ${kindOf(body)}`);
   }
+  const unknown = Object.keys(body).filter((k) => k !== 'registry_ids');
+  if (unknown.length > 0) throw new AppError('INVALID_BODY', `unknown ${unknown.length === 1 ? 'field' : 'fields'} ${namedItems(unknown.map((k) => JSON.stringify(k.slice(0, 40))))}; the body takes registry_ids only`);
   const ids = (body as Record<string, unknown>).registry_ids;
   if (ids === undefined) throw new AppError('INVALID_BODY', 'registry_ids is required: an array of registry ID strings');
   if (!Array.isArray(ids)) throw new AppError('INVALID_BODY', `registry_ids must be an array of strings, got ${kindOf(ids)}`);

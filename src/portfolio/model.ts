@@ -1,10 +1,10 @@
 import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
-import { ScoreChange } from '../index/history/model';
+import { ScoreChange } from '../index/history-tables/model';
 import { Peers } from '../index/peers';
 
 /**
- * Spec 4.2 request body, for OpenAPI. The route's parse hook only reads the body (it hands Elysia a
+ * The portfolio's request body, for OpenAPI. The route's parse hook only reads the body (it hands Elysia a
  * placeholder) and `checkPortfolioBody` checks it strictly, with messages that say what is wrong,
  * after authentication; so the schema is `noValidate` and nothing is checked twice.
  */
@@ -15,10 +15,16 @@ export const PortfolioBody = t.Object({
       'Duplicates are answered once. Matched exactly (no trimming).',
     examples: [['990000914553', '990001127439']],
   }),
-}, { noValidate: true });
+}, { noValidate: true, additionalProperties: false });
 export type PortfolioBody = Static<typeof PortfolioBody>;
 
-/** Spec 2.4. */
+/** The query a portfolio call may carry: the response form (read with `Accept` by chooseForm). */
+export const PortfolioQuery = t.Object(
+  { format: t.Optional(t.Union([t.Literal('json'), t.Literal('csv'), t.Literal('geojson')], { description: 'Response form; overrides Accept' })) },
+  { noValidate: true },
+);
+
+/** A portfolio result (docs/area-and-portfolio.md). */
 export const PortfolioItem = t.Object({
   registry_id: t.String({ examples: ['990000914553'] }),
   fac_name: t.String({ examples: ['PLOMULON REFINING CO'] }),

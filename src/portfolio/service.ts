@@ -2,7 +2,7 @@ import type { FacilityIndex } from '../index/facility-index';
 import type { PortfolioItem, PortfolioResult } from './model';
 
 /**
- * Spec 4.2: every distinct ID once, found ones in `results` and the rest in `not_found`, both in
+ * The portfolio (docs/area-and-portfolio.md): every distinct ID once, found ones in `results` and the rest in `not_found`, both in
  * the order the IDs first appear in the request. One SQL statement for the whole batch, score changes included.
  */
 export function lookupPortfolio(index: FacilityIndex, ids: readonly string[], locations?: Map<string, { lat: number; lng: number }>): PortfolioResult {

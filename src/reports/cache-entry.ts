@@ -5,8 +5,8 @@ import { crc32 } from 'node:zlib';
  * One report cache file: a one-line header `FCSR2 <created ms> <length> <crc32> <key>` then the PDF.
  * The checksum is CRC-32 (zlib's, 8 hex digits): it is there to catch a torn or altered file, and
  * anyone who can write the cache directory can rewrite a header's checksum of any kind, so a
- * cryptographic hash bought nothing but time. SHA-256 over every hit was ~30 µs of a 55 KB site
- * report's read (~4 µs of a 7.5 KB dossier's); CRC-32 takes ~1 µs of either.
+ * cryptographic hash bought nothing but time: SHA-256 over every hit was a large share of a site
+ * report's read; CRC-32 is a small one.
  */
 const MAGIC = 'FCSR2';
 /** Entries written by the release before (SHA-256 checksum): a plain miss, replaced by the next store, not "corrupt". */
@@ -42,9 +42,8 @@ export function parseEntry(file: Uint8Array, key: string): { createdAt: number; 
 
 /**
  * The file at `path`, read synchronously: a cached PDF is a page-cache copy of tens of KB, and the
- * thread-pool round trip of an async readFile cost more than the read and grew with the size (in
- * process, sample index, same runs: the route handler of a cached 25 KB site report took ~140 µs
- * with readFile and SHA-256, ~30 µs with this and CRC-32; a 7.5 KB dossier's ~73 µs and ~26 µs).
+ * thread-pool round trip of an async readFile cost more than the read and grew with the size (a
+ * cached report's route handler, in process, took several times as long with it).
  * The index is read the same way (bun:sqlite). At most the size `fstat` gives is read, and the
  * open never waits (O_NONBLOCK), so a FIFO or device at an entry's name cannot hold the event
  * loop. Throws the system error (ENOENT, EISDIR, ...).

@@ -1,11 +1,11 @@
-import { mkdir, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, rename, stat, statfs, unlink, utimes, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Log } from '../log';
 import { sha256Hex } from '../hash';
 import { encodeEntry, parseEntry, readEntryFile } from './cache-entry';
 import { HotEntries } from './hot-entries';
 
-/** Spec 4.5 rule 2 / section 8: a rendered dossier is reused for 24 hours. */
+/** docs/reports.md: a rendered dossier is reused for 24 hours. */
 export const REPORT_TTL_MS = 24 * 60 * 60 * 1000;
 /** Expired entries are swept at most this often, on the write path (no timers). */
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -27,6 +27,8 @@ export function newReportCacheStats() {
     swept: 0,
     /** Fresh entries deleted, oldest first, to bring the cache back under its size cap. */
     evicted: 0,
+    /** PDFs not stored because the file system had less free space than the floor. */
+    low_space: 0,
   };
 }
 export type ReportCacheStats = ReturnType<typeof newReportCacheStats>;
@@ -40,7 +42,7 @@ const EVICT_TO = 0.9;
  * (src/reports/cache-entry.ts); it is written to a temp file and renamed, and the header's length
  * and checksum are verified on every read, so a torn write (crash, power loss, disk full) or an
  * altered file is a miss, never a served PDF. Every failure here is swallowed into a miss: the
- * caller renders in memory instead (spec 7: cache misses are never 500). The most recently used
+ * caller renders in memory instead (a cache miss is never a 500: docs/api.md, Errors). The most recently used
  * entries are also kept in memory (./hot-entries.ts), so a hit on one reads no file.
  */
 export class ReportCache {
@@ -62,6 +64,12 @@ export class ReportCache {
     /** Budget of the memory tier (config `reportCacheMemoryMb`; ./hot-entries.ts); 0 = every hit reads the file. */
     memoryBytes = 0,
     readonly stats: ReportCacheStats = newReportCacheStats(),
+    /**
+     * Free space (bytes) the cache leaves on its file system (config `reportCacheMinFreeMb`): below
+     * it nothing is stored, so one caller's many PDFs cannot fill the disk the state store counts
+     * every caller's calls on (docs/operations.md, "Disk layout").
+     */
+    private readonly minFreeBytes = 0,
   ) {
     this.memory = new HotEntries(memoryBytes);
   }
@@ -113,6 +121,10 @@ export class ReportCache {
     const path = this.pathOf(key);
     const now = this.clock();
     const body = encodeEntry(key, now, pdf);
+    if (await this.belowFloor(body.length)) {
+      this.failure('write', Object.assign(new Error(`less than ${Math.round(this.minFreeBytes / 1048576)} MiB free`), { code: 'LOW_SPACE' }), () => this.stats.low_space++);
+      return false;
+    }
     const temp = join(this.dir, `.tmp-${now}-${crypto.randomUUID()}`);
     try {
       await writeTemp(this.dir, temp, body);
@@ -186,6 +198,14 @@ export class ReportCache {
     }
     this.bytes = total;
     return removed;
+  }
+
+  /** Whether storing `bytes` more would leave less than the floor free; a file system that cannot tell is left to the write. */
+  private async belowFloor(bytes: number): Promise<boolean> {
+    if (this.minFreeBytes <= 0) return false;
+    // Before the first store the directory may not exist yet: its parent is on the same file system.
+    const fs = await statfs(this.dir).catch(() => statfs(dirname(this.dir))).catch(() => null);
+    return fs !== null && fs.bavail * fs.bsize - bytes < this.minFreeBytes;
   }
 
   private failure(op: 'read' | 'write', e: unknown, count: () => void): void {

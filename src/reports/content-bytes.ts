@@ -43,8 +43,8 @@ export class AsciiBuffer {
 
 /**
  * `bytes` in the zlib format a FlateDecode stream holds (RFC 1950: a header, raw deflate, the
- * Adler-32 of the input). Bun's native deflate, libdeflate at its fastest level: a third of the
- * time of zlib's default level for 7% more bytes on a report's pages, and far faster than
+ * Adler-32 of the input). Bun's native deflate, libdeflate at its fastest level: far faster than
+ * zlib's default level for slightly more bytes on a report's pages, and far faster than
  * node:zlib's `deflateSync`, which builds a stream object per call.
  */
 export function zlibDeflate(bytes: Uint8Array<ArrayBuffer>): Uint8Array {

@@ -2,6 +2,7 @@ import { COLORS, CONTENT_WIDTH, drawFictitiousBanner, drawRunningHead, FOOTER_BA
 import type { PageContent } from './page-content';
 import type { ReportView } from './model';
 import { MIN_PEERS } from '../index/peers';
+import { NOT_ENOUGH_DATA } from '../shared/completeness-notes';
 import { printedTime } from './text';
 import { drawScoreTrend } from './score-chart';
 import { drawEvidence } from './evidence-section';
@@ -44,14 +45,26 @@ function drawMasthead(f: Flow, v: ReportView): void {
 }
 
 
-/** "Ranks at the 83rd percentile of 1,204 facilities, NAICS 332813 (ties count half)", or why there is no comparison. */
+/** "Tied with 59% of peers at the top score, of 1,204 facilities, NAICS 332813", or why there is no comparison. */
 export function peersLine(v: ReportView): string {
   const p = v.peers;
   if (p === null) return v.fac_naics ? 'No peer group' : 'No NAICS code, no peer group';
   const group = `${p.peer_count.toLocaleString('en-US')} ${p.peer_count === 1 ? 'facility' : 'facilities'}, NAICS ${p.naics}`;
-  // mid-rank percentile: a facility tied with most of its group is not "higher than" them, so the line says rank
   if (p.percentile === null) return `No percentile: only ${group} (${MIN_PEERS} needed)`;
+  // shares read right where ties make a percentile read wrong (a 100 at the 59th, a 99 at the 19th)
+  if (p.share_scoring_better !== null && p.share_tied !== null) return `${peerStanding(p.share_scoring_better, p.share_tied)}, of ${group}`;
   return `Ranks at the ${ordinal(p.percentile)} percentile of ${group} (ties count half)`;
+}
+
+/** A share as a whole percent, "<1%" for a small share that is not none. */
+function percent(share: number): string {
+  return share > 0 && share < 0.005 ? '<1%' : `${Math.round(100 * share)}%`;
+}
+
+/** "Tied with 59% of peers at the top score", or "12% of peers score better; tied with 5%" (the web page's words). */
+function peerStanding(better: number, tied: number): string {
+  if (better === 0) return `Tied with ${percent(tied)} of peers at the top score`;
+  return `${percent(better)} of peers score better; tied with ${percent(tied)}`;
 }
 
 /** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st... */
@@ -74,17 +87,21 @@ function drawIdentity(f: Flow, v: ReportView): void {
     y -= size * 0.25;
   }
   y -= 4;
+  // Address lines and facts wrap (two and three lines) rather than end in an ellipsis: page 1 cut
+  // "Ranks at the 0th percentile of 66 facilities, NAICS…" mid-sentence.
   for (const line of v.address_lines) {
-    y -= 11;
-    f.text(f.lines(line, { size: 11 }, leftW, 1)[0] ?? '', PAGE.margin, y, { size: 11, color: COLORS.muted });
-    y -= 3;
+    const size = [11, 9.5].find((s) => f.lines(line, { size: s }, leftW).length === 1) ?? 9.5;
+    for (const part of f.lines(line, { size }, leftW, 2)) {
+      y -= size;
+      f.text(part, PAGE.margin, y, { size, color: COLORS.muted });
+      y -= 3;
+    }
   }
   y -= 12;
   const facts: [string, string][] = [
     ['Registry ID', v.registry_id],
     ['NAICS code', v.fac_naics || 'Not reported'],
     ['Coordinates', v.lat === null || v.lng === null ? 'not reported (EPA lists no usable coordinates)' : formatCoordinates(v.lat, v.lng)],
-    ['Industry peers', peersLine(v)],
   ];
   for (const [label, value] of facts) {
     y -= 10;
@@ -94,7 +111,14 @@ function drawIdentity(f: Flow, v: ReportView): void {
   }
   const cardH = 132;
   drawScoreCard(f, v, PAGE.width - PAGE.margin - cardW, top - cardH, cardW, cardH);
-  f.y = Math.min(y, top - cardH) - 14;
+  // The peers sentence runs under both columns: beside the card it was cut mid-sentence.
+  y = Math.min(y, top - cardH) - 10;
+  f.text('INDUSTRY PEERS', PAGE.margin, y, { size: 7.5, bold: true, color: COLORS.faint });
+  f.lines(peersLine(v), { size: 10 }, CONTENT_WIDTH - 78, 2).forEach((part, k) => {
+    if (k > 0) y -= 12;
+    f.text(part, PAGE.margin + 78, y, { size: 10 });
+  });
+  f.y = y - 14;
 }
 
 function drawScoreCard(f: Flow, v: ReportView, x: number, y: number, w: number, h: number): void {
@@ -105,6 +129,8 @@ function drawScoreCard(f: Flow, v: ReportView, x: number, y: number, w: number, 
   f.text('COMPLIANCE SCORE', cx, y + h - 22, { size: 8, bold: true, color: COLORS.muted }, 'center');
   f.text(String(v.overall_score), cx, y + h - 76, { size: 50, bold: true, color }, 'center');
   f.text('out of 100', cx, y + h - 92, { size: 9, color: COLORS.muted }, 'center');
+  // not enough data to judge: the integer stays (the contract needs one), the card says it cannot rank
+  if (v.data_completeness?.sufficient === false) f.text(NOT_ENOUGH_DATA, cx, y + h - 106, { size: 9, bold: true, color: COLORS.poor }, 'center');
   const barX = x + 16;
   const barW = w - 32;
   f.rect(barX, y + 22, barW, 5, COLORS.track);
@@ -115,12 +141,14 @@ function drawScoreCard(f: Flow, v: ReportView, x: number, y: number, w: number, 
 }
 
 function drawEnforcement(f: Flow, v: ReportView): void {
+  // the flag in the words of what it means (the data cannot tell an open action from a closed one): the
+  // model's reason starts with "Yes: <rule>: " / "No: ", which the title says
+  const rule = /^yes: (significant violation being addressed|enforcement action in the last 12 months):\s*/i.exec(v.enforcement_reason);
   const [fill, line, title] = v.active_enforcement
-    ? [COLORS.alertFill, COLORS.poor, 'OPEN ENFORCEMENT ACTION: YES']
-    : [COLORS.okFill, COLORS.good, 'OPEN ENFORCEMENT ACTION: NO'];
+    ? [COLORS.alertFill, COLORS.poor, rule ? rule[1]!.toUpperCase() : 'ENFORCEMENT ACTION: YES']
+    : [COLORS.okFill, COLORS.good, 'NO ENFORCEMENT ACTION IN THE LAST 12 MONTHS'];
   const titleW = f.width(title, { size: 9.5, bold: true });
-  // The model's reason starts with "Yes: " / "No: ", which the title already says.
-  const reason = v.enforcement_reason.replace(/^(yes|no):\s*/i, '');
+  const reason = rule ? v.enforcement_reason.slice(rule[0].length) : v.enforcement_reason.replace(/^(yes|no):\s*/i, '');
   const detail = f.lines(reason.charAt(0).toUpperCase() + reason.slice(1), { size: 9 }, CONTENT_WIDTH - titleW - 40, 2);
   const h = 14 + detail.length * 12;
   f.rect(PAGE.margin, f.y - h, CONTENT_WIDTH, h, fill);

@@ -50,7 +50,7 @@ export function drawEvidence(f: Flow, v: ReportView): void {
   const notes = v.data_completeness ? completenessNotes(v.data_completeness) : [];
   f.ensure(30 + LEADING * (e ? 3 : 1) + (notes.length ? 2 * LEADING : 0)); // the block stays on one page
   f.heading('Evidence beside the score (ECHO records, not part of it)');
-  const report: [string, string] = ['ECHO facility report', dfrUrlOf(v.registry_id)];
+  const report: [string, string] = ['ECHO facility report', dfrUrlOf(v.registry_id) ?? 'none: not an EPA Registry ID'];
   if (!e) pairsLine(f, [report]);
   else {
     pairsLine(f, [report, ['Latest action by', latestLine(e)]]);

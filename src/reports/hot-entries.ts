@@ -6,7 +6,7 @@ type Entry = { createdAt: number; pdf: Uint8Array };
  * The report cache's memory tier: the most recently used entries, each as the PDF bytes and the
  * time it was rendered, up to a byte budget; least recently used go first (lru-cache, `maxSize`).
  * Only what is on disk (stored or read back, checksum verified) is held, so it never serves a PDF
- * the disk cache would not: it only skips reading and checking the file again. A 200 KB site report
+ * the disk cache would not: it only skips reading and checking the file again. A large site report
  * read from disk cost several times a dossier's hit; from here both cost a lookup.
  */
 export class HotEntries {

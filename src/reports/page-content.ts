@@ -22,7 +22,7 @@ export type Paint = { fill?: RGB; stroke?: RGB; width?: number; dash?: readonly 
  * colour, line width, dash or font is set only when it changes, and consecutive lines of text
  * share one text object (BT ... ET), each line placed by its offset from the one before (`Td`):
  * a table's rows repeat the same offsets, which deflate far better than absolute positions (a
- * metro site report's PDF is ~20% smaller). Offsets are taken between positions rounded to the
+ * metro site report's PDF is markedly smaller). Offsets are taken between positions rounded to the
  * thousandth, so every line lands exactly where an absolute `Tm` would put it. Nothing here saves
  * and restores state except around a translated circle, which restores only the translation.
  */

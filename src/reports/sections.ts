@@ -129,9 +129,9 @@ export function drawAbout(f: Flow, v: ReportView): void {
   // A client reads this page: the method is named by its version, never by a file of this repository.
   f.paragraph(
     `Scores run from 0 to 100, higher is better: ${v.baseline} baseline points and four components worth ${COMPONENT_POINTS} more, each losing ` +
-      'points for what ECHO records: violation frequency (significant quarters double), penalty severity (per tenfold in size), recency ' +
-      '(fading over 3 to 5 years) and repeat offender. ECHO has no "case open" flag: the enforcement flag means a formal action or ' +
-      `federal case in the last 5 years, open or closed. Points use the ECHO fields as of ${v.as_of} (method ${v.score_version}), not the printing date.`,
+      'points for what ECHO records: violation frequency, penalty severity (an unanswered significant violation is the top band), ' +
+      'recency (by size) and repeat offender. ECHO has no "case open" flag: the enforcement flag means a formal action in the last ' +
+      `12 months, or a significant violation being addressed. Points use the ECHO fields as of ${v.as_of} (method ${v.score_version}), not the printing date.`,
     body,
   );
   f.heading('Data and provenance');

@@ -1,12 +1,9 @@
 import { join } from 'node:path';
 import type { Config } from '../config';
 import type { Log } from '../log';
-import type { ScorePoint } from '../history/score-series';
-import type { FacilityRow, FacilitySummary, IndexInfo } from '../index/model';
+import type { FacilitySummary, IndexInfo } from '../index/model';
 import { REPORT_TTL_MS, ReportCache } from './cache';
 import type { CacheOutcome } from './model';
-import { buildReportView } from './view';
-import type { Peers } from '../index/peers';
 
 /** Bumped when the dossier's layout or wording changes, so cached PDFs of the old look are not served. */
 export const REPORT_LAYOUT_VERSION = 'dossier-4';
@@ -14,11 +11,11 @@ export const REPORT_LAYOUT_VERSION = 'dossier-4';
 /** The process's report cache, in the directory from config: explicit, `off` (no cache), or `<stateDir>/report-cache`. Creates nothing on disk until the first store. */
 export function openReportCache(config: Config, clock: () => number, log: Log): ReportCache | null {
   const dir = config.reportCacheDir ?? join(config.stateDir, 'report-cache');
-  return dir === 'off' ? null : new ReportCache(dir, clock, log, REPORT_TTL_MS, config.reportCacheMaxMb * 1024 * 1024, config.reportCacheMemoryMb * 1024 * 1024);
+  return dir === 'off' ? null : new ReportCache(dir, clock, log, REPORT_TTL_MS, config.reportCacheMaxMb * 1024 * 1024, config.reportCacheMemoryMb * 1024 * 1024, undefined, config.reportCacheMinFreeMb * 1024 * 1024);
 }
 
 /**
- * What a dossier depends on besides the generation stamp: the spec's (registry_id, score_hash),
+ * What a dossier depends on besides the generation stamp: the documented (registry_id, score_hash),
  * plus everything else it prints (identity, dataset, layout version), so a renamed facility or a
  * new dataset never gets a stale document even when its score inputs are unchanged. `releases`: how
  * many releases the index holds (the score chart), so a rebuilt index with more history is a new document.
@@ -40,29 +37,23 @@ export function documentIdOf(key: string): string {
 }
 
 /**
- * The dossier of `facility`: from the cache when a fresh copy exists, else rendered now from the
- * full row (stamped with the render time and the document ID) and stored. A cache that cannot be read or
- * written only costs a render; it never fails the request.
+ * The dossier of `facility`: from the cache when a fresh copy exists, else rendered now by `render`
+ * (on a render worker: src/render/jobs.ts, stamped with the render time and the document ID) and
+ * stored. A cache that cannot be read or written only costs a render; it never fails the request.
  */
 export async function exportReport(input: {
   facility: FacilitySummary;
-  /** The full row, score inputs included: read (and its inputs parsed) only when rendering. */
-  loadRow: () => FacilityRow & { peers?: Peers | null };
-  /** The score in each release held, for the chart: read only when rendering. */
-  loadScoreHistory: () => ScorePoint[];
+  /** Renders the dossier with this document ID: called only on a cache miss. */
+  render: (documentId: string) => Promise<Uint8Array>;
   /** How many releases the index holds (part of the cache key). */
   releases: number;
   info: IndexInfo;
   cache: ReportCache | null;
-  now: number;
 }): Promise<{ pdf: Uint8Array; cache: CacheOutcome }> {
   const key = reportKey(input.facility, input.info, input.releases);
   const cached = input.cache ? await input.cache.get(key).catch(() => null) : null;
   if (cached) return { pdf: cached, cache: 'HIT' };
-  // Imported on the first render, not at start: pdf-lib inflates its font tables when loaded (~12 ms
-  // of a ~130 ms binary start to the first lookup, measured with --cpu-prof).
-  const { renderReport } = await import('./document');
-  const pdf = await renderReport(buildReportView(input.loadRow(), input.info, { generatedAt: input.now, documentId: documentIdOf(key) }, input.loadScoreHistory()));
+  const pdf = await input.render(documentIdOf(key));
   const stored = input.cache ? await input.cache.put(key, pdf).catch(() => false) : false;
   return { pdf, cache: stored ? 'MISS' : 'BYPASS' };
 }

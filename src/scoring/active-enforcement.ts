@@ -1,33 +1,49 @@
 import type { ScoreFacts } from './facts';
-import { plural } from './format';
-import { olderNote } from './penalty-severity';
+import type { DatedEvent } from './events';
+import type { ActiveEnforcementBasis } from './model';
+import { RECENT_ACTION_MONTHS } from './rules';
 
 /**
- * Spec 2.2: "at least one open enforcement action". The exporter has no case status: for formal actions
- * it gives a 5-year count and the date of the latest (FAC_*, per program), for federal cases their
- * numbers (FEC_CASE_IDS), a count and the latest case date. So an action in the 5-year window is taken
- * as open unless the data shows it closed, which it never does; and with no action there is nothing
- * open, whatever the facility's violations. Informal actions and penalties alone do not count.
+ * The API's contract asks for "at least one open enforcement action", which the exporter cannot show: it has no
+ * case status or closing date. What it can show, and what the flag means since fcs-4.0:
+ * - `snc_answered`: the facility is in significant violation now and a formal action or federal case
+ *   is dated on or after the first quarter of its current significant run (the violation is being
+ *   addressed, in the sense of EPA's enforcement response policies);
+ * - `recent_action`: a formal action or federal case is dated in the 12 months before the as-of date.
+ * An undated count or case number alone shows neither (no date, no claim), nor do informal actions,
+ * penalties alone or a CWA "resolved pending" code. Null: not active.
  */
-export function isActiveEnforcement(f: ScoreFacts): boolean {
-  return f.formalActions > 0;
+export function activeEnforcementBasis(f: ScoreFacts): ActiveEnforcementBasis | null {
+  if (f.sncAnsweredBy === 'formal_action' || f.sncAnsweredBy === 'federal_case') return 'snc_answered';
+  if (latestAction(f) !== null && latestAction(f)!.monthsAgo <= RECENT_ACTION_MONTHS) return 'recent_action';
+  return null;
 }
 
-/** "Yes: ..." / "No: ..." in the same terms as the flag. */
+export function isActiveEnforcement(f: ScoreFacts): boolean {
+  return activeEnforcementBasis(f) !== null;
+}
+
+/** The later of the latest formal action and the latest federal case dated in the window. */
+function latestAction(f: ScoreFacts): DatedEvent | null {
+  const a = f.formal.latest, b = f.federal.latest;
+  if (!a || !b) return a ?? b;
+  return b.date > a.date ? b : a;
+}
+
+/** "Yes: ..." / "No: ..." in the same terms as the flag, never "open". */
 export function explainActiveEnforcement(f: ScoreFacts): string {
-  if (!isActiveEnforcement(f)) {
-    const snc = f.currentStatus === 'significant' ? '; the facility is in significant violation, but no action on it is on record' : '';
-    return `No: no formal enforcement action or federal case in the last 5 years${olderNote(f.formal.olderDate ?? f.federal.olderDate, 'the latest on record')}${snc}`;
+  const basis = activeEnforcementBasis(f);
+  const latest = latestAction(f);
+  const what = latest === f.federal.latest && latest !== null && latest !== f.formal.latest ? 'federal enforcement case' : 'formal enforcement action';
+  if (basis === 'snc_answered') {
+    return `Yes: significant violation being addressed: a ${what} on ${latest!.date}, on or after the start of the current significant violation (${f.sncRunQuarters === 1 ? 'its latest quarter' : `${f.sncRunQuarters} quarters running`})`;
   }
-  const what = [
-    f.formal.count > 0 ? plural(f.formal.count, 'formal enforcement action') : null,
-    f.federal.count > 0 ? plural(f.federal.count, 'federal enforcement case') : null,
-  ].filter((x) => x !== null);
-  const latest = [f.formal.latest, f.federal.latest].filter((x) => x !== null).sort((a, b) => (a.date < b.date ? 1 : -1))[0];
-  const older = f.formal.olderDate !== null || f.federal.olderDate !== null;
+  if (basis === 'recent_action') return `Yes: enforcement action in the last 12 months: a ${what} on ${latest!.date}${latest!.date > f.asOf ? ' (after the data date)' : ''}`;
+  const snc = f.currentStatus === 'significant' ? '; the facility is in significant violation, with no enforcement action dated since it began' : '';
   const when = latest
-    ? latest.date > f.asOf ? `, the latest on ${latest.date} (after the data date)` : `, the latest on ${latest.date}`
-    : older ? ', none of them dated in the last 5 years' : ', with no date in the file';
-  const one = f.formal.count + f.federal.count === 1;
-  return `Yes: ${what.join(' and ')} in the last 5 years${when}; the data does not say whether ${one ? 'it has' : 'any has'} been closed`;
+    ? `the latest, on ${latest.date}, is older`
+    : f.formalActions > 0
+      ? 'the actions on record have no date'
+      : 'none in the last 5 years';
+  return `No: no formal enforcement action or federal case dated in the last 12 months (${when})${snc}`;
 }

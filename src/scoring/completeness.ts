@@ -3,7 +3,7 @@ import type { EventFacts } from './events';
 import type { ScoreFacts } from './facts';
 import { ScoreInputs } from './model';
 
-/** The two ECHO layouts ingest reads (src/index/ingest/columns.ts SourceFormat). */
+/** The two ECHO layouts ingest reads (src/ingest/columns.ts SourceFormat). */
 export const SourceFormat = t.Union([t.Literal('echo-exporter'), t.Literal('echo-facility-search')]);
 export type SourceFormat = Static<typeof SourceFormat>;
 
@@ -12,13 +12,28 @@ type EventKind = Static<typeof EventKind>;
 
 const INPUT_FIELDS = Object.keys(ScoreInputs.properties).filter((k) => k !== 'programs' && k !== 'not_reported');
 
+/** Why a facility's data is not enough to judge it. */
+export const InsufficientReason = t.Union([t.Literal('inactive'), t.Literal('no_inspection_or_known_quarter')], {
+  description: 'inactive: FAC_ACTIVE_FLAG is N; no_inspection_or_known_quarter: no inspection in 5 years and no quarter of known compliance status',
+});
+export type InsufficientReason = Static<typeof InsufficientReason>;
+
+/** The reasons a facility's data is not enough to judge it (empty: enough). */
+export function insufficientReasons(f: ScoreFacts): InsufficientReason[] {
+  const out: InsufficientReason[] = [];
+  if (f.facilityActive === false) out.push('inactive');
+  // inspections not reported count as none shown
+  if ((f.inspections === null || f.inspections.count === 0) && f.knownQuarters === 0) out.push('no_inspection_or_known_quarter');
+  return out;
+}
+
 /** How complete the data behind one facility's score is: what the source lacks and what the model could not place. */
 export const DataCompleteness = t.Object({
   source_format: SourceFormat,
   /**
    * The score inputs the source has no column for; every other one was present. Only the missing
-   * ones are listed: sent with every lookup, the full list of present ones would add ~420 bytes to
-   * answer the same question.
+   * ones are listed: sent with every lookup, the full list of present ones would add every input's
+   * name to answer the same question.
    */
   inputs_missing: t.Array(t.String(), {
     description: `Score inputs the source has no column for; every other one of ${INPUT_FIELDS.join(', ')} was present (per-program records are listed under programs)`,
@@ -33,11 +48,19 @@ export const DataCompleteness = t.Object({
   facility_inactive: t.Union([t.Boolean(), t.Null()]),
   /** Quarters of the 3-year history whose status is undetermined (`U`): unknown, not clean. */
   unknown_quarters: t.Integer({ minimum: 0 }),
+  /**
+   * Enough data to judge the facility: false when it is inactive, or has no inspection in 5 years and
+   * no quarter of known compliance status. The score is still computed (an integer is always given);
+   * pages and reports show "Not enough data" in place of its band, and peer groups leave it out.
+   */
+  sufficient: t.Boolean({ description: 'false: not enough data to judge (insufficient_reasons says why); shown as "Not enough data" in place of a band, and left out of peer groups' }),
+  insufficient_reasons: t.Array(InsufficientReason, { description: 'Empty when sufficient' }),
 });
 export type DataCompleteness = Static<typeof DataCompleteness>;
 
 /** The data_completeness summary of a facility, from the same facts its score uses. Pure. */
 export function dataCompleteness(f: ScoreFacts, sourceFormat: SourceFormat): DataCompleteness {
+  const reasons = insufficientReasons(f);
   const kinds: [EventKind, EventFacts][] = [['formal_action', f.formal], ['federal_case', f.federal], ['penalty', f.penalties], ['informal_action', f.informal]];
   return {
     source_format: sourceFormat,
@@ -47,6 +70,8 @@ export function dataCompleteness(f: ScoreFacts, sourceFormat: SourceFormat): Dat
     no_inspection_in_5_years: f.inspections === null ? null : f.inspections.count === 0,
     facility_inactive: f.facilityActive === null ? null : !f.facilityActive,
     unknown_quarters: f.unknownQuarters,
+    sufficient: reasons.length === 0,
+    insufficient_reasons: reasons,
   };
 }
 
@@ -60,7 +85,7 @@ export function completenessKey(f: ScoreFacts, sourceFormat: SourceFormat): stri
   const events = eventBits(f.formal) * 64 + eventBits(f.federal) * 16 + eventBits(f.penalties) * 4 + eventBits(f.informal);
   const inspected = f.inspections === null ? 'n' : f.inspections.count === 0 ? '0' : '1';
   const active = f.facilityActive === null ? 'n' : f.facilityActive ? '1' : '0';
-  return `${sourceFormat}|${events}|${inspected}${active}|${f.unknownQuarters}|${f.notReported.join(',')}`;
+  return `${sourceFormat}|${events}|${inspected}${active}${f.knownQuarters === 0 ? 'k' : ''}|${f.unknownQuarters}|${f.notReported.join(',')}`;
 }
 
 function eventBits(e: EventFacts): number {

@@ -75,3 +75,12 @@ export function inWindowOrUndated(asOf: number, date: unknown): boolean {
   const parsed = memoDate(date);
   return parsed === null || monthsBefore(asOf, parsed.day) <= ENFORCEMENT_WINDOW_MONTHS;
 }
+
+/** A date text as an event in the window of `asOf` (a day number), or null when it is missing, unreadable or older than the window. */
+export function datedInWindow(asOf: number, date: unknown): DatedEvent | null {
+  if (typeof date !== 'string') return null;
+  const parsed = memoDate(date);
+  if (parsed === null) return null;
+  const monthsAgo = monthsBefore(asOf, parsed.day);
+  return monthsAgo <= ENFORCEMENT_WINDOW_MONTHS ? { date: parsed.iso, monthsAgo } : null;
+}

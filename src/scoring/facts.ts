@@ -1,7 +1,7 @@
 import { t, type Static } from '../shared/typebox';
 import { safeAmount, safeCount } from './counts';
 import { asOfDay } from './dates';
-import { EventDates, EventFacts, inWindowOrUndated } from './events';
+import { DatedEvent, datedInWindow, EventDates, EventFacts, inWindowOrUndated } from './events';
 import type { ScoreInputs } from './model';
 import { programFacts } from './programs';
 import { HISTORY_QUARTERS } from './rules';
@@ -31,6 +31,22 @@ export const ScoreFacts = t.Object({
   programHistories: t.Array(t.Object({ program: t.String(), history: t.String() })),
   /** In SNC now only under programs whose CWA QNCR code says "resolved pending" (an enforcement response is in place). */
   sncResolvedPending: t.Boolean(),
+  /** In SNC now: quarters of its current significant run (the trailing `S` of the facility's or a significant program's history; 1 without one); 0 when not in SNC. */
+  sncRunQuarters: t.Integer({ minimum: 0 }),
+  /**
+   * In SNC now and answered (EPA: addressed) by an enforcement response: a formal action or federal
+   * case dated on or after the first quarter of the current run, or a CWA "resolved pending" code;
+   * null when not in SNC or unanswered. An undated action or one dated before the run answers nothing.
+   */
+  sncAnsweredBy: t.Union([t.Literal('formal_action'), t.Literal('federal_case'), t.Literal('qncr'), t.Null()]),
+  /** CWA_13QTRS_EFFLNT_EXCEEDANCES (0 when not in CWA or not reported). */
+  effluentExceedances: t.Integer({ minimum: 0 }),
+  /** Each last penalty (facility's and each program's) dated in the window, with its amount (0 when unknown): recency weighs each by its size. */
+  penaltyEvents: t.Array(t.Object({ date: t.String(), monthsAgo: t.Number(), usd: t.Number() })),
+  /** Federal cases' penalties when the cases are in the window (recency weighs the latest case by them). */
+  federalUsd: t.Number({ minimum: 0 }),
+  /** Quarters of known status (`_`, `V`, `S`) in the facility's history (a program's when it has none); a definite current status counts one when there is no history. */
+  knownQuarters: t.Integer({ minimum: 0 }),
   /** Penalties in the 5-year window: amount and count. */
   penaltyUsd: t.Number({ minimum: 0 }),
   penalties: EventFacts,
@@ -93,6 +109,8 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
   const penaltyDates = new EventDates(), formalDates = new EventDates(), informalDates = new EventDates(), federalDates = new EventDates();
   const programsInViolation: string[] = [], programsSignificant: string[] = [], programHistories: ScoreFacts['programHistories'] = [];
   let allSignificantResolved = true;
+  let programRun = 0, effluentExceedances = 0, programKnown = 0;
+  const penaltyEvents: ScoreFacts['penaltyEvents'] = [];
   // one pass over the programs (no filter/map arrays): this runs for every row at ingest
   for (const p of programFacts(inputs.programs, day)) {
     if (p.status === 'violation' && currentStatus === 'none') currentStatus = 'violation';
@@ -104,6 +122,10 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
     if (p.history !== '') programHistories.push({ program: p.name, history: p.history });
     counted = Math.max(counted, p.qtrsIn12);
     programUnknown = Math.max(programUnknown, countOf(p.history, U));
+    programKnown = Math.max(programKnown, p.history.length - countOf(p.history, U));
+    if (p.status === 'significant') programRun = Math.max(programRun, trailingRun(p.history));
+    effluentExceedances = Math.max(effluentExceedances, p.effluentExceedances);
+    pushPenalty(penaltyEvents, datedInWindow(day, p.lastPenaltyDate), p.lastPenaltyUsd);
     programPenalties += p.penaltyUsd;
     programFormal += p.formal;
     programInformal += p.informal;
@@ -120,6 +142,7 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
     currentStatus === 'significant' && programsSignificant.length > 0 && allSignificantResolved && safeCount(inputs.programs_in_snc) <= programsSignificant.length;
 
   penaltyDates.add(inputs.date_last_penalty);
+  pushPenalty(penaltyEvents, datedInWindow(day, inputs.date_last_penalty), safeAmount(inputs.last_penalty_usd));
   formalDates.add(inputs.date_last_formal_action);
   informalDates.add(inputs.date_last_informal_action);
   federalDates.add(inputs.date_last_federal_case);
@@ -133,6 +156,20 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
   const penalties = penaltyDates.facts(day, penaltyCount);
   const formal = formalDates.facts(day, Math.max(safeCount(inputs.formal_action_count), programFormal));
   const informal = informalDates.facts(day, Math.max(safeCount(inputs.informal_action_count), programInformal));
+  const formalActions = Math.max(formal.count, federal.count);
+  let sncRunQuarters = 0;
+  let sncAnsweredBy: ScoreFacts['sncAnsweredBy'] = null;
+  if (currentStatus === 'significant') {
+    sncRunQuarters = Math.max(1, historyUsable ? trailingRun(history) : 0, programRun);
+    // the run's first quarter began 3 months a quarter before the as-of date: a response dated since then answers it
+    const since = 3 * sncRunQuarters;
+    if (answers(formal.latest, since)) sncAnsweredBy = 'formal_action';
+    else if (answers(federal.latest, since)) sncAnsweredBy = 'federal_case';
+    else if (sncResolvedPending) sncAnsweredBy = 'qncr';
+  }
+  // without any quarterly history, a definite current status (a violation, or "No Violation Identified") is one known quarter
+  const definiteNow = currentStatus !== 'none' || quartersInViolation > 0 || NO_VIOLATION.test(typeof inputs.compliance_status === 'string' ? inputs.compliance_status : '');
+  const knownQuarters = history !== '' ? history.length - unknownInHistory : programKnown > 0 ? programKnown : definiteNow ? 1 : 0;
   let inspections: EventFacts | null = null;
   if (typeof inputs.inspection_count === 'number') {
     const d = new EventDates();
@@ -152,12 +189,18 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
     programsSignificant,
     programHistories,
     sncResolvedPending,
+    sncRunQuarters,
+    sncAnsweredBy,
+    effluentExceedances,
+    penaltyEvents,
+    federalUsd,
+    knownQuarters,
     penaltyUsd,
     penalties,
     formal,
     informal,
     federal,
-    formalActions: Math.max(formal.count, federal.count),
+    formalActions,
     inspections,
     facilityActive: typeof inputs.facility_active === 'boolean' ? inputs.facility_active : null,
     notReported: Array.isArray(inputs.not_reported) ? inputs.not_reported.filter((x) => typeof x === 'string') : [],
@@ -165,6 +208,23 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
 }
 
 const V = 86, S = 83, U = 85;
+const NO_VIOLATION = /^\s*no violation/i;
+
+/** Quarters of the current significant run: the `S` at the end of a history (oldest first). */
+function trailingRun(history: string): number {
+  let n = 0;
+  for (let i = history.length - 1; i >= 0 && history.charCodeAt(i) === S; i--) n++;
+  return n;
+}
+
+/** A response dated at most `sinceMonths` before the as-of date (or after it) answers the SNC. */
+function answers(e: DatedEvent | null, sinceMonths: number): boolean {
+  return e !== null && e.monthsAgo <= sinceMonths;
+}
+
+function pushPenalty(out: ScoreFacts['penaltyEvents'], e: DatedEvent | null, usd: number): void {
+  if (e !== null) out.push({ date: e.date, monthsAgo: e.monthsAgo, usd });
+}
 
 /** How many times the character `code` occurs in `s`. */
 function countOf(s: string, code: number): number {

@@ -33,6 +33,11 @@ export const ProgramInputs = t.Object({
   history: Reported(t.String({ maxLength: 13 })),
   /** CWA_3_YR_QNCR_CODES as published, upper-cased ('' for an empty cell); CWA only, null elsewhere. */
   qncr_codes: Reported(t.String()),
+  /**
+   * CWA_13QTRS_EFFLNT_EXCEEDANCES: effluent limit exceedances recorded over the last 13 quarters (more
+   * is worse); CWA only, null elsewhere. Optional: a record stored before the column was read has none.
+   */
+  effluent_exceedances: t.Optional(Reported(t.Integer({ minimum: 0 }))),
 });
 export type ProgramInputs = Static<typeof ProgramInputs>;
 
@@ -89,7 +94,17 @@ export const ScoreInputs = t.Object({
 });
 export type ScoreInputs = Static<typeof ScoreInputs>;
 
-/** Spec 2.3 component points plus what the index stores alongside them. */
+/**
+ * Why active_enforcement is true: `recent_action`, a formal action or federal case dated in the 12
+ * months before the as-of date; `snc_answered`, a current significant violation answered by a formal
+ * action or federal case dated on or after the first quarter of its current significant run.
+ */
+export const ActiveEnforcementBasis = t.Union([t.Literal('recent_action'), t.Literal('snc_answered')], {
+  description: 'recent_action: a formal enforcement action or federal case in the 12 months before the data date; snc_answered: a current significant violation being addressed by an action dated on or after it began',
+});
+export type ActiveEnforcementBasis = Static<typeof ActiveEnforcementBasis>;
+
+/** The component points plus what the index stores alongside them. */
 export const ScoreResult = t.Object({
   baseline: t.Integer(),
   violation_frequency: t.Integer({ minimum: 0, maximum: 15 }),
@@ -98,6 +113,8 @@ export const ScoreResult = t.Object({
   repeat_offender: t.Integer({ minimum: 0, maximum: 15 }),
   overall: t.Integer({ minimum: 0, maximum: 100 }),
   active_enforcement: t.Boolean(),
+  /** Which rule made active_enforcement true (null when false): see ActiveEnforcementBasis. */
+  active_enforcement_basis: t.Union([ActiveEnforcementBasis, t.Null()]),
   /** Hash of score version + inputs + as-of date: changes whenever the score could. */
   score_hash: t.String(),
 });
@@ -113,7 +130,7 @@ export const ScoreExplanation = t.Object({
 });
 export type ScoreExplanation = Static<typeof ScoreExplanation>;
 
-/** Spec 2.3 max_points, fixed by the spec. */
+/** Each component's max_points, fixed by the API's contract (docs/scoring.md). */
 export const MAX_POINTS = {
   violation_frequency: 15,
   penalty_severity: 30,

@@ -23,6 +23,10 @@ export const ProgramFacts = t.Object({
   lastFormalDate: t.Unknown(),
   /** CWA: the latest quarter of CWA_3_YR_QNCR_CODES is a "resolved pending" code (an enforcement response is in place). */
   resolvedPending: t.Boolean(),
+  /** CWA: effluent limit exceedances in 13 quarters (0 elsewhere, or when not reported). */
+  effluentExceedances: t.Integer({ minimum: 0 }),
+  /** <PGM>_LAST_PENALTY_AMT as read (0 when blank or odd): its recency weight when dated in the window. */
+  lastPenaltyUsd: t.Number({ minimum: 0 }),
 });
 export type ProgramFacts = Static<typeof ProgramFacts>;
 
@@ -73,6 +77,8 @@ export function programFacts(programs: unknown, asOf: number): ProgramFacts[] {
       lastPenaltyDate: p.last_penalty_date,
       lastFormalDate: p.last_formal_action_date,
       resolvedPending: code !== null && QNCR_RESOLVED_PENDING_CODES.includes(code),
+      effluentExceedances: name === 'cwa' ? safeCount(p.effluent_exceedances) : 0,
+      lastPenaltyUsd: safeAmount(p.last_penalty_usd),
     });
   }
   return out;

@@ -1,21 +1,22 @@
 import type { ScoreFacts } from './facts';
 import type { DatedEvent } from './events';
-import { dataDate, listOf, months, PROGRAM_NAMES } from './format';
+import { dataDate, listOf, months, PROGRAM_NAMES, usd } from './format';
 import { MAX_POINTS, type Program } from './model';
-import { HISTORY_QUARTERS, pointsLeft, RECENCY_EVENTS, type RecencyEventKind } from './rules';
+import { HISTORY_QUARTERS, PENALTY_RECENCY_FLOOR_USD, PENALTY_RECENCY_PER_TENFOLD, pointsLeft, RECENCY_EVENTS, type RecencyEventKind } from './rules';
+import { isUnansweredSnc } from './snc';
 
 /** Where an event's age comes from; the explanation line names it. */
 export type AgeSource = 'dated' | 'status' | 'history' | 'program-history' | 'estimate';
 
 /** One event that can take points off recency: what it was, when (ISO or null) and how long ago. */
-export type RecencyEvent = { kind: RecencyEventKind; date: string | null; monthsAgo: number; source: AgeSource; program?: Program };
+export type RecencyEvent = { kind: RecencyEventKind; date: string | null; monthsAgo: number; source: AgeSource; program?: Program; usd?: number };
 
 // The events are pushed into one array (no array per kind, no spreads): recency is read twice a row
 // at ingest (points and explanation), and the per-kind arrays were most of its cost.
 
 /** A dated event in the window; an undated one costs no recency (rules.ts UNDATED_EVENT_RECENCY_POINTS), so it is not an event here. */
-function pushDated(out: RecencyEvent[], kind: RecencyEventKind, e: DatedEvent | null): void {
-  if (e) out.push({ kind, date: e.date, monthsAgo: e.monthsAgo, source: 'dated' });
+function pushDated(out: RecencyEvent[], kind: RecencyEventKind, e: DatedEvent | null, usd?: number): void {
+  if (e) out.push({ kind, date: e.date, monthsAgo: e.monthsAgo, source: 'dated', usd });
 }
 
 /** The latest V and S quarter of a history (oldest first: the last char is the latest quarter, each step back 3 months older). */
@@ -30,7 +31,7 @@ function pushHistoryEvents(out: RecencyEvent[], history: string, source: AgeSour
 /** Violations as events: the current status, the latest V and S quarter of a full history (facility or program), else an estimate from the count. */
 function pushViolationEvents(out: RecencyEvent[], f: ScoreFacts): void {
   if (f.currentStatus !== 'none') {
-    const kind = f.currentStatus === 'significant' ? 'current_significant_violation' : 'violation';
+    const kind = f.currentStatus === 'violation' ? 'violation' : isUnansweredSnc(f) ? 'current_significant_violation' : 'answered_significant_violation';
     out.push({ kind, date: f.asOf, monthsAgo: 0, source: 'status' });
   }
   if (f.historyUsable) pushHistoryEvents(out, f.history, 'history');
@@ -44,26 +45,31 @@ function pushViolationEvents(out: RecencyEvent[], f: ScoreFacts): void {
   }
 }
 
-/** The later of two dated events (federal cases are formal actions too). */
-function later(a: DatedEvent | null, b: DatedEvent | null): DatedEvent | null {
-  if (!a || !b) return a ?? b;
-  return b.date > a.date ? b : a;
-}
-
 export function recencyEvents(f: ScoreFacts): RecencyEvent[] {
   const out: RecencyEvent[] = [];
-  pushDated(out, 'formal_action', later(f.formal.latest, f.federal.latest));
-  pushDated(out, 'penalty', f.penalties.latest);
+  pushDated(out, 'formal_action', f.formal.latest);
+  pushDated(out, 'federal_case', f.federal.latest, f.federalUsd);
+  // each dated last penalty (facility's, each program's) weighs by its own amount
+  for (const p of f.penaltyEvents) out.push({ kind: 'penalty', date: p.date, monthsAgo: p.monthsAgo, source: 'dated', usd: p.usd });
   pushDated(out, 'informal_action', f.informal.latest);
   pushViolationEvents(out, f);
   return out;
 }
 
-/** Points one event takes off recency: its kind's full weight at age 0, fading linearly to 0. */
+/**
+ * An enforcement event's weight by its penalty: the kind's points up to PENALTY_RECENCY_FLOOR_USD,
+ * then PENALTY_RECENCY_PER_TENFOLD more per tenfold, at most all of recency.
+ */
+export function penaltyRecencyWeight(base: number, usd: number | undefined): number {
+  if (!(usd !== undefined && usd > PENALTY_RECENCY_FLOOR_USD)) return base;
+  return Math.min(MAX_POINTS.recency, base + PENALTY_RECENCY_PER_TENFOLD * Math.log10(usd / PENALTY_RECENCY_FLOOR_USD));
+}
+
+/** Points one event takes off recency: its weight at age 0 (sized by its penalty), fading linearly to 0. */
 export function recencyDeduction(e: RecencyEvent): number {
   const rule = RECENCY_EVENTS[e.kind];
   const age = Number.isFinite(e.monthsAgo) ? Math.max(0, e.monthsAgo) : rule.fadeMonths;
-  return rule.points * Math.max(0, 1 - age / rule.fadeMonths);
+  return penaltyRecencyWeight(rule.points, e.usd) * Math.max(0, 1 - age / rule.fadeMonths);
 }
 
 /** The event that costs the most recency now (first in list order on ties), or null. */
@@ -81,11 +87,11 @@ export function heaviestEvent(f: ScoreFacts): RecencyEvent | null {
 }
 
 /**
- * 0-25: 25 minus the heaviest deduction among the facility's dated events. A formal action or
- * penalty takes all 25 at the as-of date and gives back 5 a year over the 5-year window; so does
- * SNC at the as-of date (fading over 3 years); past violations and informal actions weigh less
- * (20 significant, 15 otherwise) and fade over 3 years. Undated events and events older than
- * the window take nothing here.
+ * 0-25: 25 minus the heaviest deduction among the facility's dated events. An SNC now with no
+ * enforcement response takes all 25; answered, or a significant quarter, 20; a violation 15, an
+ * informal action 6 (these fade over 3 years). A formal action, penalty or federal case takes 10 at
+ * the as-of date, more with the size of its penalty (up to 25 from $5M), fading over the 5-year
+ * window. Undated events and events older than the window take nothing here.
  */
 export function recencyPoints(f: ScoreFacts): number {
   const e = heaviestEvent(f);
@@ -96,6 +102,8 @@ export function recencyPoints(f: ScoreFacts): number {
 const LABEL: Record<RecencyEventKind, string> = {
   formal_action: 'Formal enforcement action',
   penalty: 'Penalty',
+  federal_case: 'Federal enforcement case',
+  answered_significant_violation: 'In significant violation',
   significant_violation: 'Significant violation',
   current_significant_violation: 'In significant violation',
   violation: 'Violation',
@@ -106,13 +114,19 @@ const LABEL: Record<RecencyEventKind, string> = {
 function describe(e: RecencyEvent, f: ScoreFacts): string {
   const asOf = dataDate(f.asOf);
   switch (e.source) {
-    case 'dated':
+    case 'dated': {
       // ISO dates compare as strings; a future date is scored as at the as-of date, so say so
-      if (e.date! > f.asOf) return `${LABEL[e.kind]} on ${e.date}, after ${asOf}; counted as on it`;
-      if (e.date === f.asOf) return `${LABEL[e.kind]} on ${asOf}`;
-      return e.monthsAgo < 0.5 ? `${LABEL[e.kind]} on ${e.date}, less than a month before ${asOf}` : `${LABEL[e.kind]} on ${e.date}, ${months(e.monthsAgo)} before ${asOf}`;
+      const what = e.usd !== undefined && e.usd > 0 ? `${LABEL[e.kind]} (${usd(e.usd)})` : LABEL[e.kind];
+      if (e.date! > f.asOf) return `${what} on ${e.date}, after ${asOf}; counted as on it`;
+      if (e.date === f.asOf) return `${what} on ${asOf}`;
+      return e.monthsAgo < 0.5 ? `${what} on ${e.date}, less than a month before ${asOf}` : `${what} on ${e.date}, ${months(e.monthsAgo)} before ${asOf}`;
+    }
     case 'status':
-      return e.kind === 'current_significant_violation' ? `In significant violation at ${asOf}, per the current compliance status` : `In violation at ${asOf}, per the current compliance status`;
+      return e.kind === 'current_significant_violation'
+        ? `In significant violation at ${asOf}, per the current compliance status, with no enforcement action dated since it began`
+        : e.kind === 'answered_significant_violation'
+          ? `In significant violation at ${asOf}, per the current compliance status, and being addressed by enforcement`
+          : `In violation at ${asOf}, per the current compliance status`;
     case 'history':
     case 'program-history': {
       const whose = e.source === 'history' ? 'the quarterly history' : `the quarterly history under ${PROGRAM_NAMES[e.program!]}`;

@@ -1,5 +1,5 @@
 /**
- * Every tunable number of score method fcs-3.0, in one place so an analyst can read the whole
+ * Every tunable number of score method fcs-4.0, in one place so an analyst can read the whole
  * method here and in docs/scoring.md. Changing any value here changes scores: bump SCORE_VERSION.
  */
 
@@ -40,26 +40,48 @@ export const PENALTY_FLOOR_USD = 1_000;
 export const POINTS_PER_TENFOLD_PENALTY = 5;
 
 /**
- * recency: each kind of event takes up to `points` off recency when it happened at the as-of date,
- * fading linearly to nothing after `fadeMonths`. Only the heaviest current deduction counts:
- * recency asks "how recently was this facility in trouble", repetition is repeat_offender's job.
+ * violation_frequency, fcs-4.0: CWA_13QTRS_EFFLNT_EXCEEDANCES (effluent limit exceedances in 13
+ * quarters) costs EFFLUENT_POINTS for the first and as much again per doubling, at most
+ * EFFLUENT_CAP_POINTS: a discharge over its limit is worse than a late report, and more are worse.
+ */
+export const EFFLUENT_POINTS = 1.25;
+export const EFFLUENT_CAP_POINTS = 3.75;
+
+/**
+ * recency: each event takes up to `points` off recency at the as-of date, fading linearly to nothing
+ * after `fadeMonths`; only the heaviest counts (repetition is repeat_offender's job). fcs-4.0 sizes
+ * enforcement: a formal action, penalty or federal case weighs by its penalty (below), so a $500
+ * late-report penalty is not a refinery consent decree; an SNC left unanswered weighs the most.
  */
 export const RECENCY_EVENTS = {
-  formal_action: { points: 25, fadeMonths: ENFORCEMENT_WINDOW_MONTHS },
-  penalty: { points: 25, fadeMonths: ENFORCEMENT_WINDOW_MONTHS },
-  significant_violation: { points: 20, fadeMonths: 36 },
-  /** SNC at the as-of date weighs like enforcement taken today, so addressing it never costs recency. */
-  current_significant_violation: { points: 25, fadeMonths: 36 },
+  /** Formal action or penalty of no (or unknown) amount; a penalty's weight grows with its size (recencyWeightOfPenalty). */
+  formal_action: { points: 10, fadeMonths: ENFORCEMENT_WINDOW_MONTHS },
+  penalty: { points: 10, fadeMonths: ENFORCEMENT_WINDOW_MONTHS },
+  federal_case: { points: 10, fadeMonths: ENFORCEMENT_WINDOW_MONTHS },
+  informal_action: { points: 6, fadeMonths: 36 },
   violation: { points: 15, fadeMonths: 36 },
-  informal_action: { points: 15, fadeMonths: 36 },
+  significant_violation: { points: 20, fadeMonths: 36 },
+  /** SNC now with an enforcement response dated in its run: as an SNC quarter now. */
+  answered_significant_violation: { points: 20, fadeMonths: 36 },
+  /** SNC now with no enforcement response (EPA's worst case): all of recency. */
+  current_significant_violation: { points: 25, fadeMonths: 36 },
 } as const;
 export type RecencyEventKind = keyof typeof RECENCY_EVENTS;
 
 /**
+ * recency, fcs-4.0: a penalty (or a federal case's penalties) of PENALTY_RECENCY_FLOOR_USD or less
+ * weighs as a formal action (10); each tenfold above adds PENALTY_RECENCY_PER_TENFOLD, up to 25
+ * ($50k 15, $500k 20, $5M or more 25).
+ */
+export const PENALTY_RECENCY_FLOOR_USD = 5_000;
+export const PENALTY_RECENCY_PER_TENFOLD = 5;
+
+/**
  * Neutral rule for undated events (since fcs-2.0): an event known to exist in the window (count or
- * amount > 0) without a date in it costs no recency (fcs-1.0 placed it 30 months back, an invented
- * date); it still costs penalty_severity and repeat_offender in full. Without a quarterly history, n
- * violation quarters of 12 are placed as far back as the count allows (12 - n quarters).
+ * amount > 0) without a date in it costs no recency; it still costs penalty_severity and
+ * repeat_offender in full. Without a quarterly history, n violation quarters of 12 are placed as far
+ * back as the count allows (12 - n quarters). An undated action never answers an SNC (fcs-4.0): the
+ * data cannot show it came after the violation.
  */
 export const UNDATED_EVENT_RECENCY_POINTS = 0;
 
@@ -69,12 +91,19 @@ export const FURTHER_FORMAL_ACTION_POINTS = 4;
 export const POINTS_PER_INFORMAL_ACTION = 1;
 export const INFORMAL_ACTION_CAP_POINTS = 5;
 /**
- * repeat_offender: in SNC now and not addressed, i.e. no formal action (or federal case) in the 5-year
- * window and no CWA "resolved pending" code (EPA's "SNC without an enforcement response"). It is more
- * than the first formal action costs (FIRST_FORMAL_ACTION_POINTS) and as much as any further one, so
- * addressing an SNC never lowers a score, whatever the action's age.
+ * repeat_offender, fcs-4.0: an SNC now with no enforcement response dated on or after the first
+ * quarter of its current significant run (EPA's "SNC without a timely and appropriate enforcement
+ * response") costs UNANSWERED_SNC_POINTS, plus UNANSWERED_SNC_POINTS_PER_QUARTER for each further
+ * quarter of the run. The base is as much as any further formal action costs, so answering an SNC
+ * never lowers a score; a longer unanswered run always costs more.
  */
-export const UNADDRESSED_SNC_POINTS = 4;
+export const UNANSWERED_SNC_POINTS = 4;
+export const UNANSWERED_SNC_POINTS_PER_QUARTER = 1;
+/** penalty_severity, fcs-4.0: an unanswered SNC shows the gravity of the top penalty band (0 of 30 left). */
+export const UNANSWERED_SNC_PENALTY_SEVERITY_LOST = 30;
+
+/** active_enforcement, fcs-4.0: a formal action or federal case dated this many months before the as-of date, or less. */
+export const RECENT_ACTION_MONTHS = 12;
 
 /** A component's points once `lost` is taken off its `max`: whole points, never below 0 or above `max`. */
 export function pointsLeft(max: number, lost: number): number {

@@ -1,5 +1,5 @@
 import { sha256Hex } from '../hash';
-import { isActiveEnforcement } from './active-enforcement';
+import { activeEnforcementBasis } from './active-enforcement';
 import { explainFacts } from './explain';
 import { factsOf, type ScoreFacts } from './facts';
 import { BASELINE_POINTS, ScoreInputs, type ScoreExplanation, type ScoreResult } from './model';
@@ -9,7 +9,7 @@ import { repeatOffenderPoints } from './repeat-offender';
 import { violationFrequencyPoints } from './violation-frequency';
 
 /** Bumped whenever any formula or rule (src/scoring/rules.ts) changes; stored in the index and in every score_hash. */
-export const SCORE_VERSION = 'fcs-3.0';
+export const SCORE_VERSION = 'fcs-4.0';
 
 /**
  * The facility's score at `asOf` (YYYY-MM-DD, the dataset's date; never the wall clock):
@@ -38,6 +38,7 @@ function scoreOfFacts(f: ScoreFacts, score_hash: string): ScoreResult {
   const penalty_severity = penaltySeverityPoints(f);
   const recency = recencyPoints(f);
   const repeat_offender = repeatOffenderPoints(f);
+  const basis = activeEnforcementBasis(f);
   return {
     baseline: BASELINE_POINTS,
     violation_frequency,
@@ -45,7 +46,8 @@ function scoreOfFacts(f: ScoreFacts, score_hash: string): ScoreResult {
     recency,
     repeat_offender,
     overall: BASELINE_POINTS + violation_frequency + penalty_severity + recency + repeat_offender,
-    active_enforcement: isActiveEnforcement(f),
+    active_enforcement: basis !== null,
+    active_enforcement_basis: basis,
     score_hash,
   };
 }

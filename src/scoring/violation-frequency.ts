@@ -1,8 +1,10 @@
 import type { ScoreFacts } from './facts';
-import { programList } from './format';
+import { plural, programList } from './format';
 import { MAX_POINTS } from './model';
 import {
   CURRENT_SIGNIFICANT_POINTS,
+  EFFLUENT_CAP_POINTS,
+  EFFLUENT_POINTS,
   EXTRA_POINTS_PER_SIGNIFICANT_QUARTER,
   HISTORY_QUARTERS,
   pointsLeft,
@@ -18,17 +20,25 @@ function breadthLost(f: ScoreFacts): number {
   return extraInViolation * POINTS_PER_EXTRA_PROGRAM_IN_VIOLATION + extraInSnc * POINTS_PER_EXTRA_PROGRAM_IN_SNC;
 }
 
+/** Points lost to effluent exceedances: the first costs EFFLUENT_POINTS, each doubling as much again, at most the cap. */
+export function effluentLost(exceedances: number): number {
+  if (!(exceedances > 0)) return 0;
+  return Math.min(EFFLUENT_CAP_POINTS, EFFLUENT_POINTS * (1 + Math.log2(exceedances)));
+}
+
 /**
  * 0-15: 15 minus 1.25 per quarter of the last 12 in violation, 1.25 more per significant one, 3.75
  * more when significant now, and 1.25 / 2.5 per program beyond the first in violation / in SNC now
- * (a facility in SNC under two programs is worse than one under one).
+ * (a facility in SNC under two programs is worse than one under one), and up to 3.75 for effluent
+ * limit exceedances under the Clean Water Act (a discharge over its limit is worse than paperwork).
  */
 export function violationFrequencyPoints(f: ScoreFacts): number {
   const lost =
     f.quartersInViolation * POINTS_PER_VIOLATION_QUARTER +
     f.significantQuarters * EXTRA_POINTS_PER_SIGNIFICANT_QUARTER +
     (f.currentStatus === 'significant' ? CURRENT_SIGNIFICANT_POINTS : 0) +
-    breadthLost(f);
+    breadthLost(f) +
+    effluentLost(f.effluentExceedances);
   return pointsLeft(MAX_POINTS.violation_frequency, lost);
 }
 
@@ -39,6 +49,11 @@ function unknownNote(f: ScoreFacts): string {
 }
 
 export function explainViolationFrequency(f: ScoreFacts): string {
+  const effluent = f.effluentExceedances > 0 ? `; ${plural(f.effluentExceedances, 'effluent limit exceedance')} under the Clean Water Act in 13 quarters` : '';
+  return `${frequencyPhrase(f)}${effluent}`;
+}
+
+function frequencyPhrase(f: ScoreFacts): string {
   if (f.quartersInViolation === 0) {
     if (f.history === '' && f.notReported.includes('qtrs_with_nc')) return 'The source does not report quarters in violation; none shown';
     if (f.unknownQuarters > 0) {

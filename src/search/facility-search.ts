@@ -1,8 +1,8 @@
 import type { FacilityIndex } from '../index/facility-index';
 import { indexIdentity } from '../index/identity';
-import type { SearchFilters, SearchReader, SearchRow } from '../index/search/reader';
+import type { SearchFilters, SearchReader, SearchRow } from '../index/search-tables/reader';
 import type { CursorKey } from './cursor';
-import type { SearchRequest } from './query';
+import { TOTAL_CAP, type SearchRequest } from './query';
 import { registryIdIn } from './match';
 import { idf, matchesAll, relevance, wordCount } from './rank';
 import { WordPlanner, type QueryPlan } from './word-plan';
@@ -11,8 +11,10 @@ import { WordPlanner, type QueryPlan } from './word-plan';
 export type SearchHit = {
   registry_id: string;
   fac_name: string;
+  fac_street: string;
   fac_city: string;
   fac_state: string;
+  fac_zip: string;
   overall_score: number;
   active_enforcement: boolean;
   lat: number | null;
@@ -31,8 +33,8 @@ export const RANKED_MATCHES = 500;
 const LENGTH_SAMPLE = 1000;
 
 function hit(row: SearchRow, value: number): SearchHit {
-  const { registry_id, fac_name, fac_city, fac_state, overall_score, active_enforcement, lat, lng } = row;
-  return { registry_id, fac_name, fac_city, fac_state, overall_score, active_enforcement: active_enforcement === 1, lat, lng, key: { value, registryId: registry_id } };
+  const { registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, overall_score, active_enforcement, lat, lng } = row;
+  return { registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, overall_score, active_enforcement: active_enforcement === 1, lat, lng, key: { value, registryId: registry_id } };
 }
 
 /**
@@ -42,7 +44,7 @@ function hit(row: SearchRow, value: number): SearchHit {
 export const ID_MATCH_KEY = -Number.MAX_VALUE;
 
 /**
- * Search by words over one open index's search tables (src/index/search/reader.ts). Pages are
+ * Search by words over one open index's search tables (src/index/search-tables/reader.ts). Pages are
  * keyset pages: each starts strictly after the last (sort key, registry_id) of the previous one,
  * so no facility is skipped or repeated while the index is the same.
  */
@@ -55,7 +57,7 @@ export class FacilitySearch {
 
   /**
    * The search over `index`, or null when it has no search tables: its `.search` file is missing or
-   * belongs to another build (src/index/search/file.ts), and every search answers 503.
+   * belongs to another build (src/index/search-tables/file.ts), and every search answers 503.
    */
   static open(index: FacilityIndex, rankedMatches = RANKED_MATCHES): FacilitySearch | null {
     const reader = index.search();
@@ -102,6 +104,23 @@ export class FacilitySearch {
     const more = hits.length > r.limit;
     if (more) hits.pop();
     return { hits, more };
+  }
+
+  /**
+   * How many facilities the search finds, all pages together, counting stops at `cap` (then
+   * `capped`): the word matches passing the filters (checked against the fields when the plan's
+   * terms are shorter than its words), plus the facility a registry ID names when its words do not match it.
+   */
+  count(r: SearchRequest, cap = TOTAL_CAP): { total: number; capped: boolean } {
+    const plan = this.planner.plan(r.words);
+    const filters: SearchFilters = [r.state, r.naics, r.minScore, r.maxScore, r.activeEnforcement === null ? null : r.activeEnforcement ? 1 : 0];
+    let n = 0;
+    if (!plan.checked) n = this.reader.countMatching(plan.expression, filters, cap + 1);
+    else for (const row of this.reader.walkDocidOrder(plan.expression, filters, 0)) if (matchesAll(row, r.words) && ++n > cap) break;
+    const id = registryIdIn(r.words);
+    const named = id === null ? null : this.reader.byRegistryId(id, filters);
+    if (named && !matchesAll(named, r.words)) n++;
+    return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
   }
 
   /** Whether the FTS5 expression has more than `rankedMatches` candidates (counting stops there). */

@@ -3,7 +3,7 @@ export const MAX_QUERY_CHARS = 200;
 /** Most words in `q`; each is a prefix term every match must contain. */
 export const MAX_QUERY_WORDS = 12;
 
-// The index's tokenizer ('ascii', src/index/search/table.ts): every ASCII character that is not a
+// The index's tokenizer ('ascii', src/index/search-tables/table.ts): every ASCII character that is not a
 // letter or digit separates words; non-ASCII characters belong to words. Same rule here, so each
 // query word is exactly one index word.
 const SEPARATORS = /[\x00-\x2F\x3A-\x40\x5B-\x60\x7B-\x7F]+/;

@@ -1,7 +1,7 @@
 import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
 import { MAX_QUERY_CHARS, MAX_QUERY_WORDS } from './match';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './query';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOTAL_CAP } from './query';
 
 /**
  * The query parameters, for OpenAPI. `parseSearchQuery` (the route's `searchQuery` transform) reads
@@ -21,7 +21,7 @@ export const SearchQuery = t.Object(
     naics: t.Optional(t.String({ pattern: '^[0-9]{2,6}$', description: 'Only facilities whose NAICS code starts with these 2-6 digits', examples: ['3328'] })),
     min_score: t.Optional(t.Integer({ minimum: 0, maximum: 100, description: 'Only overall_score ≥ this' })),
     max_score: t.Optional(t.Integer({ minimum: 0, maximum: 100, description: 'Only overall_score ≤ this' })),
-    active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an open enforcement action; false: only those without' })),
+    active_enforcement: t.Optional(t.Boolean({ description: 'true: only facilities with an enforcement action in the last 12 months or a significant violation being addressed (docs/scoring.md); false: only those without' })),
     sort: t.Optional(
       t.Union([t.Literal('relevance'), t.Literal('score')], {
         default: 'relevance',
@@ -35,20 +35,23 @@ export const SearchQuery = t.Object(
   { noValidate: true },
 );
 
-/** An area item (spec 2.5) without the distance, plus where the facility is. */
+/** An area item without the distance, plus where the facility is. */
 export const SearchFacility = t.Object({
   registry_id: t.String({ examples: ['990004433640'] }),
   fac_name: t.String({ examples: ['ACME PLATING INC (FICTITIOUS)'] }),
   overall_score: t.Integer({ minimum: 0, maximum: 100 }),
   active_enforcement: t.Boolean(),
+  fac_street: t.String({ examples: ['1200 INDUSTRIAL PKWY'] }),
   fac_city: t.String({ examples: ['ELKHART'] }),
   fac_state: t.String({ examples: ['IN'] }),
+  fac_zip: t.String({ examples: ['46514'] }),
 });
 export type SearchFacility = Static<typeof SearchFacility>;
 
 export const SearchResult = t.Object({
   facilities: t.Array(SearchFacility),
-  total: t.Integer({ minimum: 0, description: 'Count of facilities on this page (at most `limit`)' }),
+  total: t.Integer({ minimum: 0, maximum: TOTAL_CAP, description: `How many facilities the search finds over all its pages (the same on each page), counted up to ${TOTAL_CAP}` }),
+  total_capped: t.Boolean({ description: `true when more than ${TOTAL_CAP} facilities match: \`total\` is then ${TOTAL_CAP}, a lower bound` }),
   next_cursor: t.Union([t.String(), t.Null()], { description: 'Pass as `cursor` for the next page; null on the last page' }),
 });
 export type SearchResult = Static<typeof SearchResult>;

@@ -4,6 +4,11 @@ import { decodeCursor } from './cursor';
 import type { SearchRequest } from './request';
 import { MAX_QUERY_CHARS, MAX_QUERY_WORDS, queryWords } from './match';
 
+/**
+ * Matches counted for a search's `total`: beyond it, counting a 3-letter prefix of a common word
+ * would read 10^5 facilities per page, so the answer says `total_capped` instead.
+ */
+export const TOTAL_CAP = 1000;
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
 

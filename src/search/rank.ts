@@ -69,7 +69,7 @@ export function wordCount(f: Fields): number {
 
 /**
  * FTS5's bm25() with the field weights, computed here from the facility's own fields, so the index
- * keeps no positions or field lengths (src/index/search/table.ts): for each query word, its
+ * keeps no positions or field lengths (src/index/search-tables/table.ts): for each query word, its
  * weighted count of words it starts (4 per word of the name, 2 city, 2 ZIP, 1 street), saturated
  * by the facility's word count against `avgWords`, times the word's IDF. Negated like bm25(), so
  * smaller is better and the order is ascending.

@@ -16,11 +16,14 @@ export function searchFacilities(search: FacilitySearch, r: SearchRequest): { re
       fac_name: h.fac_name,
       overall_score: h.overall_score,
       active_enforcement: h.active_enforcement,
+      fac_street: h.fac_street,
       fac_city: h.fac_city,
       fac_state: h.fac_state,
+      fac_zip: h.fac_zip,
     };
   });
   const last = hits.at(-1);
   const next_cursor = more && last ? encodeCursor(last.key, r, search.fingerprint) : null;
-  return { result: { facilities, total: facilities.length, next_cursor }, locations };
+  const { total, capped } = search.count(r);
+  return { result: { facilities, total, total_capped: capped, next_cursor }, locations };
 }

@@ -1,5 +1,5 @@
-import type { DocidSpace } from '../index/search/docids';
-import type { SearchReader } from '../index/search/reader';
+import type { DocidSpace } from '../index/search-tables/docids';
+import type { SearchReader } from '../index/search-tables/reader';
 import { matchExpression } from './match';
 import { startsAWord } from './rank';
 
@@ -11,7 +11,7 @@ export const SAMPLE = 64;
  * (FTS5 merges the lists of every word it starts, in full, which is cheap only for a rare word).
  */
 export const DENSE = 1 / 8;
-/** Lengths with a prefix list (src/index/search/table.ts, prefix='3 4'). */
+/** Lengths with a prefix list (src/index/search-tables/table.ts, prefix='3 4'). */
 const SHORTEST_LISTED = 3;
 const LONGEST_LISTED = 4;
 /** Word plans kept per open index; the plan depends only on the word and the index file. */

@@ -1,7 +1,7 @@
 import { t, type Static } from './typebox';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../errors';
 
-/** Spec 2.1: present on every JSON response, success or error. */
+/** docs/api.md, Envelope: present on every JSON response, success or error. */
 export const Meta = t.Object(
   {
     request_id: t.String({
@@ -12,7 +12,7 @@ export const Meta = t.Object(
     timestamp: t.String({ format: 'date-time', examples: ['2026-11-22T01:30:00.000Z'] }),
     response_time_ms: t.Integer({ minimum: 0, examples: [1] }),
   },
-  { description: 'Response metadata (spec 2.1)' },
+  { description: 'Response metadata' },
 );
 export type Meta = Static<typeof Meta>;
 
@@ -30,8 +30,8 @@ function errorEnvelopeOf(codes: readonly ErrorCode[], description: string) {
   );
 }
 
-/** Spec 2.7 / 7: the error body, `code` one of the closed set of src/errors.ts. */
-export const ErrorEnvelope = errorEnvelopeOf(ERROR_CODES, 'Error envelope (spec 7)');
+/** docs/api.md, Errors: the error body, `code` one of the closed set of src/errors.ts. */
+export const ErrorEnvelope = errorEnvelopeOf(ERROR_CODES, 'Error envelope');
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;
 
 type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
@@ -53,7 +53,7 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, ReturnType
   for (const [status, these] of byStatus) {
     const key = these.join(',');
     let schema = envelopesByCodes.get(key);
-    if (!schema) envelopesByCodes.set(key, (schema = errorEnvelopeOf(these, `Error envelope (spec 7): ${these.join(' or ')}`)));
+    if (!schema) envelopesByCodes.set(key, (schema = errorEnvelopeOf(these, `Error envelope: ${these.join(' or ')}`)));
     out[status] = schema;
   }
   return out;
@@ -61,8 +61,8 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, ReturnType
 
 /**
  * `{ data, meta }` schema for a success body whose data is `data`. Marked `noValidate`: Elysia
- * would otherwise re-check every success body at run time (about 50 µs per lookup, half the
- * request); the schemas still drive OpenAPI, and tests check bodies against them (test/helpers.ts).
+ * would otherwise re-check every success body at run time (a large share of a lookup's time); the
+ * schemas still drive OpenAPI, and tests check bodies against them (test/helpers.ts).
  */
 export const Envelope = <T extends Parameters<typeof t.Object>[0]>(data: ReturnType<typeof t.Object<T>>) =>
   t.Object({ data, meta: Meta }, { noValidate: true });

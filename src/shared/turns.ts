@@ -7,7 +7,7 @@ export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** JSON texts parsed with a turn for requests after about every MiB (100 lists of 10,000 IDs are 14 MB). */
+/** JSON texts parsed with a turn for requests after about every MiB (an account's lists at their limits are many MiB). */
 export async function parseInTurns<T>(texts: readonly string[]): Promise<T[]> {
   const out: T[] = [];
   let since = 0;

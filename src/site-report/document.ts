@@ -82,12 +82,14 @@ function drawCover(f: Flow, r: SiteReport, v: SiteReportView): void {
   f.y -= 10;
   if (s.approximate) drawWarning(f, 'APPROXIMATE LOCATION', s.note);
   const facts: [string, string][] = [
-    ['Coordinates', `${formatCoordinates(s.lat, s.lng)}  (${s.lat.toFixed(5)}, ${s.lng.toFixed(5)})`],
+    // said once: a site titled by its coordinates gets the decimal form here, and "how" only when it adds to "located by"
+    ['Coordinates', s.name || s.address ? `${formatCoordinates(s.lat, s.lng)}  (${s.lat.toFixed(5)}, ${s.lng.toFixed(5)})` : `${s.lat.toFixed(5)}, ${s.lng.toFixed(5)}`],
     ['Located by', LOCATED_BY[s.located_by]],
     // a ZIP centre's note is in the warning box above
-    ...(s.approximate ? [] : [['How', s.note] as [string, string]]),
+    ...(s.approximate || s.located_by === 'coordinates' ? [] : [['How', s.note] as [string, string]]),
     ['ZIP code', s.zip ?? 'Not given'],
-    ['Data', `${r.dataset.name}, as of ${r.dataset.as_of}${r.dataset.fictitious ? ' (FICTITIOUS sample)' : ''}; scoring method ${r.dataset.score_version}`],
+    // the sample's name already says FICTITIOUS: the mark is added only to a name that does not
+    ['Data', `${r.dataset.name}, as of ${r.dataset.as_of}${r.dataset.fictitious && !/fictitious/i.test(r.dataset.name) ? ' (FICTITIOUS sample)' : ''}; scoring method ${r.dataset.score_version}`],
     ['Generated', `${printedTime(v.generated_at)}, document ${v.document_id}`],
   ];
   for (const [label, value] of facts) {

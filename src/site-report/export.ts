@@ -2,7 +2,6 @@ import type { IndexInfo } from '../index/model';
 import { indexIdentity } from '../index/identity';
 import { ReportCache } from '../reports/cache';
 import type { CacheOutcome } from '../reports/model';
-import type { SiteReport } from './model';
 import type { SiteQuery } from './service';
 
 /** Bumped when the site report's layout or wording changes, so cached PDFs of the old look are not served. */
@@ -21,24 +20,22 @@ export function siteReportKey(q: SiteQuery, info: IndexInfo): string {
 }
 
 /**
- * The PDF of the report of `query`: from the cache when a fresh copy exists (24 h, the dossier's cache and
- * rules), else rendered now, stamped with the time and its document ID, and stored.
- * A cache that cannot be read or written (a full or read-only disk) only costs a render.
+ * The PDF of the report of `query`: from the cache when a fresh copy exists (24 h, the dossier's
+ * cache and rules), else rendered by `render` (on a render worker: src/render/jobs.ts, stamped with
+ * the time and this document ID) and stored. A cache that cannot be read or written (a full or
+ * read-only disk) only costs a render.
  */
 export async function exportSiteReport(input: {
   query: SiteQuery;
-  /** The report itself: built only when rendering (a cache hit needs none of it). */
-  build: () => SiteReport;
+  /** Renders the report with this document ID: called only on a cache miss. */
+  render: (documentId: string) => Promise<Uint8Array>;
   info: IndexInfo;
   cache: ReportCache | null;
-  now: number;
 }): Promise<{ pdf: Uint8Array; cache: CacheOutcome }> {
   const key = siteReportKey(input.query, input.info);
   const cached = input.cache ? await input.cache.get(key).catch(() => null) : null;
   if (cached) return { pdf: cached, cache: 'HIT' };
-  // loaded on the first render, as the dossier's: pdf-lib costs start time (src/reports/service.ts)
-  const { renderSiteReport } = await import('./document');
-  const pdf = await renderSiteReport({ report: input.build(), generated_at: input.now, document_id: key.slice(0, 16) });
+  const pdf = await input.render(key.slice(0, 16));
   const stored = input.cache ? await input.cache.put(key, pdf).catch(() => false) : false;
   return { pdf, cache: stored ? 'MISS' : 'BYPASS' };
 }

@@ -5,6 +5,7 @@ import { offlineGeocoder } from '../demo/offline-geocoder';
 import { searchFallbackGeocoder } from '../demo/search-fallback';
 import { AppError } from '../errors';
 import type { FacilityIndex } from '../index/facility-index';
+import { US_STATE_CODES } from '../shared/us-states';
 import type { FacilitySearch } from '../search/facility-search';
 import type { Site } from './model';
 import type { SiteRequest } from './request';
@@ -23,18 +24,61 @@ export function offlineLocator(index: FacilityIndex, search: FacilitySearch | nu
   return geocoderChain([offlineGeocoder(index), ...(search ? [searchFallbackGeocoder(index, search)] : [])]);
 }
 
-type ZipTable = { lookup(zip: string): { latitude: number; longitude: number } | undefined };
+type ZipRow = { latitude: number; longitude: number; city: string; state: string };
+type ZipTable = { lookup(zip: string): ZipRow | undefined; lookupByName(city: string, state: string): ZipRow[] };
 let zipTable: ZipTable | undefined;
 
 /**
  * Centre of a 5-digit ZIP from the bundled `zipcodes` table (federalgovernmentzipcodes.us), or null.
- * Loaded on the first ZIP-only match (a 5 MB object literal, ~0.9 s), as the demo loads it.
+ * Loaded on the first ZIP-only match (a large object literal, slow to load), as the demo loads it.
  */
 export function zipCentroid(zip: string): { lat: number; lng: number } | null {
   zipTable ??= require('zipcodes') as ZipTable;
   const z = zipTable.lookup(zip);
   return z && Number.isFinite(z.latitude) && Number.isFinite(z.longitude) ? { lat: z.latitude, lng: z.longitude } : null;
 }
+
+/**
+ * Centre of a city from the same table: the mean of its ZIP centres ("Houston, TX": 190 ZIPs). A city
+ * given without a state is taken in the state where it has the most ZIPs (Houston: TX), as a reader would.
+ */
+export function cityCentroid(city: string, state: string | null): { lat: number; lng: number; city: string; state: string } | null {
+  zipTable ??= require('zipcodes') as ZipTable;
+  const table = zipTable;
+  const states = state ? [state] : [...US_STATE_CODES];
+  const rows = states.map((st) => table.lookupByName(city, st).filter((z) => Number.isFinite(z.latitude) && Number.isFinite(z.longitude))).reduce((a, b) => (b.length > a.length ? b : a), []);
+  if (rows.length === 0) return null;
+  const mean = (f: (z: ZipRow) => number) => rows.reduce((sum, z) => sum + f(z), 0) / rows.length;
+  return { lat: mean((z) => z.latitude), lng: mean((z) => z.longitude), city: rows[0]!.city, state: rows[0]!.state };
+}
+
+/** A place typed into the area view, located: where, how, and the words that say what was found. */
+export type Place = { lat: number; lng: number; located_by: 'zip' | 'city' | 'address'; label: string };
+
+/**
+ * Locates a place offline: a ZIP (its centre), "City, ST" or a city alone (the centre of its
+ * ZIPs), else a street address matched to the facility the index files there (its coordinates),
+ * else the ZIP the address ends with. Null when none of these finds it.
+ */
+export async function locatePlace(place: string, locator: Geocoder): Promise<Place | null> {
+  const text = place.trim().replace(/\s+/g, ' ');
+  const zip = /^(\d{5})(?:-\d{4})?$/.exec(text)?.[1];
+  if (zip) {
+    const c = zipCentroid(zip);
+    return c && { ...round(c), located_by: 'zip', label: `ZIP ${zip} (its centre)` };
+  }
+  const cityState = /^([A-Za-z][A-Za-z .'-]*?)(?:,\s*|\s+)([A-Za-z]{2})$/.exec(text);
+  const st = cityState?.[2]!.toUpperCase();
+  const city = cityState && US_STATE_CODES.has(st!) ? cityCentroid(cityState[1]!, st!) : /^[A-Za-z][A-Za-z .'-]*$/.test(text) ? cityCentroid(text, null) : null;
+  if (city) return { ...round(city), located_by: 'city', label: `${city.city}, ${city.state} (the centre of its ZIP codes)` };
+  const hit = await locator.geocode(text);
+  if (hit) return { ...round(hit), located_by: 'address', label: `${hit.matched} (a facility filed at that address)` };
+  const tail = trailingZip(text);
+  const c = tail ? zipCentroid(tail) : null;
+  return c && { ...round(c), located_by: 'zip', label: `ZIP ${tail} (its centre; the street matched no facility)` };
+}
+
+const round = (p: { lat: number; lng: number }) => ({ lat: roundCoordinate(p.lat), lng: roundCoordinate(p.lng) });
 
 /** A ZIP at the end of a one-line address ("..., TX 77002" or "77002-1234"), or ''. */
 function trailingZip(address: string): string {

@@ -50,7 +50,7 @@ export function drawFindings(f: Flow, r: SiteReport): void {
     { label: 'Categories', width: 84, cell: (g) => g.categories.map((c) => CATEGORY_SHORT[c] ?? c).join(', ') },
     { label: 'Score', width: 40, align: 'right', cell: (g) => [String(g.overall_score), scoreBand(g.overall_score).label], color: (g) => scoreBand(g.overall_score).color },
     { label: 'SNC now', width: 28, align: 'center', cell: (g) => yesNo(g.significant_violation) },
-    { label: 'Open enf.', width: 28, align: 'center', cell: (g) => yesNo(g.active_enforcement) },
+    { label: 'Enf. 12 mo', width: 28, align: 'center', cell: (g) => yesNo(g.active_enforcement) },
     { label: 'Programs', width: 50, cell: (g) => g.programs.join(', ') || '-' },
   ];
   drawTable(f, columns, numbered, { size: 7.5, maxLines: 4 });
@@ -67,7 +67,7 @@ export function drawUnmapped(f: Flow, r: SiteReport): void {
     { label: 'Record types', width: 110, cell: (g) => g.categories.map((c) => CATEGORY_SHORT[c] ?? c).join(', ') || '-' },
     { label: 'Score', width: 40, align: 'right', cell: (g) => String(g.overall_score), color: (g) => scoreBand(g.overall_score).color },
     { label: 'SNC now', width: 34, align: 'center', cell: (g) => yesNo(g.significant_violation) },
-    { label: 'Open enf.', width: 34, align: 'center', cell: (g) => yesNo(g.active_enforcement) },
+    { label: 'Enf. 12 mo', width: 34, align: 'center', cell: (g) => yesNo(g.active_enforcement) },
     { label: 'Programs', width: 60, cell: (g) => g.programs.join(', ') || '-' },
   ];
   drawTable(f, columns, r.unmapped.facilities, { size: 7.5 });

@@ -1,4 +1,5 @@
 import { AppError } from '../errors';
+import { namedItems, problemsMessage } from '../shared/problems';
 import { CATEGORY_KEYS, MAX_SEARCH_MILES, defaultDistances, type CategoryKey } from './categories';
 
 /** A site report request, checked. */
@@ -38,7 +39,8 @@ export function checkSiteRequest(body: unknown): SiteRequest {
   const b = body as Record<string, unknown>;
   const shape: string[] = [];
   const range: string[] = [];
-  for (const k of Object.keys(b)) if (!FIELDS.includes(k)) shape.push(`${JSON.stringify(k.slice(0, 40))} is not a field; the fields are ${FIELDS.join(', ')}`);
+  const unknown = Object.keys(b).filter((k) => !FIELDS.includes(k));
+  if (unknown.length > 0) shape.push(`unknown ${unknown.length === 1 ? 'field' : 'fields'} ${namedItems(unknown.map((k) => JSON.stringify(k.slice(0, 40))))}; the fields are ${FIELDS.join(', ')}`);
 
   // each reader records its problem and answers null, so every field is checked in one pass
   const number = (name: string, v: unknown, ok: (n: number) => boolean, what: string): number | null => {
@@ -90,7 +92,7 @@ export function checkSiteRequest(body: unknown): SiteRequest {
     }
   }
 
-  if (shape.length > 0) throw new AppError('INVALID_BODY', shape.join('; '));
-  if (range.length > 0) throw new AppError('VALIDATION_ERROR', range.join('; '));
+  if (shape.length > 0) throw new AppError('INVALID_BODY', problemsMessage(shape));
+  if (range.length > 0) throw new AppError('VALIDATION_ERROR', problemsMessage(range));
   return { point: lat !== null && lng !== null ? { lat, lng } : null, address, zip, name, distances };
 }

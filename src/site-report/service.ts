@@ -45,21 +45,13 @@ function recordOf(score: number, activeEnforcement: boolean, facts: SiteFacts) {
 }
 
 /**
- * A site report before its findings take a form: the report with `findings` still empty (every
- * other part done, the summary's counts included) and the facilities listed, nearest first. The
- * JSON answer writes the findings straight to bytes from it (./json-body.ts); every other form
- * makes them objects (`buildSiteReport`).
- */
-export type SiteReportParts = { report: SiteReport; listed: Listed[] };
-
-/**
  * The site report's parts (docs/site-report.md): every facility within the largest search distance
  * is tested once; it is listed when it falls under at least one category within that category's
  * distance, with every such category. Everything a finding shows is in the spatial index (its
  * site facts, score, flag, name and address: src/index/site-facts.ts), so a dense site's thousands
  * of candidates cost no SQLite read.
  */
-export function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): SiteReportParts {
+function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): { report: SiteReport; listed: Listed[] } {
   const { site } = q;
   const asOf = index.info.as_of;
   const { searched, coverage } = searchedCategories(index, q.distances);
@@ -98,8 +90,8 @@ export function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: 
 }
 
 /**
- * The site report with its findings as objects (the PDF, CSV and GeoJSON forms). `locations`, when
- * given, receives each finding's coordinates (the export forms), from the spatial index too.
+ * The site report, every form's (JSON, CSV, GeoJSON, PDF). `locations`, when given, receives each
+ * finding's coordinates (the export forms), from the spatial index too.
  */
 export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery, locations?: Map<string, Location>): SiteReport {
   const { report, listed: list } = siteReportParts(index, spatial, q);
@@ -219,7 +211,7 @@ function coverageNote(c: CategoryRule, cov: Coverage): string {
 /** Facilities without coordinates in the site's ZIP, with the categories whose record type they have. */
 function unmappedOf(index: FacilityIndex, zip: string | null, searched: Searched[], asOf: string): SiteReport['unmapped'] {
   if (zip === null) {
-    return { zip, searched: false, note: 'No ZIP for the site (give `zip` with coordinates), so facilities without coordinates were not looked for.', facilities: [] };
+    return { zip, searched: false, note: 'No ZIP for the site (give a ZIP with the coordinates), so facilities without coordinates were not looked for.', facilities: [] };
   }
   const rows = index.unmappedInZip(zip);
   if (rows === null) {

@@ -1,7 +1,7 @@
 /**
  * Worker thread that checkpoints the state file's WAL for the serving process. SQLite's automatic
  * checkpoint runs inside whichever commit crosses 1,000 WAL pages and fsyncs there: on the event
- * loop that is a ~5 ms stall of every in-flight request about once a second under load. Here it
+ * loop that is a stall of every in-flight request, again and again under load. Here it
  * runs on its own connection and thread; PASSIVE never blocks the writer.
  */
 import { Database } from 'bun:sqlite';

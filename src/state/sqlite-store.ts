@@ -7,6 +7,8 @@ import { BackgroundCheckpointer } from './checkpointer';
 import { UsageLedger } from './usage-ledger';
 import { WindowLimiter } from './window-limiter';
 import { SqliteWatchStore } from './sqlite-watch-store';
+import { AppError } from '../errors';
+import { STORE_RETRY_AFTER_S } from './storage-error';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS account (
@@ -28,6 +30,10 @@ CREATE TABLE IF NOT EXISTS usage (
   calls INTEGER NOT NULL,
   PRIMARY KEY (account_id, month)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS heartbeat (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  at INTEGER NOT NULL
+);
 `;
 
 type AccountRow = Omit<Account, 'tier'> & { tier: string };
@@ -51,6 +57,8 @@ export class SqliteStateStore implements StateStore {
   private readonly dataVersion;
   private readonly q;
   private checkpointer: BackgroundCheckpointer | null = null;
+  /** When a counted call last failed because the store could not write (performance.now()). */
+  private countFailedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly path: string) {
     this.db = new Database(path, { create: true, strict: true });
@@ -181,7 +189,10 @@ export class SqliteStateStore implements StateStore {
   }
 
   consumeMonthly(accountId: string, limit: number, now: number): Promise<CountResult> {
-    return this.ledger.consume(accountId, limit, now);
+    return this.ledger.consume(accountId, limit, now).catch((e: unknown) => {
+      if (e instanceof AppError && e.errorCode === 'SERVICE_UNAVAILABLE') this.countFailedAt = performance.now();
+      throw e;
+    });
   }
 
   async refundMonthly(accountId: string, now: number) {
@@ -196,9 +207,17 @@ export class SqliteStateStore implements StateStore {
     return this.windows.hit(key, limit, windowMs, now);
   }
 
+  /**
+   * A real write, committed: taking the write lock alone succeeds on a full disk, where every
+   * counted call then fails. One row, rewritten in place, so probes do not grow the file.
+   */
   async ping() {
+    // On a full disk some commits still fit (a WAL reused after a checkpoint) while others fail: a
+    // counted call refused lately says not writable whatever the heartbeat managed.
+    if (performance.now() - this.countFailedAt < STORE_RETRY_AFTER_S * 1000) return false;
     try {
-      this.db.exec('BEGIN IMMEDIATE; ROLLBACK;');
+      // Not through q: it changes no account, so it leaves the key cache alone.
+      this.db.run('INSERT INTO heartbeat (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at', [Date.now()]);
       return true;
     } catch {
       return false;

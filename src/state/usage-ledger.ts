@@ -1,6 +1,7 @@
 import type { Database } from 'bun:sqlite';
 import type { CountResult } from './model';
 import { monthOf } from './store';
+import { storeUnavailable } from './storage-error';
 
 function tallyKey(accountId: string, month: string): string {
   return `${accountId}|${month}`;
@@ -54,8 +55,9 @@ export class UsageLedger {
           resolve();
         } catch (e) {
           // Not durable: forget the tally so the next call re-reads the truth from disk.
+          // A store that cannot write (disk full) is a 503 to every caller of the batch, with nothing counted.
           for (const key of batch.keys()) this.tally.delete(key);
-          reject(e);
+          reject(storeUnavailable(e) ?? e);
         }
       }),
     );

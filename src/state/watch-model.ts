@@ -6,10 +6,13 @@ import { t, type Static } from '../shared/typebox';
  */
 
 /** What a watchlist reacts to (docs/api.md, "Watchlists"); absent = any change. */
+/** Changes made only by a new score method (reason 'method') are not the facility's: a rule ignores them unless it sets this. */
+const IncludeMethodChanges = t.Optional(t.Boolean({ description: "true: also report changes made only by a new score method (reason 'method'); default false" }));
+
 export const Rule = t.Union([
-  t.Object({ type: t.Literal('any_change') }, { additionalProperties: false }),
-  t.Object({ type: t.Literal('score_dropped'), min_points: t.Integer({ minimum: 1, maximum: 100 }) }, { additionalProperties: false }),
-  t.Object({ type: t.Literal('enforcement_started') }, { additionalProperties: false }),
+  t.Object({ type: t.Literal('any_change'), include_method_changes: IncludeMethodChanges }, { additionalProperties: false }),
+  t.Object({ type: t.Literal('score_dropped'), min_points: t.Integer({ minimum: 1, maximum: 100 }), include_method_changes: IncludeMethodChanges }, { additionalProperties: false }),
+  t.Object({ type: t.Literal('enforcement_started'), include_method_changes: IncludeMethodChanges }, { additionalProperties: false }),
   t.Object({ type: t.Literal('facility_removed') }, { additionalProperties: false }),
 ]);
 export type Rule = Static<typeof Rule>;

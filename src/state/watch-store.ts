@@ -31,7 +31,7 @@ export interface WatchStore {
   listWatchlists(accountId: string): Promise<WatchlistRecord[]>;
   /**
    * The account's lists without their IDs (a count instead), oldest first, read without parsing the
-   * IDs: 100 lists of 10,000 IDs parsed whole took 0.6-1.6 s of one thread on the shared machine.
+   * IDs: an account's lists at their limits, parsed whole, held the thread for far too long.
    */
   watchlistSummaries(accountId: string): Promise<WatchlistSummaryRecord[]>;
   /** Lists with a webhook URL, of every account (for turning a release into events). */

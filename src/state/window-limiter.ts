@@ -1,6 +1,6 @@
 import type { CountResult } from './model';
 
-/** Default ceiling on tracked keys: about 185 bytes each (100,000 keys measured at ~18 MB, docs/demo.md). */
+/** Default ceiling on tracked keys, which bounds the limiter's memory (docs/benchmarks.md, Demo lookup). */
 export const DEFAULT_MAX_KEYS = 250_000;
 
 /**

@@ -1,10 +1,11 @@
 import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
 import { Attempt, Delivery, EventType, Rule, type WatchlistRecord, type WatchlistSummaryRecord } from '../state/watch-model';
+import { ChangeReason } from '../index/history-tables/model';
 
 export { Attempt, Delivery, EventType, Rule, type WatchlistRecord, type WatchlistSummaryRecord };
 
-const RegistryId = t.String({ pattern: '^[0-9]{1,15}$', examples: ['110000350174'] });
+const RegistryId = t.String({ pattern: '^[0-9]{12}$', examples: ['110000350174'] });
 
 /** Pages of a list's IDs (`GET /watchlists/{id}/registry_ids`). */
 export const DEFAULT_ID_PAGE = 1_000;
@@ -59,6 +60,7 @@ export const ChangeItem = t.Object({
   active_enforcement: t.Union([t.Boolean(), t.Null()]),
   previous_enforcement: t.Union([t.Boolean(), t.Null()]),
   score_version: t.String(),
+  reason: ChangeReason,
 });
 export type ChangeItem = Static<typeof ChangeItem>;
 
@@ -79,3 +81,33 @@ export const ChangesResponse = Envelope(
 export const DeliveriesResponse = Envelope(t.Object({ watchlist_id: t.String(), deliveries: t.Array(Delivery), total: t.Integer() }));
 export const RedeliverResponse = Envelope(t.Object({ id: t.String(), status: t.Literal('pending') }));
 export const SecretResponse = Envelope(t.Object({ id: t.String(), webhook_secret: t.String() }));
+
+/** One watched facility as the list shows it: what the index holds now, and its latest change of any release held. */
+export const WatchedFacility = t.Object({
+  registry_id: t.String(),
+  fac_name: t.Union([t.String(), t.Null()], { description: 'null: not in the served release (not yet, or removed)' }),
+  overall_score: t.Union([t.Integer({ minimum: 0, maximum: 100 }), t.Null()]),
+  active_enforcement: t.Union([t.Boolean(), t.Null()]),
+  last_change: t.Union(
+    [
+      t.Object({
+        as_of: t.String({ description: 'The release of the change' }),
+        kind: t.Union([t.Literal('added'), t.Literal('changed'), t.Literal('removed')]),
+        overall_score: t.Union([t.Integer(), t.Null()]),
+        previous_score: t.Union([t.Integer(), t.Null()]),
+      }),
+      t.Null(),
+    ],
+    { description: 'The latest release in which the facility changed (any rule); null when no release held shows a change' },
+  ),
+});
+export type WatchedFacility = Static<typeof WatchedFacility>;
+
+export const WatchedFacilitiesResponse = Envelope(
+  t.Object({
+    watchlist_id: t.String(),
+    facilities: t.Array(WatchedFacility, { description: 'One page of the list, by registry ID ascending' }),
+    total: t.Integer({ minimum: 0, description: 'How many IDs the whole list holds' }),
+    next_cursor: t.Union([t.String(), t.Null()], { description: 'Give as `cursor` for the next page; null on the last page' }),
+  }),
+);

@@ -1,4 +1,4 @@
-import { QueryReader } from '../shared/query-params';
+import { QueryReader } from '../wire/query-params';
 import { DEFAULT_ID_PAGE, MAX_ID_PAGE } from './model';
 
 /**
@@ -25,10 +25,13 @@ export function parseDeliveriesQuery(params: URLSearchParams): { limit: number }
   return { limit };
 }
 
-export function parseIdPageQuery(params: URLSearchParams): { cursor: string | null; limit: number } {
+/** A page of a list's facilities (`/facilities`): each is a summary read and a history lookup. */
+export const MAX_FACILITY_PAGE = 100;
+
+export function parseIdPageQuery(params: URLSearchParams, max = MAX_ID_PAGE): { cursor: string | null; limit: number } {
   const q = new QueryReader(params);
   const cursor = q.matching('cursor', /^[0-9]{1,15}$/, 'the next_cursor of the page before (a registry ID of 1 to 15 digits)');
-  const limit = q.wholeNumber('limit', 1, MAX_ID_PAGE, DEFAULT_ID_PAGE);
+  const limit = q.wholeNumber('limit', 1, max, Math.min(DEFAULT_ID_PAGE, max));
   q.done();
   return { cursor, limit };
 }

@@ -1,4 +1,4 @@
-import type { ReleaseChange } from '../index/history/release-changes';
+import type { ReleaseChange } from '../index/history-tables/release-changes';
 import type { ChangeItem, EventType, Rule } from './model';
 
 /**
@@ -9,6 +9,8 @@ import type { ChangeItem, EventType, Rule } from './model';
  */
 export function eventTypeOf(change: ReleaseChange, rule: Rule | null): EventType | null {
   if (change.kind === 'added') return null;
+  // a new score method is not a change of the facility: reported only to a rule that asks
+  if (change.reason === 'method' && !(rule !== null && 'include_method_changes' in rule && rule.include_method_changes === true)) return null;
   const removed = change.kind === 'removed';
   const started = !removed && change.active_enforcement === true && change.previous_enforcement !== true;
   switch (rule?.type ?? 'any_change') {

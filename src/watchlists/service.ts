@@ -5,7 +5,8 @@ import type { WatchStore } from '../state/watch-store';
 import type { WebhookAllowList } from './webhooks/allow-list';
 import { newWebhookSecret } from './webhooks/signing';
 import { WATCHLIST_LIMITS } from './limits';
-import type { ChangeItem, CreateBody, PatchBody, Watchlist, WatchlistRecord, WatchlistSummary, WatchlistSummaryRecord } from './model';
+import type { ChangeItem, CreateBody, PatchBody, WatchedFacility, Watchlist, WatchlistRecord, WatchlistSummary, WatchlistSummaryRecord } from './model';
+import type { ReleaseChange } from '../index/history-tables/release-changes';
 import { matchChange } from './rules';
 
 export type WatchDeps = { watch: WatchStore; index: FacilityIndex; allow: WebhookAllowList; now: number };
@@ -124,4 +125,27 @@ export function watchlistChanges(index: FacilityIndex, w: WatchlistRecord, since
     .map((c) => matchChange(c, w.rule))
     .filter((c): c is ChangeItem => c !== null);
   return { since: lower, as_of: newest.as_of, changes };
+}
+
+/** A page of the list's facilities with their names, scores and latest change (the page's list view). */
+export function watchedFacilities(index: FacilityIndex, w: WatchlistRecord, cursor: string | null, limit: number): { facilities: WatchedFacility[]; next_cursor: string | null } {
+  const { registry_ids, next_cursor } = registryIdPage(w, cursor, limit);
+  const releases = index.releases();
+  const latest = new Map<string, ReleaseChange>();
+  for (const c of index.changesOfIds(registry_ids, 0, releases[releases.length - 1]!.seq)) {
+    const seen = latest.get(c.registry_id);
+    if (!seen || c.as_of > seen.as_of) latest.set(c.registry_id, c);
+  }
+  const facilities = registry_ids.map((id) => {
+    const row = index.getSummary(id);
+    const c = latest.get(id);
+    return {
+      registry_id: id,
+      fac_name: row?.fac_name ?? null,
+      overall_score: row?.overall_score ?? null,
+      active_enforcement: row ? row.active_enforcement : null,
+      last_change: c ? { as_of: c.as_of, kind: c.kind, overall_score: c.overall_score, previous_score: c.previous_score } : null,
+    };
+  });
+  return { facilities, next_cursor };
 }

@@ -4,7 +4,7 @@ import { json, makeWorld } from '../helpers';
 const world = makeWorld();
 const starterKey = (await world.keyFor('starter', { monthlyLimit: 1_000 })).key;
 
-describe('API-key authentication (spec 5)', () => {
+describe('API-key authentication', () => {
   const id = '/api/v1/facility/990000000001';
   it.each([
     ['no key', {}],

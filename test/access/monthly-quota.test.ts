@@ -7,7 +7,7 @@ import { tempPath } from '../support/temp-dir';
 const LOOKUP = '/api/v1/facility/990000000001';
 const DEC_1 = Date.UTC(2026, 11, 1);
 
-describe('monthly quota (spec 5.8, 7, 8)', () => {
+describe('monthly quota', () => {
   it('a Free key gets 10 calls a month; the 11th is 402 QUOTA_EXHAUSTED', async () => {
     const w = makeWorld();
     const k = await w.keyFor('free');

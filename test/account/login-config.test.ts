@@ -46,12 +46,36 @@ describe('tier from the token only when a claim mapping says so', () => {
     expect((await w.store.findAccountBySubject('u'))?.tier).toBe('starter'); // data calls see it too
   });
 
-  it('an unmapped or missing claim value leaves the recorded tier alone', async () => {
+  it('a token without the tier claim leaves the recorded tier alone', async () => {
     const w = world({ tierClaim: 'plan', tierMap: { gold: 'enterprise' } });
     const { account_id } = await issue(w, {});
     await w.store.setTier(account_id, 'platform');
-    const res = await w.call('/api/v1/account', { headers: bearer(await signHs(claims({ sub: 'u', plan: 'bronze' }))) });
+    const res = await w.call('/api/v1/account', { headers: bearer(await signHs(claims({ sub: 'u' }))) });
     expect((await json(res)).data.tier).toBe('platform');
+  });
+
+  it.each(['bronze', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])('a claim value the map does not hold (%s), alone or in a list, is 401 with the usual sentence and changes nothing', async (value) => {
+    const w = world({ tierClaim: 'plan', tierMap: { gold: 'enterprise' } });
+    const { account_id } = await issue(w, {});
+    await w.store.setTier(account_id, 'platform');
+    for (const plan of [value, [value, 'other']]) {
+      const res = await w.call('/api/v1/account', { headers: bearer(await signHs(claims({ sub: 'u', plan }))) });
+      expect(res.status).toBe(401);
+      const body = await json(res);
+      expect(body.error.code).toBe('UNAUTHENTICATED');
+      expect(body.error.message).toBe('Invalid or expired account token: sign in again to get a fresh one');
+    }
+    const first = await w.call('/api/v1/account/key', { method: 'POST', headers: bearer(await signHs(claims({ sub: 'v', plan: value }))) });
+    expect(first.status).toBe(401);
+    expect(await w.store.findAccountBySubject('v')).toBeNull();
+    expect((await w.store.findAccountBySubject('u'))?.tier).toBe('platform');
+  });
+
+  it('a value the operator maps is found even when it is named like an object property', async () => {
+    const w = world({ tierClaim: 'plan', tierMap: configFrom({ FCS_JWT_TIER_MAP: 'toString=starter,__proto__=enterprise' }, {}).jwt.tierMap });
+    expect((await issue(w, { plan: 'toString' })).tier).toBe('starter');
+    const res = await w.call('/api/v1/account', { headers: bearer(await signHs(claims({ sub: 'u', plan: '__proto__' }))) });
+    expect((await json(res)).data.tier).toBe('enterprise');
   });
 
   it('without a value map the claim must name a tier; from a list of roles the highest tier wins', async () => {

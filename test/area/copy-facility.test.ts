@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
-import { allocateColumns, copyFacility, layoutSpatialIndex, readSpatialColumns } from '../../src/area/spatial-index';
+import { allocateColumns, copyFacility, layoutSpatialIndex } from '../../src/area/spatial-index';
+import { readSpatialColumns } from '../../src/index/area/spatial-columns';
 import { memoryIndex } from '../helpers';
 import { rng } from './fixtures';
 import { scatter } from '../site-report/fixtures';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { SpatialHandle } from '../../src/area/spatial-handle';
-import { buildSpatialIndex } from '../../src/area/spatial-index';
+import { buildSpatialIndex } from '../../src/index/area/spatial-columns';
 import { DEFAULT_ROWS, json, makeWorld, memoryIndex } from '../helpers';
 
 /**

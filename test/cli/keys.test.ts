@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, spyOn } from 'bun:test';
+import { runCli } from '../../src/cli/run';
 import { cli } from '../support/process';
 import { tempDir } from '../support/temp-dir';
 
@@ -65,5 +66,15 @@ describe('keys CLI', () => {
     const r = cli(['frobnicate']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Commands:');
+  });
+
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('%s, named like an object property, is an unknown command too', async (name) => {
+    const printed = spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(await runCli([name], {})).toBe(2);
+      expect(printed.mock.calls[0]?.[0]).toStartWith(`facility-score: unknown command "${name}"`);
+    } finally {
+      printed.mockRestore();
+    }
   });
 });

@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 describe('a second serve on a port that is already taken', () => {
-  it('stops before listening: one "address in use" line on stderr naming the port, exit 1', async () => {
+  it('stops before listening: one "address in use" line on stderr naming the port and leading with --port / FCS_PORT, exit 1', async () => {
     const first = await serve();
     const r = await secondServe(first.port);
     expect(r.code).toBe(1);
@@ -51,6 +51,7 @@ describe('a second serve on a port that is already taken', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('address in use');
     expect(lines[0]).toContain(`127.0.0.1:${first.port}`);
+    expect(lines[0]).toMatch(/address in use: [^(]*another port with --port N or FCS_PORT=N \(--reuse-port/);
     expect(r.stdout).not.toContain('"msg":"listening');
     // The first one still answers every request alone.
     expect((await fetch(`${first.base}/healthz`)).status).toBe(200);

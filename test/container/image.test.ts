@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { binary, sampleFacts } from '../binary/support';
-import { freePort } from '../support/redis-server';
+import { binary } from '../binary/support';
+import { envelopeContract } from '../contract/access';
+import { demoLimitContract } from '../contract/demo-limit';
+import { jsonLogsContract } from '../contract/logs';
+import { webPageContract } from '../contract/web-page';
 import { removeTempDirs } from '../support/temp-dir';
-import { buildImage, chrootRun, NONROOT, podmanRun, sh, stateDir, type Running } from './podman';
+import { buildImage, NONROOT, sh } from './podman';
+import { containerWorld } from './world';
 
 // deploy/Dockerfile's image, built from the binary the binary tests use (one build per run) with
 // Debian's podman, offline: no registry is reachable here, and the image needs none.
@@ -47,39 +51,23 @@ describe('the container image (deploy/Dockerfile)', () => {
       sh(['podman', 'image', 'unmount', IMAGE]);
     }
   });
+});
 
-  it('runs as its own user: /readyz and a facility lookup answer on loopback, its state lands in the volume, SIGTERM stops it cleanly', async () => {
-    const port = await freePort();
-    const state = stateDir();
-    let running: Running;
-    try {
-      running = await podmanRun(IMAGE, NAME, port, state);
-    } catch (e) {
-      // Some hosts let podman build but start no container (no usable OCI runtime); the image's files still run.
-      console.log(`podman run could not start the container here, so the exported image runs under chroot instead:\n${String((e as Error).message).split('\n').slice(0, 3).join('\n')}`);
-      running = await chrootRun(IMAGE, NAME, port, state);
-    }
-    let stopped = false;
-    try {
-      const base = `http://127.0.0.1:${port}`;
-      let ready = 0;
-      for (let i = 0; i < 100 && ready !== 200; i++) ready = await fetch(`${base}/readyz`).then((r) => r.status, () => 0).then((s) => (s === 200 ? s : Bun.sleep(100).then(() => s)));
-      expect(ready).toBe(200);
-      const key = running.exec(['keys', 'create', '--tier', 'starter', '--print-key', '--state-dir', '/var/lib/facility-score']).trim();
-      const { row } = sampleFacts();
-      const res = await fetch(`${base}/api/v1/facility/${row.registry_id}`, { headers: { 'x-api-key': key } });
-      expect(res.status).toBe(200);
-      expect(((await res.json()) as any).data.registry_id).toBe(row.registry_id);
-      // The embedded sample's file copy, written by uid 65532 into the volume and used in place.
-      const copies = readdirSync(join(state, 'embedded-sample'));
-      expect(copies).toEqual([expect.stringMatching(/^sample-[0-9a-f]{16}\.sqlite$/)]);
-      expect(statSync(join(state, 'embedded-sample', copies[0]!)).uid).toBe(NONROOT);
-      expect(running.service.lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
-      expect(await running.stop()).toBe(0);
-      stopped = true;
-      expect(running.service.lines.at(-1)).toMatchObject({ msg: 'stopped', clean: true });
-    } finally {
-      if (!stopped) await running.service.stop('SIGKILL');
-    }
-  }, 120_000);
+// The contract's smoke subset (test/contract), served by the image: envelopes, the demo limit, the web page, JSON-only logs.
+describe('the HTTP contract, served by the container image', () => {
+  const world = containerWorld(IMAGE, NAME);
+
+  it('runs as its own user, its state in the volume: the embedded sample\'s file copy is written there and used in place', async () => {
+    const w = world();
+    expect((await fetch(`${w.base}/readyz`)).status).toBe(200);
+    const copies = readdirSync(join(w.state, 'embedded-sample'));
+    expect(copies).toEqual([expect.stringMatching(/^sample-[0-9a-f]{16}\.sqlite$/)]);
+    expect(statSync(join(w.state, 'embedded-sample', copies[0]!)).uid).toBe(NONROOT);
+    expect(w.service.lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
+  });
+
+  envelopeContract(world);
+  demoLimitContract(world);
+  webPageContract(world);
+  jsonLogsContract(world); // last: it stops the container with SIGTERM and expects exit 0
 });

@@ -12,7 +12,7 @@ function world() {
 const demo = (address: string | null) => `/api/v1/demo/facility${address === null ? '' : `?address=${encodeURIComponent(address)}`}`;
 
 describe('GET /api/v1/demo/facility', () => {
-  it('answers the facility at the address with exactly the fields of spec 2.6', async () => {
+  it('answers the facility at the address with exactly the fields of the preview', async () => {
     const w = world();
     const res = await w.call(demo('717 East Center Street, Sheridan, AR 72150'), { headers: { 'x-test-peer': '203.0.113.1' } });
     expect(res.status).toBe(200);

@@ -7,7 +7,7 @@ import { ROOT, startServer, type Service } from '../support/process';
 /**
  * Every shell block marked ```sh runnable in the README and the docs runs, as written, against a
  * real server on loopback: the docs cannot rot silently. The only rewrite is the address
- * (localhost:8080 -> this test's port); the blocks share the server's state dir through the env,
+ * (localhost:8080 -> this test's port, also given as PORT); the blocks share the server's state dir through the env,
  * as a user's second shell shares ./var with `npm start`.
  */
 const DOCS = ['README.md', 'data/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
@@ -33,22 +33,39 @@ afterAll(async () => {
 });
 
 describe('runnable shell blocks in the docs', () => {
-  it('the README has its Try-it block marked runnable', () => {
-    expect(blocks.some(([name, code]) => name.startsWith('README.md') && code.includes('--print-key'))).toBe(true);
+  it('the README has its Try-it block marked runnable, on the port PORT names (8080 unless set)', () => {
+    const tryIt = blocks.find(([name, code]) => name.startsWith('README.md') && code.includes('--print-key'));
+    expect(tryIt?.[1]).toStartWith('PORT=${PORT:-8080}');
+    expect(tryIt?.[1]).not.toContain(':8080');
   });
 
   it.each(blocks)('%s runs with exit 0', async (_name, code) => {
-    const script = code.replaceAll('localhost:8080', `127.0.0.1:${server.port}`);
-    const proc = Bun.spawn(['bash', '-euo', 'pipefail', '-c', script], {
-      cwd: ROOT,
-      env: { ...process.env, FCS_STATE_DIR: stateDir },
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 50_000);
-    const [out, err, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    clearTimeout(timer);
+    const { out, err, exit } = await runBlock(code);
     if (exit !== 0) throw new Error(`exit ${exit}\n--- stdout\n${out}\n--- stderr\n${err}`);
     expect(exit).toBe(0);
   }, 60_000);
+
+  it("the README's Try-it prints each answer as a JSON line of its own, the last one ended too", async () => {
+    const [, code] = blocks.find(([name, c]) => name.startsWith('README.md') && c.includes('--print-key'))!;
+    const { out } = await runBlock(code);
+    expect(out.endsWith('\n')).toBe(true);
+    const lines = out.slice(0, -1).split('\n');
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(Object.keys(JSON.parse(line))).toContain('data');
+  }, 60_000);
 });
+
+/** Runs a block in bash as a reader's second shell would: PORT says where `npm start` listens. */
+async function runBlock(code: string) {
+  const script = code.replaceAll('localhost:8080', `127.0.0.1:${server.port}`);
+  const proc = Bun.spawn(['bash', '-euo', 'pipefail', '-c', script], {
+    cwd: ROOT,
+    env: { ...process.env, FCS_STATE_DIR: stateDir, PORT: String(server.port) },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 50_000);
+  const [out, err, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  clearTimeout(timer);
+  return { out, err, exit };
+}

@@ -14,7 +14,7 @@ const NONE: Evidence = {
   last_informal_action_state: null,
 };
 const ENFORCED = facility({
-  registry_id: '990000000101',
+  registry_id: '110000000101',
   score_inputs: inputsWith({ federal_cases: 2, federal_case_ids: ['05-2019-0042', '05-2021-0007'], date_last_federal_case: '2023-03-01' }),
   evidence: {
     ...NONE, rcra_universes: ['LQG'], caa_permit_types: 'Major', tri_flag: true, tri_on_site_releases_lbs: 18250.5, tri_releases_transfers_lbs: 40210,
@@ -26,7 +26,9 @@ const ENFORCED = facility({
 const NEVER_INSPECTED = facility({ registry_id: '990000000102', score_inputs: inputsWith({ inspection_count: 0, date_last_inspection: null }), evidence: NONE });
 const INACTIVE = facility({ registry_id: '990000000103', score_inputs: inputsWith({ facility_active: false }), evidence: NONE });
 
-const world = makeWorld({ rows: [ENFORCED, NEVER_INSPECTED, INACTIVE] });
+const INVENTED = facility({ ...ENFORCED, registry_id: '990000000104' });
+
+const world = makeWorld({ rows: [ENFORCED, NEVER_INSPECTED, INACTIVE, INVENTED] });
 const keys = Object.fromEntries(await Promise.all(TIERS.map(async (t) => [t, (await world.keyFor(t, { monthlyLimit: 1_000 })).key] as const)));
 const lookup = async (id: string, tier: (typeof TIERS)[number], query = '?include=evidence') => {
   const body = await json(await world.call(`/api/v1/facility/${id}${query}`, { key: keys[tier] }));
@@ -50,16 +52,25 @@ describe('evidence and data_completeness beside the score', () => {
       tri_releases_transfers_lbs: 40210,
       ghg_co2_tonnes: 512340,
     });
-    expect(data.dfr_url).toBe('https://echo.epa.gov/detailed-facility-report?fid=990000000101');
+    expect(data.dfr_url).toBe('https://echo.epa.gov/detailed-facility-report?fid=110000000101');
     // the score is unchanged by the evidence: it stays the row's own
     expect(data.overall_score).toBe(ENFORCED.overall_score);
+  });
+
+  it('an ID ECHO cannot have (the sample\'s invented 99… IDs) gets no ECHO links: dfr_url and each case url are null', async () => {
+    const data = await lookup(INVENTED.registry_id, 'starter');
+    expect(data.dfr_url).toBeNull();
+    expect(data.evidence.federal_cases).toEqual([
+      { case_id: '05-2019-0042', url: null },
+      { case_id: '05-2021-0007', url: null },
+    ]);
   });
 
   it('Free: the evidence is redacted like programs, the DFR link and data_completeness are not', async () => {
     const data = await lookup(ENFORCED.registry_id, 'free');
     expect(data.evidence).toEqual(data.programs);
     expect(data.evidence).toEqual({ redacted: true, message: expect.stringContaining('evidence are available on the Starter plan') });
-    expect(data.dfr_url).toBe('https://echo.epa.gov/detailed-facility-report?fid=990000000101');
+    expect(data.dfr_url).toBe('https://echo.epa.gov/detailed-facility-report?fid=110000000101');
     expect(data.data_completeness.source_format).toBe('echo-exporter');
     const text = JSON.stringify(data);
     for (const hidden of ['05-2019-0042', '18250.5', '512340', '____VV', 'points_lost', 'max_points']) expect(text).not.toContain(hidden);
@@ -78,7 +89,7 @@ describe('evidence and data_completeness beside the score', () => {
   it.each(TIERS)('%s: without include=evidence the lookup has no evidence field; the DFR link and data_completeness stay', async (tier) => {
     const data = await lookup(ENFORCED.registry_id, tier, '');
     expect('evidence' in data).toBe(false);
-    expect(data.dfr_url).toBe('https://echo.epa.gov/detailed-facility-report?fid=990000000101');
+    expect(data.dfr_url).toBe('https://echo.epa.gov/detailed-facility-report?fid=110000000101');
     expect(data.data_completeness.source_format).toBe('echo-exporter');
     expect(JSON.stringify(data)).not.toContain('05-2021-0007');
   });

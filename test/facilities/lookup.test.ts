@@ -8,7 +8,7 @@ const world = makeWorld();
 const keys = Object.fromEntries(await Promise.all(TIERS.map(async (t) => [t, (await world.keyFor(t, { monthlyLimit: 1_000 })).key] as const)));
 const row = DEFAULT_ROWS[1]!;
 
-describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
+describe('GET /api/v1/facility/{registry_id}', () => {
   it.each(['starter', 'platform', 'enterprise'] as const)('the %s tier gets the full record with score components', async (tier) => {
     const res = await world.call(`/api/v1/facility/${row.registry_id}`, { key: keys[tier] });
     expect(res.status).toBe(200);
@@ -26,6 +26,8 @@ describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
       fac_naics: row.fac_naics,
       overall_score: row.overall_score,
       active_enforcement: true,
+      // the test row's flag is set by hand on a clean record: no rule of the model fired for it, so no basis was stored
+      active_enforcement_basis: null,
       score_components: {
         baseline: row.baseline,
         violation_frequency: { score: row.violation_frequency, max_points: 15 },
@@ -40,6 +42,7 @@ describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
       peers: {
         naics: '32', naics_digits: 2, peer_count: 3, percentile: null,
         percentile_note: 'only 3 facilities have NAICS code 32, and a percentile needs at least 30', median_score: 87,
+        share_scoring_better: 0.6667, share_tied: 0.3333,
       },
       explanation: [
         { component: 'violation_frequency', points_lost: 15 - row.violation_frequency, reason: expect.stringContaining('No quarter in violation') },
@@ -47,10 +50,11 @@ describe('GET /api/v1/facility/{registry_id} (spec 4.1)', () => {
         { component: 'recency', points_lost: 25 - row.recency, reason: expect.stringContaining('No dated violation, enforcement action or penalty') },
         { component: 'repeat_offender', points_lost: 15 - row.repeat_offender, reason: 'No enforcement actions in the last 5 years' },
       ],
-      dfr_url: `https://echo.epa.gov/detailed-facility-report?fid=${row.registry_id}`,
+      dfr_url: null, // an invented 99… ID: ECHO has no report for it
       data_completeness: {
         source_format: 'echo-exporter',
         inputs_missing: [], undated_events: [], events_before_window: [], no_inspection_in_5_years: false, facility_inactive: false, unknown_quarters: 0,
+        sufficient: true, insufficient_reasons: [],
       },
     });
   });

@@ -41,7 +41,7 @@ function withHistory(): Database {
 
 describe.each([
   ['a first release (no history rows)', () => connectionOf(memoryIndex(ROWS)), null, 1],
-  ['an index with history rows', withHistory, { previous_score: 80, previous_as_of: '2026-11-01' }, 2],
+  ['an index with history rows', withHistory, { previous_score: 80, previous_as_of: '2026-11-01', reason: 'data' }, 2],
 ] as const)('%s', (_what, database, change, statements) => {
   it.each(TIERS)('%s tier: a lookup runs its statements (once its detail and peers are held)', (tier) => {
     const { index, runs } = counted(database());

@@ -1,3 +1,4 @@
+import { activeEnforcementBasis } from '../../src/scoring/active-enforcement';
 import { Database } from 'bun:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
@@ -10,7 +11,7 @@ import { lookupFacility, toFacilityRecord } from '../../src/facilities/service';
 import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import { EXPLANATION_AT, parseDetail } from '../../src/index/facility-detail';
 import { StoredLookup } from '../../src/index/stored-lookup';
-import { ingest } from '../../src/index/ingest/ingest';
+import { ingest } from '../../src/ingest/ingest';
 import { programsOfArray, sharedRecordsOf } from '../../src/index/program-codec';
 import { explainComponents, explanationLines } from '../../src/scoring/explain';
 import { SCORE_VERSION } from '../../src/scoring/score';
@@ -32,7 +33,8 @@ function derivedRecord(index: FacilityIndex, id: string, tier: Tier, withEvidenc
   const row = index.getDetail(id);
   if (!row) throw new Error(`No facility with registry ID ${id} is in the index`);
   const extras = { programs: row.score_inputs.programs, peers: row.peers, explanation: explanationLines(row, explainComponents(row.score_inputs, index.info.as_of)) };
-  const beside = { completeness: dataCompleteness(factsOf(row.score_inputs, index.info.as_of), 'echo-exporter'), evidence: { stored: row.evidence, empty: row.evidence } };
+  const facts = factsOf(row.score_inputs, index.info.as_of);
+  const beside = { completeness: dataCompleteness(facts, 'echo-exporter'), evidence: { stored: row.evidence, empty: row.evidence }, basis: activeEnforcementBasis(facts) };
   return toFacilityRecord({ row, scoreChange: index.scoreChangeOf(id), extras, beside }, tier, withEvidence);
 }
 

@@ -97,7 +97,7 @@ describe('score_change on the facility record and portfolio items agrees with /h
   /** The rule applied to the /history body: the entry before the latest 'changed' entry whose score differs from it. */
   const fromHistory = (entries: { change: string; overall_score: number | null; as_of: string; score_delta: number | null }[]) => {
     const i = entries.findIndex((e) => e.change === 'changed' && e.score_delta !== null && e.score_delta !== 0);
-    return i < 0 ? null : { previous_score: entries[i + 1]!.overall_score, previous_as_of: entries[i + 1]!.as_of };
+    return i < 0 ? null : { previous_score: entries[i + 1]!.overall_score, previous_as_of: entries[i + 1]!.as_of, reason: 'data' };
   };
 
   it('for facilities whose score moved, and for a sample of the rest', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { join } from 'node:path';
 import { FacilityIndex } from '../../src/index/facility-index';
-import type { HistoryEntry } from '../../src/index/history/model';
+import type { HistoryEntry } from '../../src/index/history-tables/model';
 import { facility } from '../helpers';
 import { historyIndex } from '../support/history-index';
 import { threeReleases, facilityTuples, historyRowsOf, quietIngest, type ScoreTuple, type ThreeReleases } from './releases';
@@ -71,7 +71,8 @@ describe('score_change', () => {
     for (const id of tuples[2]!.keys()) {
       const h = ix.historyOf(id);
       const latest = h.findIndex((e, i) => e.change === 'changed' && h[i + 1] && h[i + 1]!.overall_score !== e.overall_score);
-      const expected = latest < 0 ? null : { previous_score: h[latest + 1]!.overall_score!, previous_as_of: h[latest + 1]!.as_of };
+      // one score method throughout: every change is the facility's own
+      const expected = latest < 0 ? null : { previous_score: h[latest + 1]!.overall_score!, previous_as_of: h[latest + 1]!.as_of, reason: 'data' as const };
       expect(ix.scoreChangeOf(id)).toEqual(expected);
       if (expected) changes++;
     }
@@ -86,7 +87,7 @@ describe('score_change', () => {
     for (const id of moved) {
       const heldSinceFirst = same(tuples[0]!.get(id), tuples[1]!.get(id));
       if (heldSinceFirst) sinceFirst++;
-      expect(ix.scoreChangeOf(id)).toEqual({ previous_score: tuples[1]!.get(id)!.overall_score, previous_as_of: heldSinceFirst ? '2026-10-31' : '2026-11-07' });
+      expect(ix.scoreChangeOf(id)).toEqual({ previous_score: tuples[1]!.get(id)!.overall_score, previous_as_of: heldSinceFirst ? '2026-10-31' : '2026-11-07', reason: 'data' });
     }
     expect(sinceFirst).toBeGreaterThan(0);
     expect(sinceFirst).toBeLessThan(moved.length);
@@ -98,14 +99,21 @@ describe('score_change', () => {
     for (const id of ids) expect(many.get(id)!.score_change).toEqual(ix.scoreChangeOf(id));
   });
 
-  it("is null for a facility only rescored by a new score method, and for changes scored by an earlier method", async () => {
+  it("marks a facility only rescored by a new score method with reason 'method', and is null for changes scored by an earlier method", async () => {
     const out = join(r.dir, 'score-change-method-b.sqlite');
     const otherMethod = `${ix.info.score_version}+method-b`;
     await quietIngest([r.files[2]], out, { previous: r.chained[1], scoreVersion: otherMethod });
     const b = FacilityIndex.open(out);
     const rows = historyRowsOf(out, 3);
     expect(rows.rescored.length).toBeGreaterThan(0);
-    for (const id of rows.rescored) expect(b.scoreChangeOf(id)).toBeNull();
+    let moved = 0;
+    for (const id of rows.rescored) {
+      const [now, before] = b.historyOf(id);
+      const expected = now!.overall_score === before!.overall_score ? null : { previous_score: before!.overall_score, previous_as_of: before!.as_of, reason: 'method' };
+      expect(b.scoreChangeOf(id)).toEqual(expected as never);
+      if (expected) moved++;
+    }
+    expect(moved).toBeGreaterThan(0);
     // a facility whose last score change was under the old method has none under the new one
     const oldOnly = historyRowsOf(out, 2).changed.filter((id) => b.getSummary(id) && b.historyOf(id)[0]!.seq === 2);
     expect(oldOnly.length).toBeGreaterThan(0);
@@ -128,15 +136,18 @@ describe('score_change (the rule on its own, on small release stories)', () => {
     return { one: index.scoreChangeOf(ID), many: index.getBriefsWithPeers([ID]).get(ID)?.score_change ?? null };
   }
   it.each([
-    ['a score change', [e(2, 'changed', 70), e(1, 'added', 80)], { previous_score: 80, previous_as_of: '2026-11-01' }],
-    ['a component-only change after a score change', [e(3, 'changed', 70), e(2, 'changed', 70), e(1, 'added', 80)], { previous_score: 80, previous_as_of: '2026-11-01' }],
-    ['two score changes: the later one', [e(3, 'changed', 50), e(2, 'changed', 70), e(1, 'added', 80)], { previous_score: 70, previous_as_of: '2026-11-02' }],
+    ['a score change', [e(2, 'changed', 70), e(1, 'added', 80)], { previous_score: 80, previous_as_of: '2026-11-01', reason: 'data' }],
+    ['a component-only change after a score change', [e(3, 'changed', 70), e(2, 'changed', 70), e(1, 'added', 80)], { previous_score: 80, previous_as_of: '2026-11-01', reason: 'data' }],
+    ['two score changes: the later one', [e(3, 'changed', 50), e(2, 'changed', 70), e(1, 'added', 80)], { previous_score: 70, previous_as_of: '2026-11-02', reason: 'data' }],
     ['only the first appearance', [e(1, 'added', 80)], null],
     ['a re-addition after a removal', [e(3, 'added', 60), e(2, 'removed', null), e(1, 'added', 80)], null],
-    ['a score change after a re-addition', [e(4, 'changed', 50), e(3, 'added', 60), e(2, 'removed', null), e(1, 'added', 80)], { previous_score: 60, previous_as_of: '2026-11-03' }],
-    ['a rescoring', [e(2, 'rescored', 75, 'm2'), e(1, 'added', 80)], null],
-    ['a change whose entry before is of another method', [e(2, 'changed', 60, 'm2'), e(1, 'added', 80)], null],
-    ['a component-only change after a rescoring', [e(3, 'changed', 75, 'm2'), e(2, 'rescored', 75, 'm2'), e(1, 'added', 80)], null],
+    ['a score change after a re-addition', [e(4, 'changed', 50), e(3, 'added', 60), e(2, 'removed', null), e(1, 'added', 80)], { previous_score: 60, previous_as_of: '2026-11-03', reason: 'data' }],
+    ['a rescoring: the change is the method\'s', [e(2, 'rescored', 75, 'm2'), e(1, 'added', 80)], { previous_score: 80, previous_as_of: '2026-11-01', reason: 'method' }],
+    ['a rescoring that left the overall score as it was', [e(2, 'rescored', 80, 'm2'), e(1, 'added', 80)], null],
+    ['a change whose entry before is of another method: data and method at once', [e(2, 'changed', 60, 'm2'), e(1, 'added', 80)], { previous_score: 80, previous_as_of: '2026-11-01', reason: 'data_and_method' }],
+    ['a component-only change after a rescoring: still the method\'s', [e(3, 'changed', 75, 'm2'), e(2, 'rescored', 75, 'm2'), e(1, 'added', 80)], { previous_score: 80, previous_as_of: '2026-11-01', reason: 'method' }],
+    ['a score change after a rescoring: the facility\'s own', [e(3, 'changed', 70, 'm2'), e(2, 'rescored', 75, 'm2'), e(1, 'added', 80)], { previous_score: 75, previous_as_of: '2026-11-02', reason: 'data' }],
+    ['a change under an earlier method is not shown (the new method left the score as it was)', [e(3, 'changed', 70, 'm2'), e(2, 'changed', 70), e(1, 'added', 80)], null],
   ])('%s', (_what, entries, expected) => {
     expect(scoreChangeIn(entries as Story)).toEqual({ one: expected, many: expected } as never);
   });

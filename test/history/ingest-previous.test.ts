@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
-import { UnusableInputError } from '../../src/index/ingest/errors';
-import { readPrevious } from '../../src/index/ingest/previous';
-import { ReleaseOrderError } from '../../src/index/ingest/ingest';
+import { UnusableInputError } from '../../src/ingest/errors';
+import { readPrevious } from '../../src/ingest/previous';
+import { ReleaseOrderError } from '../../src/ingest/ingest';
 import { toFormat10 } from '../support/format-10';
 import { threeReleases, directDiff, facilityTuples, historyRowsOf, quietIngest, type ThreeReleases } from './releases';
 

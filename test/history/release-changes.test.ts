@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { changesInRelease, changesOfIds } from '../../src/index/history/release-changes';
+import { changesInRelease, changesOfIds } from '../../src/index/history-tables/release-changes';
 import { memoryIndex, DEFAULT_ROWS } from '../helpers';
 import { historyIndex } from '../support/history-index';
 import { A, B, C, D, E, HISTORY, RELEASES, ROWS_3 } from '../support/release-fixture';
@@ -8,12 +8,18 @@ import { connectionOf } from '../../src/index/facility-index';
 const index = historyIndex(ROWS_3, RELEASES, HISTORY);
 
 describe('changesInRelease', () => {
-  it('gives each change of a release with what it was before, and never a mere rescore', () => {
+  it("gives each change of a release with what it was before and why: a mere rescore is a change whose reason is 'method'", () => {
+    // release 1 was scored by another method than release 2: A's and B's changes are data and method at once
     expect(changesInRelease(connectionOf(index), 2)).toEqual([
-      { registry_id: A, fac_name: `TEST FACILITY ${A}`, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 80, active_enforcement: false, previous_enforcement: false, score_version: 'fcs-2.0' },
-      { registry_id: B, fac_name: DEFAULT_ROWS[1]!.fac_name, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 70, active_enforcement: true, previous_enforcement: false, score_version: 'fcs-2.0' },
-      { registry_id: C, fac_name: null, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'removed', overall_score: null, previous_score: 60, active_enforcement: null, previous_enforcement: false, score_version: 'fcs-2.0' },
+      { registry_id: A, fac_name: `TEST FACILITY ${A}`, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 80, active_enforcement: false, previous_enforcement: false, score_version: 'fcs-2.0', reason: 'data_and_method' },
+      { registry_id: B, fac_name: DEFAULT_ROWS[1]!.fac_name, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 70, active_enforcement: true, previous_enforcement: false, score_version: 'fcs-2.0', reason: 'data_and_method' },
+      { registry_id: C, fac_name: null, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'removed', overall_score: null, previous_score: 60, active_enforcement: null, previous_enforcement: false, score_version: 'fcs-2.0', reason: 'data' },
+      { registry_id: D, fac_name: `TEST FACILITY ${D}`, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 88, previous_score: 90, active_enforcement: false, previous_enforcement: false, score_version: 'fcs-2.0', reason: 'method' },
     ]);
+  });
+
+  it("a change within one method is the facility's own: reason 'data'", () => {
+    expect(changesInRelease(connectionOf(index), 3).map((c) => [c.registry_id, c.reason])).toEqual([[A, 'data'], [D, 'data'], [E, 'data']]);
   });
 
   it('measures a change from the rescored value of the release before, and an addition from nothing', () => {

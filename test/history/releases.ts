@@ -1,10 +1,10 @@
 import { Database } from 'bun:sqlite';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChangeKind } from '../../src/index/history/schema';
-import { csvBatches } from '../../src/index/ingest/csv-records';
-import { ingest, type IngestOptions, type IngestSummary } from '../../src/index/ingest/ingest';
-import { openSource } from '../../src/index/ingest/source';
+import type { ChangeKind } from '../../src/index/history-tables/schema';
+import { csvBatches } from '../../src/ingest/csv-records';
+import { ingest, type IngestOptions, type IngestSummary } from '../../src/ingest/ingest';
+import { openSource } from '../../src/ingest/source';
 import { evolveLines, type EvolveManifest } from '../../scripts/synth/evolve';
 import { exporterLines } from '../../scripts/synth/generator';
 import { tempDir } from '../support/temp-dir';

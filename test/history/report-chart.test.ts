@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'bun:test';
 import { FacilityIndex } from '../../src/index/facility-index';
 import { scoreSeries } from '../../src/history/score-series';
-import type { HistoryEntry, Release } from '../../src/index/history/model';
+import type { HistoryEntry, Release } from '../../src/index/history-tables/model';
 import { makeWorld, type TestWorld } from '../helpers';
 import { pdfPages, pdfText, qpdfCheck } from '../reports/pdf-tools';
 import { facilityTuples, threeReleases, type ScoreTuple, type ThreeReleases } from './releases';

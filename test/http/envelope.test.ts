@@ -24,7 +24,7 @@ function expectError(body: any, res: Response, code: string, status: number) {
   expectMeta(body, res);
 }
 
-describe('response envelope (spec 2.1, 2.7, 7)', () => {
+describe('response envelope', () => {
   it('a success carries data and meta, with the request id also in X-Request-Id', async () => {
     const res = await world.call('/api/v1/facility/990000000001', { key: starter.key });
     const body = await json(res);

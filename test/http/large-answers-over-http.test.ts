@@ -1,11 +1,11 @@
 import { Database } from 'bun:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { join } from 'node:path';
-import { PLAIN_BODY_MAX } from '../../src/shared/late-body';
+import { PLAIN_BODY_MAX } from '../../src/wire/late-body';
 import { cli, ROOT, startServer, type Service } from '../support/process';
 import { tempDir } from '../support/temp-dir';
 
-// How an answer is written to the socket depends on its size (src/shared/late-body.ts), and only a
+// How an answer is written to the socket depends on its size (src/wire/late-body.ts), and only a
 // real server shows the framing: one `serve` of the bundled sample, allowing one browser origin.
 const SAMPLE = join(ROOT, 'data', 'sample.sqlite');
 const ORIGIN = 'https://app.example.test';
@@ -27,8 +27,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const get = (path: string) => fetch(`${server.base}${path}`, { headers: { 'x-api-key': key, origin: ORIGIN } });
-const post = (path: string, body: unknown) => fetch(`${server.base}${path}`, { method: 'POST', headers: { 'x-api-key': key, origin: ORIGIN, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+// identity: the framing of the answers as written (fetch asks for gzip by default; test/http/compression-over-http.test.ts covers that)
+const get = (path: string) => fetch(`${server.base}${path}`, { headers: { 'x-api-key': key, origin: ORIGIN, 'accept-encoding': 'identity' } });
+const post = (path: string, body: unknown) =>
+  fetch(`${server.base}${path}`, { method: 'POST', headers: { 'x-api-key': key, origin: ORIGIN, 'content-type': 'application/json', 'accept-encoding': 'identity' }, body: JSON.stringify(body) });
 const area = (limit: number, format = 'json') => get(`/api/v1/area?lat=${dense.lat}&lng=${dense.lng}&radius_miles=25&limit=${limit}&format=${format}`);
 
 /** The header names of a response, without those of the framing. */
@@ -83,7 +85,7 @@ describe('large answers over real HTTP', () => {
       expect(res.headers.get('transfer-encoding')).toBe('chunked');
       expect(res.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="area-.*\\.${format}"$`));
       expect(res.headers.get('x-total-count')).toMatch(/^\d+$/);
-      expect(res.headers.get('vary')).toBe('Accept, Origin');
+      expect(res.headers.get('vary')).toBe('Accept, Origin, Accept-Encoding');
       expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
       expect(res.headers.get('x-request-id')).toMatch(/\S/);
       // the file holds the first 500 of the facilities matched; its headers say how many matched
@@ -100,7 +102,7 @@ describe('large answers over real HTTP', () => {
     const body = (await json.json()) as { data: { results: { registry_id: string }[] } };
     expect(json.headers.get('transfer-encoding')).toBe('chunked');
     expect(body.data.results.map((r) => r.registry_id)).toEqual(ids);
-    const csv = await fetch(`${server.base}/api/v1/portfolio?format=csv`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ registry_ids: ids }) });
+    const csv = await fetch(`${server.base}/api/v1/portfolio?format=csv`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'accept-encoding': 'identity' }, body: JSON.stringify({ registry_ids: ids }) });
     const rows = (await csv.text()).split('\n').filter(Boolean);
     expect(csv.headers.get('transfer-encoding')).toBe('chunked');
     expect(csv.headers.get('x-not-found-count')).toBe('0');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
-import { lateBody, PLAIN_BODY_MAX } from '../../src/shared/late-body';
+import { lateBody, PLAIN_BODY_MAX } from '../../src/wire/late-body';
 
 describe("a late answer's body", () => {
   it('is the text or bytes themselves up to PLAIN_BODY_MAX bytes, and one chunk beyond, read back as the same UTF-8 either way', async () => {

@@ -84,12 +84,52 @@ describe('error codes in the document come from the one table (src/errors.ts)', 
 
   it.each([
     // [path, method, statuses the API-key pipeline and the tier table allow]
-    ['/api/v1/facility/{registry_id}', 'get', ['401', '402', '404', '422', '429', '500', '503']], // every tier may call it: no 403; Free runs out: 402; 422 a bad include
-    ['/api/v1/area', 'get', ['401', '403', '422', '429', '500', '503']], // Free may not call it, so no 402
+    ['/api/v1/facility/{registry_id}', 'get', ['304', '401', '402', '404', '422', '429', '500', '503']], // every tier may call it: no 403; Free runs out: 402; 422 a bad include; 304 to a matching If-None-Match
+    ['/api/v1/area', 'get', ['304', '401', '403', '422', '429', '500', '503']], // Free may not call it, so no 402
     ['/api/v1/portfolio', 'post', ['400', '401', '403', '413', '422', '429', '500', '503']],
-    ['/api/v1/facility/{registry_id}/report', 'post', ['401', '403', '404', '429', '500', '503']],
+    ['/api/v1/facility/{registry_id}/report', 'post', ['401', '403', '404', '412', '429', '500', '503']], // 412 to a matching If-None-Match
   ])('%s %s declares exactly the outcomes its pipeline can give', (path, method, statuses) => {
     const op = apiOperations.find((o) => o.path === path && o.method === method)!.op;
     expect(Object.keys(op.responses).filter((s) => s !== '200' && s !== 'default').sort()).toEqual([...statuses].sort());
+  });
+});
+
+describe('answers any operation can give are on the document', () => {
+  const codesOf = (response: any): string[] => deref(doc, deref(doc, response).content['application/json'].schema).properties.error.properties.code.enum;
+
+  it.each(operations.filter((o) => o.op.requestBody).map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s takes a body, so declares 413 PAYLOAD_TOO_LARGE', (_name, { op }) => {
+    expect(codesOf(op.responses['413'])).toEqual(['PAYLOAD_TOO_LARGE']);
+  });
+
+  it.each(operations.filter((o) => o.op.responses['400']).map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s: its 400 lists INVALID_REQUEST (a target that is no URL, refused before routing)', (_name, { op }) => {
+    expect(codesOf(op.responses['400'])).toContain('INVALID_REQUEST');
+  });
+});
+
+describe('conditional requests and compression are documented', () => {
+  const op = (path: string, method: string) => apiOperations.find((o) => o.path === path && o.method === method)!.op;
+  const headerNames = (r: any) => Object.keys(r.headers ?? {});
+
+  it.each(['/api/v1/facility/{registry_id}', '/api/v1/facility/{registry_id}/history', '/api/v1/area', '/api/v1/search'])(
+    'GET %s takes If-None-Match, sends ETag, and answers 304 with ETag and the quota headers (it is counted)',
+    (path) => {
+      const get = op(path, 'get');
+      expect(get.parameters.map((p: any) => p.name)).toContain('If-None-Match');
+      expect(headerNames(get.responses['200'])).toEqual(expect.arrayContaining(['ETag', 'Cache-Control']));
+      expect(headerNames(get.responses['304'])).toEqual(expect.arrayContaining(['ETag', 'Cache-Control', 'X-RateLimit-Remaining']));
+      expect(get.responses['304'].content).toBeUndefined();
+    },
+  );
+
+  it.each(['/api/v1/facility/{registry_id}/report', '/api/v1/site-report'])('POST %s takes If-None-Match and declares its 412', (path) => {
+    const post = op(path, 'post');
+    expect(post.parameters.map((p: any) => p.name)).toContain('If-None-Match');
+    expect(Object.keys(post.responses)).toContain('412');
+    expect(headerNames(post.responses['200'])).toContain('ETag');
+  });
+
+  it('list answers document Vary and Content-Encoding; the lookup, never compressed, does not', () => {
+    expect(headerNames(op('/api/v1/area', 'get').responses['200'])).toEqual(expect.arrayContaining(['Vary', 'Content-Encoding']));
+    expect(headerNames(op('/api/v1/facility/{registry_id}', 'get').responses['200'])).not.toContain('Content-Encoding');
   });
 });

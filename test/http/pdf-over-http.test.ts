@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { PLAIN_BODY_MAX } from '../../src/shared/late-body';
+import { PLAIN_BODY_MAX } from '../../src/wire/late-body';
 import { pdfText, qpdfCheck } from '../reports/pdf-tools';
 import { cli, ROOT, startServer, type Service } from '../support/process';
 import { tempDir } from '../support/temp-dir';
 
-// How a PDF is written to the socket depends on its size (src/shared/late-body.ts), and only a
+// How a PDF is written to the socket depends on its size (src/wire/late-body.ts), and only a
 // real server shows what goes on the wire: one `serve` of the bundled sample, one kept-alive client.
 const SAMPLE = join(ROOT, 'data', 'sample.sqlite');
 const db = new Database(SAMPLE, { readonly: true });
@@ -113,7 +113,8 @@ describe('PDFs over real HTTP (serve on loopback, one kept-alive connection)', (
 
   it('a site report as JSON is one chunk when larger than PLAIN_BODY_MAX and plain when smaller, the same JSON either way', async () => {
     const ask = (distances: Record<string, number>) =>
-      fetch(`${server.base}/api/v1/site-report`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ ...site, search_distances: distances }) });
+      // identity: the framing as written (fetch asks for gzip by default)
+      fetch(`${server.base}/api/v1/site-report`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'accept-encoding': 'identity' }, body: JSON.stringify({ ...site, search_distances: distances }) });
     const large = await ask({ adjoining: 2 });
     const largeText = await large.text();
     // only the site's own spot: a handful of findings at most

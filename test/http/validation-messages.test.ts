@@ -62,7 +62,7 @@ const CASES: Case[] = [
     b('name', '{"name": "", "registry_ids": []}', /string of 1 to 200 characters/),
     b('name', '{"name": 5, "registry_ids": []}', /string of 1 to 200 characters/),
     b('registry_ids', '{"name": "n", "registry_ids": "1"}', /a list/),
-    b('registry_ids[1]', '{"name": "n", "registry_ids": ["1", "x"]}', /registry ID of 1 to 15 digits/),
+    b('registry_ids', '{"name": "n", "registry_ids": ["1", "x"]}', /EPA Registry IDs of 12 digits; 2 are not: \[0\] "1", \[1\] "x"/),
     b('rule', '{"name": "n", "registry_ids": [], "rule": 5}', /an object whose type is one of "any_change", "score_dropped"/),
     b('rule.type', '{"name": "n", "registry_ids": [], "rule": {"type": "sometimes"}}', /one of "any_change", "score_dropped", "enforcement_started", "facility_removed"/),
     b('rule.min_points', '{"name": "n", "registry_ids": [], "rule": {"type": "score_dropped"}}', /whole number from 1 to 100/),

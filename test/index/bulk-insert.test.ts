@@ -2,7 +2,7 @@ import { Database } from 'bun:sqlite';
 import { describe, expect, it } from 'bun:test';
 import { BulkInsert, ROWS_PER_STATEMENT } from '../../src/index/bulk-insert';
 import { IndexWriter } from '../../src/index/index-writer';
-import type { EncodedRow } from '../../src/index/ingest/producer';
+import type { IndexRow } from '../../src/index/index-row';
 
 describe('BulkInsert: many rows a statement', () => {
   it.each([0, 1, ROWS_PER_STATEMENT - 1, ROWS_PER_STATEMENT, ROWS_PER_STATEMENT + 1, 3 * ROWS_PER_STATEMENT + 7])('%i rows: every row written once, in order, values as given', (n) => {
@@ -29,13 +29,18 @@ describe('BulkInsert: many rows a statement', () => {
   });
 });
 
-describe('IndexWriter.addEncodedRows', () => {
-  const row = (id: string): EncodedRow => [id, `NAME ${id}`, '1 MAIN ST', 'TOWN', 'OH', '44101', 41.5, -81.7, '332813', 90, 0, 15, 15, 25, 20, 15, 'hash', '[]', '[0,0,1,2,3]', id.endsWith('7') ? '{"caa_history":"____"}' : '', id.endsWith('3') ? 2 : 1, id.endsWith('5') ? 5 : 0];
+describe('IndexWriter.addRows', () => {
+  const row = (id: string): IndexRow => ({
+    registry_id: id, fac_name: `NAME ${id}`, fac_street: '1 MAIN ST', fac_city: 'TOWN', fac_state: 'OH', fac_zip: '44101', lat: 41.5, lng: -81.7,
+    fac_naics: '332813', overall_score: 90, active_enforcement: 0, baseline: 15, violation_frequency: 15, penalty_severity: 25, recency: 20,
+    repeat_offender: 15, score_hash: 'hash', score_inputs_json: '[]', detail: '[0,0,1,2,3]',
+    evidence_json: id.endsWith('7') ? '{"caa_history":"____"}' : '', completeness: id.endsWith('3') ? 2 : 1, site_facts: id.endsWith('5') ? 5 : 0,
+  });
 
   it('writes each row to facility, facility_inputs and facility_address, the detail, completeness id and site facts as given, evidence only where there is some', () => {
     const w = new IndexWriter(':memory:');
     const ids = Array.from({ length: 150 }, (_, i) => `99000000${String(i).padStart(4, '0')}`);
-    w.addEncodedRows(ids.map(row));
+    w.addRows(ids.map(row));
     expect(w.facilityCount).toBe(150);
     const db = (w as unknown as { db: Database }).db;
     for (const table of ['facility', 'facility_inputs', 'facility_address']) expect(db.query(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 150 });
@@ -49,8 +54,8 @@ describe('IndexWriter.addEncodedRows', () => {
 
   it('a registry ID written twice is an error naming the duplicate check, not a silently dropped row', () => {
     const w = new IndexWriter(':memory:');
-    w.addEncodedRows([row('990000000001')]);
-    expect(() => w.addEncodedRows([row('990000000002'), row('990000000001')])).toThrow("a registry ID reached the index twice: the producer's duplicate check missed it");
+    w.addRows([row('990000000001')]);
+    expect(() => w.addRows([row('990000000002'), row('990000000001')])).toThrow("a registry ID reached the index twice: the producer's duplicate check missed it");
     w.abort();
   });
 });

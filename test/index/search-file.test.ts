@@ -3,14 +3,15 @@ import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database } from 'bun:sqlite';
 import { FacilityIndex } from '../../src/index/facility-index';
-import { searchFilePath } from '../../src/index/search/file';
-import { BUCKET } from '../../src/index/search/docids';
+import { searchFilePath } from '../../src/index/search-tables/file';
+import { BUCKET } from '../../src/index/search-tables/docids';
 import { json, makeWorld } from '../helpers';
 import { tempDir } from '../support/temp-dir';
-import { csvText, exporterRow, runIngest, writeFile } from './ingest/support';
-import { SearchBuild } from '../../src/index/search/build';
+import { csvText, exporterRow, runIngest, writeFile } from '../ingest/support';
+import { SearchBuild } from '../../src/index/search-tables/build';
 import { IndexWriter } from '../../src/index/index-writer';
 import { facility } from '../helpers';
+import { indexRowOf } from '../support/index-row';
 
 const NAMES = ['ACME PLATING', 'RIVER BEND WORKS', 'GULF COAST REFINING', 'OAK MILL', 'QUORVEX AUTO REPAIR', 'ELKHART TRUCK WASH', 'RIVERSIDE PLANT'];
 const CITIES = ['ELKHART', 'HOUSTON', 'RIVERSIDE', 'AKRON', 'SPRINGFIELD'];
@@ -184,7 +185,7 @@ describe("the search file's thread writes its rows a round at a time", () => {
     );
     const dir = tempDir('search-rounds');
     const build = new SearchBuild(join(dir, 'x.sqlite.tmp-1'), 7); // 58 rounds
-    for (const r of rows) build.add([r.registry_id, r.fac_name, r.fac_street, r.fac_city, r.fac_state, r.fac_zip, r.lat, r.lng, r.fac_naics, r.overall_score, r.active_enforcement ? 1 : 0]);
+    for (const r of rows) build.add(indexRowOf(r));
     expect(await build.finish('identity-of-x')).toMatchObject({ file: true });
     const writer = new IndexWriter(':memory:');
     for (const r of rows) writer.add(r);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
 import { AREA_H3_RES, registryIdAt } from '../../src/area/spatial-index';
 import { nameAt, textsOf } from '../../src/area/text-bytes';
-import { loadSpatialFile, spatialFilePath } from '../../src/area/spatial-file';
+import { loadSpatialFile, spatialFilePath } from '../../src/index/area/spatial-file';
 import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import { indexIdentity } from '../../src/index/identity';
 import { siteFactsOfBits, type SiteFacts } from '../../src/index/site-facts';

@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EARTH_RADIUS_MILES } from '../../src/area/geo';
-import { spatialFilePath, writeSpatialFile } from '../../src/area/spatial-file';
+import { spatialFilePath, writeSpatialFile } from '../../src/index/area/spatial-file';
 import { indexIdentity } from '../../src/index/identity';
-import { buildSpatialIndex, registryIdAt, type SpatialIndex } from '../../src/area/spatial-index';
+import { registryIdAt, type SpatialIndex } from '../../src/area/spatial-index';
+import { buildSpatialIndex } from '../../src/index/area/spatial-columns';
 import { searchRadius } from '../../src/area/spatial-search';
 import { FacilityIndex } from '../../src/index/facility-index';
 import { IndexWriter } from '../../src/index/index-writer';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'bun:test';
+import { connect } from 'node:net';
 import { createApp } from '../../src/api/app';
 import { SpatialHandle } from '../../src/area/spatial-handle';
-import { buildSpatialIndex } from '../../src/area/spatial-index';
+import { buildSpatialIndex } from '../../src/index/area/spatial-columns';
 import { makeConfig } from '../../src/config';
 import { processParts } from '../../src/api/deps';
 import type { FacilityIndex } from '../../src/index/facility-index';
@@ -47,5 +48,39 @@ describe('SIGHUP reload when the new app cannot be built or bound', () => {
     } finally {
       expect(await service.shutdown('SIGTERM')).toBe(0);
     }
+  });
+});
+
+describe('SIGTERM with a request in flight on a kept-alive connection', () => {
+  it('answers it with Connection: close, so the client does not reuse a connection about to close', async () => {
+    const config = makeConfig({ port: 0, host: '127.0.0.1', logRequests: false });
+    const store = new SqliteStateStore(':memory:');
+    const lifecycle = newLifecycle();
+    const log = () => {};
+    const service = await ServiceProcess.start(
+      {
+        config, store, log, metrics: new ServiceMetrics(), lifecycle,
+        // The service's own app, with one slow route added to hold a request open across the signal.
+        makeApp: (index, spatial) =>
+          createApp({ ...processParts(config, Date.now, log), config, index, spatial, store, clock: Date.now, log, metrics: new ServiceMetrics(), lifecycle }).get('/slow', async () => {
+            await Bun.sleep(300);
+            return 'done';
+          }) as unknown as ReturnType<typeof createApp>,
+        prepareSpatial: (index) => SpatialHandle.of(buildSpatialIndex(index)),
+        openIndex: async () => memoryIndex(DEFAULT_ROWS),
+      },
+      memoryIndex(DEFAULT_ROWS),
+    );
+    const sock = connect(service.port, '127.0.0.1');
+    let answer = '';
+    sock.on('data', (d: Buffer) => (answer += d.toString()));
+    await new Promise((resolve) => sock.once('connect', resolve));
+    sock.write('GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await Bun.sleep(100);
+    const stopped = service.shutdown('SIGTERM');
+    await new Promise((resolve) => sock.once('close', resolve));
+    expect(await stopped).toBe(0);
+    expect(answer).toStartWith('HTTP/1.1 200');
+    expect(answer.split('\r\n\r\n')[0]).toMatch(/\r\nconnection: close/i);
   });
 });

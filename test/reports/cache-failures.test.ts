@@ -38,7 +38,7 @@ describe('a cache that cannot be used still answers 200 with the PDF', () => {
     const dir = scratch();
     expect(mountTmpfs(dir, 'size=64k,mode=0700', (u) => cleanups.push(u))).toBe(true);
     fillToTheBrim(dir); // a temp file's create succeeds, its write then fails with ENOSPC
-    const w = await reportWorld(dir);
+    const w = await reportWorld(dir, { reportCacheDir: dir, reportCacheMinFreeMb: 0 }); // no floor: the write itself meets the full disk
     const { exportOf, warnings } = w;
     await expectServedWithoutCache(w);
     await expectServedWithoutCache(w);
@@ -49,11 +49,24 @@ describe('a cache that cannot be used still answers 200 with the PDF', () => {
     expect((await exportOf()).cache).toBe('HIT');
   });
 
+  it('a file system with less free space than the floor: nothing is stored (X-Cache: BYPASS), counted as low_space, warned once', async () => {
+    const dir = scratch();
+    const w = await reportWorld(dir, { reportCacheDir: dir, reportCacheMinFreeMb: 1_048_576 }); // a 1 TiB floor: more than this disk has free
+    for (let i = 0; i < 2; i++) {
+      const r = await w.exportOf();
+      expect([r.status, r.cache]).toEqual([200, 'BYPASS']);
+      expect(qpdfCheck(r.pdf).ok).toBe(true);
+    }
+    expect(w.stats()).toMatchObject({ low_space: 2, stores: 0, store_errors: 0 });
+    expect(w.warnings().map((l) => l.code)).toEqual(['LOW_SPACE']);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('a read-only cache directory (read-only tmpfs as root, mode 0555 otherwise)', async () => {
     const dir = scratch();
     const mounted = mountTmpfs(dir, 'ro,size=64k', (u) => cleanups.push(u));
     if (!mounted) chmodSync(dir, 0o555);
-    const w = await reportWorld(dir);
+    const w = await reportWorld(dir, { reportCacheDir: dir, reportCacheMinFreeMb: 0 });
     const { warnings } = w;
     await expectServedWithoutCache(w);
     expect(warnings()[0]?.code).toBe(mounted ? 'EROFS' : 'EACCES');
@@ -99,7 +112,8 @@ describe('where the cache lives', () => {
 describe('concurrent exports of one facility', () => {
   it('all get a good PDF, and what is left on disk is one valid entry', async () => {
     const dir = scratch();
-    const { exportOf } = await reportWorld(dir);
+    // one account's 12 at once: its limit of concurrent renders raised so all are rendered
+    const { exportOf } = await reportWorld(dir, { reportCacheDir: dir, heavyPerAccount: 12 });
     const results = await Promise.all(Array.from({ length: 12 }, () => exportOf()));
     for (const r of results) {
       expect(r.status).toBe(200);

@@ -47,7 +47,7 @@ const TROUBLED = facility({
     total_penalties_usd: 125000,
     last_penalty_usd: 100000,
     date_last_penalty: '2025-06-12',
-    date_last_formal_action: '2025-04-02',
+    date_last_formal_action: '2026-04-02',
     date_last_informal_action: '2024-01-10',
   },
 });
@@ -93,7 +93,9 @@ describe('the dossier PDF', () => {
   });
 
   it('states the enforcement flag', () => {
-    expect(text).toContain('OPEN ENFORCEMENT ACTION: YES');
+    // the flag in the words of what it means, never "open" (the data cannot tell open from closed)
+    expect(text).toMatch(/ENFORCEMENT ACTION IN THE LAST 12 MONTHS|SIGNIFICANT VIOLATION BEING ADDRESSED/);
+    expect(text).not.toContain('OPEN ENFORCEMENT');
   });
 
   it('carries the data source, as-of date, method version, generation time, document ID and page numbers', () => {
@@ -118,9 +120,9 @@ describe('the dossier PDF', () => {
     expect(real).toContain('Source: U.S. EPA ECHO');
   });
 
-  it('a clean facility says there is no open enforcement action', async () => {
+  it('a clean facility says there is no enforcement action in the last 12 months', async () => {
     const clean = pdfText(await render(facility({ registry_id: '990000000001' })));
-    expect(clean).toContain('OPEN ENFORCEMENT ACTION: NO');
+    expect(clean).toContain('NO ENFORCEMENT ACTION IN THE LAST 12 MONTHS');
     expect(clean).toContain('87 of 100');
   });
 

@@ -52,11 +52,14 @@ export const FULLEST_COMPLETENESS: DataCompleteness = {
   no_inspection_in_5_years: true,
   facility_inactive: true,
   unknown_quarters: 13,
+  sufficient: false,
+  insufficient_reasons: ['inactive', 'no_inspection_or_known_quarter'],
 };
 
 export const FULLEST_ROW: FacilityDetail = {
   evidence: FULLEST_EVIDENCE,
   data_completeness: FULLEST_COMPLETENESS,
+  active_enforcement_basis: 'snc_answered',
   ...facility({
     registry_id: '990000999999',
     fac_name: '東 CONSOLIDATED AMALGAMATED PETROCHEMICAL REFINING, STORAGE, TRANSPORT AND WASTEWATER TREATMENT COMPANY OF THE GREATER SOUTHWESTERN GULF COAST REGION, INCORPORATED (FICTITIOUS) DIVISION NUMBER SEVENTEEN NORTH',
@@ -94,7 +97,7 @@ export const FULLEST_ROW: FacilityDetail = {
       programs: { caa: program('High Priority Violation'), cwa: program('Significant Violation'), rcra: program('Significant Violation'), sdwa: program('Serious Violator') },
     },
   }),
-  peers: { naics: '324110', naics_digits: 6, peer_count: 1_234_567, percentile: 0, percentile_note: null, median_score: 88 },
+  peers: { naics: '324110', naics_digits: 6, peer_count: 1_234_567, percentile: 0, percentile_note: null, median_score: 88, share_scoring_better: 0.9999, share_tied: 0.0001 },
 };
 
 export const FULLEST_INFO: IndexInfo = {

@@ -14,7 +14,7 @@ const row = DEFAULT_ROWS[1]!;
 const exportOf = (id: string, init: RequestInit & { key?: string } = {}) => world.call(`/api/v1/facility/${id}/report`, { method: 'POST', key: keys.platform, ...init });
 const usageOf = (tier: string) => world.store.monthlyUsage(accounts[tier]!.accountId, world.clock());
 
-describe('POST /api/v1/facility/{registry_id}/report (spec 4.5)', () => {
+describe('POST /api/v1/facility/{registry_id}/report', () => {
   it('answers a binary PDF attachment named after the registry ID', async () => {
     const res = await exportOf(row.registry_id);
     expect(res.status).toBe(200);
@@ -108,7 +108,7 @@ describe('POST /api/v1/facility/{registry_id}/report (spec 4.5)', () => {
     ['malformed JSON', { 'content-type': 'application/json' }, '{"registry_id": '],
     ['a form', { 'content-type': 'application/x-www-form-urlencoded' }, 'a=1&b=2'],
     ['a megabyte of binary', { 'content-type': 'application/octet-stream' }, new Uint8Array(1 << 20).fill(0xff)],
-  ])('a request body (%s) is ignored: the spec defines none', async (_name, headers, body) => {
+  ])('a request body (%s) is ignored: the route defines none', async (_name, headers, body) => {
     const res = await exportOf(row.registry_id, { headers, body });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');

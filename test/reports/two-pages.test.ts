@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'bun:test';
 import { BUNDLED_INDEX_PATH } from '../../src/index/bundled';
 import { connectionOf, FacilityIndex, type FacilityDetail } from '../../src/index/facility-index';
 import { scoreSeries } from '../../src/history/score-series';
-import { renderReport } from '../../src/reports/document';
+import { peersLine, renderReport } from '../../src/reports/document';
 import { programRows } from '../../src/reports/program-table';
 import { buildReportView } from '../../src/reports/view';
 import { explainComponents } from '../../src/scoring/explain';
@@ -32,9 +32,11 @@ describe('the fullest dossier', () => {
     for (const s of ['Clean Air Act', 'Clean Water Act', 'RCRA (waste)', 'Safe Drinking Water Act', 'SCORE OVER TIME', 'cannot be shown in this document', 'verify important facts', 'FICTITIOUS SAMPLE DATA']) expect(text).toContain(s);
     expect(text).toContain('scoring method fcs-2.0');
     // the method note defines the enforcement flag as the score model does (docs/scoring.md active_enforcement)
-    expect(text.replace(/\s+/g, ' ')).toContain('the enforcement flag means a formal action or federal case in the last 5 years, open or closed');
+    expect(text.replace(/\s+/g, ' ')).toContain('the enforcement flag means a formal action in the last 12 months, or a significant violation being addressed');
     // the Evidence block: the DFR link, the case IDs that fit and how many more, who acted last, TRI, GHG, the completeness notes
-    for (const s of ['https://echo.epa.gov/detailed-facility-report?fid=990000999999', '06-2001-1000', 'and 19 more', 'Latest action by EPA, 2026-10-15', '123,456,790 lb on site', '12,345,679 t CO2e', 'Data completeness: No inspection in the last 5 years.']) expect(text).toContain(s);
+    // page 1 carries the whole peers sentence, never cut with an ellipsis
+    expect(text.replace(/\s+/g, ' ')).toContain(peersLine(buildReportView(FULLEST_ROW, FULLEST_INFO, { generatedAt: FIXED_NOW, documentId: '0123456789abcdef' }, FULLEST_HISTORY)));
+    for (const s of ['ECHO facility report none: not an EPA Registry ID', '06-2001-1000', 'and 19 more', 'Latest action by EPA, 2026-10-15', '123,456,790 lb on site', '12,345,679 t CO2e', 'Data completeness: Not enough data to judge this facility (inactive; no inspection in 5 years and no quarter of known status)']) expect(text).toContain(s);
   });
 
   it('fits two pages as real data with a two-line enforcement reason', async () => {
@@ -43,7 +45,7 @@ describe('the fullest dossier', () => {
     const row = { ...FULLEST_ROW, active_enforcement: false, score_inputs: inputs };
     expect(explainComponents(inputs, FULLEST_INFO.as_of).active_enforcement.length).toBeGreaterThan(70);
     const text = expectTwoPages(await render(row, { ...FULLEST_INFO, fictitious: false }));
-    expect(text).toContain('OPEN ENFORCEMENT ACTION: NO');
+    expect(text).toContain('NO ENFORCEMENT ACTION IN THE LAST 12 MONTHS');
   });
 
   it('prints each program as one line of the table, not reported values as n/r with the legend', async () => {

@@ -20,6 +20,32 @@ describe('data_completeness, from the facts the score uses', () => {
       no_inspection_in_5_years: false,
       facility_inactive: false,
       unknown_quarters: 0,
+      sufficient: true,
+      insufficient_reasons: [],
+    });
+  });
+
+  describe('sufficient: enough data to judge', () => {
+    const NONE = { inspection_count: 0, date_last_inspection: null };
+    it.each([
+      ['no inspection in 5 years and 12 unknown quarters', inputsWith({ ...NONE, history: 'UUUUUUUUUUUU' }), ['no_inspection_or_known_quarter']],
+      ['no inspection, no history and no status', inputsWith({ ...NONE, history: '', compliance_status: '' }), ['no_inspection_or_known_quarter']],
+      ['an inactive facility, whatever its record', inputsWith({ facility_active: false }), ['inactive']],
+      ['both', inputsWith({ ...NONE, history: '', compliance_status: '', facility_active: false }), ['inactive', 'no_inspection_or_known_quarter']],
+    ])('is false for %s, with the reasons', (_name, inputs, reasons) => {
+      const c = of(inputs);
+      expect(c.sufficient).toBe(false);
+      expect(c.insufficient_reasons as string[]).toEqual(reasons);
+      expect(completenessNotes(c)[0]).toStartWith('Not enough data to judge this facility (');
+    });
+
+    it.each([
+      ['no inspection but 12 known quarters', inputsWith({ ...NONE })],
+      ['no inspection, one unknown quarter', inputsWith({ ...NONE, history: 'UUUUUUUUUUU_' })],
+      ['an inspection and 12 unknown quarters', inputsWith({ history: 'UUUUUUUUUUUU' })],
+      ['no inspection and no history, but "No Violation Identified" now', inputsWith({ ...NONE, history: '' })],
+    ])('is true for %s', (_name, inputs) => {
+      expect(of(inputs).sufficient).toBe(true);
     });
   });
 
@@ -55,6 +81,7 @@ describe('data_completeness, from the facts the score uses', () => {
   it('reads as plain notes: none for a complete row, each gap named otherwise', () => {
     expect(completenessNotes(of(CLEAN_INPUTS))).toEqual([]);
     expect(completenessNotes(of(inputsWith({ inspection_count: 0, date_last_inspection: null, facility_active: false, history: 'UU__V_____U_', qtrs_with_nc: 1 })))).toEqual([
+      'Not enough data to judge this facility (inactive): its score does not rank it.',
       'No inspection in the last 5 years.',
       'Inactive facility: no active permit or program record.',
       '3 quarters of undetermined status (unknown, not clean).',
@@ -96,6 +123,7 @@ describe('completenessKey: the memo key ingest stores each distinct value under'
       inputsWith({ history: 'U___________' }),
       inputsWith({ date_last_formal_action: '2015-03-15' }),
       inputsWith({ not_reported: ['penalty_count'] }),
+      inputsWith({ inspection_count: 0, date_last_inspection: null, history: '', compliance_status: '' }),
     ];
     const keys = new Set([completenessKey(base, 'echo-exporter'), completenessKey(base, 'echo-facility-search'), ...variants.map((i) => completenessKey(factsOf(i, AS_OF), 'echo-exporter'))]);
     expect(keys.size).toBe(2 + variants.length);

@@ -14,7 +14,7 @@ describe('explainComponents', () => {
       penalty_severity: 'No penalties in the last 5 years',
       recency: 'No dated violation, enforcement action or penalty in the last 5 years',
       repeat_offender: 'No enforcement actions in the last 5 years',
-      active_enforcement: 'No: no formal enforcement action or federal case in the last 5 years',
+      active_enforcement: 'No: no formal enforcement action or federal case dated in the last 12 months (none in the last 5 years)',
     });
   });
 
@@ -34,9 +34,10 @@ describe('explainComponents', () => {
     );
     expect(e.violation_frequency).toBe('4 of the last 12 quarters in violation, 1 of them significant');
     expect(e.penalty_severity).toBe('$1,234,567 in penalties in the last 5 years (2 penalties)');
-    expect(e.recency).toBe('Formal enforcement action on 2024-06-30, 12 months before the data date (2025-06-30); the informal action has no date in the file, so it does not count here');
+    // the violation 3 months back (15 x (1 - 3/36) = 13.75) weighs more than the formal action of a year ago (10 x (1 - 12/60) = 8)
+    expect(e.recency).toBe('Violation in the quarter 3 months before the latest, per the quarterly history (data date 2025-06-30); the informal action has no date in the file, so it does not count here');
     expect(e.repeat_offender).toBe('2 formal enforcement actions and 1 informal action in the last 5 years');
-    expect(e.active_enforcement).toBe('Yes: 2 formal enforcement actions in the last 5 years, the latest on 2024-06-30; the data does not say whether any has been closed');
+    expect(e.active_enforcement).toBe('Yes: enforcement action in the last 12 months: a formal enforcement action on 2024-06-30');
   });
 
   it('says when a figure comes from a count, and names undated events instead of assuming a date', () => {
@@ -47,14 +48,17 @@ describe('explainComponents', () => {
       'Violation no more than 21 months before the data date (2025-06-30): 5 of the last 12 quarters were in violation, and the file has no quarter-by-quarter history; ' +
         'the formal action and penalty have no date in the file, so they do not count here',
     );
-    expect(e.active_enforcement).toBe('Yes: 1 formal enforcement action in the last 5 years, with no date in the file; the data does not say whether it has been closed');
+    expect(e.active_enforcement).toBe('No: no formal enforcement action or federal case dated in the last 12 months (the actions on record have no date)');
   });
 
-  it('names a current significant violation, and says no action is open when none is on record', () => {
+  it('names a current significant violation left unanswered, and says no enforcement is active', () => {
     const e = explainComponents(inputsWith({ snc_flag: true, compliance_status: 'Significant Violation', qtrs_with_nc: 1 }), AS_OF);
-    expect(e.recency).toBe('In significant violation at the data date (2025-06-30), per the current compliance status');
-    expect(e.repeat_offender).toBe('In significant violation now, with no enforcement action in the last 5 years to address it');
-    expect(e.active_enforcement).toBe('No: no formal enforcement action or federal case in the last 5 years; the facility is in significant violation, but no action on it is on record');
+    expect(e.penalty_severity).toBe('No penalties in the last 5 years; in significant violation now with no enforcement response, which counts as the gravest penalty band');
+    expect(e.recency).toBe('In significant violation at the data date (2025-06-30), per the current compliance status, with no enforcement action dated since it began');
+    expect(e.repeat_offender).toBe('In significant violation now, with no enforcement action dated since it began');
+    expect(e.active_enforcement).toBe(
+      'No: no formal enforcement action or federal case dated in the last 12 months (none in the last 5 years); the facility is in significant violation, with no enforcement action dated since it began',
+    );
   });
 
   it('counts penalties as cases when there are more of them than formal actions', () => {
@@ -73,9 +77,9 @@ describe('explainComponents', () => {
   });
 
   it.each([
-    ['2020-06-30', true], // 1,826 days: 59.99 months, inside the 5-year window
-    ['2020-06-29', false], // 1,827 days: 60.02 months, before it
-  ])('agrees with the flag at the 5-year edge: a formal action dated %s alone (no count) is in the window: %p', (date, open) => {
+    ['2024-06-30', true], // 365 days: 11.99 months, inside the 12 months
+    ['2024-06-29', false], // 366 days: 12.02 months, before them
+  ])('agrees with the flag at the 12-month edge: a formal action dated %s alone (no count) is recent: %p', (date, open) => {
     const inputs = inputsWith({ formal_action_count: 0, date_last_formal_action: date });
     expect(scoreFacility(inputs, AS_OF).active_enforcement).toBe(open);
     expect(explainComponents(inputs, AS_OF).active_enforcement.startsWith('Yes:')).toBe(open);
@@ -101,7 +105,7 @@ describe('explainComponents for a date after the as-of date', () => {
   it('says the action is dated after the as-of date and counted as at it', () => {
     const e = explainComponents(inputsWith({ formal_action_count: 1, date_last_formal_action: '2025-09-01' }), AS_OF);
     expect(e.recency).toBe('Formal enforcement action on 2025-09-01, after the data date (2025-06-30); counted as on it');
-    expect(e.active_enforcement).toBe('Yes: 1 formal enforcement action in the last 5 years, the latest on 2025-09-01 (after the data date); the data does not say whether it has been closed');
+    expect(e.active_enforcement).toBe('Yes: enforcement action in the last 12 months: a formal enforcement action on 2025-09-01 (after the data date)');
   });
 });
 

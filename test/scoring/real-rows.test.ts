@@ -8,7 +8,7 @@ import { buildReportView } from '../../src/reports/view';
 import { explainComponents } from '../../src/scoring/explain';
 import { factsOf } from '../../src/scoring/facts';
 import { FIXED_NOW } from '../helpers';
-import { FIXTURES, runIngest } from '../index/ingest/support';
+import { FIXTURES, runIngest } from '../ingest/support';
 import { tempDir } from '../support/temp-dir';
 import { pdfText } from '../reports/pdf-tools';
 

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
-import { readHeader } from '../../src/index/ingest/columns';
-import { EXPORTER_COLUMNS_2025 } from '../../src/index/ingest/exporter-columns';
-import { mapRow, type MappedRow, type Rejection } from '../../src/index/ingest/row-mapper';
+import { readHeader } from '../../src/ingest/columns';
+import { EXPORTER_COLUMNS_2025 } from '../../src/ingest/exporter-columns';
+import { mapRow, type MappedRow, type Rejection } from '../../src/ingest/row-mapper';
 import { explainComponents, explanationLines } from '../../src/scoring/explain';
 import { factsOf } from '../../src/scoring/facts';
 import type { ScoreInputs } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
-import { exporterRow } from '../index/ingest/support';
+import { exporterRow } from '../ingest/support';
 import { scenarioArb } from './arbitraries';
-import { RecordCells } from '../../src/index/ingest/record-cells';
+import { RecordCells } from '../../src/ingest/record-cells';
 
 // Exporter rows as EPA writes them (see ../shared data notes in docs/scoring.md): counts cover 5 years,
 // DATE_LAST_* and LAST_PENALTY_AMT are the latest event ever, FAC_PROGRAMS_WITH_SNC is a count.
@@ -82,17 +82,17 @@ describe('an event dated before the 5-year window costs nothing and is not calle
     expect([r.penalty_severity, r.repeat_offender, r.overall, r.active_enforcement]).toEqual([30, 15, 100, false]);
   });
 
-  it('an event inside the window still counts: the same penalty dated 2024 costs 30 - 5 - 15 = 10, and 25 x (1 - 24/60) = 15 of recency', () => {
+  it('an event inside the window still counts: the same penalty dated 2024 costs 30 - 5 - 15 = 10, and (10 + 5 x log10 200) x (1 - 24.02/60) = 12.9 of recency', () => {
     const r = score({ FAC_PENALTY_COUNT: '1', FAC_TOTAL_PENALTIES: '1000000', FAC_LAST_PENALTY_AMT: '1000000', FAC_DATE_LAST_PENALTY: '10/31/2024' });
     expect(r.penalty_severity).toBe(10);
-    expect(r.recency).toBe(10);
+    expect(r.recency).toBe(12);
   });
 });
 
 describe('undated events are counted without an invented date', () => {
-  it('a formal action counted in the 5 years with no date costs repeat 3, no recency, and is open', () => {
+  it('a formal action counted in the 5 years with no date costs repeat 3, no recency, and is not active enforcement (no date, no claim)', () => {
     const r = score({ FAC_FORMAL_ACTION_COUNT: '1' });
-    expect([r.recency, r.repeat_offender, r.active_enforcement]).toEqual([25, 12, true]);
+    expect([r.recency, r.repeat_offender, r.active_enforcement]).toEqual([25, 12, false]);
     expect(why({ FAC_FORMAL_ACTION_COUNT: '1' }).recency).toBe('No dated violation, enforcement action or penalty in the last 5 years; the formal action has no date in the file, so it does not count here');
   });
 });
@@ -155,67 +155,99 @@ describe('CAA "High Priority Violation" in a file without an HPV flag column', (
   });
 });
 
-describe('SNC addressed the EPA way: by a formal action anywhere in the 5-year window', () => {
-  const SNC: Overrides = { FAC_PROGRAMS_WITH_SNC: '1', FAC_COMPLIANCE_STATUS: 'Significant Violation', FAC_3YR_COMPLIANCE_HISTORY: '___________S', FAC_QTRS_WITH_NC: '1' };
+describe('SNC answered the EPA way: by a formal action dated within its current significant run', () => {
+  // four quarters of SNC: the run began 12 months before the data date
+  const SNC: Overrides = { FAC_PROGRAMS_WITH_SNC: '1', FAC_COMPLIANCE_STATUS: 'Significant Violation', FAC_3YR_COMPLIANCE_HISTORY: '________SSSS', FAC_QTRS_WITH_NC: '4' };
   const acted = (months: number): Overrides => ({ ...SNC, FAC_FORMAL_ACTION_COUNT: '1', FAC_DATE_LAST_FORMAL_ACTION: monthsBack(months) });
 
-  it('unaddressed: 15 + 9 + 30 + 0 + (15 - 4) = 65, and no enforcement is open', () => {
+  it('unanswered: frequency 15 - 5 - 5 - 3.75 = 1.25 -> 1, penalty 0 (top band), recency 0, repeat 15 - 4 - 3 x 1 = 8: 24, not active', () => {
     const r = score(SNC);
-    expect([r.violation_frequency, r.penalty_severity, r.recency, r.repeat_offender, r.overall, r.active_enforcement]).toEqual([9, 30, 0, 11, 65, false]);
+    expect([r.violation_frequency, r.penalty_severity, r.recency, r.repeat_offender, r.overall, r.active_enforcement]).toEqual([1, 0, 0, 8, 24, false]);
   });
 
-  it.each([2, 6, 11, 13, 24, 48])('addressed by a formal action %i months back (no penalty): 15 + 9 + 30 + 0 + 12 = 66, above the unaddressed 65', (months) => {
+  it.each([2, 6, 11])('answered by a formal action %i months back (no penalty): 15 + 1 + 30 + (25 - 20) + 12 = 63, active as snc_answered', (months) => {
     const r = score(acted(months));
-    expect([r.violation_frequency, r.penalty_severity, r.recency, r.repeat_offender, r.overall, r.active_enforcement]).toEqual([9, 30, 0, 12, 66, true]);
-    expect(r.overall).toBeGreaterThanOrEqual(score(SNC).overall);
+    expect([r.violation_frequency, r.penalty_severity, r.recency, r.repeat_offender, r.overall, r.active_enforcement_basis]).toEqual([1, 30, 5, 12, 63, 'snc_answered']);
     expect(why(acted(months)).repeat_offender).toBe('1 formal enforcement action and 0 informal actions in the last 5 years');
   });
 
-  it('a penalty still costs penalty severity: the same SNC addressed with a $10,000 penalty loses 10 there', () => {
-    const r = score({ ...acted(6), FAC_PENALTY_COUNT: '1', FAC_TOTAL_PENALTIES: '10000', FAC_LAST_PENALTY_AMT: '10000', FAC_DATE_LAST_PENALTY: monthsBack(6) });
-    expect([r.penalty_severity, r.repeat_offender, r.overall]).toEqual([20, 12, 56]);
+  it.each([13, 24, 48])('a formal action %i months back, before the run began, does not answer it: repeat 15 - 3 - 7 = 5, 21, not active', (months) => {
+    const r = score(acted(months));
+    expect([r.penalty_severity, r.recency, r.repeat_offender, r.overall, r.active_enforcement]).toEqual([0, 0, 5, 21, false]);
+    expect(why(acted(months)).repeat_offender).toBe('1 formal enforcement action and 0 informal actions in the last 5 years; in significant violation for 4 quarters running, with no enforcement action dated since it began (the latest is older)');
   });
 
-  it('a formal action older than the window (count 0) does not address it', () => {
-    expect(score({ ...SNC, FAC_DATE_LAST_FORMAL_ACTION: monthsBack(70) }).repeat_offender).toBe(11);
+  it('a penalty costs penalty severity on an answered SNC, never more than leaving it unanswered: $10,000 leaves 20 of 30', () => {
+    const r = score({ ...acted(6), FAC_PENALTY_COUNT: '1', FAC_TOTAL_PENALTIES: '10000', FAC_LAST_PENALTY_AMT: '10000', FAC_DATE_LAST_PENALTY: monthsBack(6) });
+    expect([r.penalty_severity, r.repeat_offender, r.overall]).toEqual([20, 12, 53]);
+    expect(r.overall).toBeGreaterThan(score(SNC).overall);
+  });
+
+  it('a formal action older than the window (count 0) does not answer it', () => {
+    expect(score({ ...SNC, FAC_DATE_LAST_FORMAL_ACTION: monthsBack(70) }).repeat_offender).toBe(8);
   });
 
   describe('CWA_3_YR_QNCR_CODES, read only where present', () => {
     const CWA_SNC: Overrides = { ...SNC, NPDES_FLAG: 'Y', CWA_COMPLIANCE_STATUS: 'Significant Violation', CWA_SNC_FLAG: 'Y' };
     it.each([
-      ['', 11, 'empty cell: no code, unaddressed'],
-      ['1111', 11, 'latest quarter unresolved'],
-      ['2221', 11, 'resolved pending earlier, unresolved now'],
-      ['1112', 12, 'latest quarter resolved pending: addressed, counted as one case'],
+      ['', 8, 'empty cell: no code, unanswered'],
+      ['1111', 8, 'latest quarter unresolved'],
+      ['2221', 8, 'resolved pending earlier, unresolved now'],
+      ['1112', 12, 'latest quarter resolved pending: answered, counted as one case'],
       ['111B', 12, 'resolved pending, manual code'],
     ])('%p: repeat_offender %i (%s)', (codes, repeat) => {
       expect(score({ ...CWA_SNC, CWA_3_YR_QNCR_CODES: codes }).repeat_offender).toBe(repeat);
     });
 
-    it('does not address an SNC under another program too', () => {
+    it('does not answer an SNC under another program too', () => {
       const both = { ...CWA_SNC, FAC_PROGRAMS_WITH_SNC: '2', AIR_FLAG: 'Y', CAA_COMPLIANCE_STATUS: 'High Priority Violation', CAA_HPV_FLAG: 'Y', CWA_3_YR_QNCR_CODES: '1112' };
       expect(factsOf(inputsOf(both), AS_OF).sncResolvedPending).toBe(false);
     });
   });
+
+  describe('CWA_13QTRS_EFFLNT_EXCEEDANCES, effluent before paperwork', () => {
+    const CWA_SNC1: Overrides = { FAC_PROGRAMS_WITH_SNC: '1', FAC_COMPLIANCE_STATUS: 'Significant Violation', FAC_3YR_COMPLIANCE_HISTORY: '___________S', FAC_QTRS_WITH_NC: '1', NPDES_FLAG: 'Y', CWA_COMPLIANCE_STATUS: 'Significant Violation', CWA_SNC_FLAG: 'Y' };
+    it('a CWA SNC with exceedances scores below the same SNC for a missing report (none): frequency 9 against 15 - 6.25 - 1.25 x (1 + log2 3) = 5.77 -> 6', () => {
+      const paperwork = score({ ...CWA_SNC1, CWA_13QTRS_EFFLNT_EXCEEDANCES: '0' });
+      const effluent = score({ ...CWA_SNC1, CWA_13QTRS_EFFLNT_EXCEEDANCES: '3' });
+      expect([paperwork.violation_frequency, effluent.violation_frequency]).toEqual([9, 6]);
+      expect(effluent.overall).toBeLessThan(paperwork.overall);
+      expect(why({ ...CWA_SNC1, CWA_13QTRS_EFFLNT_EXCEEDANCES: '3' }).violation_frequency).toContain('3 effluent limit exceedances under the Clean Water Act in 13 quarters');
+    });
+
+    it('a blank cell is 0 exceedances, and a non-number is a bad number', () => {
+      expect(inputsOf({ ...CWA_SNC1, CWA_13QTRS_EFFLNT_EXCEEDANCES: '' }).programs.cwa!.effluent_exceedances).toBe(0);
+      expect(() => inputsOf({ ...CWA_SNC1, CWA_13QTRS_EFFLNT_EXCEEDANCES: 'many' })).toThrow('rejected');
+    });
+  });
 });
 
-describe('active_enforcement: at least one formal action or federal case in the window', () => {
-  it('is never true with zero actions in the window, whatever else the record holds', () => {
+describe('active_enforcement: an action in the last 12 months, or a significant violation being addressed', () => {
+  it('is never true without a formal action or federal case dated in the window, whatever else the record holds', () => {
     fc.assert(
       fc.property(scenarioArb, ({ inputs, asOf }) => {
         const f = factsOf(inputs, asOf);
-        expect(scoreFacility(inputs, asOf).active_enforcement).toBe(f.formalActions > 0);
+        if (scoreFacility(inputs, asOf).active_enforcement) expect(f.formal.latest ?? f.federal.latest).not.toBeNull();
       }),
       { numRuns: 400 },
     );
   });
 
-  it('is true for a federal case in the window (FEC_CASE_IDS) with no facility formal action', () => {
-    const r = score({ FEC_CASE_IDS: '06-2024-0042', FEC_LAST_CASE_DATE: '01/15/2024' });
-    expect([r.active_enforcement, r.repeat_offender]).toEqual([true, 12]);
-    expect(why({ FEC_CASE_IDS: '06-2024-0042', FEC_LAST_CASE_DATE: '01/15/2024' }).active_enforcement).toBe(
-      'Yes: 1 federal enforcement case in the last 5 years, the latest on 2024-01-15; the data does not say whether it has been closed',
-    );
+  it('is true for a federal case dated 10.5 months back (FEC_CASE_IDS) with no facility formal action: recent_action', () => {
+    const o = { FEC_CASE_IDS: '06-2025-0042', FEC_LAST_CASE_DATE: '12/15/2025' };
+    const r = score(o);
+    expect([r.active_enforcement, r.active_enforcement_basis, r.repeat_offender]).toEqual([true, 'recent_action', 12]);
+    expect(why(o).active_enforcement).toBe('Yes: enforcement action in the last 12 months: a federal enforcement case on 2025-12-15');
+  });
+
+  it('is false for an undated federal case number alone, and makes no claim about 5 years', () => {
+    const o = { FEC_CASE_IDS: '06-2024-0042' };
+    expect(score(o).active_enforcement).toBe(false);
+    expect(why(o).active_enforcement).toBe('No: no formal enforcement action or federal case dated in the last 12 months (the actions on record have no date)');
+  });
+
+  it('is false for a formal action 13 months back on a facility not in SNC', () => {
+    expect(score({ FAC_FORMAL_ACTION_COUNT: '1', FAC_DATE_LAST_FORMAL_ACTION: monthsBack(13) }).active_enforcement).toBe(false);
   });
 });
 

@@ -20,7 +20,7 @@ describe('score_hash', () => {
     const r = scoreFacility(CLEAN_INPUTS, '2025-06-30');
     expect(r.score_hash).toBe(scoreHash(CLEAN_INPUTS, '2025-06-30'));
     expect(r.score_hash).toMatch(/^[0-9a-f]{32}$/);
-    expect(SCORE_VERSION).toBe('fcs-3.0');
+    expect(SCORE_VERSION).toBe('fcs-4.0');
   });
 
   it.each(FIELDS)('changes when %s changes', (field) => {

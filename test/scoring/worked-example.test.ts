@@ -2,15 +2,15 @@ import { describe, expect, it } from 'bun:test';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { FacilityIndex } from '../../src/index/facility-index';
-import { readHeader } from '../../src/index/ingest/columns';
-import { csvRecords } from '../../src/index/ingest/csv-records';
-import { mapRow, type MappedRow } from '../../src/index/ingest/row-mapper';
+import { readHeader } from '../../src/ingest/columns';
+import { csvRecords } from '../../src/ingest/csv-records';
+import { mapRow, type MappedRow } from '../../src/ingest/row-mapper';
 import { explainComponents } from '../../src/scoring/explain';
 import type { ScoreInputs } from '../../src/scoring/model';
 import { scoreFacility } from '../../src/scoring/score';
-import { FIXTURES, runIngest } from '../index/ingest/support';
+import { FIXTURES, runIngest } from '../ingest/support';
 import { tempDir } from '../support/temp-dir';
-import { RecordCells } from '../../src/index/ingest/record-cells';
+import { RecordCells } from '../../src/ingest/record-cells';
 
 // The real EPA ECHO facility-search download (a byte-for-byte copy of the shared real-data sample, echo_facility_search_sample.csv),
 // line 26: the worked example of docs/scoring.md. It goes through the project's own CSV reader, header
@@ -87,13 +87,13 @@ describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport N
       expect(indexed.score_inputs).toEqual(inputs);
       expect(indexed).toMatchObject({
         fac_name: 'STURM RUGER FIREARMS MANUFACTURING FACILITY',
-        overall_score: 49,
+        overall_score: 23,
         violation_frequency: 0,
-        penalty_severity: 22,
+        penalty_severity: 0,
         recency: 0,
-        repeat_offender: 12,
+        repeat_offender: 8,
         baseline: 15,
-        active_enforcement: true,
+        active_enforcement: false,
       });
     } finally {
       index.close();
@@ -104,20 +104,20 @@ describe('worked example: STURM RUGER FIREARMS MANUFACTURING FACILITY, Newport N
   it('matches the hand arithmetic of docs/scoring.md', () => {
     // 15 - (11 x 1.25 + 1 x 1.25 + 3.75 now) < 0 -> 0
     expect(r.violation_frequency).toBe(0);
-    // 30 - (5 + 5 x log10(4255 / 1000)) = 30 - 8.14 = 21.86 -> 22
-    expect(r.penalty_severity).toBe(22);
-    // heaviest event: significant non-compliance at the as-of date, 25 at age 0 -> 25 - 25 = 0 (the undated formal action and penalty cost no recency)
+    // the formal action has no date, so nothing shows it answered the SNC: unanswered, the top band (the $4,255 alone: 30 - 8.14)
+    expect(r.penalty_severity).toBe(0);
+    // heaviest event: an unanswered SNC at the as-of date, 25 -> 25 - 25 = 0 (the undated formal action and penalty cost no recency)
     expect(r.recency).toBe(0);
-    // one formal case in the 5 years (FacFormalActionCount 1, no date), which addresses the SNC: 15 - 3 = 12
-    expect(r.repeat_offender).toBe(12);
-    expect(r.overall).toBe(49);
-    // that formal action is in the 5-year window and nothing says it is closed
-    expect(r.active_enforcement).toBe(true);
+    // one formal case in the 5 years (FacFormalActionCount 1, no date) and the unanswered SNC of one known quarter: 15 - 3 - 4 = 8
+    expect(r.repeat_offender).toBe(8);
+    expect(r.overall).toBe(23);
+    // no dated action: not active enforcement (no date, no claim)
+    expect(r.active_enforcement).toBe(false);
   });
 
   it('is stated in docs/scoring.md with these numbers and explanation lines', () => {
     const doc = readFileSync(join(import.meta.dir, '../../docs/scoring.md'), 'utf8');
-    expect(doc).toContain('overall = 15 + 0 + 22 + 0 + 12 = **49**');
+    expect(doc).toContain('overall = 15 + 0 + 0 + 0 + 8 = **23**');
     for (const line of Object.values(explainComponents(inputs, '2024-06-30'))) expect(doc).toContain(line);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'bun:test';
 import { facility, json, makeWorld, memoryIndex } from '../helpers';
-import { DocidSpace } from '../../src/index/search/docids';
+import { DocidSpace } from '../../src/index/search-tables/docids';
 import { FacilitySearch } from '../../src/search/facility-search';
+import { parseSearchQuery } from '../../src/search/query';
 import { RIVER_ROWS, SEARCH_ROWS } from './fixtures';
 import { connectionOf } from '../../src/index/facility-index';
 
@@ -19,8 +20,11 @@ describe('GET /api/v1/search matching', () => {
     const { res, body } = await search('q=acme%20plat%20elkh');
     expect(res.status).toBe(200);
     expect(body.data).toEqual({
-      facilities: [{ registry_id: '990000000101', fac_name: 'ACME PLATING INC', overall_score: 62, active_enforcement: false, fac_city: 'ELKHART', fac_state: 'IN' }],
+      facilities: [
+        { registry_id: '990000000101', fac_name: 'ACME PLATING INC', overall_score: 62, active_enforcement: false, fac_street: '2100 W LUSHER AVE', fac_city: 'ELKHART', fac_state: 'IN', fac_zip: '46517' },
+      ],
       total: 1,
+      total_capped: false,
       next_cursor: null,
     });
   });
@@ -51,7 +55,7 @@ describe('GET /api/v1/search matching', () => {
   it('a word that matches nothing gives an empty page, not an error', async () => {
     const { res, body } = await search('q=acme%20zzz');
     expect(res.status).toBe(200);
-    expect(body.data).toEqual({ facilities: [], total: 0, next_cursor: null });
+    expect(body.data).toEqual({ facilities: [], total: 0, total_capped: false, next_cursor: null });
   });
 });
 
@@ -93,11 +97,27 @@ describe('GET /api/v1/search pages', () => {
 
   it('the last page has next_cursor null; a full page with more to come has one', async () => {
     const first = (await search('q=acme&limit=2')).body;
-    expect(first.data.total).toBe(2);
     expect(typeof first.data.next_cursor).toBe('string');
     const second = (await search(`q=acme&limit=2&cursor=${first.data.next_cursor}`)).body;
-    expect(second.data.total).toBe(1);
     expect(second.data.next_cursor).toBeNull();
+  });
+
+  it('total counts every facility the search finds, on each page alike, not the rows of one page', async () => {
+    for (const q of ['q=acme&limit=2', 'q=riv&limit=3', 'q=riv&limit=3&sort=score', 'q=acme&state=in&min_score=60&limit=1']) {
+      const { body } = await search(q);
+      const all = ids((await search(q.replace(/limit=\d+/, 'limit=100'))).body);
+      expect([q, body.data.total, body.data.total_capped]).toEqual([q, all.length, false]);
+      expect(body.data.facilities.length).toBeLessThan(all.length);
+    }
+    const first = (await search('q=acme&limit=2')).body;
+    expect((await search(`q=acme&limit=2&cursor=${first.data.next_cursor}`)).body.data.total).toBe(3);
+  });
+
+  it('past the counting cap, total is the cap and total_capped says it is a lower bound', () => {
+    const s = FacilitySearch.open(memoryIndex([...SEARCH_ROWS, ...RIVER_ROWS]))!;
+    const r = parseSearchQuery(new URLSearchParams('q=riv&limit=3'), s.fingerprint);
+    expect(s.count(r, 100)).toEqual({ total: 26, capped: false });
+    expect(s.count(r, 10)).toEqual({ total: 10, capped: true });
   });
 
   it('an edited cursor, or one used with another query or sort, is 422 VALIDATION_ERROR naming cursor, and is not counted', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { buildSpatialIndex } from '../../src/area/spatial-index';
+import { buildSpatialIndex } from '../../src/index/area/spatial-columns';
 import type { Location } from '../../src/index/model';
 import { defaultDistances, type CategoryKey } from '../../src/site-report/categories';
 import { buildSiteReport } from '../../src/site-report/service';

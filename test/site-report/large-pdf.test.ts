@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { buildSpatialIndex } from '../../src/area/spatial-index';
+import { buildSpatialIndex } from '../../src/index/area/spatial-columns';
 import { defaultDistances } from '../../src/site-report/categories';
 import { renderSiteReport } from '../../src/site-report/document';
 import { buildSiteReport } from '../../src/site-report/service';

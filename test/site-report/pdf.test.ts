@@ -115,7 +115,7 @@ describe('a cache that cannot store still answers the PDF', () => {
     const dir = tempDir('site-report-full');
     expect(mountTmpfs(dir, 'size=64k,mode=0700', (u) => afterAll(u))).toBe(true);
     fillToTheBrim(dir); // a temp file's create succeeds, its write then fails with ENOSPC
-    const { ask } = await pdfWorld({ reportCacheDir: dir });
+    const { ask } = await pdfWorld({ reportCacheDir: dir, reportCacheMinFreeMb: 0 }); // no floor: the write itself meets the full disk
     const full = await ask(SITE);
     expect([full.res.status, full.cache, qpdfCheck(full.pdf).ok]).toEqual([200, 'BYPASS', true]);
     expect(readdirSync(dir).filter((n) => !n.startsWith('filler-'))).toEqual([]);
@@ -126,7 +126,7 @@ describe('a cache that cannot store still answers the PDF', () => {
   it('a read-only cache directory (a read-only tmpfs as root, mode 0555 otherwise): 200, a sound PDF, X-Cache BYPASS', async () => {
     const dir = tempDir('site-report-ro');
     if (!mountTmpfs(dir, 'ro,size=64k', (u) => afterAll(u))) chmodSync(dir, 0o555);
-    const { ask, world } = await pdfWorld({ reportCacheDir: dir });
+    const { ask, world } = await pdfWorld({ reportCacheDir: dir, reportCacheMinFreeMb: 0 });
     const r = await ask(SITE);
     expect(r.res.status).toBe(200);
     expect(r.cache).toBe('BYPASS');

@@ -66,7 +66,7 @@ describe('bad input: 400 or 422 naming the field, never counted', () => {
     ['lat as a string', { lat: '29.7', lng: -95.3 }, 400, 'lat must be a number'],
     ['lat out of range', { lat: 91, lng: -95.3 }, 422, 'lat must be a latitude'],
     ['lng out of range', { lat: 29.7, lng: -181 }, 422, 'lng must be a longitude'],
-    ['an unknown field', { lat: 29.7, lng: -95.3, adress: 'x' }, 400, '"adress" is not a field'],
+    ['an unknown field', { lat: 29.7, lng: -95.3, adress: 'x' }, 400, 'unknown field "adress"; the fields are'],
     ['address not a string', { address: 12 }, 400, 'address must be a string'],
     ['address empty', { address: '   ' }, 422, 'address must not be empty'],
     ['address too long', { address: 'x'.repeat(201) }, 422, 'address must be at most 200 characters'],
@@ -85,6 +85,20 @@ describe('bad input: 400 or 422 naming the field, never counted', () => {
     expect(b.error.code).toBe(status === 400 ? 'INVALID_BODY' : 'VALIDATION_ERROR');
     expect(b.error.message).toContain(words);
     expect(await usageOf('platform')).toBe(before);
+  });
+
+  it('a 59 KB body of 6,000 unknown fields (and 6,000 unknown categories) gets a message naming the first 20 and how many, under 4 KB', async () => {
+    const fields = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`f${i}`, 1]));
+    const res = await post({ lat: 29.7, lng: -95.3, ...fields });
+    expect(res.status).toBe(400);
+    const { message } = (await json(res)).error;
+    expect(message).toStartWith('unknown fields "f0", "f1", "f2"');
+    expect(message).toContain('"f19" (the first 20 of 6,000); the fields are');
+    expect(message.length).toBeLessThan(4096);
+    const categories = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`c${i}`, 1]));
+    const many = (await json(await post({ lat: 29.7, lng: -95.3, search_distances: categories }))).error.message;
+    expect(many).toEndWith('; and 5,980 more problems');
+    expect(many.length).toBeLessThan(4096);
   });
 
   it('a body sent as another content type is 400 INVALID_BODY', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { buildSpatialIndex } from '../../src/area/spatial-index';
+import { buildSpatialIndex } from '../../src/index/area/spatial-columns';
 import { connectionOf, FacilityIndex } from '../../src/index/facility-index';
 import type { FacilityRow } from '../../src/index/model';
 import { defaultDistances } from '../../src/site-report/categories';

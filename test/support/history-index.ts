@@ -5,7 +5,7 @@ import type { FacilityRow } from '../../src/index/model';
 import { FIXED_NOW, memoryIndex } from '../helpers';
 
 /**
- * The two tables of the history contract (src/index/history/schema.ts), written directly in
+ * The two tables of the history contract (src/index/history-tables/schema.ts), written directly in
  * place of the ones ingest wrote: small exact release stories for tests of rules and delivery
  * (test/watchlists/webhooks/ingest-releases.test.ts goes through real `ingest --previous` releases).
  */

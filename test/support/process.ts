@@ -28,6 +28,8 @@ export type Service = {
   port: number;
   /** Every stdout line so far, parsed (the service logs JSON lines; others as `{ raw }`). */
   lines: Record<string, any>[];
+  /** Every line printed so far, as printed, stdout's then stderr's. */
+  printed: () => { stdout: string[]; stderr: string[] };
   /** Everything printed so far, stdout and stderr, for failure messages. */
   output: () => string;
   /** Waits for a log line matching `pred`. */
@@ -43,6 +45,7 @@ export type Service = {
 export async function spawnService(cmd: string[], opts: { env: Record<string, string | undefined>; cwd: string; startMs?: number }): Promise<Service> {
   const proc = Bun.spawn(cmd, { env: opts.env, cwd: opts.cwd, stdout: 'pipe', stderr: 'pipe' });
   const lines: Record<string, any>[] = [];
+  const outLines: string[] = [];
   let errText = '';
   const waiters: { pred: (l: Record<string, any>) => boolean; resolve: (l: Record<string, any>) => void }[] = [];
   void (async () => {
@@ -53,6 +56,7 @@ export async function spawnService(cmd: string[], opts: { env: Record<string, st
       while ((nl = buf.indexOf('\n')) >= 0) {
         const text = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
+        outLines.push(text);
         let line: Record<string, any>;
         try {
           line = JSON.parse(text);
@@ -63,10 +67,12 @@ export async function spawnService(cmd: string[], opts: { env: Record<string, st
         for (const w of [...waiters]) if (w.pred(line)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(line));
       }
     }
+    if (buf !== '') outLines.push(buf); // a last line without its newline is a line too
   })();
   void (async () => {
     for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) errText = (errText + new TextDecoder().decode(chunk)).slice(-200_000);
   })();
+  const printed = () => ({ stdout: [...outLines], stderr: errText === '' ? [] : errText.replace(/\n$/, '').split('\n') });
   const output = () => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n${errText}`;
   const waitForLine = (pred: (l: Record<string, any>) => boolean, ms = 20_000) => {
     const seen = lines.find(pred);
@@ -88,7 +94,7 @@ export async function spawnService(cmd: string[], opts: { env: Record<string, st
         throw new Error(`serve exited with ${code} before listening:\n${output()}`);
       }),
     ]);
-    return { proc, base: `http://127.0.0.1:${listening.port}`, port: listening.port, lines, output, waitForLine, stop };
+    return { proc, base: `http://127.0.0.1:${listening.port}`, port: listening.port, lines, printed, output, waitForLine, stop };
   } catch (e) {
     proc.kill('SIGKILL');
     throw e;

@@ -157,7 +157,7 @@ describe('creating and changing watchlists', () => {
 
   it.each([
     ['no name', { registry_ids: [] }],
-    ['IDs that are not digit strings', { name: 'n', registry_ids: ['abc'] }],
+    ['a field the body does not take', { name: 'n', registry_ids: [], foo: 1 }],
     ['an unknown rule', { name: 'n', registry_ids: [], rule: { type: 'sometimes' } }],
     ['a score rule without its points', { name: 'n', registry_ids: [], rule: { type: 'score_dropped' } }],
   ])('a body with %s is 400 INVALID_BODY', async (_what, body) => {
@@ -166,6 +166,37 @@ describe('creating and changing watchlists', () => {
     const res = await post(w, key, body);
     expect(res.status).toBe(400);
     expect((await json(res)).error.code).toBe('INVALID_BODY');
+  });
+
+  it('an ID that is not 12 digits ("123") is 422 naming each bad one with its place, and the list is not made', async () => {
+    const w = world();
+    const { key, accountId } = await w.keyFor('starter');
+    const res = await post(w, key, { name: 'n', registry_ids: [A, '123', 'x', 990000000001] });
+    expect(res.status).toBe(422);
+    expect((await json(res)).error.message).toBe('registry_ids must be EPA Registry IDs of 12 digits; 3 are not: [1] "123", [2] "x", [3] 990000000001');
+    expect(await w.store.watch.watchlistSummaries(accountId)).toEqual([]);
+  });
+
+  it('6,000 bad IDs get a message naming the first 20 and how many, under 4 KB', async () => {
+    const w = world();
+    const { key } = await w.keyFor('enterprise');
+    const res = await post(w, key, { name: 'n', registry_ids: Array.from({ length: 6000 }, (_, i) => String(i)) });
+    expect(res.status).toBe(422);
+    const { message } = (await json(res)).error;
+    expect(message).toStartWith('registry_ids must be EPA Registry IDs of 12 digits; 6,000 are not: [0] "0", [1] "1",');
+    expect(message).toEndWith('[19] "19" (the first 20 of 6,000)');
+    expect(message.length).toBeLessThan(4096);
+  });
+
+  it('PATCH with an empty body, or a field the body does not take, is 400 naming what it takes; the list is unchanged', async () => {
+    const w = world();
+    const { key } = await w.keyFor('starter');
+    const made = (await json(await post(w, key, { name: 'n', registry_ids: [A] }))).data;
+    const empty = await post(w, key, {}, `/api/v1/watchlists/${made.id}`, 'PATCH');
+    expect([empty.status, (await json(empty)).error.message]).toEqual([400, 'The body changes nothing: give at least one of name, registry_ids, rule, webhook_url']);
+    const extra = await post(w, key, { foo: 1, name: 'x' }, `/api/v1/watchlists/${made.id}`, 'PATCH');
+    expect([extra.status, (await json(extra)).error.message]).toEqual([400, 'unknown field "foo"; a watchlist takes name, registry_ids, rule, webhook_url']);
+    expect((await w.store.watch.getWatchlist(made.id))!.name).toBe('n');
   });
 
   it('PATCH changes the given fields; a first webhook brings its secret, null removes it', async () => {

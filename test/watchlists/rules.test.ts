@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'bun:test';
-import type { ReleaseChange } from '../../src/index/history/release-changes';
+import type { ReleaseChange } from '../../src/index/history-tables/release-changes';
 import type { Rule } from '../../src/watchlists/model';
 import { eventTypeOf } from '../../src/watchlists/rules';
 
 function change(o: Partial<ReleaseChange>): ReleaseChange {
-  return { registry_id: '990000000001', fac_name: 'X', as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 80, active_enforcement: false, previous_enforcement: false, score_version: 'fcs-1.0', ...o };
+  return { registry_id: '990000000001', fac_name: 'X', as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 80, active_enforcement: false, previous_enforcement: false, score_version: 'fcs-1.0', reason: 'data', ...o };
 }
 
 const drop10 = change({});
@@ -37,6 +37,17 @@ describe('which event a change makes under a rule', () => {
     ['an enforcement that ends under "enforcement started"', ended, enforcement, null],
     ['a removal under "facility removed"', removed, gone, 'facility.removed'],
     ['a drop under "facility removed"', drop10, gone, null],
+  ] as const)('%s', (_name, c, rule, expected) => {
+    expect(eventTypeOf(c, rule)).toBe(expected);
+  });
+
+  it.each([
+    ['a drop made only by a new score method, no rule', change({ reason: 'method' }), any, null],
+    ['an enforcement flag turned on only by a new score method, under "enforcement started"', change({ reason: 'method', overall_score: 80, active_enforcement: true }), enforcement, null],
+    ['a drop of 10 made only by a new score method, under "dropped by >= 5"', change({ reason: 'method' }), dropped5, null],
+    ['the same under "dropped by >= 5" asking for method changes', change({ reason: 'method' }), { ...dropped5, include_method_changes: true } as Rule, 'facility.score_changed'],
+    ['the same under "any change" asking for method changes', change({ reason: 'method' }), { type: 'any_change', include_method_changes: true } as Rule, 'facility.score_changed'],
+    ['a drop of 10 of data and method at once, under "dropped by >= 5"', change({ reason: 'data_and_method' }), dropped5, 'facility.score_changed'],
   ] as const)('%s', (_name, c, rule, expected) => {
     expect(eventTypeOf(c, rule)).toBe(expected);
   });

@@ -123,7 +123,8 @@ describe('the page with a Free key', () => {
     expect(await page.$$('#history-h')).toHaveLength(0);
     // Evidence is redacted (the one upsell says so), but the public ECHO report link and data completeness are on every plan.
     expect(rec.evidence.redacted).toBe(true);
-    expect(await page.$eval('.evidence a', (a) => [a.getAttribute('href'), a.getAttribute('target')])).toEqual([rec.dfr_url, '_blank']);
+    expect(rec.dfr_url).toBeNull(); // the sample's invented ID: no ECHO page to open
+    expect(await page.$eval('.evidence p', (p) => p.textContent)).toStartWith('No ECHO report: this Registry ID is not one EPA issues');
     expect(await page.$$('.evidence-table')).toHaveLength(0);
     expect(await page.$$('.evidence .completeness')).toHaveLength(1);
     // The navigation offers only what the key covers.
@@ -165,6 +166,19 @@ describe('the page with a Free key', () => {
   }, 30_000);
 });
 
+describe('an address the page cannot decode', () => {
+  it.each(['#/facility/%E0%A4%A', '#/search/%'])('%s shows a sentence saying so and a way back, and throws nothing', async (hash) => {
+    const page = await tab();
+    await goto(page);
+    const before = await renders(page);
+    await page.goto(`${w.base}/${hash}`);
+    await settled(page, 'unreadable', before);
+    expect(await mainText(page)).toContain('This address cannot be read: the part after # has a broken %-escape.');
+    expect(await page.$eval('#main a[href="#/lookup"]', (a) => a.textContent)).toBe('Go to the address lookup');
+    expect(await page.title()).toStartWith('Page not found');
+  }, 30_000);
+});
+
 describe('the page with a Starter key', () => {
   it('finds a facility by name and opens its page: gauge, the four components against their maxima, enforcement flag, explanation, peers, programs, score over time', async () => {
     const f = sampleFacility();
@@ -187,19 +201,21 @@ describe('the page with a Starter key', () => {
       ['meter-recency', 25],
       ['meter-repeat-offender', 15],
     ]);
-    expect(await mainText(page)).toMatch(/Open enforcement action|No open enforcement/);
+    // the flag in the words of what it means: the data cannot tell an open action from a closed one
+    expect(await mainText(page)).toMatch(/Enforcement action in the last 12 months|Significant violation being addressed|No enforcement action in the last 12 months/);
+    expect(await mainText(page)).not.toMatch(/\bopen enforcement\b|enforcement action is open/i);
     // What the record says (read straight from the API) is what the page shows.
     const api = await fetch(`${w.base}/api/v1/facility/${f.registry_id}`, { headers: { 'x-api-key': w.keys.starter } });
     const rec = ((await api.json()) as { data: any }).data;
     expect(await page.$$eval('ul.explanation li', (li) => li.map((l) => l.textContent))).toEqual(
       rec.explanation.map((e: { reason: string; points_lost: number }) => (e.points_lost > 0 ? `${e.reason} (−${e.points_lost} points)` : e.reason)),
     );
-    // mid-rank percentile (ties count half): "ranks at", never "scores higher than", which ties make untrue
-    const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+    // the shares of the group scoring better and tied, never a percentile that ties make read wrong
     expect(rec.peers.percentile).not.toBeNull();
-    expect(await page.$eval('p.peers', (p) => p.textContent)).toContain(
-      `Ranks at the ${ordinal(rec.peers.percentile)} percentile of ${rec.peers.peer_count.toLocaleString('en-US')} facilities in NAICS ${rec.peers.naics}`,
-    );
+    const pct = (x: number) => `${Math.round(100 * x)}%`;
+    const standing = rec.peers.share_scoring_better === 0 ? `Tied with ${pct(rec.peers.share_tied)} of peers at the top score` : `${pct(rec.peers.share_scoring_better)} of peers score better; tied with ${pct(rec.peers.share_tied)}`;
+    expect(await page.$eval('p.peers', (p) => p.textContent)).toContain(`${standing}, among ${rec.peers.peer_count.toLocaleString('en-US')} facilities in NAICS ${rec.peers.naics}`);
+    expect(await page.$eval('p.peers', (p) => p.textContent)).not.toContain('percentile');
     const programRows = await page.$$eval('table.programs tbody tr', (rows) => rows.map((r) => r.textContent));
     expect(programRows).toHaveLength(4);
     for (const [i, key] of ['caa', 'cwa', 'rcra', 'sdwa'].entries()) {
@@ -215,25 +231,48 @@ describe('the page with a Starter key', () => {
     expect(await page.$$('.upsell')).toHaveLength(0);
   }, 40_000);
 
-  it('a facility page shows the evidence beside the score: ECHO report and case links opening ECHO, who acted last, data completeness notes', async () => {
-    const f = sampleFacility(`evidence LIKE '%fec_case_ids%'`);
+  it('a facility page shows the evidence beside the score: no ECHO links for invented IDs, quarter strips with a legend, one phrase for missing TRI, the fictitious notice once', async () => {
+    const f = sampleFacility(`evidence LIKE '%fec_case_ids%' AND evidence LIKE '%caa_history%'`);
     const page = await tab();
     await goto(page);
     await useKey(page, w.keys.starter);
     await goto(page, `#/facility/${f.registry_id}`);
     const rec = ((await (await fetch(`${w.base}/api/v1/facility/${f.registry_id}?include=evidence`, { headers: { 'x-api-key': w.keys.starter } })).json()) as { data: any }).data;
     expect(rec.evidence.federal_cases.length).toBeGreaterThan(0);
-    const links = await page.$$eval('.evidence a', (as) => as.map((a) => [a.getAttribute('href'), a.textContent, a.getAttribute('target')]));
-    expect(links).toEqual([
-      [`https://echo.epa.gov/detailed-facility-report?fid=${f.registry_id}`, 'Detailed Facility Report on ECHO', '_blank'],
-      ...rec.evidence.federal_cases.map((c: { case_id: string }) => [`https://echo.epa.gov/enforcement-case-report?id=${c.case_id}`, c.case_id, '_blank']),
-    ]);
+    // invented IDs: ECHO has no page for them, so no link leads there
+    expect(await page.$$('.evidence a')).toHaveLength(0);
     const text = await page.$eval('.evidence', (e) => (e as HTMLElement).innerText);
+    expect(text).toContain('No ECHO report: this Registry ID is not one EPA issues');
+    for (const c of rec.evidence.federal_cases) expect(text).toContain(c.case_id);
     expect(text).toContain(rec.evidence.latest_action_by ? `${rec.evidence.latest_action_by}, ${rec.evidence.latest_action_date}` : 'no action date on record');
+    expect(text).not.toContain('not reported; not reported');
+    // each program's quarters are a strip of squares, one per quarter, never the raw code string
+    const strips = await page.$$eval('.quarter-strip', (ss) => ss.map((s) => [s.querySelectorAll('.q').length, s.getAttribute('aria-label')]));
+    const histories = Object.values(rec.evidence.quarter_history).filter(Boolean) as string[];
+    expect(strips.map(([n]) => n)).toEqual(histories.map((hist) => hist.length));
+    expect(strips[0]![1]).toMatch(/^Clean Air Act, last \d+ quarters, oldest first: \d+ /);
+    for (const hist of histories) expect(text).not.toContain(hist);
+    expect(await page.$eval('.quarter-legend', (p) => p.textContent)).toBe('Quarters, oldest on the left:  No violation  Violation  Significant violation  Undetermined ');
     // the notes read as the PDF words them
     const expected = completenessNotes(rec.data_completeness);
     if (expected.length === 0) expect(await page.$eval('.evidence p.completeness', (p) => p.textContent)).toContain('nothing missing');
     else expect(await page.$$eval('.evidence ul.completeness li', (li) => li.map((l) => l.textContent))).toEqual(expected);
+    // the header says "fictitious" once
+    const header = await page.$eval('#dataset', (d) => (d as HTMLElement).innerText);
+    expect(header.match(/fictitious/gi)).toHaveLength(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.$eval('.evidence', (el) => el.scrollIntoView());
+    await page.screenshot({ path: join(ARTIFACTS, 'facility-quarters.png') });
+  }, 30_000);
+
+  it('a facility with no TRI figure at all says "not reported" once', async () => {
+    const f = sampleFacility(`evidence NOT LIKE '%tri_on_site%' AND evidence NOT LIKE '%tri_releases%' AND evidence LIKE '%caa_history%'`);
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, `#/facility/${f.registry_id}`);
+    const row = await page.$$eval('.evidence-table tr', (trs) => trs.map((tr) => (tr as HTMLElement).innerText).find((t) => t.startsWith('TRI releases')));
+    expect(row).toBe('TRI releases (latest year)\tnot reported');
   }, 30_000);
 });
 
@@ -285,18 +324,66 @@ describe('the area map', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'area-city-1280.png') });
   }, 50_000);
 
-  it('centres on the facility matching a typed address (search, GeoJSON form)', async () => {
+  it('centres on the facility filed at a typed street address', async () => {
     const f = sampleFacility();
     const page = await tab();
     await goto(page);
     await useKey(page, w.keys.starter);
     await goto(page, '#/area');
     const before = await renders(page);
-    await page.type('input[name=place]', `${f.fac_street} ${f.fac_city}`);
+    await page.type('input[name=place]', `${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`);
     await page.click('form[aria-label="Area search"] button[type=submit]');
     await settled(page, 'area', before);
-    expect(await page.$eval('.area-summary', (p) => p.textContent)).toContain(f.fac_name);
+    expect(await page.$eval('.area-summary', (p) => p.textContent)).toContain('a facility filed at that address');
     expect(await page.$$(`circle.dot[data-registry-id="${f.registry_id}"]`)).toHaveLength(1);
+  }, 30_000);
+
+  it('centres on "Houston, TX" (the middle of its ZIP codes, not a facility), with a centre marker and a scale bar true to the circle', async () => {
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, '#/area');
+    const before = await renders(page);
+    await page.type('input[name=place]', 'Houston, TX');
+    await page.click('form[aria-label="Area search"] button[type=submit]');
+    await settled(page, 'area', before);
+    expect(await page.$eval('.area-summary', (p) => p.textContent)).toMatch(/within 5 miles of Houston, TX \(the centre of its ZIP codes\): 29\.\d+, -95\.\d+\./);
+    expect(await page.$$('svg.us-map .center-mark circle')).toHaveLength(1);
+    // The bar (5 miles at r=5) spans half the circle's width: both are drawn in the same frame units.
+    const sizes = await page.evaluate(() => ({
+      bar: (document.querySelector('.scale-bar path') as SVGPathElement).getBBox().width,
+      circle: (document.querySelector('.radius-circle') as SVGPathElement).getBBox().width,
+      label: document.querySelector('.scale-bar text')!.textContent,
+    }));
+    expect(sizes.label).toBe('5 miles');
+    expect(sizes.bar / sizes.circle).toBeGreaterThan(0.45);
+    expect(sizes.bar / sizes.circle).toBeLessThan(0.55);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.$eval('.area-summary', (el) => el.scrollIntoView());
+    await page.screenshot({ path: join(ARTIFACTS, 'area-houston-tx.png') });
+  }, 30_000);
+
+  it('search says how many facilities match in all, shows each one\'s Registry ID and street, and downloads the search as CSV', async () => {
+    const api = await fetch(`${w.base}/api/v1/search?q=houston&limit=100`, { headers: { 'x-api-key': w.keys.starter } });
+    const all = ((await api.json()) as { data: { facilities: { registry_id: string; fac_street: string }[]; total: number } }).data;
+    expect(all.total).toBeGreaterThan(20);
+    const page = await tab();
+    const dir = await downloadsTo(page);
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, '#/search?q=houston');
+    await page.waitForSelector('table.data tbody tr');
+    const status = await page.$eval('.results p[role=status]', (p) => p.textContent);
+    expect(status).toBe(`${all.total.toLocaleString('en-US')} facilities match; 20 shown, more available.`);
+    const first = await page.$eval('table.data tbody tr', (tr) => [...tr.querySelectorAll('td')].map((td: HTMLElement) => td.textContent));
+    expect(first[1]).toBe(all.facilities[0]!.registry_id);
+    expect(first[2]).toStartWith(`${all.facilities[0]!.fac_street}, HOUSTON, TX `);
+    const [csvButton] = await page.$$('xpath/.//button[normalize-space()="Download CSV"]');
+    await csvButton!.click();
+    const csv = readFileSync(await downloaded(dir, /^search-houston.*\.csv$/), 'utf8');
+    expect(csv.split('\r\n')[0]).toContain('registry_id,fac_name');
+    expect(csv).toContain(all.facilities[0]!.registry_id);
+    expect(await axeViolations(page)).toEqual([]);
   }, 30_000);
 
   it('draws the geodesic circle across the antimeridian (Aleutians) as one closed shape in the Alaska inset', async () => {
@@ -373,6 +460,26 @@ describe('with a Platform key', () => {
 describe('the site report view', () => {
   const HOUSTON = { lat: 29.76, lng: -95.37 };
 
+  it('says the coordinates once, shows no markdown, and lines up the ZIP and name inputs', async () => {
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.platform);
+    await goto(page, `#/site-report?lat=${HOUSTON.lat}&lng=${HOUSTON.lng}`);
+    const text = await mainText(page);
+    expect(text.match(/29\.76, -95\.37/g)).toHaveLength(1);
+    expect(text).not.toContain('Located by the coordinates given');
+    expect(text).not.toContain('`');
+    const tops = await page.$$eval('input[name=zip], input[name=name]', (ins) => ins.map((i) => Math.round(i.getBoundingClientRect().top)));
+    expect(tops[0]).toBe(tops[1]);
+    expect(await axeViolations(page)).toEqual([]);
+  }, 30_000);
+
+  it('the landing page names the site report among what a Platform key adds', async () => {
+    const page = await tab();
+    await goto(page);
+    expect(await mainText(page)).toContain('Platform and above: everything in Starter plus the PDF dossier of a facility and the site report of a property');
+  }, 30_000);
+
   it('with a Platform key: the summary, one dot and one table row per finding of the API\'s answer, the sources not searched, and the PDF downloads', async () => {
     const api = await fetch(`${w.base}/api/v1/site-report`, { method: 'POST', headers: { 'x-api-key': w.keys.platform, 'content-type': 'application/json' }, body: JSON.stringify({ ...HOUSTON, zip: '77002' }) });
     const expected = ((await api.json()) as { data: any }).data;
@@ -434,7 +541,7 @@ describe('the site report view', () => {
     await goto(page);
     await useKey(page, w.keys.platform);
     await goto(page, `#/area?lat=${HOUSTON.lat}&lng=${HOUSTON.lng}&r=5`);
-    const mark = await page.$eval('path.center-mark', (p) => {
+    const mark = await page.$eval('.center-mark circle', (p) => {
       const r = (p as HTMLElement).getBoundingClientRect();
       return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
     });

@@ -58,13 +58,25 @@ const button = async (page: Page, label: string) => (await page.$$(`xpath/.//but
 describe('the watchlists page', () => {
   it('creates a list, pages through all 222 changes most severe first, renames it, adds and removes IDs, and deletes it', async () => {
     const page = await open();
-    expect(await mainText(page)).toContain('This account has no watchlists yet.');
+    // The empty state says what a watchlist is and where Registry IDs come from.
+    expect(await page.$eval('.wl-empty', (d) => (d as HTMLElement).innerText)).toMatch(/^No watchlists yet\. A watchlist is a named set of facilities \(by Registry ID\) that this service checks at each new weekly release/);
+    // An ID that is not 12 digits is refused in the page, before any call.
+    await page.click('.new-watchlist summary');
+    await page.type('form[aria-label="New watchlist"] input[name=name]', 'short');
+    await page.type('form[aria-label="New watchlist"] input[name=registry_ids]', '123');
+    await page.click('form[aria-label="New watchlist"] button[type=submit]');
+    await page.waitForFunction(() => /Not a Registry ID \(12 digits\): 123\./.test(document.querySelector('form[aria-label="New watchlist"]')?.textContent ?? ''));
+    await page.$eval('form[aria-label="New watchlist"] input[name=name]', (el) => ((el as HTMLElement).value = ''));
+    await page.$eval('form[aria-label="New watchlist"] input[name=registry_ids]', (el) => ((el as HTMLElement).value = ''));
+    await page.click('.new-watchlist summary');
     await page.click('.new-watchlist summary');
     await page.type('form[aria-label="New watchlist"] input[name=name]', "Lender's book");
     await page.$eval('form[aria-label="New watchlist"] input[name=registry_ids]', (el, v) => ((el as HTMLElement).value = v), IDS.join(' '));
     await page.click('form[aria-label="New watchlist"] button[type=submit]');
     await page.waitForFunction(() => /Changes 1–20 of 222/.test(document.querySelector('.watchlist')?.innerText ?? ''), { timeout: 15_000 });
     expect(await page.$eval('.wl-meta', (p) => p.textContent)).toBe('240 facilities · alerts on any change');
+    await page.$eval('.watchlist', (el) => el.scrollIntoView());
+    await page.screenshot({ path: join(ARTIFACTS, 'watchlist-changes.png') });
     const [made] = (await api('/api/v1/watchlists')).watchlists;
     expect(made).toMatchObject({ name: "Lender's book", registry_id_count: 240 });
 
@@ -103,12 +115,17 @@ describe('the watchlists page', () => {
     await page.waitForFunction(() => document.querySelector('.watchlist h3')?.textContent === 'Midwest loans');
     expect((await api(`/api/v1/watchlists/${made.id}`)).name).toBe('Midwest loans');
 
-    // IDs a page at a time; remove one, add one.
+    // Facilities a page at a time, each with its name, score and latest change; remove one, add one.
     await page.click('.wl-ids-box summary');
     await page.waitForFunction(() => document.querySelectorAll('.wl-ids li').length === 100);
-    await (await button(page, 'More IDs')).click();
+    const rowText = (id: string) => page.$eval(`li[data-registry-id="${id}"]`, (li) => (li as HTMLElement).innerText.replace(/\s+/g, ' '));
+    expect(await rowText(IDS[0]!)).toBe(`WATCHED PLANT 0 (FICTITIOUS) ${IDS[0]} 78 Fair changed 2026-10-08: score 80 → 78 Remove`);
+    await page.$eval('.wl-ids-box', (el) => el.scrollIntoView());
+    await page.screenshot({ path: join(ARTIFACTS, 'watchlist-facilities.png') });
+    await (await button(page, 'More facilities')).click();
     await page.waitForFunction(() => document.querySelectorAll('.wl-ids li').length === 200);
-    await (await button(page, 'More IDs')).click();
+    expect(await rowText(IDS[110]!)).toBe(`Not in the current release ${IDS[110]} removed 2026-10-08 Remove`);
+    await (await button(page, 'More facilities')).click();
     await page.waitForFunction(() => document.querySelectorAll('.wl-ids li').length === 240);
     expect(await page.$eval('.wl-ids-box', (d) => (d.querySelector('button.secondary[hidden]') ? 'no more' : 'more'))).toBe('no more');
     await page.click(`button[aria-label="Remove ${IDS[0]}"]`);
@@ -123,7 +140,7 @@ describe('the watchlists page', () => {
     await (await button(page, 'Delete')).click();
     await (await button(page, 'Delete this list')).click();
     await page.waitForFunction(() => !document.querySelector('.watchlist'));
-    expect(await mainText(page)).toContain('This account has no watchlists yet.');
+    expect(await mainText(page)).toContain('No watchlists yet.');
     expect((await api('/api/v1/watchlists')).total).toBe(0);
   }, 90_000);
 

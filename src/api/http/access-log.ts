@@ -32,7 +32,7 @@ export function accessLog(deps: Pick<AppDeps, 'metrics' | 'config' | 'log'>) {
     const seconds = (performance.now() - facts.startedAt) / 1000;
     const pattern = route || UNMATCHED_ROUTE;
     // From the facts, not the response's X-Cache header: reading a returned Response's headers builds
-    // its Headers object, ~2 µs of every lookup (src/api/http/json-response.ts returns a Response).
+    // its Headers object, a cost on every lookup (src/api/http/json-response.ts returns a Response).
     const cache = facts.cache;
     metrics.observe({ method: request.method, route: pattern, status, seconds, errorCode: facts.errorCode, cache });
     if (!deps.config.logRequests || (QUIET_ROUTES.has(pattern) && status < 400)) return;

@@ -7,10 +7,10 @@ const PUBLIC_PATHS = new Set(['/api/v1/demo/facility', '/api/v1/demo/examples', 
 
 // What a cross-origin script may send and read. Keyed routes also take the credentials headers.
 const PUBLIC_REQUEST_HEADERS = 'Content-Type, X-Request-Id';
-const KEYED_REQUEST_HEADERS = 'Content-Type, X-Request-Id, X-API-Key, Authorization';
+const KEYED_REQUEST_HEADERS = 'Content-Type, X-Request-Id, X-API-Key, Authorization, If-None-Match';
 const EXPOSED =
   'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Content-Disposition, ' +
-  'X-Total-Count, X-Truncated, X-Not-Found-Count, Link';
+  'X-Total-Count, X-Truncated, X-Not-Found-Count, Link, ETag';
 // Every method a keyed route answers (watchlists are changed with PATCH and deleted with DELETE);
 // test/http/cors.test.ts preflights each route of the app with its own method.
 const KEYED_METHODS = 'GET, POST, PATCH, DELETE, OPTIONS';

@@ -4,6 +4,9 @@ import { API_KEY_CHALLENGE, errorBody } from '../../shared/envelope';
 import { validationMessage, type SchemaFailure } from './validation-message';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../../errors';
 import { metaFor, requestContext } from './request-context';
+import { storeUnavailable } from '../../state/storage-error';
+
+export const INTERNAL_MESSAGE = 'Internal error; retry once after about a second, then report the request_id';
 
 type RouteLister = () => { method: string; path: string }[];
 
@@ -25,11 +28,14 @@ function validationSummary(error: ValidationError): string {
   return validationMessage(error.all[0] as SchemaFailure | undefined);
 }
 
-/** Turns whatever was thrown into the spec's error envelope; nothing internal ever reaches the client. */
+/** Turns whatever was thrown into the error envelope (docs/api.md, Errors); nothing internal ever reaches the client. */
 export function classify(error: unknown, elysiaCode: string | number, request: Request, routes: RouteLister) {
   if (error instanceof AppError) return { code: error.errorCode, message: error.message, headers: error.headers };
+  // Any write the state store refused (a full disk): 503 with Retry-After, never a 500.
+  const unavailable = storeUnavailable(error);
+  if (unavailable) return { code: unavailable.errorCode, message: unavailable.message, headers: unavailable.headers };
   if (error instanceof ValidationError) {
-    // Spec 4.2 rule 2: a body that breaks the schema is 400 INVALID_BODY, not 422.
+    // A body that breaks the schema is 400 INVALID_BODY, not 422.
     if (error.type === 'body') return { code: 'INVALID_BODY' as const, message: `Invalid request body: ${validationSummary(error)}`, headers: {} };
     // A path segment that cannot be an ID names no resource: 404 (docs/api.md, "malformed IDs").
     if (error.type === 'params') return { code: 'NOT_FOUND' as const, message: `No such resource: ${validationSummary(error)}`, headers: {} };
@@ -47,7 +53,7 @@ export function classify(error: unknown, elysiaCode: string | number, request: R
       return { code: 'NOT_FOUND' as const, message: `No such endpoint: ${request.method} ${path}`, headers: {} };
     }
     default:
-      return { code: 'INTERNAL_ERROR' as const, message: 'Internal error; retry once after about a second, then report the request_id', headers: {} };
+      return { code: 'INTERNAL_ERROR' as const, message: INTERNAL_MESSAGE, headers: {} };
   }
 }
 

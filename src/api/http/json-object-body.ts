@@ -1,5 +1,5 @@
 import { AppError } from '../../errors';
-import { isJsonType, kindOf, parseJsonText, readBodyText } from '../../shared/json-body';
+import { isJsonType, kindOf, parseJsonText, readBodyText } from '../../wire/json-body';
 import { inputCheck, type InputCheck } from './api-key-auth';
 
 const KIB = 1024;

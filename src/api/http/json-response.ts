@@ -1,4 +1,4 @@
-import { lateBody } from '../../shared/late-body';
+import { lateBody } from '../../wire/late-body';
 
 type Set = { headers: Record<string, unknown>; status?: number | string };
 
@@ -19,14 +19,14 @@ export function jsonResponse(body: unknown, set: Set): Response {
 /**
  * jsonResponse for an answer that can run to hundreds of KB (a site report's findings, a watchlist's
  * 10,000 IDs): the same bytes and content type, with the status set on the context (201 for a
- * creation), written in one go however late it comes (src/shared/late-body.ts). Costs a stringify
+ * creation), written in one go however late it comes (src/wire/late-body.ts). Costs a stringify
  * in JS, which a small answer does not need: the lookup keeps jsonResponse.
  */
 export function bulkyJsonResponse(body: unknown, set: Set): Response {
   return jsonTextResponse(JSON.stringify(body), set);
 }
 
-/** bulkyJsonResponse of JSON already written, as text or as its UTF-8 bytes (src/shared/json-bytes.ts). */
+/** bulkyJsonResponse of JSON already written, as text or as its UTF-8 bytes. */
 export function jsonTextResponse(json: string | Uint8Array, set: Set): Response {
   const headers = set.headers as Record<string, string>;
   set.headers = {};

@@ -11,6 +11,9 @@ import { ERROR_STATUS, type ErrorCode } from '../../errors';
  * - hoists Meta and every 2xx JSON body into `components.schemas`;
  * - gives every error status its own response in `components.responses`: a closed enum of the codes
  *   that status can carry (from src/errors.ts), and one example per code;
+ * - documents ETag, If-None-Match and the 304 (GET) or 412 (POST) of an operation marked `x-conditional`,
+ *   and Vary and Content-Encoding on the JSON, CSV and GeoJSON answers of keyed operations (but one
+ *   marked `x-compressed: false`);
  * - documents X-Request-Id on every response, the quota headers on metered API-key operations, Retry-After,
  *   WWW-Authenticate and Allow where they are sent; marks public operations `security: []`.
  */
@@ -28,12 +31,17 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   INTERNAL_ERROR: 'Internal error; retry once after about a second, then report the request_id',
   METHOD_NOT_ALLOWED: 'DELETE is not allowed on /api/v1/status; use GET',
   KEY_EXISTS: 'This account already has a live API key: regenerate it to get a new one',
+  PRECONDITION_FAILED: 'If-None-Match matches the current document (its ETag); it has not changed, so it is not sent again',
   PAYLOAD_TOO_LARGE: 'The request body is over 65536 bytes (64 KiB); a portfolio of 500 IDs needs under 8 KiB',
   SERVICE_UNAVAILABLE: 'Shared state is temporarily unavailable; retry in a few seconds',
+  INVALID_REQUEST: 'The request target and Host header do not form a URL: send a path such as /api/v1/status and a valid Host',
 };
 
+/** Codes any operation can answer, whatever it declares (src/api/http/request-guard.ts refuses these before routing). */
+const ANY_OPERATION: ErrorCode[] = ['INVALID_REQUEST'];
+
 const STATUS_TEXT: Record<string, string> = {
-  '200': 'OK', '201': 'Created', '204': 'No Content', '400': 'Bad Request', '401': 'Unauthorized', '402': 'Payment Required',
+  '200': 'OK', '201': 'Created', '204': 'No Content', '304': 'Not Modified', '412': 'Precondition Failed', '400': 'Bad Request', '401': 'Unauthorized', '402': 'Payment Required',
   '403': 'Forbidden', '404': 'Not Found', '405': 'Method Not Allowed', '409': 'Conflict', '413': 'Payload Too Large',
   '422': 'Unprocessable Content', '429': 'Too Many Requests', '500': 'Internal Server Error', '503': 'Service Unavailable',
 };
@@ -45,17 +53,25 @@ const REQUEST_ID_HEADER = {
 
 const HEADERS = {
   'X-Request-Id': REQUEST_ID_HEADER,
-  'X-RateLimit-Limit': { description: 'Calls allowed this calendar month (UTC) on this key', schema: { type: 'integer', minimum: 0, examples: [10000] } },
-  'X-RateLimit-Remaining': { description: 'Calls left this month', schema: { type: 'integer', minimum: 0, examples: [9876] } },
-  'X-RateLimit-Reset': { description: 'When the monthly quota resets (start of next month, UTC), in epoch seconds', schema: { type: 'integer', minimum: 0, examples: [1764547200] } },
-  'RateLimit-Policy': { description: 'IETF httpapi RateLimit draft: `"monthly";q=<limit>;w=<window seconds>`', schema: { type: 'string', examples: ['"monthly";q=10000;w=2592000'] } },
-  RateLimit: { description: 'IETF httpapi RateLimit draft: `"monthly";r=<remaining>;t=<seconds to reset>`', schema: { type: 'string', examples: ['"monthly";r=9876;t=1339200'] } },
+  'X-RateLimit-Limit': { description: 'Calls allowed in the window: this calendar month (UTC) on an API key; this hour per IP on the demo', schema: { type: 'integer', minimum: 0, examples: [10000] } },
+  'X-RateLimit-Remaining': { description: 'Calls left in the window', schema: { type: 'integer', minimum: 0, examples: [9876] } },
+  'X-RateLimit-Reset': { description: 'When the window frees again (a key: start of next month, UTC), in epoch seconds', schema: { type: 'integer', minimum: 0, examples: [1764547200] } },
+  'RateLimit-Policy': { description: 'IETF httpapi RateLimit draft: `"monthly";q=<limit>;w=<window seconds>` (the demo: `"demo";...`)', schema: { type: 'string', examples: ['"monthly";q=10000;w=2592000'] } },
+  RateLimit: { description: 'IETF httpapi RateLimit draft: `"monthly";r=<remaining>;t=<seconds to reset>` (the demo: `"demo";...`)', schema: { type: 'string', examples: ['"monthly";r=9876;t=1339200'] } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0, examples: [60] } },
   'WWW-Authenticate': { description: 'The challenge: `ApiKey realm="facility-score", header="X-API-Key"` on data endpoints, `Bearer realm=...` on account endpoints', schema: { type: 'string' } },
   Allow: { description: 'The methods the path accepts', schema: { type: 'string', examples: ['GET'] } },
+  ETag: { description: 'Weak validator of the answer (docs/api.md, "Conditional requests"); send it back in `If-None-Match`', schema: { type: 'string', examples: ['W/"1x2y3z.9f8e7d6c5b4a39281706f5e4d3c2b1a0.full"'] } },
+  'Cache-Control': { description: '`private, no-cache` on an answer with an ETag: kept by no shared cache, revalidated before reuse', schema: { type: 'string' } },
+  Vary: { description: 'The request headers the answer depends on; `Accept-Encoding` on every JSON, CSV and GeoJSON answer that may be compressed', schema: { type: 'string' } },
+  'Content-Encoding': { description: '`gzip` when the answer is at least the compression threshold (1 KiB by default) and `Accept-Encoding` takes gzip (docs/api.md, "Compression")', schema: { type: 'string', enum: ['gzip'] } },
 } as const;
 
 type HeaderName = keyof typeof HEADERS;
+/** The counted window's headers: the monthly quota of a key, the demo's hourly lookups per IP. */
+const WINDOW_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'] as const;
+/** The public lookup whose answers carry its own window's headers. */
+const DEMO_PATH = '/api/v1/demo/facility';
 type Json = any;
 
 const headerRef = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
@@ -122,7 +138,7 @@ function errorComponent(status: number, codes: ErrorCode[], all: ErrorCode[]) {
   const name = codes.length === all.length ? `Error${status}` : `Error${status}${codes.map(pascalCode).join('')}`;
   const schema = {
     type: 'object',
-    description: `Error envelope (spec 7) of a ${status} response: ${codes.join(' or ')}`,
+    description: `Error envelope of a ${status} response: ${codes.join(' or ')}`,
     required: ['error', 'meta'],
     properties: {
       error: {
@@ -156,6 +172,19 @@ function errorComponent(status: number, codes: ErrorCode[], all: ErrorCode[]) {
 
 const pascalCode = (code: string) => code.toLowerCase().replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
 
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'An ETag of an earlier answer: 304 Not Modified (GET) or 412 PRECONDITION_FAILED (POST) while it is current (docs/api.md, "Conditional requests")',
+  schema: { type: 'string' },
+};
+
+const NOT_MODIFIED = {
+  description: 'Not Modified: the answer whose ETag was sent in If-None-Match is current. No body; counts as a call.',
+  headers: { 'X-Request-Id': headerRef('X-Request-Id'), ETag: headerRef('ETag'), 'Cache-Control': headerRef('Cache-Control') },
+};
+
 const META_EXAMPLE = { request_id: 'req_01JD3X9Q4T8M2K7V5N6P', timestamp: '2026-11-22T01:30:00.000Z', response_time_ms: 1 };
 
 /** `raw`: the document the swagger plugin builds. Returns a new document; `raw` is not changed. */
@@ -178,6 +207,17 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
       const metered = keyed && ('402' in op.responses || '429' in op.responses);
       if (!op.security) op.security = []; // public: stated, not left to a default
       op.operationId ??= `${method}${pascal(path)}`;
+      // Routes that set ETag say so in their `detail` (src/api/http/conditional.ts); the GETs answer a
+      // matching If-None-Match with 304, the POSTs with 412.
+      const conditional = op['x-conditional'] === true;
+      // keyed answers may be compressed, but for a route that says it never is (the lookup, always small)
+      const compressed = keyed && op['x-compressed'] !== false;
+      delete op['x-conditional'];
+      delete op['x-compressed'];
+      if (conditional) {
+        op.parameters = [...(op.parameters ?? []), IF_NONE_MATCH];
+        if (method === 'get') op.responses['304'] = structuredClone(NOT_MODIFIED);
+      }
       for (const param of op.parameters ?? []) {
         // A parameter's `examples` is a map of Example Objects; the plugin copies the schema's array.
         if (Array.isArray(param.examples)) {
@@ -201,19 +241,39 @@ export function finishDocument(raw: Json, metaSchema: Json): Json {
           // The codes the route declares for this status (its schema's enum), else every code of the status.
           const all = codes.get(n)!;
           const declared: unknown = response.content?.['application/json']?.schema?.properties?.error?.properties?.code?.enum;
-          const these = Array.isArray(declared) ? all.filter((c) => declared.includes(c)) : all;
+          const these = Array.isArray(declared) ? all.filter((c) => declared.includes(c) || ANY_OPERATION.includes(c)) : all;
           const e = errorComponent(n, these.length ? these : all, all);
           schemas[e.name] = e.schema;
-          errorResponses[e.name] = e.response;
+          let ref = e.name;
+          // A counted answer (a 404 of a counted lookup) and the over-cap ones (402, 429) carry the window's headers too.
+          const windowed = (metered && (n === 402 || n === 404 || n === 429)) || (path === DEMO_PATH && (n === 404 || n === 429));
+          if (windowed) {
+            ref = `${e.name}Counted`;
+            const headers: Record<string, Json> = { ...e.response.headers };
+            if (n !== 404) headers['Retry-After'] = headerRef('Retry-After');
+            for (const h of WINDOW_HEADERS) headers[h] = headerRef(h);
+            errorResponses[ref] = { ...e.response, headers };
+          } else errorResponses[e.name] = e.response;
           const custom = typeof response.description === 'string' && !/^Error envelope/.test(response.description) ? response.description : undefined;
-          op.responses[status] = { $ref: `#/components/responses/${e.name}`, ...(custom ? { description: custom } : {}) };
+          op.responses[status] = { $ref: `#/components/responses/${ref}`, ...(custom ? { description: custom } : {}) };
           continue;
         }
         response.description ??= STATUS_TEXT[status] ?? 'Response';
         if (response.content) response.content = oneMediaType(response.content, false);
         response.headers = { 'X-Request-Id': headerRef('X-Request-Id'), ...(response.headers ?? {}) };
-        if (metered && n < 300) {
-          for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'] as const) response.headers[h] = headerRef(h);
+        if (n === 304) {
+          // counted like the 200 it stands for, so it carries the quota headers
+          if (metered) for (const h of WINDOW_HEADERS) response.headers[h] = headerRef(h);
+          continue;
+        }
+        if (conditional) response.headers.ETag = headerRef('ETag');
+        if (conditional && method === 'get') response.headers['Cache-Control'] = headerRef('Cache-Control');
+        if (compressed && response.content && Object.keys(response.content).some((type) => /json|csv/.test(type))) {
+          response.headers.Vary = headerRef('Vary');
+          response.headers['Content-Encoding'] = headerRef('Content-Encoding');
+        }
+        if ((metered || path === DEMO_PATH) && n < 300) {
+          for (const h of WINDOW_HEADERS) response.headers[h] = headerRef(h);
         }
         const media = response.content?.['application/json'];
         if (n < 300 && media?.schema && !media.schema.$ref) {

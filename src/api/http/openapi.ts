@@ -6,6 +6,9 @@ import swaggerUiCss from 'swagger-ui-dist/swagger-ui.css' with { type: 'file' };
 import { VERSION } from '../../version';
 import { ErrorEnvelope, Meta } from '../../shared/envelope';
 import { finishDocument } from './openapi-document';
+import { acceptsGzip } from './compression';
+import { AppError } from '../../errors';
+import { readFileSync } from 'node:fs';
 
 const ASSETS = '/swagger/assets';
 
@@ -14,38 +17,74 @@ const ASSETS = '/swagger/assets';
  * script is this loader: it pulls Swagger UI's CSS and bundle from our own routes and starts it on
  * the document the plugin serves. `validatorUrl: null` stops Swagger UI calling validator.swagger.io.
  */
-const BOOT_JS = `(function () {
+function bootJs(css: string, bundle: string): string {
+  return `(function () {
   // The finished document (not the plugin's raw one at data-url), resolved against the page's parent
   // folder, so /swagger and /swagger/ (and a proxy's path prefix) all find it.
   var base = location.pathname.replace(/[/]+$/, '').replace(/[^/]*$/, '');
   var spec = base + 'swagger/json';
   var css = document.createElement('link');
   css.rel = 'stylesheet';
-  css.href = '${ASSETS}/swagger-ui.css';
+  css.href = '${ASSETS}/${css}';
   document.head.appendChild(css);
   var root = document.createElement('div');
   root.id = 'swagger-ui';
   document.body.appendChild(root);
   var js = document.createElement('script');
-  js.src = '${ASSETS}/swagger-ui-bundle.js';
+  js.src = '${ASSETS}/${bundle}';
   js.onload = function () {
     window.ui = SwaggerUIBundle({ url: spec, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null, defaultModelsExpandDepth: 0 });
   };
   document.body.appendChild(js);
 })();
 `;
-
-function asset(path: string, contentType: string) {
-  return () => new Response(Bun.file(path), { headers: { 'content-type': contentType, 'cache-control': 'public, max-age=86400' } });
 }
 
-/** Swagger UI's files and our loader, at fixed paths under /swagger/assets (hidden from the document). */
+type DocsFile = { name: string; type: string; body: Uint8Array; gzip: Uint8Array };
+
+/** A Swagger UI file under a name with its content's hash (`swagger-ui-bundle.<hash>.js`), and its gzip form (made once). */
+function hashedFile(path: string, base: string, ext: string, type: string): DocsFile {
+  const body = new Uint8Array(readFileSync(path));
+  let gzip: Uint8Array | null = null;
+  return {
+    name: `${base}.${Bun.hash(body).toString(36)}.${ext}`,
+    type,
+    body,
+    get gzip() {
+      return (gzip ??= Bun.gzipSync(body, { level: 9 }));
+    },
+  };
+}
+
+/**
+ * Swagger UI's files, under names with their content's hash so they are cached for good (`immutable`),
+ * and our loader, which names them and is revalidated; all hidden from the document. Read on the
+ * docs page's first request, not at start.
+ */
 function docsAssets() {
   const hidden = { detail: { hide: true } };
+  let files: Map<string, DocsFile> | null = null;
+  let boot = '';
+  const load = () => {
+    if (files) return files;
+    const css = hashedFile(swaggerUiCss, 'swagger-ui', 'css', 'text/css; charset=utf-8');
+    const bundle = hashedFile(swaggerUiBundle, 'swagger-ui-bundle', 'js', 'text/javascript; charset=utf-8');
+    boot = bootJs(css.name, bundle.name);
+    return (files = new Map([css, bundle].map((f) => [f.name, f])));
+  };
   return new Elysia({ name: 'docs-assets' })
-    .get(`${ASSETS}/boot.js`, () => new Response(BOOT_JS, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' } }), hidden)
-    .get(`${ASSETS}/swagger-ui-bundle.js`, asset(swaggerUiBundle, 'text/javascript; charset=utf-8'), hidden)
-    .get(`${ASSETS}/swagger-ui.css`, asset(swaggerUiCss, 'text/css; charset=utf-8'), hidden);
+    .get(`${ASSETS}/boot.js`, () => {
+      load();
+      return new Response(boot, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' } });
+    }, hidden)
+    .get(`${ASSETS}/:name`, ({ params, request }) => {
+      const file = load().get(params.name);
+      if (!file) throw new AppError('NOT_FOUND', `No such docs asset: ${params.name}`);
+      const headers: Record<string, string> = { 'content-type': file.type, 'cache-control': 'public, max-age=31536000, immutable', vary: 'Accept-Encoding' };
+      if (!acceptsGzip(request.headers.get('accept-encoding'))) return new Response(file.body, { headers });
+      headers['content-encoding'] = 'gzip';
+      return new Response(file.gzip, { headers });
+    }, hidden);
 }
 
 /** Where the plugin serves its raw document; only our finished one at /swagger/json is public API. */

@@ -1,5 +1,5 @@
 import { FORMATS } from '../../exports/format';
-import { lateBody } from '../../shared/late-body';
+import { lateBody } from '../../wire/late-body';
 
 type Set = { headers: Record<string, unknown> };
 
@@ -8,7 +8,7 @@ type Set = { headers: Record<string, unknown> };
  * private, no-store`, with the headers set on the context so far (request id, CORS, quota) moved
  * into it, as `jsonResponse` does, so Elysia returns it as is.
  *
- * A dossier (~7 KB) goes as a plain body, a site report (tens of KB and up) in one chunk (src/shared/late-body.ts says why).
+ * A dossier (small) goes as a plain body, a site report (larger) in one chunk (src/wire/late-body.ts says why).
  */
 export function pdfResponse(pdf: Uint8Array, file: { name: string; cache: string }, set: Set): Response {
   const headers = set.headers as Record<string, string>;

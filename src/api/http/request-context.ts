@@ -63,7 +63,7 @@ function requestIdOf(request: Request): string {
   return inbound !== null && INBOUND_ID.test(inbound) ? inbound : newRequestId();
 }
 
-/** Builds spec 2.1 `meta` for the request of `f`, timing from its first sight. */
+/** Builds the envelope's `meta` (docs/api.md, Envelope) for the request of `f`, timing from its first sight. */
 export function metaFor(f: RequestFacts, now: () => number): Meta {
   return {
     request_id: f.id,

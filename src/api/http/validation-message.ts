@@ -29,6 +29,7 @@ const MAX_SHOWN = 40;
 /** The string patterns of the API's schemas, in words (a pattern itself tells a caller little). */
 const PATTERNS: Record<string, string> = {
   '^[0-9]{1,15}$': 'a registry ID of 1 to 15 digits',
+  '^[0-9]{12}$': 'an EPA Registry ID of 12 digits',
   '^wl_[0-9a-f]{16}$': 'a watchlist id (wl_ and 16 hex digits)',
   '^msg_[0-9a-f]{32}$': 'an event id (msg_ and 32 hex digits)',
 };

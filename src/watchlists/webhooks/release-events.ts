@@ -1,4 +1,4 @@
-import type { ReleaseChange } from '../../index/history/release-changes';
+import type { ReleaseChange } from '../../index/history-tables/release-changes';
 import type { FacilityIndex } from '../../index/facility-index';
 import { sha256Hex } from '../../hash';
 import type { Log } from '../../log';
@@ -48,8 +48,8 @@ async function liveLists(lists: WatchlistRecord[], accounts: (id: string) => Pro
 
 /**
  * Watched IDs looked up, or events queued, per event-loop turn. The reload that serves a new
- * release runs this in the serving process: 1M watched IDs done in one piece would stall every
- * request for about 1.4 s; in pieces of 2,000 each stall is a few milliseconds.
+ * release runs this in the serving process: a million watched IDs done in one piece would stall
+ * every request for the whole piece; in pieces of PER_TURN each stall is short.
  */
 const PER_TURN = 2_000;
 

@@ -2,8 +2,9 @@ import { h, s } from './dom';
 import { bandOf } from './score-band';
 
 /** Half-circle gauge of a 0-100 score, with the number and its band word in text. */
-export function gauge(score: number): SVGSVGElement {
-  const band = bandOf(score);
+export function gauge(score: number, sufficient = true): SVGSVGElement {
+  // not enough data to judge: the integer stays, the band's word gives way
+  const band = sufficient ? bandOf(score) : { ...bandOf(score), label: 'Not enough data' };
   const r = 80;
   const cx = 100;
   const cy = 95;

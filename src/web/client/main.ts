@@ -1,6 +1,7 @@
 import './styles.css';
 import { keyPlan } from './plan';
-import { parseRoute, type Route } from './router';
+import { parseRoute, UNREADABLE, type Route } from './router';
+import { h, notice } from './dom';
 import { datasetLine, keyBox, NAV, navBar } from './shell';
 import { facilityView } from './views/facility';
 import { lookupView } from './views/lookup';
@@ -15,6 +16,12 @@ const VIEWS: Record<string, (main: HTMLElement, route: Route) => Promise<void>> 
   area: async (main, route) => (await import('./views/area')).areaView(main, route),
   'site-report': async (main, route) => (await import('./views/site-report')).siteReportView(main, route),
   watchlists: (main) => watchlistsView(main),
+  [UNREADABLE]: async (main) =>
+    void main.append(
+      h('h2', { tabindex: -1, class: 'view-heading' }, 'Page not found'),
+      notice('This address cannot be read: the part after # has a broken %-escape. Check the link, or start again from the lookup.', 'warn'),
+      h('p', {}, h('a', { href: '#/lookup' }, 'Go to the address lookup')),
+    ),
 };
 
 const main = document.getElementById('main')!;
@@ -30,7 +37,7 @@ async function render(): Promise<void> {
   mark(view === 'facility' ? '' : view);
   // Views the key's plan does not cover leave the navigation (GET /api/v1/plan, asked once per key).
   void keyPlan().then(limit);
-  document.title = `${NAV.find(([v]) => v === view)?.[1] ?? view[0]!.toUpperCase() + view.slice(1)} · Facility compliance scores`;
+  document.title = `${view === UNREADABLE ? 'Page not found' : (NAV.find(([v]) => v === view)?.[1] ?? view[0]!.toUpperCase() + view.slice(1))} · Facility compliance scores`;
   // Each render draws into its own element: a slower earlier render that finishes late writes into
   // a detached one and cannot overwrite this.
   const seq = ++renders;

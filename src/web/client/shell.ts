@@ -54,11 +54,12 @@ export async function datasetLine(out: HTMLElement): Promise<void> {
   const r = await getJson<Status>('/api/v1/status', { keyed: false });
   if (!r.ok || !r.data.dataset) return put(out, 'Dataset information is not available.');
   const d = r.data.dataset;
-  put(
-    out,
-    d.fictitious ? h('strong', { class: 'fictitious' }, 'Fictitious sample data, not EPA records. ') : null,
-    `${d.dataset_name ?? 'Dataset'}: ${fmtInt(d.facility_count ?? 0)} facilities, as of ${d.as_of ?? 'unknown'}.`,
-  );
+  // The sample's own name says "FICTITIOUS … not EPA data" too: the notice is said once, in our words.
+  if (d.fictitious) {
+    out.title = d.dataset_name ?? '';
+    return put(out, h('strong', { class: 'fictitious' }, 'Fictitious sample data, not EPA records: '), `${fmtInt(d.facility_count ?? 0)} invented facilities, as of ${d.as_of ?? 'unknown'}.`);
+  }
+  put(out, `${d.dataset_name ?? 'Dataset'}: ${fmtInt(d.facility_count ?? 0)} facilities, as of ${d.as_of ?? 'unknown'}.`);
 }
 
 export const NAV: [string, string][] = [

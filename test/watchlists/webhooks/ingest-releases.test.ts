@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { changesInRelease } from '../../../src/index/history/release-changes';
+import { changesInRelease } from '../../../src/index/history-tables/release-changes';
 import { FacilityIndex, connectionOf } from '../../../src/index/facility-index';
 import { buildThreeReleases, directDiff, facilityTuples, type ScoreTuple, type ThreeReleases } from '../../history/releases';
 import { QUICK_WEBHOOK_ENV } from '../../support/many-changes';

@@ -67,18 +67,33 @@ export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles:
   for (const [fx, fy, fw, fh] of INSET_FRAMES) svg.append(s('rect', { x: fx, y: fy, width: fw, height: fh, class: 'inset-frame' }));
   if (circlePath) svg.append(s('path', { d: circlePath, class: 'radius-circle' }));
   const c = projection([opts.center.lng, opts.center.lat]);
-  if (c) svg.append(s('path', { d: `M${c[0] - dotR} ${c[1]}h${2 * dotR}M${c[0]} ${c[1] - dotR}v${2 * dotR}`, class: 'center-mark' }));
+  if (c) {
+    // A ring with a cross, twice a dot's size, above the dots: where the distances are measured from.
+    const m = 2 * dotR;
+    svg.append(
+      s('g', { class: 'center-mark' }, s('title', {}, `Centre: ${opts.center.lat}, ${opts.center.lng}`),
+        s('circle', { cx: c[0].toFixed(3), cy: c[1].toFixed(3), r: m.toFixed(3) }),
+        s('path', { d: `M${(c[0] - 1.6 * m).toFixed(3)} ${c[1].toFixed(3)}h${(3.2 * m).toFixed(3)}M${c[0].toFixed(3)} ${(c[1] - 1.6 * m).toFixed(3)}v${(3.2 * m).toFixed(3)}` })),
+    );
+  }
+  const scale = ok ? scaleBar(vb, (y1 - y0) / (2 * opts.radiusMiles), opts.radiusMiles) : null;
   let drawn = 0;
+  const dotLayer = s('g', { class: 'dots' });
+  svg.append(dotLayer);
   // Worst scores drawn last, so they sit on top where dots overlap.
   for (const d of [...opts.dots].sort((a, b) => b.score - a.score)) {
     const p = projection([d.lng, d.lat]);
     if (!p) continue;
     drawn++;
-    svg.append(
+    dotLayer.append(
       s('circle', { cx: p[0].toFixed(3), cy: p[1].toFixed(3), r: dotR.toFixed(3), class: `dot band-${bandOf(d.score).cls}`, 'data-registry-id': d.id },
         s('title', {}, `${d.name}: score ${d.score} (${bandOf(d.score).label})`)),
     );
   }
+  // the centre above the dots, the scale above everything
+  const mark = svg.querySelector('.center-mark');
+  if (mark) svg.append(mark);
+  if (scale) svg.append(scale);
   if (opts.onPick) {
     const pick = opts.onPick;
     svg.classList.add('pickable');
@@ -95,8 +110,32 @@ export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles:
   const showWhole = (w: boolean) => {
     const box = w ? whole : vb;
     svg.setAttribute('viewBox', box.map((v) => v.toFixed(3)).join(' '));
+    // the bar's length holds at the circle's zoom only
+    scale?.toggleAttribute('hidden', w);
     const r = (box[2]! / DOT_SHARE).toFixed(3);
     svg.querySelectorAll('circle.dot').forEach((c) => c.setAttribute('r', r));
   };
   return { svg, drawn, showWhole };
+}
+
+/** Round lengths a scale bar may show, in miles. */
+const SCALE_STEPS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 20];
+
+/**
+ * A scale bar in the frame's lower left: the longest round length no longer than the radius (the
+ * circle's own height gives map units per mile, so the bar is true at the centre's latitude).
+ */
+function scaleBar(vb: number[], unitsPerMile: number, radiusMiles: number): SVGGElement {
+  const miles = SCALE_STEPS.filter((m) => m <= radiusMiles).at(-1) ?? radiusMiles;
+  const [x, y, w, h] = vb as [number, number, number, number];
+  const len = miles * unitsPerMile;
+  const x0 = x + w * 0.03;
+  const y0 = y + h * 0.94;
+  const tick = h * 0.015;
+  const label = `${miles} ${miles === 1 ? 'mile' : 'miles'}`;
+  return s('g', { class: 'scale-bar', 'aria-label': `Scale: the bar is ${label}` },
+    s('rect', { x: (x0 - w * 0.01).toFixed(3), y: (y0 - h * 0.065).toFixed(3), width: (len + w * 0.02).toFixed(3), height: (h * 0.085).toFixed(3), class: 'scale-back' }),
+    s('path', { d: `M${x0.toFixed(3)} ${(y0 - tick).toFixed(3)}v${tick.toFixed(3)}h${len.toFixed(3)}v${(-tick).toFixed(3)}` }),
+    s('text', { x: x0.toFixed(3), y: (y0 - tick * 1.6).toFixed(3), 'font-size': (h * 0.04).toFixed(3) }, label),
+  );
 }

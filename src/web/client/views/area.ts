@@ -1,10 +1,10 @@
-import { getFile, getJson, query, saveBlob } from '../api';
+import { getJson, query } from '../api';
 import { field, h, notice, put } from '../dom';
 import { usMap, type MapDot } from '../map/us-map';
 import { routeHref, type Route } from '../router';
 import { BANDS, bandRange } from '../score-band';
 import { keyPlan } from '../plan';
-import { enforcementText, failureNotice, loading, needKey, planGate, scoreBadge, viewHeading } from './common';
+import { downloads, enforcementText, failureNotice, loading, needKey, planGate, scoreBadge, viewHeading } from './common';
 import { sortableTable } from './sortable-table';
 import { scrollingTable } from './table-cue';
 
@@ -29,44 +29,25 @@ function legend(): HTMLElement {
   return h('ul', { class: 'legend', 'aria-label': 'Dot colours' }, ...BANDS.map((b, i) => h('li', {}, h('span', { class: `swatch band-${b.band.cls}`, 'aria-hidden': 'true' }), `${b.band.label} (${bandRange(i)})`)));
 }
 
-/** Centre from a typed address: the best search match's coordinates (one search call, GeoJSON form). */
+type Place = { lat: number; lng: number; located_by: string; label: string };
+
+/** Centre from a typed ZIP, "City, ST" or street address (located offline by the server; not counted). */
 async function locate(place: string, out: HTMLElement): Promise<{ lat: number; lng: number; label: string } | null> {
   put(out, loading(`"${place}"`));
-  const r = await getJson<FeatureCollection>(`/api/v1/search${query({ q: place, limit: 1, format: 'geojson' })}`, { accept: 'application/geo+json', envelope: false });
+  const r = await getJson<Place>(`/api/v1/area/place${query({ q: place })}`);
   if (!r.ok) {
-    put(out, failureNotice(r, 'finding a place by address (use coordinates instead)'));
+    put(out, r.status === 404 ? notice(r.message, 'warn') : failureNotice(r, 'finding a place by address (use coordinates instead)'));
     return null;
   }
-  const f = r.data.features?.[0];
-  if (!f?.geometry) {
-    put(out, notice(`No facility matches "${place}". Try the street and city only, a ZIP code, or coordinates.`, 'warn'));
-    return null;
-  }
-  return { lng: f.geometry.coordinates[0], lat: f.geometry.coordinates[1], label: `${f.properties.fac_name}` };
-}
-
-function downloads(params: Record<string, string>): HTMLElement {
-  const out = h('div', { 'aria-live': 'polite' });
-  const button = (format: 'csv' | 'geojson', label: string) => {
-    const b = h('button', { type: 'button', class: 'secondary' }, label);
-    b.addEventListener('click', async () => {
-      b.disabled = true;
-      const r = await getFile(`/api/v1/area${query({ ...params, format })}`, { accept: format === 'csv' ? 'text/csv' : 'application/geo+json' });
-      b.disabled = false;
-      if (!r.ok) return put(out, failureNotice(r, `${label} downloads`));
-      saveBlob(r.data.blob, r.data.filename === 'download' ? `area.${format}` : r.data.filename);
-      put(out, notice(`Saved ${r.data.filename}.`));
-    });
-    return b;
-  };
-  return h('div', { class: 'downloads' }, button('csv', 'Download CSV'), button('geojson', 'Download GeoJSON'), out);
+  put(out);
+  return { lat: r.data.lat, lng: r.data.lng, label: r.data.label };
 }
 
 /** Facilities within a radius: map (dots by score band, zoomed to the circle), sortable table, downloads. */
 export async function areaView(main: HTMLElement, route: Route): Promise<void> {
   const p = route.params;
   const inputs = {
-    place: h('input', { type: 'text', name: 'place', autocomplete: 'off', value: p.get('place') ?? '', placeholder: 'street and city, or ZIP' }),
+    place: h('input', { type: 'text', name: 'place', autocomplete: 'off', value: p.get('place') ?? '', placeholder: 'Houston, TX' }),
     lat: h('input', { type: 'number', name: 'lat', step: 'any', min: -90, max: 90, value: p.get('lat') ?? '' }),
     lng: h('input', { type: 'number', name: 'lng', step: 'any', min: -180, max: 180, value: p.get('lng') ?? '' }),
     r: h('input', { type: 'number', name: 'radius', step: 'any', min: 0.1, max: MAX_RADIUS, required: true, value: p.get('r') ?? '5' }),
@@ -75,7 +56,7 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
   const form = h(
     'form',
     { class: 'stack', 'aria-label': 'Area search' },
-    h('fieldset', {}, h('legend', {}, 'Centre: an address or coordinates'), field('Address, city or ZIP', inputs.place, 'Centred on the facility that best matches it.'), h('div', { class: 'row' }, field('Latitude', inputs.lat), field('Longitude', inputs.lng))),
+    h('fieldset', {}, h('legend', {}, 'Centre: a place or coordinates'), field('City and state, ZIP or street address', inputs.place, 'A city or ZIP centres on its middle; a street address on the facility filed there.'), h('div', { class: 'row' }, field('Latitude', inputs.lat), field('Longitude', inputs.lng))),
     field(`Radius in miles (up to ${MAX_RADIUS})`, inputs.r),
     h('button', { type: 'submit' }, 'Show facilities'),
   );
@@ -108,7 +89,7 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
   if (!r.ok) return put(results, failureNotice(r, 'area searches'));
   const { items, located } = itemsOf(r.data);
   const near = p.get('near');
-  const where = `${radius} miles of ${near ? `${near} (${lat}, ${lng})` : `${lat}, ${lng}`}`;
+  const where = `${radius} miles of ${near ? `${near}: ${lat}, ${lng}` : `${lat}, ${lng}`}`;
   const dots: MapDot[] = items.filter((i) => typeof i.lat === 'number' && typeof i.lng === 'number').map((i) => ({ id: i.registry_id, name: i.fac_name, score: i.overall_score, lat: i.lat!, lng: i.lng! }));
   const siteReportAt = (la: number, ln: number) => routeHref('site-report', { lat: la.toFixed(5), lng: ln.toFixed(5) });
   const map = usMap({ center: { lat, lng }, radiusMiles: radius, dots, label: `Map: ${items.length} facilities within ${where}, coloured by score`, onPick: (la, ln) => void (location.hash = siteReportAt(la, ln)) });
@@ -126,7 +107,7 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
     h('p', { class: 'hint' }, 'Click the map for a site report at that point, or ', h('a', { href: siteReportAt(lat, lng) }, 'make one at the centre'), ' (Platform plan and above).'),
     located ? null : notice('This server does not offer the GeoJSON form of the area search yet, so facilities cannot be placed on the map; the table lists them.', 'info'),
     offMap > 0 ? notice(`${offMap} ${offMap === 1 ? 'facility lies' : 'facilities lie'} outside the map's US insets; the table lists them.`, 'info') : null,
-    downloads(params),
+    downloads('/api/v1/area', params, 'area', 'area'),
     items.length
       ? scrollingTable(
           sortableTable(

@@ -12,7 +12,10 @@ export type Program = {
   penalties_usd?: number | null;
   last_penalty_date?: string | null;
 };
-export type Peers = { naics: string; naics_digits: number; peer_count: number; percentile: number | null; percentile_note?: string | null; median_score: number };
+export type Peers = {
+  naics: string; naics_digits: number; peer_count: number; percentile: number | null; percentile_note?: string | null; median_score: number;
+  share_scoring_better?: number | null; share_tied?: number | null;
+};
 export type Explanation = { component: string; points_lost: number; reason: string };
 type Redacted = { redacted: true; message?: string };
 
@@ -54,12 +57,26 @@ export function peersSection(v: unknown): HTMLElement {
   if (v === null) return section('Industry peers', id, h('p', {}, 'No peer group: the facility has no NAICS industry code on record.'));
   const p = v as Peers;
   const group = `${fmtInt(p.peer_count)} ${p.peer_count === 1 ? 'facility' : 'facilities'} in NAICS ${p.naics} (industry code compared at ${p.naics_digits} digits)`;
-  // mid-rank: a facility tied with most of its group sits mid-way among them, neither above nor below them
+  // the shares read right where a percentile cannot: most clean facilities tie at 100, and a mid-rank
+  // percentile put a 100 at the 59th and a 99 at the 19th of the same group
   const rank =
     p.percentile === null
       ? `No percentile: ${p.percentile_note ?? `only ${group}, too few to rank`} (industry code compared at ${p.naics_digits} digits).`
-      : `Ranks at the ${ordinal(p.percentile)} percentile of ${group}; facilities with the same score count half.`;
+      : typeof p.share_scoring_better === 'number' && typeof p.share_tied === 'number'
+        ? `${peerStanding(p.share_scoring_better, p.share_tied)}, among ${group}.`
+        : `Ranks at the ${ordinal(p.percentile)} percentile of ${group}; facilities with the same score count half.`;
   return section('Industry peers', id, h('p', { class: 'peers' }, `${rank} Their median score is ${p.median_score}.`));
+}
+
+/** A share as a whole percent, "<1%" for a small share that is not none. */
+function percent(share: number): string {
+  return share > 0 && share < 0.005 ? '<1%' : `${Math.round(100 * share)}%`;
+}
+
+/** "Tied with 59% of peers at the top score", or "12% of peers score better; tied with 5%". */
+export function peerStanding(better: number, tied: number): string {
+  if (better === 0) return `Tied with ${percent(tied)} of peers at the top score`;
+  return `${percent(better)} of peers score better; tied with ${percent(tied)}`;
 }
 
 /** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st... */
@@ -146,12 +163,12 @@ export function historySection(registryId: string): HTMLElement {
           'table',
           { class: 'data history' },
           h('caption', {}, 'Score by release, newest first'),
-          h('thead', {}, h('tr', {}, ...['As of', 'Score', 'Enforcement', 'Change', 'Score version'].map((c) => h('th', { scope: 'col' }, c)))),
+          h('thead', {}, h('tr', {}, ...['As of', 'Score', 'Enforcement (12 months or addressing a violation)', 'Change', 'Score version'].map((c) => h('th', { scope: 'col' }, c)))),
           h(
             'tbody',
             {},
             ...entries.map((e) =>
-              h('tr', {}, h('td', {}, e.as_of), h('td', {}, String(e.overall_score)), h('td', {}, e.active_enforcement ? 'Open action' : 'None open'), h('td', {}, changeText(e.change)), h('td', {}, e.score_version ?? '')),
+              h('tr', {}, h('td', {}, e.as_of), h('td', {}, String(e.overall_score)), h('td', {}, e.active_enforcement ? 'Yes' : 'No'), h('td', {}, changeText(e.change)), h('td', {}, e.score_version ?? '')),
             ),
           ),
         ),

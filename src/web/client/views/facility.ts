@@ -6,6 +6,7 @@ import { routeHref, type Route } from '../router';
 import { enforcementText, failureNotice, loading, needKey, viewHeading } from './common';
 import { explanationSection, historySection, peersSection, programsSection } from './facility-sections';
 import { evidenceSection, type Completeness, type Evidence } from './facility-evidence';
+import { insufficientSentence } from '../../../shared/completeness-notes';
 
 type Component = { score: number; max_points: number };
 type Components = {
@@ -28,13 +29,14 @@ type FacilityRecord = {
   location?: { lat: number; lng: number };
   overall_score: number;
   active_enforcement: boolean;
+  active_enforcement_basis?: string | null;
   score_components: Components;
   programs?: unknown;
   peers?: unknown;
   explanation?: unknown;
-  score_change?: { previous_score: number; previous_as_of: string } | null;
+  score_change?: { previous_score: number; previous_as_of: string; reason?: string } | null;
   evidence?: Evidence;
-  dfr_url?: string;
+  dfr_url?: string | null;
   data_completeness?: Completeness | null;
 };
 
@@ -73,7 +75,9 @@ function componentsSection(c: Components): HTMLElement {
 function changeLine(c: FacilityRecord['score_change']): HTMLElement | null {
   if (c === undefined) return null;
   if (c === null) return h('p', { class: 'muted' }, 'No score change on record.');
-  return h('p', {}, `Was ${c.previous_score} as of ${c.previous_as_of}.`);
+  // a new score method is not a change of the facility: say so, so a drop is not read as the facility's
+  const why = c.reason === 'method' ? ' (the score method changed; the facility\'s record did not)' : c.reason === 'data_and_method' ? ' (its record and the score method both changed)' : '';
+  return h('p', {}, `Was ${c.previous_score} as of ${c.previous_as_of}${why}.`);
 }
 
 function reportButton(id: string, plan: Plan | null): HTMLElement | null {
@@ -117,8 +121,16 @@ export async function facilityView(main: HTMLElement, route: Route): Promise<voi
     h(
       'div',
       { class: 'summary' },
-      h('div', { class: 'gauge-wrap' }, gauge(f.overall_score)),
-      h('div', {}, h('p', { class: 'score-line' }, `Compliance score ${f.overall_score} of 100 (higher is better).`), changeLine(f.score_change), h('p', {}, enforcementText(f.active_enforcement)), reportButton(f.registry_id, plan)),
+      h('div', { class: 'gauge-wrap' }, gauge(f.overall_score, f.data_completeness?.sufficient !== false)),
+      h(
+        'div',
+        {},
+        h('p', { class: 'score-line' }, `Compliance score ${f.overall_score} of 100 (higher is better).`),
+        insufficientSentence(f.data_completeness) === null ? null : h('p', { class: 'not-enough-data' }, insufficientSentence(f.data_completeness)!),
+        changeLine(f.score_change),
+        h('p', {}, enforcementText(f.active_enforcement, f.active_enforcement_basis)),
+        reportButton(f.registry_id, plan),
+      ),
     ),
     componentsSection(f.score_components),
     redacted ? null : explanationSection(f.explanation),

@@ -27,7 +27,7 @@ function unlocks(): HTMLElement {
       {},
       h('li', {}, h('strong', {}, 'Free: '), 'any facility by its EPA Registry ID: score and enforcement flag (10 lookups a month).'),
       h('li', {}, h('strong', {}, 'Starter: '), 'search by name, the score breakdown and why points were lost, industry peers, programs, score history, the area map with CSV and GeoJSON downloads, watchlists.'),
-      h('li', {}, h('strong', {}, 'Platform and above: '), 'everything in Starter plus the PDF dossier of a facility.'),
+      h('li', {}, h('strong', {}, 'Platform and above: '), 'everything in Starter plus the PDF dossier of a facility and the site report of a property (records around an address, with a radius map and PDF).'),
     ),
   );
 }
@@ -103,7 +103,7 @@ export async function lookupView(main: HTMLElement, route: Route): Promise<void>
   put(
     main,
     viewHeading('Look up a facility by street address'),
-    h('p', {}, 'Free demo, no key needed: the facility registered at an address, its compliance score (0–100, higher is better) and whether an enforcement action is open.'),
+    h('p', {}, 'Free demo, no key needed: the facility registered at an address, its compliance score (0–100, higher is better) and whether it had an enforcement action in the last 12 months or a significant violation being addressed.'),
     form,
     tries,
     left,

@@ -2,11 +2,11 @@ import { getJson, query } from '../api';
 import { field, h, put } from '../dom';
 import { routeHref, type Route } from '../router';
 import { keyPlan } from '../plan';
-import { enforcementText, failureNotice, needKey, planGate, scoreBadge, viewHeading } from './common';
+import { downloads, enforcementText, failureNotice, needKey, planGate, scoreBadge, viewHeading } from './common';
 import { scrollingTable } from './table-cue';
 
-type SearchItem = { registry_id: string; fac_name: string; fac_city?: string; fac_state?: string; overall_score: number; active_enforcement: boolean };
-type SearchPage = { items?: SearchItem[]; facilities?: SearchItem[]; results?: SearchItem[]; next_cursor?: string | null; cursor?: string | null; total?: number };
+type SearchItem = { registry_id: string; fac_name: string; fac_street?: string; fac_city?: string; fac_state?: string; fac_zip?: string; overall_score: number; active_enforcement: boolean };
+type SearchPage = { items?: SearchItem[]; facilities?: SearchItem[]; results?: SearchItem[]; next_cursor?: string | null; cursor?: string | null; total?: number; total_capped?: boolean };
 
 const FILTERS = ['q', 'state', 'naics', 'min_score', 'max_score', 'active_enforcement', 'sort'] as const;
 
@@ -20,10 +20,18 @@ function row(f: SearchItem): HTMLTableRowElement {
     'tr',
     {},
     h('td', {}, h('a', { href: routeHref('facility', {}, f.registry_id) }, f.fac_name)),
-    h('td', {}, [f.fac_city, f.fac_state].filter(Boolean).join(', ')),
+    h('td', { class: 'num' }, f.registry_id),
+    h('td', {}, [f.fac_street, f.fac_city, [f.fac_state, f.fac_zip].filter(Boolean).join(' ')].filter(Boolean).join(', ')),
     h('td', {}, scoreBadge(f.overall_score)),
     h('td', {}, enforcementText(f.active_enforcement)),
   );
+}
+
+/** "3 facilities" / "More than 1,000 facilities": the search's own count of its matches. */
+function matchCount(d: SearchPage): string {
+  const n = d.total ?? 0;
+  if (d.total_capped) return `More than ${n.toLocaleString('en-US')} facilities`;
+  return `${n.toLocaleString('en-US')} ${n === 1 ? 'facility' : 'facilities'}`;
 }
 
 /** Search by name, street, city or ZIP (Starter+), with filters and "more results" by cursor. */
@@ -35,7 +43,7 @@ export async function searchView(main: HTMLElement, route: Route): Promise<void>
     naics: h('input', { type: 'text', name: 'naics', inputmode: 'numeric', maxlength: 6, size: 7, value: p.get('naics') ?? '', pattern: '[0-9]{2,6}' }),
     min_score: h('input', { type: 'number', name: 'min_score', min: 0, max: 100, value: p.get('min_score') ?? '' }),
     max_score: h('input', { type: 'number', name: 'max_score', min: 0, max: 100, value: p.get('max_score') ?? '' }),
-    active_enforcement: h('select', { name: 'active_enforcement' }, h('option', { value: '' }, 'Any'), h('option', { value: 'true' }, 'Open action only'), h('option', { value: 'false' }, 'No open action')),
+    active_enforcement: h('select', { name: 'active_enforcement' }, h('option', { value: '' }, 'Any'), h('option', { value: 'true' }, 'Enforcement in the last 12 months or violation being addressed'), h('option', { value: 'false' }, 'No open action')),
     sort: h('select', { name: 'sort' }, h('option', { value: 'relevance' }, 'Best match'), h('option', { value: 'score' }, 'Worst score first')),
   };
   inputs.active_enforcement.value = p.get('active_enforcement') ?? '';
@@ -73,7 +81,7 @@ export async function searchView(main: HTMLElement, route: Route): Promise<void>
     'table',
     { class: 'data' },
     h('caption', {}, `Facilities matching "${q}"`),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Facility'), h('th', { scope: 'col' }, 'City'), h('th', { scope: 'col' }, 'Score'), h('th', { scope: 'col' }, 'Enforcement'))),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Facility'), h('th', { scope: 'col' }, 'Registry ID'), h('th', { scope: 'col' }, 'Address'), h('th', { scope: 'col' }, 'Score'), h('th', { scope: 'col' }, 'Enforcement'))),
     tbody,
   );
   const more = h('button', { type: 'button', class: 'secondary' }, 'More results');
@@ -90,13 +98,14 @@ export async function searchView(main: HTMLElement, route: Route): Promise<void>
     const { items, next } = pageOf(r.data);
     for (const f of items) tbody.append(row(f));
     shown += items.length;
-    status.textContent = shown === 0 ? `No facility matches "${q}".` : `${shown} ${shown === 1 ? 'facility' : 'facilities'} shown${next ? '; more available' : ''}.`;
+    status.textContent = shown === 0 ? `No facility matches "${q}".` : `${matchCount(r.data)} match; ${shown} shown${next ? ', more available' : ''}.`;
     more.hidden = !next;
     more.disabled = false;
     more.onclick = () => void load(next);
   };
   more.hidden = true;
-  put(results, status, scrollingTable(table), more);
+  const exports = downloads('/api/v1/search', { ...params, limit: '100' }, 'search', 'search');
+  put(results, status, scrollingTable(table), more, h('p', { class: 'hint' }, 'Downloads hold the first 100 matches.'), exports);
   await load(null);
-  if (shown === 0) table.hidden = true;
+  if (shown === 0) table.hidden = exports.hidden = true;
 }

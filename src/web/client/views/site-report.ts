@@ -46,12 +46,12 @@ function results(r: Report, body: Record<string, unknown>): (Node | null)[] {
   const s = r.site;
   const searched = r.summary.filter((x) => x.coverage !== 'not_searched').map((x) => x.search_distance_miles);
   const maxMiles = Math.max(...searched);
-  const where = s.name ?? s.address ?? `${s.lat}, ${s.lng}`;
+  const named = s.name ?? s.address;
   const dots = r.findings.map((f, i) => ({ n: i + 1, id: f.registry_id, name: f.fac_name, score: f.overall_score, miles: f.distance_miles, bearing: f.bearing_degrees, direction: f.direction }));
   return [
-    h('p', { role: 'status', class: 'area-summary' }, `${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} listed around ${where} (${s.lat}, ${s.lng}); data as of ${r.dataset.as_of}.`),
+    h('p', { role: 'status', class: 'area-summary' }, `${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} listed around ${named ? `${named} (${s.lat}, ${s.lng})` : `${s.lat}, ${s.lng}`}; data as of ${r.dataset.as_of}.`),
     r.dataset.fictitious ? notice('Fictitious sample data: every facility here is invented, not an EPA record.', 'warn') : null,
-    s.approximate ? notice(s.note, 'warn') : h('p', { class: 'muted' }, s.note),
+    s.approximate ? notice(s.note, 'warn') : s.located_by === 'coordinates' ? null : h('p', { class: 'muted' }, s.note),
     downloads(body),
     h('section', { class: 'panel', 'aria-labelledby': 'sr-summary-h' }, h('h3', { id: 'sr-summary-h' }, 'Summary by category and distance'), summaryTable(r)),
     h('figure', { class: 'map-figure' }, radiusMap(dots, maxMiles, `Radius map: ${r.findings.length} facilities within ${maxMiles} miles of the site, coloured by score`), h('figcaption', {}, legend(), 'North up; dots at their true bearing and distance from the site.')),

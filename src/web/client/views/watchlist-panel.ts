@@ -1,13 +1,21 @@
 import { getJson, query } from '../api';
 import { field, h, notice, put } from '../dom';
 import { routeHref } from '../router';
-import { failureNotice } from './common';
+import { failureNotice, scoreBadge } from './common';
 import { changesBlock } from './watchlist-changes';
 
 export type Summary = { id: string; name: string; registry_id_count: number; rule: { type: string; min_points?: number } | null; webhook_url: string | null };
-type IdPage = { registry_ids: string[]; total: number; next_cursor: string | null };
+type Watched = { registry_id: string; fac_name: string | null; overall_score: number | null; active_enforcement: boolean | null; last_change: { as_of: string; kind: string; overall_score: number | null; previous_score: number | null } | null };
+type FacilityPage = { facilities: Watched[]; total: number; next_cursor: string | null };
 
-/** IDs shown per page of a list (the API's pages go to 1,000). */
+/** "changed 2026-10-08: 80 → 52" / "removed 2026-10-08" / "added 2026-10-01" / "no change on record". */
+function changeText(c: Watched['last_change']): string {
+  if (!c) return 'no change on record';
+  const scores = c.kind === 'changed' && c.previous_score !== null && c.overall_score !== null && c.previous_score !== c.overall_score ? `: score ${c.previous_score} → ${c.overall_score}` : '';
+  return `${c.kind} ${c.as_of}${scores}`;
+}
+
+/** Facilities shown per page of a list (the API's most per page). */
 const IDS_PER_PAGE = 100;
 
 export function ruleText(rule: Summary['rule']): string {
@@ -21,7 +29,7 @@ const countText = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'faci
 /** Registry IDs typed or pasted: digits split by spaces, commas, semicolons or lines. */
 export function typedIds(text: string): { ids: string[]; bad: string[] } {
   const words = text.split(/[\s,;]+/).filter(Boolean);
-  return { ids: words.filter((w) => /^[0-9]{1,15}$/.test(w)), bad: words.filter((w) => !/^[0-9]{1,15}$/.test(w)) };
+  return { ids: words.filter((w) => /^[0-9]{12}$/.test(w)), bad: words.filter((w) => !/^[0-9]{12}$/.test(w)) };
 }
 
 /** One watchlist: rename, delete, its IDs page by page (add, remove), and its changes. */
@@ -73,13 +81,14 @@ export function watchlistPanel(list: Summary, index: number, autoChanges: boolea
 
   // The IDs, a page at a time, each with its Remove button; and a form to add more.
   const idRows = h('ul', { class: 'wl-ids' });
-  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'More IDs');
+  const more = h('button', { type: 'button', class: 'secondary', hidden: true }, 'More facilities');
   let cursor: string | null = null;
   const loadIds = async (from: string | null) => {
-    const r = await getJson<IdPage>(`${path}/registry_ids${query({ limit: IDS_PER_PAGE, cursor: from })}`);
-    if (!r.ok) return put(said, failureNotice(r, 'watchlist IDs'));
+    const r = await getJson<FacilityPage>(`${path}/facilities${query({ limit: IDS_PER_PAGE, cursor: from })}`);
+    if (!r.ok) return put(said, failureNotice(r, 'watchlist facilities'));
     if (from === null) idRows.replaceChildren();
-    for (const id of r.data.registry_ids) {
+    for (const f of r.data.facilities) {
+      const id = f.registry_id;
       const remove = h('button', { type: 'button', class: 'secondary small', 'aria-label': `Remove ${id}` }, 'Remove');
       remove.addEventListener('click', async () => {
         const whole = await getJson<{ registry_ids: string[] }>(path);
@@ -89,7 +98,13 @@ export function watchlistPanel(list: Summary, index: number, autoChanges: boolea
           void loadIds(null);
         }
       });
-      idRows.append(h('li', {}, h('a', { href: routeHref('facility', {}, id) }, id), ' ', remove));
+      idRows.append(
+        h('li', { class: 'wl-facility', 'data-registry-id': id },
+          f.fac_name ? h('a', { href: routeHref('facility', {}, id) }, f.fac_name) : h('span', { class: 'muted' }, 'Not in the current release'),
+          ' ', h('span', { class: 'muted' }, id), ' ',
+          f.overall_score === null ? null : scoreBadge(f.overall_score), ' ',
+          h('span', { class: 'wl-change' }, changeText(f.last_change)), ' ', remove),
+      );
     }
     cursor = r.data.next_cursor;
     more.hidden = cursor === null;
@@ -100,7 +115,7 @@ export function watchlistPanel(list: Summary, index: number, autoChanges: boolea
   addForm.addEventListener('submit', async (e) => {
     e.preventDefault();
     const { ids, bad } = typedIds(addInput.value);
-    if (bad.length > 0) return put(said, notice(`Not a Registry ID (1 to 15 digits): ${bad.slice(0, 3).join(', ')}.`, 'warn'));
+    if (bad.length > 0) return put(said, notice(`Not a Registry ID (12 digits): ${bad.slice(0, 3).join(', ')}.`, 'warn'));
     if (ids.length === 0) return;
     const whole = await getJson<{ registry_ids: string[] }>(path);
     if (!whole.ok) return put(said, failureNotice(whole, 'watchlist IDs'));
@@ -110,7 +125,7 @@ export function watchlistPanel(list: Summary, index: number, autoChanges: boolea
       void loadIds(null);
     }
   });
-  const ids = h('details', { class: 'wl-ids-box' }, h('summary', {}, 'Registry IDs'), idRows, more, addForm);
+  const ids = h('details', { class: 'wl-ids-box' }, h('summary', {}, 'Facilities: names, scores, latest change (one call per 100)'), idRows, more, addForm);
   ids.addEventListener('toggle', () => void (ids.open && loadIds(null)), { once: true });
 
   return h('section', { class: 'panel watchlist', 'aria-labelledby': headingId, 'data-id': list.id }, heading, meta, actions, said, ids, changesBlock(list.id, index, autoChanges));

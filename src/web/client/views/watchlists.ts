@@ -34,7 +34,7 @@ function createForm(onMade: (list: Summary) => void): HTMLElement {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const typed = typedIds(ids.value);
-    if (typed.bad.length > 0) return put(said, notice(`Not a Registry ID (1 to 15 digits): ${typed.bad.slice(0, 3).join(', ')}.`, 'warn'));
+    if (typed.bad.length > 0) return put(said, notice(`Not a Registry ID (12 digits): ${typed.bad.slice(0, 3).join(', ')}.`, 'warn'));
     const chosen = rule.value === 'score_dropped' ? { type: 'score_dropped', min_points: Number(points.value) } : { type: rule.value };
     const r = await getJson<Summary>('/api/v1/watchlists', { method: 'POST', body: { name: name.value.trim(), registry_ids: typed.ids, rule: chosen } });
     if (!r.ok) return put(said, failureNotice(r, 'creating watchlists'));
@@ -54,7 +54,12 @@ export async function watchlistsView(main: HTMLElement): Promise<void> {
   const r = await getJson<{ watchlists: Summary[]; total: number }>('/api/v1/watchlists');
   if (!r.ok) return put(main, viewHeading('Watchlists'), failureNotice(r, 'watchlists'));
   const panels = h('div', { class: 'watchlists' });
-  const empty = notice('This account has no watchlists yet.', 'info');
+  const empty = h(
+    'div',
+    { class: 'notice notice-info wl-empty', role: 'status' },
+    h('p', {}, h('strong', {}, 'No watchlists yet. '), 'A watchlist is a named set of facilities (by Registry ID) that this service checks at each new weekly release: when one of them changes the way you choose (any change, a score drop, a new enforcement action, removal), the change shows here and, if you set a webhook through the API, is sent to you.'),
+    h('p', {}, 'Make one with “New watchlist” below: find Registry IDs with ', h('a', { href: '#/search' }, 'Search'), ' or the ', h('a', { href: '#/area' }, 'area map'), '.'),
+  );
   let made = 0;
   const add = (list: Summary, auto: boolean) => {
     const panel = watchlistPanel(list, made++, auto, () => {
@@ -66,5 +71,5 @@ export async function watchlistsView(main: HTMLElement): Promise<void> {
   };
   r.data.watchlists.forEach((list, i) => add(list, i < AUTO_LISTS));
   empty.hidden = r.data.watchlists.length > 0;
-  put(main, viewHeading('Watchlists'), createForm((list) => add(list, true)), empty, panels);
+  put(main, viewHeading('Watchlists'), empty, createForm((list) => add(list, true)), panels);
 }

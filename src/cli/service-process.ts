@@ -61,6 +61,20 @@ export function serverOptions(log: Log) {
 }
 
 /**
+ * The request as Elysia's router can read it. Elysia finds the path by searching for "/" from the
+ * 12th character of the URL, which assumes a host of at least four characters: behind a Host of
+ * "x" or "api" (a container's service name) every path read wrong and answered 404. Such a request
+ * is handed on under the same path with a longer host; nothing of ours reads the host from the URL.
+ */
+function withRoutablePath(request: Request): Request {
+  const url = request.url;
+  const pathAt = url.indexOf('/', url.indexOf('//') + 2);
+  // a URL that does not parse is left for the target guard to refuse (src/api/http/request-guard.ts)
+  if (pathAt === -1 || pathAt >= 11 || !URL.canParse(url)) return request;
+  return new Request(`http://localhost${url.slice(pathAt)}`, request);
+}
+
+/**
  * Fails when something already listens on host:port. Our socket has SO_REUSEPORT (so that a second
  * instance may join it on purpose: --reuse-port, a binary replaced behind a balancer), and the
  * kernel lets a second SO_REUSEPORT socket join the port silently: a second `serve` would take half
@@ -137,7 +151,7 @@ export class ServiceProcess {
     const run = this.running.get(app)!;
     run.count++;
     try {
-      const response = await app.fetch(request);
+      const response = await app.fetch(withRoutablePath(request));
       if (this.stopping) closeAfter(response);
       return response;
     } finally {

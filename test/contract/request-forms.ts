@@ -89,6 +89,17 @@ export function requestFormsContract(world: () => World) {
     }
   });
 
+  describe('a short Host header (a container service name) reaches the routes', () => {
+    it.each(['x', 'api', 'db:8080'])('Host: %s gets the facility lookup and the portfolio, not a 404 for a path read wrong', async (host) => {
+      const key = world().keys.enterprise;
+      const lookup = await raw(`GET /api/v1/facility/${world().facility.registry_id} HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${key}\r\nConnection: close\r\n\r\n`);
+      expect([lookup.status, JSON.parse(lookup.body).data.registry_id]).toEqual([200, world().facility.registry_id]);
+      const ids = JSON.stringify({ registry_ids: [world().facility.registry_id] });
+      const portfolio = await raw(`POST /api/v1/portfolio HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${ids.length}\r\nConnection: close\r\n\r\n${ids}`);
+      expect([portfolio.status, JSON.parse(portfolio.body).data.total]).toEqual([200, 1]);
+    });
+  });
+
   describe('a body over the server limit is 413 PAYLOAD_TOO_LARGE in the envelope', () => {
     const over = MAX_REQUEST_BODY_BYTES + 1;
 

@@ -7,16 +7,16 @@
  *   npx bun scripts/import-graph.ts --json     # everything as JSON
  *   npx bun scripts/import-graph.ts <old checkout>/src --flat-layout   # a tree from before the HTTP layer
  *
- * Every relative import counts, `import type` included (a type import is still a dependency of
- * the code's shape). Layers are declared top-down in LAYERS, by folder (a top-level file is its own
+ * Every import of a file under src/ counts, `import type` included (a type import is still a
+ * dependency of the code's shape); dependency-cruiser reads and resolves them. Layers are declared top-down in LAYERS, by folder (a top-level file is its own
  * folder); a file belongs to the first layer whose pattern matches it. An import into the same or a
  * lower layer is fine; into a higher one is "upward". A folder is the first segment of a path under
  * src/; the folder graph has an arrow where any file of one imports a file of another.
  * test/tooling/import-graph.test.ts holds the limits (no circle of files or of folders, at most 3
  * upward imports and at most 3 upward folder arrows).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { cruise, type ICruiseResult } from 'dependency-cruiser';
 
 export type Layer = { name: string; what: string; files: RegExp[] };
 
@@ -40,7 +40,7 @@ export const LAYERS: Layer[] = [
   {
     name: 'vocabulary',
     what: 'the score model, the HTTP wire (request and response bodies, query parameters: no Elysia) and the shared vocabulary: errors, tiers, log, config types, the schema vocabulary, envelope schemas, IP ranges, state codes',
-    files: [/^(scoring|shared|wire)\//, /^(errors|tiers|log|config|jwt-config|hash|version|worker-url)\.ts$/],
+    files: [/^(scoring|shared|wire)\//, /^(errors|tiers|log|config|settings|jwt-config|hash|version|worker-url)\.ts$/],
   },
 ];
 
@@ -62,42 +62,27 @@ export type Graph = {
   edges: { from: string; to: string }[];
 };
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return walk(path);
-    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-function resolveImport(fromFile: string, spec: string, known: Set<string>): string | null {
-  if (!spec.startsWith('.')) return null;
-  const base = resolve(dirname(fromFile), spec);
-  for (const candidate of [base, `${base}.ts`, join(base, 'index.ts')]) if (known.has(candidate)) return candidate;
-  return null;
-}
-
-/** Reads the relative imports of every .ts file under `srcDir` (paths in the result are relative to it). */
-export function readGraph(srcDir: string, moved: [RegExp, string][] = []): Graph {
+/**
+ * Reads the imports of every .ts file under `srcDir` with dependency-cruiser (paths in the result
+ * are relative to it): static, dynamic and type-only imports, resolved as TypeScript resolves them.
+ */
+export async function readGraph(srcDir: string, moved: [RegExp, string][] = []): Promise<Graph> {
   const root = resolve(srcDir);
-  const absolute = walk(root);
-  const known = new Set(absolute);
-  const rel = (p: string) => relative(root, p).replaceAll('\\', '/');
+  const result = await cruise(['.'], {
+    baseDir: root,
+    // a type import is a dependency of the code's shape, so it counts
+    tsPreCompilationDeps: true,
+    exclude: { path: '\\.d\\.ts$' },
+    doNotFollow: { path: 'node_modules' },
+  });
+  const modules = (result.output as ICruiseResult).modules.filter((m) => m.source.endsWith('.ts') && !m.source.includes('node_modules/'));
+  const known = new Set(modules.map((m) => m.source));
   const edges: Graph['edges'] = [];
-  for (const file of absolute) {
-    const text = readFileSync(file, 'utf8');
-    const seen = new Set<string>();
-    for (const m of text.matchAll(IMPORT)) {
-      const target = resolveImport(file, m[1] ?? m[2] ?? m[3]!, known);
-      if (target && !seen.has(target)) {
-        seen.add(target);
-        edges.push({ from: rel(file), to: rel(target) });
-      }
-    }
+  for (const m of modules) {
+    const targets = new Set(m.dependencies.filter((d) => !d.coreModule && !d.couldNotResolve && known.has(d.resolved)).map((d) => d.resolved));
+    for (const to of targets) edges.push({ from: m.source, to });
   }
-  const files = absolute.map(rel).sort();
+  const files = [...known].sort();
   const layerOf = new Map(files.map((f) => [f, moved.find(([re]) => re.test(f))?.[1] ?? LAYERS.find((l) => l.files.some((re) => re.test(f)))?.name ?? '(no layer)']));
   return { files, layerOf, edges };
 }
@@ -202,7 +187,7 @@ export function summary(g: Graph) {
 if (import.meta.main) {
   const args = process.argv.slice(2);
   const dir = args.find((a) => !a.startsWith('--')) ?? join(import.meta.dir, '..', 'src');
-  const g = readGraph(dir, args.includes('--flat-layout') ? FLAT_LAYOUT : []);
+  const g = await readGraph(dir, args.includes('--flat-layout') ? FLAT_LAYOUT : []);
   const s = summary(g);
   if (args.includes('--json')) {
     console.log(JSON.stringify({ ...s, edges: g.edges, layerOf: Object.fromEntries(g.layerOf) }, null, 2));

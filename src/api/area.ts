@@ -5,7 +5,8 @@ import { AppError } from '../errors';
 import { FacilitySearch } from '../search/facility-search';
 import { locatePlace, offlineLocator } from '../site-report/locate';
 import { exportableInput } from './http/exportable';
-import { exportResponse, listResponses } from '../exports/response';
+import { listResponses } from '../exports/response';
+import { answerIn } from './http/answer-in';
 import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
 import { AreaFacility, AreaQuery, AreaResponse, PlaceQuery, PlaceResponse } from '../area/model';
@@ -71,20 +72,20 @@ export function areaRoutes(deps: AppDeps) {
         if (unchanged) return unchanged;
         const data = findWithinRadius(spatial, q);
         // every form is a Response: a 500-facility answer is large, sent in one write (json-response.ts)
-        if (format === 'json') return bulkyJsonResponse({ data, meta: metaFor(facts, deps.clock) }, set);
-        // A file has no `total` beside its rows: headers say how many matched and whether `limit` cut the list.
-        const matched = data.total < q.limit ? data.total : countWithinRadius(spatial, q);
-        return exportResponse(
-          format,
-          {
-            name: `area-${q.lat}_${q.lng}-${q.radiusMiles}mi`,
-            items: data.facilities,
-            locations: deps.index.getLocations(data.facilities.map((f) => f.registry_id)),
-            columns: Object.keys(AreaFacility.properties),
+        return answerIn(format, set, {
+          envelope: () => bulkyJsonResponse({ data, meta: metaFor(facts, deps.clock) }, set),
+          list: () => {
+            // A file has no `total` beside its rows: headers say how many matched and whether `limit` cut the list.
+            const matched = data.total < q.limit ? data.total : countWithinRadius(spatial, q);
+            return {
+              name: `area-${q.lat}_${q.lng}-${q.radiusMiles}mi`,
+              items: data.facilities,
+              locations: deps.index.getLocations(data.facilities.map((f) => f.registry_id)),
+              columns: Object.keys(AreaFacility.properties),
+              headers: { 'x-total-count': String(matched), 'x-truncated': String(matched > data.total) },
+            };
           },
-          set,
-          { 'x-total-count': String(matched), 'x-truncated': String(matched > data.total) },
-        );
+        });
       },
       {
         apiKey: AREA,

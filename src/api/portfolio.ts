@@ -2,7 +2,8 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
 import { exportableInput } from './http/exportable';
-import { exportResponse, listResponses } from '../exports/response';
+import { listResponses } from '../exports/response';
+import { answerIn } from './http/answer-in';
 import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
 import { checkPortfolioBody, parseJson, readJsonText } from '../portfolio/body';
@@ -25,22 +26,22 @@ export function portfolioRoutes(deps: AppDeps) {
       '/api/v1/portfolio',
       ({ input, facts, set }) => {
         const { value: ids, format } = PORTFOLIO_BODY.from(input);
-        if (format === 'json') return bulkyJsonResponse({ data: lookupPortfolio(deps.index, ids), meta: metaFor(facts, deps.clock) }, set);
-        // The export forms need locations: read with the briefs, in the same statement.
-        const locations = new Map<string, { lat: number; lng: number }>();
-        const data = lookupPortfolio(deps.index, ids, locations);
-        // A file has no room for `not_found`: its size is a header, the IDs are in the JSON form.
-        return exportResponse(
-          format,
-          {
-            name: `portfolio-${data.total}-facilities`,
-            items: data.results,
-            locations,
-            columns: Object.keys(PortfolioItem.properties),
+        return answerIn(format, set, {
+          envelope: () => bulkyJsonResponse({ data: lookupPortfolio(deps.index, ids), meta: metaFor(facts, deps.clock) }, set),
+          list: () => {
+            // The export forms need locations: read with the briefs, in the same statement.
+            const locations = new Map<string, { lat: number; lng: number }>();
+            const data = lookupPortfolio(deps.index, ids, locations);
+            // A file has no room for `not_found`: its size is a header, the IDs are in the JSON form.
+            return {
+              name: `portfolio-${data.total}-facilities`,
+              items: data.results,
+              locations,
+              columns: Object.keys(PortfolioItem.properties),
+              headers: { 'x-not-found-count': String(data.not_found.length) },
+            };
           },
-          set,
-          { 'x-not-found-count': String(data.not_found.length) },
-        );
+        });
       },
       {
         // Runs before authentication, so it only reads (capped: a huge body costs at most 64 KiB

@@ -3,7 +3,8 @@ import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth';
 import { AppError } from '../errors';
 import { exportableInput } from './http/exportable';
-import { exportResponse, listResponses } from '../exports/response';
+import { listResponses } from '../exports/response';
+import { answerIn } from './http/answer-in';
 import { bulkyJsonResponse } from './http/json-response';
 import { metaFor } from './http/request-context';
 import { FacilitySearch } from '../search/facility-search';
@@ -34,19 +35,19 @@ export function searchRoutes(deps: AppDeps) {
         const unchanged = notModified(request, listTag(release, request, format, caller.tier), set, 'Accept, Origin, Accept-Encoding');
         if (unchanged) return unchanged;
         const { result, locations } = searchFacilities(search!, r);
-        if (format === 'json') return bulkyJsonResponse({ data: result, meta: metaFor(facts, deps.clock) }, set);
-        const headers: Record<string, string> = {};
-        if (result.next_cursor) {
-          const next = new URL(request.url);
-          next.searchParams.set('cursor', result.next_cursor);
-          headers.link = `<${next.pathname}${next.search}>; rel="next"`;
-        }
-        return exportResponse(
-          format,
-          { name: `search-${r.words.join('-')}`.slice(0, 60), items: result.facilities, locations, columns: Object.keys(SearchFacility.properties) },
-          set,
-          headers,
-        );
+        return answerIn(format, set, {
+          envelope: () => bulkyJsonResponse({ data: result, meta: metaFor(facts, deps.clock) }, set),
+          list: () => {
+            const headers: Record<string, string> = {};
+            if (result.next_cursor) {
+              const next = new URL(request.url);
+              next.searchParams.set('cursor', result.next_cursor);
+              headers.link = `<${next.pathname}${next.search}>; rel="next"`;
+            }
+            const name = `search-${r.words.join('-')}`.slice(0, 60);
+            return { name, items: result.facilities, locations, columns: Object.keys(SearchFacility.properties), headers };
+          },
+        });
       },
       {
         apiKey: SEARCH,

@@ -2,8 +2,9 @@ import { Elysia } from 'elysia';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from './http/api-key-auth';
-import { chooseForm } from '../exports/format';
-import { exportFileResponse, listResponses } from '../exports/response';
+import { chooseForm, FORMATS, type ResponseForm } from '../exports/format';
+import { listResponses } from '../exports/response';
+import { answerIn } from './http/answer-in';
 import { jsonTextResponse } from './http/json-response';
 import { pdfResponse } from './http/pdf-response';
 import { metaFor } from './http/request-context';
@@ -19,7 +20,8 @@ import { withMeta, type RenderJob } from '../render/jobs';
 import { renderSourceOf } from '../render/source';
 import { asHeavy } from './http/heavy';
 
-const FORMS = ['json', 'csv', 'geojson', 'pdf'] as const;
+/** Every form of the registry: the findings as a list, or the report as a PDF document. */
+const FORMS = Object.keys(FORMATS) as ResponseForm[];
 
 /**
  * The pipeline's input step: the body (400 wrong shape, 413 too large, 422 out of range, each
@@ -38,7 +40,7 @@ function documentedResponses(): OpenAPIV3.ResponsesObject {
   const responses = listResponses(SiteReportResponse, 'The site report', ERRORS);
   const ok = responses[200] as OpenAPIV3.ResponseObject;
   ok.description += ' PDF (`Accept: application/pdf` or `?format=pdf`): the report as a document, cached 24 h (`X-Cache`).';
-  ok.content!['application/pdf'] = { schema: { type: 'string', format: 'binary' } };
+  ok.content![FORMATS.pdf.mediaType] = { schema: { type: 'string', format: 'binary' } };
   ok.headers!['X-Cache'] = { description: 'PDF only: HIT (served from the 24 h cache), MISS (rendered and stored) or BYPASS (rendered; cache unavailable)', schema: { type: 'string', enum: ['HIT', 'MISS', 'BYPASS'] } };
   return responses;
 }
@@ -60,17 +62,18 @@ export function siteReportRoutes(deps: AppDeps) {
         const render = (job: RenderJob) => asHeavy(deps, facts, () => deps.renderPool.run(source, job));
         const name = `site-report-${site.lat}_${site.lng}`;
         // every form is a Response (the JSON one in one write however large: src/wire/late-body.ts), so the async handler has one answer type
-        if (format === 'json') {
-          const body = await render({ kind: 'site-json', query });
-          return jsonTextResponse(withMeta(body, metaFor(facts, deps.clock)), set);
-        }
-        if (format !== 'pdf') return exportFileResponse(format, name, await render({ kind: 'site-export', query, format }), set);
-        // the PDF's ETag is its cache key: a caller holding the current document gets a 412 (docs/api.md, "Conditional requests")
-        refuseIfUnchanged(request, weakTag(siteReportKey(query, deps.index.info).slice(0, 32)), set);
-        const now = deps.clock();
-        const result = await exportSiteReport({ query, render: (documentId) => render({ kind: 'site-pdf', query, now, documentId }), info: deps.index.info, cache: deps.reportCache });
-        facts.cache = result.cache;
-        return pdfResponse(result.pdf, { name: `${name}.pdf`, cache: result.cache }, set);
+        return answerIn(format, set, {
+          envelope: async () => jsonTextResponse(withMeta(await render({ kind: 'site-json', query }), metaFor(facts, deps.clock)), set),
+          list: async (listForm) => ({ name, body: await render({ kind: 'site-export', query, format: listForm }) }),
+          document: async () => {
+            // the PDF's ETag is its cache key: a caller holding the current document gets a 412 (docs/api.md, "Conditional requests")
+            refuseIfUnchanged(request, weakTag(siteReportKey(query, deps.index.info).slice(0, 32)), set);
+            const now = deps.clock();
+            const result = await exportSiteReport({ query, render: (documentId) => render({ kind: 'site-pdf', query, now, documentId }), info: deps.index.info, cache: deps.reportCache });
+            facts.cache = result.cache;
+            return pdfResponse(result.pdf, { name: `${name}.${FORMATS.pdf.extension}`, cache: result.cache }, set);
+          },
+        });
       },
       {
         // Runs before authentication, so it only reads (at most 64 KiB); a bad body is reported by the input step, after 401/403.

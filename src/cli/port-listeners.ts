@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Who already listens on a TCP port, read from the kernel's socket tables (/proc/net/tcp and tcp6)
@@ -16,21 +17,20 @@ const WILDCARDS = new Set(['0.0.0.0', '::']);
  * case), an IPv4 address mapped into IPv6 as the IPv4 address; null for anything else (a host name).
  */
 export function canonicalAddress(ip: string): string | null {
-  if (isIPv4(ip)) return ip;
-  if (!isIPv6(ip)) return null;
-  const v6 = new URL(`http://[${ip}]/`).hostname.slice(1, -1);
-  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(v6);
-  if (!mapped) return v6;
-  const [hi, lo] = [Number.parseInt(mapped[1]!, 16), Number.parseInt(mapped[2]!, 16)];
-  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+  // node's isIP is the gate: a dotted quad only, where ipaddr.js would also take 127.1
+  if (isIP(ip) === 0) return null;
+  return spelled(ipaddr.parse(ip));
+}
+
+/** ipaddr.js writes IPv6 compressed and lower case (RFC 5952), as the URL standard does. */
+function spelled(a: ipaddr.IPv4 | ipaddr.IPv6): string {
+  return a.kind() === 'ipv6' && (a as ipaddr.IPv6).isIPv4MappedAddress() ? (a as ipaddr.IPv6).toIPv4Address().toString() : a.toString();
 }
 
 /** A table row's address (hex; each 32-bit word in the host's byte order, little-endian on the targets we ship). */
 function rowAddress(hex: string): string {
   const bytes = hex.match(/.{8}/g)!.flatMap((word) => word.match(/../g)!.reverse().map((b) => Number.parseInt(b, 16)));
-  if (bytes.length === 4) return bytes.join('.');
-  const groups = Array.from({ length: 8 }, (_, k) => ((bytes[2 * k]! << 8) | bytes[2 * k + 1]!).toString(16));
-  return canonicalAddress(groups.join(':'))!;
+  return spelled(ipaddr.fromByteArray(bytes));
 }
 
 /** The addresses listening on TCP `port`, or null where the tables cannot be read (not Linux). */

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { ACCOUNT_ENV_HELP, ACCOUNT_OPTIONS } from '../account/jwt-options';
 import { jwtModeOf } from '../account/jwt';
 import { createApp } from '../api/app';
 import { processParts } from '../api/deps';
@@ -12,23 +11,13 @@ import { openStateStore } from '../state/open-store';
 import { loadWebAssets } from '../web/assets';
 import { WebhookDispatcher } from '../watchlists/webhooks/dispatcher';
 import { emitReleaseEvents } from '../watchlists/webhooks/release-events';
-import { configFrom, parse } from './options';
-
-const HELP = `facility-score serve [--port 8080] [--host 0.0.0.0] [--reuse-port] [--index PATH] [--state-dir ./var] [--redis-url URL] [--trusted-proxies CIDR,...] [--cors-origins ORIGIN,...] [--report-cache-dir DIR|off] [--report-cache-max-mb 1024] [--report-cache-memory-mb 64] [--report-cache-min-free-mb 256] [--compress-min-bytes 1024]
-  [--render-workers 1] [--render-queue 16] [--heavy-per-account 2]   render pool (docs/operations.md)
-  [--webhook-allow HOST,*.DOMAIN,CIDR,...]   webhook targets the operator allows; default none (docs/webhooks.md)
-  [--jwt-jwks-url URL | --jwt-jwks-file PATH] [--jwt-issuer ISS] [--jwt-audience AUD,...] [--jwt-algorithms ALG,...]
-  [--jwt-tier-claim CLAIM] [--jwt-tier-map value=tier,...] [--signup-tier free|starter|platform|enterprise]   account login (docs/accounts.md)
-Env: FCS_PORT (or PORT), FCS_HOST, FCS_REUSE_PORT=1, FCS_INDEX, FCS_STATE_DIR, REDIS_URL, FCS_TRUSTED_PROXIES, FCS_CORS_ORIGINS, FCS_LOG_REQUESTS=0,
-  FCS_METRICS_TOKEN, FCS_SHUTDOWN_TIMEOUT_MS, FCS_RENDER_WORKERS, FCS_RENDER_QUEUE, FCS_HEAVY_PER_ACCOUNT (docs/operations.md),
-  FCS_WEBHOOK_ALLOW, FCS_WEBHOOK_TIMEOUT_MS, FCS_WEBHOOK_RETRY_BASE_MS, FCS_WEBHOOK_RETRY_MAX_MS, FCS_WEBHOOK_GIVE_UP_MS,
-  FCS_WEBHOOK_POLL_MS, FCS_WEBHOOK_LEASE_MS (docs/webhooks.md),
-  ${ACCOUNT_ENV_HELP}`;
+import { configFrom, parse, SERVE_OPTIONS } from './options';
+import { serveHelp } from './settings-text';
 
 export async function serveCommand(args: string[], env: Record<string, string | undefined>): Promise<number | null> {
-  const { values } = parse(args, { port: { type: 'string' }, host: { type: 'string' }, 'reuse-port': { type: 'boolean' }, 'trusted-proxies': { type: 'string' }, 'cors-origins': { type: 'string' }, 'report-cache-dir': { type: 'string' }, 'report-cache-max-mb': { type: 'string' }, 'report-cache-memory-mb': { type: 'string' }, 'report-cache-min-free-mb': { type: 'string' }, 'compress-min-bytes': { type: 'string' }, 'render-workers': { type: 'string' }, 'render-queue': { type: 'string' }, 'heavy-per-account': { type: 'string' }, 'webhook-allow': { type: 'string' }, ...ACCOUNT_OPTIONS });
+  const { values } = parse(args, SERVE_OPTIONS);
   if (values.help) {
-    console.log(HELP);
+    console.log(serveHelp());
     return 0;
   }
   const config = configFrom(env, values);

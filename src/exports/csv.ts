@@ -29,6 +29,9 @@ function cell(v: Cell): string {
 }
 
 /**
+ * Written here, not with csv-stringify: that took 3.6 times as long for a 500-facility export
+ * (docs/benchmarks.md, "Libraries", CSV row).
+ *
  * RFC 4180 CSV of `items`: a header row, then one row per item, CRLF line ends, a field quoted
  * when it holds a comma, a quote or a line break (quotes doubled). Columns are the union of the
  * items' flattened fields in order of first appearance; an item without a column has an empty cell.

@@ -1,18 +1,45 @@
 import { AppError } from '../errors';
+import { toCsv } from './csv';
+import { toGeoJson, type Location } from './geojson';
 
+type Located = Record<string, unknown> & { location: Location };
+
+/**
+ * Every form a route may answer in, declared once: its media type (what `Accept` and OpenAPI name),
+ * the Content-Type sent, the file extension of an attachment and which renderer makes it. `envelope`
+ * is the route's own JSON envelope; `list` the facilities of a list, rendered here
+ * (src/exports/response.ts); `document` a PDF the route renders (src/reports, src/site-report).
+ */
+export const FORMATS = {
+  json: { mediaType: 'application/json', contentType: 'application/json', extension: 'json', renderer: 'envelope' },
+  csv: {
+    mediaType: 'text/csv',
+    contentType: 'text/csv; charset=utf-8; header=present',
+    extension: 'csv',
+    renderer: 'list',
+    render: (items: readonly Located[], columns: readonly string[]) => toCsv(items, [...columns, 'location.lat', 'location.lng']),
+  },
+  geojson: {
+    mediaType: 'application/geo+json',
+    contentType: 'application/geo+json',
+    extension: 'geojson',
+    renderer: 'list',
+    render: (items: readonly Located[], _columns: readonly string[]) => toGeoJson(items, (item) => item.location as Location),
+  },
+  pdf: { mediaType: 'application/pdf', contentType: 'application/pdf', extension: 'pdf', renderer: 'document' },
+} as const;
+
+/** Every form a route may offer. */
+export type ResponseForm = keyof typeof FORMATS;
 /** The forms a list of facilities can be answered in (docs/api.md, "Export forms"). */
 export type ExportFormat = 'json' | 'csv' | 'geojson';
-/** Every form a route may offer: the list forms, and a PDF document (the site report). */
-export type ResponseForm = ExportFormat | 'pdf';
+/** The forms rendered from a list of facilities. */
+export type ListForm = { [F in ResponseForm]: (typeof FORMATS)[F]['renderer'] extends 'list' ? F : never }[ResponseForm];
 
-const MEDIA_TYPE_OF: Record<ResponseForm, string> = {
-  json: 'application/json',
-  csv: 'text/csv',
-  geojson: 'application/geo+json',
-  pdf: 'application/pdf',
-};
+export const isListForm = (f: ResponseForm): f is ListForm => FORMATS[f].renderer === 'list';
+
 /** A wildcard picks JSON, the API's own form; listed first so it wins ties of equal quality. */
-const PREFERENCE: readonly ExportFormat[] = ['json', 'csv', 'geojson'];
+const PREFERENCE = (Object.keys(FORMATS) as ResponseForm[]).filter((f): f is ExportFormat => FORMATS[f].renderer !== 'document');
 
 /**
  * The form of a list response.
@@ -51,7 +78,7 @@ function fromAccept<F extends ResponseForm>(accept: string, forms: readonly F[])
       if (m) q = Number(m[1]);
     }
     for (const f of forms) {
-      const exact = MEDIA_TYPE_OF[f];
+      const exact = FORMATS[f].mediaType;
       const s = type === exact ? 3 : type === `${exact.split('/')[0]}/*` ? 2 : type === '*/*' ? 1 : 0;
       // The most specific range that names a type sets its quality (RFC 9110 12.5.1), so
       // `text/csv;q=0, */*` still excludes CSV.

@@ -1,14 +1,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
-import { toCsv } from './csv';
-import type { ExportFormat } from './format';
-import { toGeoJson, type Location } from './geojson';
+import { FORMATS, type ListForm } from './format';
+import type { Location } from './geojson';
 import { lateBody } from '../wire/late-body';
-
-const MEDIA_TYPE: Record<Exclude<ExportFormat, 'json'>, string> = {
-  csv: 'text/csv; charset=utf-8; header=present',
-  geojson: 'application/geo+json',
-};
-const EXTENSION: Record<Exclude<ExportFormat, 'json'>, string> = { csv: 'csv', geojson: 'geojson' };
 
 /** A list of facilities to export: the JSON form's items, and where each facility is. */
 export type ExportList = {
@@ -26,16 +19,14 @@ export type ExportList = {
  * field: CSV flattens it into `location.lat`/`location.lng` columns, GeoJSON makes it
  * the geometry.
  */
-export function exportBody(format: Exclude<ExportFormat, 'json'>, list: Omit<ExportList, 'name'>): string {
+export function exportBody(format: ListForm, list: Omit<ExportList, 'name'>): string {
   const located = list.items.map((item) => {
     const location = list.locations.get(item.registry_id as string);
     // Items come from this index; a facility without a row is a bug, not a client error.
     if (location === undefined) throw new Error(`no location for ${String(item.registry_id)}`);
     return { ...item, location };
   });
-  return format === 'csv'
-    ? toCsv(located, [...list.columns, 'location.lat', 'location.lng'])
-    : toGeoJson(located, (item) => item.location as Location);
+  return FORMATS[format].render(located, list.columns);
 }
 
 /**
@@ -44,7 +35,7 @@ export function exportBody(format: Exclude<ExportFormat, 'json'>, list: Omit<Exp
  * a body over PLAIN_BODY_MAX goes out in one write (src/wire/late-body.ts).
  */
 export function exportResponse(
-  format: Exclude<ExportFormat, 'json'>,
+  format: ListForm,
   list: ExportList,
   set: { headers: Record<string, unknown> },
   headers: Record<string, string> = {},
@@ -54,20 +45,20 @@ export function exportResponse(
 
 /** An export's body already written (`exportBody`, e.g. on a render worker) as the attachment `exportResponse` sends. */
 export function exportFileResponse(
-  format: Exclude<ExportFormat, 'json'>,
+  format: ListForm,
   name: string,
   body: string | Uint8Array,
   set: { headers: Record<string, unknown> },
   headers: Record<string, string> = {},
 ): Response {
-  const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}.${EXTENSION[format]}`;
+  const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}.${FORMATS[format].extension}`;
   const before = set.headers as Record<string, string>;
   set.headers = {};
   return new Response(lateBody(body), {
     headers: {
       ...before,
       ...headers,
-      'content-type': MEDIA_TYPE[format],
+      'content-type': FORMATS[format].contentType,
       'content-disposition': `attachment; filename="${file}"`,
       // The form follows Accept; a keyed answer also follows Origin (CORS), and this Vary replaces the one set before.
       vary: 'Accept, Origin',
@@ -96,9 +87,9 @@ export function listResponses(
         ...fileHeaders,
       },
       content: {
-        'application/json': { schema: json as OpenAPIV3.SchemaObject },
-        'text/csv': { schema: { type: 'string', description: 'RFC 4180, UTF-8, header row, CRLF; nested fields as dotted columns' } },
-        'application/geo+json': { schema: { type: 'object', description: 'RFC 7946 FeatureCollection of Point features [lng, lat]; properties = item fields' } },
+        [FORMATS.json.mediaType]: { schema: json as OpenAPIV3.SchemaObject },
+        [FORMATS.csv.mediaType]: { schema: { type: 'string', description: 'RFC 4180, UTF-8, header row, CRLF; nested fields as dotted columns' } },
+        [FORMATS.geojson.mediaType]: { schema: { type: 'object', description: 'RFC 7946 FeatureCollection of Point features [lng, lat]; properties = item fields' } },
       },
     },
     ...Object.fromEntries(

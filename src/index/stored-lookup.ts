@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Database } from 'bun:sqlite';
 import type { ScoreChange } from './history-tables/model';
 import { changeEntriesStatement, scoreChangeOf } from './history-tables/score-change';
@@ -56,7 +57,7 @@ export class StoredLookup {
   private readonly peersByKey;
   /** peer_rank.peers by NAICS code and score, parsed once, filled as lookups need them (bounded by peer_rank's rows). */
   private readonly peers = new Map<string, (Peers | null)[]>();
-  private memo = new Map<StoredDetailRef, DecodedDetail>();
+  private readonly memo: LRUCache<StoredDetailRef, DecodedDetail>;
   /** The index's program_record rows. */
   private readonly shared: SharedRecords;
   private readonly sharedDetail;
@@ -65,10 +66,11 @@ export class StoredLookup {
     db: Database,
     summaryColumns: string,
     private readonly scoreVersion: string,
-    private readonly memoLimit = 4096,
+    memoLimit = 4096,
     /** Completeness and evidence; without it (tests of the row alone) an answer's `beside` is null. */
     private readonly besideScore: BesideScore | null = null,
   ) {
+    this.memo = new LRUCache({ max: memoLimit });
     this.shared = sharedRecordsOf(db.query<{ id: number; record: string }, []>('SELECT id, record FROM program_record').all());
     this.sharedDetail = db.prepare<{ detail: string }, [number]>('SELECT detail FROM shared_detail WHERE id = ?');
     this.reasons = new ReasonDecoder(db.query<{ id: number; pieces: string }, []>('SELECT id, pieces FROM reason_template').all().map((r): TemplateRow => [r.id, r.pieces]));
@@ -114,8 +116,8 @@ export class StoredLookup {
    * share theirs with many others (a clean record under the same programs: a handful of details cover
    * most rows, stored once in shared_detail, and the row holds a number), so a lookup
    * usually skips the JSON.parse, the four program objects and the sentence fill-in. The values are
-   * shared between responses, so they are frozen; the memo is bounded (`memoLimit` details, then it
-   * starts over, so details seen often come back in at once).
+   * shared between responses, so they are frozen; the memo holds the `memoLimit` most recently used
+   * details (lru-cache).
    */
   decoded(ref: StoredDetailRef): DecodedDetail {
     let d = this.memo.get(ref);
@@ -123,7 +125,6 @@ export class StoredLookup {
       const detail = parseDetail(this.textOf(ref));
       const why = Object.freeze(this.reasons.explanation(detail, EXPLANATION_AT));
       d = Object.freeze({ programs: freezePrograms(programsOfArray(detail[0], this.shared)), why, lines: { points: -1, value: [] } });
-      if (this.memo.size >= this.memoLimit) this.memo = new Map();
       this.memo.set(ref, d);
     }
     return d;

@@ -3,7 +3,6 @@ import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createJwtVerifier, jwtModeOf } from '../../src/account/jwt';
 import type { JwtConfig } from '../../src/jwt-config';
-import { jwtConfigFrom } from '../../src/account/jwt-options';
 import { configFrom } from '../../src/cli/options';
 import { json, makeWorld, type TestWorld } from '../helpers';
 import { bearer, claims, SECRET, signHs, signingKey, signWith } from './support';
@@ -73,7 +72,7 @@ describe('tier from the token only when a claim mapping says so', () => {
   });
 
   it('a value the operator maps is found even when it is named like an object property', async () => {
-    const w = world({ tierClaim: 'plan', tierMap: jwtConfigFrom({ FCS_JWT_TIER_MAP: 'toString=starter,__proto__=enterprise' }, {}).tierMap });
+    const w = world({ tierClaim: 'plan', tierMap: configFrom({ FCS_JWT_TIER_MAP: 'toString=starter,__proto__=enterprise' }, {}).jwt.tierMap });
     expect((await issue(w, { plan: 'toString' })).tier).toBe('starter');
     const res = await w.call('/api/v1/account', { headers: bearer(await signHs(claims({ sub: 'u', plan: '__proto__' }))) });
     expect((await json(res)).data.tier).toBe('enterprise');
@@ -146,7 +145,7 @@ describe('configuration mistakes stop the start with a clear reason', () => {
 
 describe('settings from env and flags', () => {
   it('reads every FCS_JWT_* variable, lists split on commas, numbers parsed', () => {
-    const c = jwtConfigFrom(
+    const c = configFrom(
       {
         FCS_JWT_JWKS_URL: 'https://idp.test.invalid/.well-known/jwks.json',
         FCS_JWT_ISSUER: 'https://idp.test.invalid/',
@@ -159,7 +158,7 @@ describe('settings from env and flags', () => {
         FCS_JWKS_CACHE_MAX_AGE_MS: '60000',
       },
       {},
-    );
+    ).jwt;
     expect(c).toEqual({
       jwksUrl: 'https://idp.test.invalid/.well-known/jwks.json',
       issuer: 'https://idp.test.invalid/',

@@ -37,7 +37,7 @@ describe('client address resolution', () => {
   });
 
   it('parses IPv6 shorthand and an embedded IPv4 tail', () => {
-    expect(Array.from(parseIp('::1')!)).toEqual([...new Array(15).fill(0), 1]);
-    expect(Array.from(parseIp('64:ff9b::192.0.2.33')!.slice(12))).toEqual([192, 0, 2, 33]);
+    expect(parseIp('::1')!.toByteArray()).toEqual([...new Array(15).fill(0), 1]);
+    expect(parseIp('64:ff9b::192.0.2.33')!.toByteArray().slice(12)).toEqual([192, 0, 2, 33]);
   });
 });

@@ -37,6 +37,10 @@ export function corsHeadersFor(path: string, origin: string, allowed: ReadonlySe
 }
 
 /**
+ * Written here, not with @elysiajs/cors: that plugin applies one policy to every path (it cannot
+ * answer public paths with `*` and keyed ones by allow-list), adds its allow/expose headers to every
+ * answer, sets `Vary: *` for any origin, and answers preflights as a route, without a request id.
+ *
  * CORS (docs/api.md): the public demo and status answer any origin; keyed and account endpoints only
  * the origins of `--cors-origins` (none by default). A preflight (OPTIONS with
  * Access-Control-Request-Method) is answered here with 204 and never reaches a route or the quota.

@@ -1,3 +1,4 @@
+import { FORMATS } from '../../exports/format';
 import { lateBody } from '../../wire/late-body';
 
 type Set = { headers: Record<string, unknown> };
@@ -12,7 +13,7 @@ type Set = { headers: Record<string, unknown> };
 export function pdfResponse(pdf: Uint8Array, file: { name: string; cache: string }, set: Set): Response {
   const headers = set.headers as Record<string, string>;
   set.headers = {};
-  headers['content-type'] = 'application/pdf';
+  headers['content-type'] = FORMATS.pdf.contentType;
   headers['content-disposition'] = `attachment; filename="${file.name}"`;
   headers['x-cache'] = file.cache;
   headers['cache-control'] = 'private, no-store';

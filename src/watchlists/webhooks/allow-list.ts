@@ -1,9 +1,8 @@
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
-import { inCidr, parseCidr, parseIp } from '../../shared/cidr';
+import { inCidr, parseCidr, parseIp, type Cidr, type Ip } from '../../shared/cidr';
 import { AppError } from '../../errors';
 
-type Cidr = ReturnType<typeof parseCidr>;
 /** A CIDR and the address family it admits: 4 for IPv4 (and IPv4-mapped IPv6), 6 for the rest of IPv6. */
 type Range = Cidr & { family: 4 | 6 };
 
@@ -26,11 +25,10 @@ const LOCAL: Range[] = [
   { ...parseCidr('fe80::/10'), family: 6 },
 ];
 
-const MAPPED = parseCidr('::ffff:0:0/96');
-const isMapped = (ip: Uint8Array) => inCidr(ip, MAPPED);
+const isMapped = (ip: Ip) => ip.isIPv4MappedAddress();
 
 /** `inner` lies wholly inside `outer` (same family, at least as long a prefix, network inside). */
-const within = (inner: Range, outer: Range) => inner.family === outer.family && inner.bits >= outer.bits && inCidr(inner.bytes, outer);
+const within = (inner: Range, outer: Range) => inner.family === outer.family && inner.bits >= outer.bits && inCidr(inner.net, outer);
 
 /** An IP or CIDR entry, strictly: dotted-quad IPv4 or IPv6 without a zone, prefix in range. */
 function rangeOf(entry: string, raw: string): Range {
@@ -42,7 +40,7 @@ function rangeOf(entry: string, raw: string): Range {
   }
   const cidr = parseCidr(entry);
   // An IPv6 entry inside ::ffff:0:0/96 names IPv4 addresses explicitly; any other IPv6 entry, ::/0 included, admits none.
-  const family = kind === 4 || (cidr.bits >= 96 && isMapped(cidr.bytes)) ? 4 : 6;
+  const family = kind === 4 || (cidr.bits >= 96 && isMapped(cidr.net)) ? 4 : 6;
   return { ...cidr, family };
 }
 
@@ -98,10 +96,10 @@ export class WebhookAllowList {
       const dot = host.indexOf('.');
       return this.names.has(host) || (dot > 0 && this.wildcards.has(host.slice(dot + 1)));
     }
-    const bytes = parseIp(host)!;
-    const ip: Range = { bytes, bits: 128, family: isMapped(bytes) ? 4 : 6 };
+    const net = parseIp(host)!;
+    const ip: Range = { net, bits: 128, family: isMapped(net) ? 4 : 6 };
     const local = LOCAL.find((r) => within(ip, r));
-    return this.ranges.some((r) => r.family === ip.family && inCidr(bytes, r) && (!local || within(r, local)));
+    return this.ranges.some((r) => r.family === ip.family && inCidr(net, r) && (!local || within(r, local)));
   }
 
   /** Why `url` may not be a target, or null when it may (checked again before every delivery). */

@@ -4,6 +4,7 @@ import { apiKeyAuth, apiKeyErrors, type ApiKeyRoute } from './http/api-key-auth'
 import { exportableInput } from './http/exportable';
 import { exportResponse, listResponses } from '../exports/response';
 import { bulkyJsonResponse } from './http/json-response';
+import { datasetMeta } from '../shared/envelope';
 import { metaFor } from './http/request-context';
 import { checkPortfolioBody, parseJson, readJsonText } from '../portfolio/body';
 import { PortfolioBody, PortfolioItem, PortfolioQuery, PortfolioResponse } from '../portfolio/model';
@@ -19,13 +20,14 @@ const PORTFOLIO: ApiKeyRoute = { endpoint: 'portfolio', input: PORTFOLIO_BODY };
 const ERRORS = apiKeyErrors(PORTFOLIO);
 
 export function portfolioRoutes(deps: AppDeps) {
+  const dataset = datasetMeta(deps.index.info);
   return new Elysia({ name: 'portfolio-routes' })
     .use(apiKeyAuth(deps))
     .post(
       '/api/v1/portfolio',
       ({ input, facts, set }) => {
         const { value: ids, format } = PORTFOLIO_BODY.from(input);
-        if (format === 'json') return bulkyJsonResponse({ data: lookupPortfolio(deps.index, ids), meta: metaFor(facts, deps.clock) }, set);
+        if (format === 'json') return bulkyJsonResponse({ data: lookupPortfolio(deps.index, ids), meta: metaFor(facts, deps.clock, dataset) }, set);
         // The export forms need locations: read with the briefs, in the same statement.
         const locations = new Map<string, { lat: number; lng: number }>();
         const data = lookupPortfolio(deps.index, ids, locations);
@@ -37,6 +39,7 @@ export function portfolioRoutes(deps: AppDeps) {
             items: data.results,
             locations,
             columns: Object.keys(PortfolioItem.properties),
+            dataset,
           },
           set,
           { 'x-not-found-count': String(data.not_found.length) },

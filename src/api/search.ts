@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { exportableInput } from './http/exportable';
 import { exportResponse, listResponses } from '../exports/response';
 import { bulkyJsonResponse } from './http/json-response';
+import { datasetMeta } from '../shared/envelope';
 import { metaFor } from './http/request-context';
 import { FacilitySearch } from '../search/facility-search';
 import { SearchFacility, SearchQuery, SearchResponse } from '../search/model';
@@ -25,6 +26,7 @@ export function searchRoutes(deps: AppDeps) {
   const SEARCH: ApiKeyRoute = { endpoint: 'search', input: SEARCH_QUERY };
   const ERRORS = apiKeyErrors(SEARCH);
   const release = releaseTag(deps.index.info);
+  const dataset = datasetMeta(deps.index.info);
   return new Elysia({ name: 'search-routes' })
     .use(apiKeyAuth(deps))
     .get(
@@ -34,7 +36,7 @@ export function searchRoutes(deps: AppDeps) {
         const unchanged = notModified(request, listTag(release, request, format, caller.tier), set, 'Accept, Origin, Accept-Encoding');
         if (unchanged) return unchanged;
         const { result, locations } = searchFacilities(search!, r);
-        if (format === 'json') return bulkyJsonResponse({ data: result, meta: metaFor(facts, deps.clock) }, set);
+        if (format === 'json') return bulkyJsonResponse({ data: result, meta: metaFor(facts, deps.clock, dataset) }, set);
         const headers: Record<string, string> = {};
         if (result.next_cursor) {
           const next = new URL(request.url);
@@ -43,7 +45,7 @@ export function searchRoutes(deps: AppDeps) {
         }
         return exportResponse(
           format,
-          { name: `search-${r.words.join('-')}`.slice(0, 60), items: result.facilities, locations, columns: Object.keys(SearchFacility.properties) },
+          { name: `search-${r.words.join('-')}`.slice(0, 60), items: result.facilities, locations, columns: Object.keys(SearchFacility.properties), dataset },
           set,
           headers,
         );

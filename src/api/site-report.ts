@@ -6,6 +6,7 @@ import { chooseForm } from '../exports/format';
 import { exportFileResponse, listResponses } from '../exports/response';
 import { jsonTextResponse } from './http/json-response';
 import { pdfResponse } from './http/pdf-response';
+import { datasetMeta } from '../shared/envelope';
 import { metaFor } from './http/request-context';
 import { parseJson, readJsonText } from '../portfolio/body';
 import { FacilitySearch } from '../search/facility-search';
@@ -46,6 +47,7 @@ function documentedResponses(): OpenAPIV3.ResponsesObject {
 /** `POST /api/v1/site-report` (Platform and Enterprise): EPA ECHO facilities around a property (docs/site-report.md). */
 export function siteReportRoutes(deps: AppDeps) {
   const locator = offlineLocator(deps.index, FacilitySearch.open(deps.index));
+  const dataset = datasetMeta(deps.index.info);
   return new Elysia({ name: 'site-report-routes' })
     .use(apiKeyAuth(deps))
     .post(
@@ -62,9 +64,9 @@ export function siteReportRoutes(deps: AppDeps) {
         // every form is a Response (the JSON one in one write however large: src/wire/late-body.ts), so the async handler has one answer type
         if (format === 'json') {
           const body = await render({ kind: 'site-json', query });
-          return jsonTextResponse(withMeta(body, metaFor(facts, deps.clock)), set);
+          return jsonTextResponse(withMeta(body, metaFor(facts, deps.clock, dataset)), set);
         }
-        if (format !== 'pdf') return exportFileResponse(format, name, await render({ kind: 'site-export', query, format }), set);
+        if (format !== 'pdf') return exportFileResponse(format, name, dataset, await render({ kind: 'site-export', query, format }), set);
         // the PDF's ETag is its cache key: a caller holding the current document gets a 412 (docs/api.md, "Conditional requests")
         refuseIfUnchanged(request, weakTag(siteReportKey(query, deps.index.info).slice(0, 32)), set);
         const now = deps.clock();

@@ -3,6 +3,7 @@ import { toCsv } from './csv';
 import type { ExportFormat } from './format';
 import { toGeoJson, type Location } from './geojson';
 import { lateBody } from '../wire/late-body';
+import type { DatasetMeta } from '../shared/envelope';
 
 const MEDIA_TYPE: Record<Exclude<ExportFormat, 'json'>, string> = {
   csv: 'text/csv; charset=utf-8; header=present',
@@ -19,6 +20,8 @@ export type ExportList = {
   locations: Map<string, Location>;
   /** Header of an empty CSV (the item fields). */
   columns: readonly string[];
+  /** The dataset the list was made from: GeoJSON's `metadata`, the file's headers and name. */
+  dataset: DatasetMeta;
 };
 
 /**
@@ -35,7 +38,7 @@ export function exportBody(format: Exclude<ExportFormat, 'json'>, list: Omit<Exp
   });
   return format === 'csv'
     ? toCsv(located, [...list.columns, 'location.lat', 'location.lng'])
-    : toGeoJson(located, (item) => item.location as Location);
+    : toGeoJson(located, (item) => item.location as Location, list.dataset);
 }
 
 /**
@@ -49,18 +52,23 @@ export function exportResponse(
   set: { headers: Record<string, unknown> },
   headers: Record<string, string> = {},
 ): Response {
-  return exportFileResponse(format, list.name, exportBody(format, list), set, headers);
+  return exportFileResponse(format, list.name, list.dataset, exportBody(format, list), set, headers);
 }
 
-/** An export's body already written (`exportBody`, e.g. on a render worker) as the attachment `exportResponse` sends. */
+/**
+ * An export's body already written (`exportBody`, e.g. on a render worker) as the attachment
+ * `exportResponse` sends. A file has no envelope, so its provenance is in headers (X-Dataset-As-Of,
+ * X-Dataset-Fictitious, X-Score-Method) and its name ends with the as-of date.
+ */
 export function exportFileResponse(
   format: Exclude<ExportFormat, 'json'>,
   name: string,
+  dataset: DatasetMeta,
   body: string | Uint8Array,
   set: { headers: Record<string, unknown> },
   headers: Record<string, string> = {},
 ): Response {
-  const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}.${EXTENSION[format]}`;
+  const file = `${name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80)}_as-of-${dataset.as_of.replace(/[^0-9-]/g, '')}.${EXTENSION[format]}`;
   const before = set.headers as Record<string, string>;
   set.headers = {};
   return new Response(lateBody(body), {
@@ -69,6 +77,9 @@ export function exportFileResponse(
       ...headers,
       'content-type': MEDIA_TYPE[format],
       'content-disposition': `attachment; filename="${file}"`,
+      'x-dataset-as-of': dataset.as_of,
+      'x-dataset-fictitious': String(dataset.fictitious),
+      'x-score-method': dataset.score_method,
       // The form follows Accept; a keyed answer also follows Origin (CORS), and this Vary replaces the one set before.
       vary: 'Accept, Origin',
     },
@@ -90,15 +101,19 @@ export function listResponses(
     200: {
       description:
         `${what}. JSON by default; CSV (\`Accept: text/csv\` or \`?format=csv\`) or GeoJSON (\`Accept: application/geo+json\` or ` +
-        '`?format=geojson`) as an attachment, one row/feature per facility with the same fields plus `location` (docs/search.md, "Export forms").',
+        '`?format=geojson`) as an attachment, one row/feature per facility with the same fields plus `location`, its dataset in headers ' +
+        '(and GeoJSON\'s `metadata`) (docs/search.md, "Export forms").',
       headers: {
-        'Content-Disposition': { description: 'CSV and GeoJSON only: attachment; filename="<list>.csv|.geojson"', schema: { type: 'string' } },
+        'Content-Disposition': { description: 'CSV and GeoJSON only: attachment; filename="<list>_as-of-<YYYY-MM-DD>.csv|.geojson"', schema: { type: 'string' } },
+        'X-Dataset-As-Of': { description: 'CSV and GeoJSON only: the date the data describes (YYYY-MM-DD)', schema: { type: 'string', format: 'date' } },
+        'X-Dataset-Fictitious': { description: 'CSV and GeoJSON only: `true` when the data is an invented sample, not EPA data', schema: { type: 'string', enum: ['true', 'false'] } },
+        'X-Score-Method': { description: 'CSV and GeoJSON only: the facility-score method that computed the scores', schema: { type: 'string' } },
         ...fileHeaders,
       },
       content: {
         'application/json': { schema: json as OpenAPIV3.SchemaObject },
-        'text/csv': { schema: { type: 'string', description: 'RFC 4180, UTF-8, header row, CRLF; nested fields as dotted columns' } },
-        'application/geo+json': { schema: { type: 'object', description: 'RFC 7946 FeatureCollection of Point features [lng, lat]; properties = item fields' } },
+        'text/csv': { schema: { type: 'string', description: 'RFC 4180, UTF-8, header row, CRLF; nested fields as dotted columns; a list as one plain-text cell, items joined with "; "' } },
+        'application/geo+json': { schema: { type: 'object', description: 'RFC 7946 FeatureCollection of Point features [lng, lat]; properties = item fields; `metadata` = the dataset (as meta.dataset)' } },
       },
     },
     ...Object.fromEntries(

@@ -2,6 +2,7 @@ import { rgb, type RGB } from 'pdf-lib';
 import { COLORS, PAGE, type Flow } from '../reports/layout';
 import { DEG } from '../area/geo';
 import type { Finding } from './model';
+import { borderLines } from './base-layer';
 
 const hex = (h: string): RGB => rgb(parseInt(h.slice(1, 3), 16) / 255, parseInt(h.slice(3, 5), 16) / 255, parseInt(h.slice(5, 7), 16) / 255);
 
@@ -32,14 +33,52 @@ export function ringsFor(maxMiles: number): { miles: number; label: string }[] {
 /** The nearest findings whose dots carry their row number; more numbers would hide the dots. */
 export const NUMBERED_DOTS = 40;
 
+/** A label's box on the page. */
+export type Box = { x: number; y: number; w: number; h: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+// where a label may go around its dot, nearest first: beside it, then further out on a leader line
+const OFFSETS: readonly [number, number][] = [6, 14, 24, 36].flatMap((d) =>
+  [0, 45, 90, 135, 180, 225, 270, 315, 22.5, 67.5, 112.5, 157.5, 202.5, 247.5, 292.5, 337.5].map((a): [number, number] => [d * Math.cos(a * DEG), d * Math.sin(a * DEG)]),
+);
+
 /**
- * The radius map, drawn with vector operations only (no tiles, no network): the site at the
- * centre, rings at 1/8, 1/4, 1/2 and 1 mile, each finding a dot placed by its bearing and distance
- * (azimuthal equidistant: distance from the centre is true to scale in every direction), coloured
- * by score band, the nearest numbered as in the findings table; a north arrow and a scale bar.
- * Draws into a square of `side` points whose top left is at (PAGE.margin, f.y).
+ * Places the numbers 1..n of `dots` (each `w` points wide) in order: each at the nearest offset
+ * around its dot where its box stays in `frame` and overlaps no box in `taken` nor a number placed
+ * before it (`leader`: moved away from its dot, to be joined to it by a line); a number with no such
+ * place is a call-out (its number is returned instead).
  */
-export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: number, side: number): void {
+export function placeLabels(dots: readonly { dot: { x: number; y: number }; w: number }[], frame: Box, taken: readonly Box[]): { labels: { n: number; box: Box; leader: boolean }[]; callOuts: number[] } {
+  const used = [...taken];
+  const inside = (b: Box) => b.x >= frame.x && b.y >= frame.y && b.x + b.w <= frame.x + frame.w && b.y + b.h <= frame.y + frame.h;
+  const labels: { n: number; box: Box; leader: boolean }[] = [];
+  const callOuts: number[] = [];
+  const h = 6.5;
+  dots.forEach(({ dot, w }, i) => {
+    for (const [dx, dy] of OFFSETS) {
+      // the box's corner nearest the dot sits at the offset, so the number reads away from its dot
+      const box = { x: dx >= 0 ? dot.x + dx : dot.x + dx - w, y: dy >= 0 ? dot.y + dy - 1 : dot.y + dy - h + 1, w, h };
+      if (!inside(box) || used.some((t) => overlaps(t, box))) continue;
+      used.push(box);
+      labels.push({ n: i + 1, box, leader: Math.hypot(dx, dy) > 7 });
+      return;
+    }
+    callOuts.push(i + 1);
+  });
+  return { labels, callOuts };
+}
+
+/**
+ * The radius map, drawn with vector operations only (no tiles, no network): county and state
+ * borders (the bundled us-atlas outlines) under the site at the centre, rings at 1/8, 1/4, 1/2 and
+ * 1 mile, each finding a dot placed by its bearing and distance (azimuthal equidistant: distance
+ * from the centre is true to scale in every direction), coloured by score band; a north arrow and a
+ * scale bar. The nearest findings are numbered as in the findings table, each number placed where
+ * it overlaps no other number, the site's mark or the frame (on a leader line when it had to move
+ * away from its dot); a number that finds no such place is left to the call-out list, which the
+ * function returns. Draws into a square of `side` points whose top left is at (PAGE.margin, f.y).
+ */
+export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: number, side: number, site?: { lat: number; lng: number }): Finding[] {
   const page = f.page;
   const x0 = PAGE.margin + (PAGE.width - 2 * PAGE.margin - side) / 2;
   const top = f.y;
@@ -49,6 +88,13 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
   const perMile = (side / 2 - 14) / outer;
   f.rect(x0, top - side, side, side, COLORS.panel, COLORS.rule);
 
+  if (site) {
+    const b = borderLines(site, perMile, cx, cy, side / 2 - 1);
+    for (const l of b.county) page.polyline(l, { stroke: COLORS.faint, width: 0.5, dash: [1.5, 1.5] });
+    for (const l of b.state) page.polyline(l, { stroke: COLORS.muted, width: 0.8 });
+  }
+
+  const ringLabels: Box[] = [];
   for (const ring of ringsFor(maxMiles)) {
     const r = ring.miles * perMile;
     page.circle(cx, cy, r, { stroke: ring.miles === 1 ? COLORS.muted : COLORS.faint, width: ring.miles === 1 ? 0.9 : 0.6, dash: ring.miles < 1 ? [3, 2] : undefined });
@@ -56,26 +102,38 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
     const lx = cx + r * Math.SQRT1_2 + 2;
     const ly = cy + r * Math.SQRT1_2 + 2;
     f.text(ring.label, lx, ly, { size: 6.5, bold: true, color: COLORS.muted });
+    ringLabels.push({ x: lx, y: ly - 1, w: f.width(ring.label, { size: 6.5, bold: true }), h: 7 });
   }
   page.line(cx, top - 6, cx, top - side + 6, 0.3, COLORS.rule);
   page.line(x0 + 6, cy, x0 + side - 6, cy, 0.3, COLORS.rule);
 
-  // worst scores drawn last, so they sit on top where dots overlap
-  const placed = findings.map((g, i) => ({ g, n: i + 1 })).sort((a, b) => b.g.overall_score - a.g.overall_score);
-  for (const { g, n } of placed) {
+  const at = findings.map((g) => {
     const r = g.distance_miles * perMile;
-    const x = cx + r * Math.sin(g.bearing_degrees * DEG);
-    const y = cy + r * Math.cos(g.bearing_degrees * DEG);
-    page.circle(x, y, 3.4, { fill: scoreBand(g.overall_score).color, stroke: COLORS.white, width: 0.6 });
-    if (n <= NUMBERED_DOTS) f.text(String(n), x + 4, y + 2, { size: 5.5, bold: true, color: COLORS.ink });
-  }
+    return { x: cx + r * Math.sin(g.bearing_degrees * DEG), y: cy + r * Math.cos(g.bearing_degrees * DEG) };
+  });
+  // worst scores drawn last, so they sit on top where dots overlap
+  const order = findings.map((_, i) => i).sort((a, b) => findings[b]!.overall_score - findings[a]!.overall_score);
+  for (const i of order) page.circle(at[i]!.x, at[i]!.y, 3.4, { fill: scoreBand(findings[i]!.overall_score).color, stroke: COLORS.white, width: 0.6 });
 
-  // the site: a navy square outline over the dots, so a facility on site still shows inside it
+  // the site: a navy square outline over the dots, so a facility on site still shows inside it; labels keep out of it
   f.page.rect(cx - 5, cy - 5, 10, 10, { stroke: COLORS.navy, width: 1.6 });
+  const style = { size: 5.5, bold: true, color: COLORS.ink };
+  const { labels, callOuts } = placeLabels(
+    at.slice(0, NUMBERED_DOTS).map((dot, i) => ({ dot, w: f.width(String(i + 1), style) + 1.5 })),
+    { x: x0 + 2, y: top - side + 2, w: side - 4, h: side - 4 },
+    [{ x: cx - 7, y: cy - 7, w: 14, h: 14 }, ...ringLabels],
+  );
+  for (const l of labels) {
+    const from = at[l.n - 1]!;
+    if (l.leader) page.line(from.x, from.y, Math.min(Math.max(from.x, l.box.x), l.box.x + l.box.w), Math.min(Math.max(from.y, l.box.y), l.box.y + l.box.h), 0.4, COLORS.muted);
+    page.rect(l.box.x, l.box.y, l.box.w, l.box.h, { fill: COLORS.white });
+    f.text(String(l.n), l.box.x + 0.75, l.box.y + 1.3, style);
+  }
 
   drawNorthArrow(f, x0 + side - 22, top - 16);
   drawScaleBar(f, x0 + 12, top - side + 14, perMile);
   f.y = top - side;
+  return callOuts.map((n) => findings[n - 1]!);
 }
 
 function drawNorthArrow(f: Flow, x: number, yTop: number): void {

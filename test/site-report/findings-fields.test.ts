@@ -66,7 +66,7 @@ describe("a site report's findings as the JSON answer carries them", () => {
     const filed = {
       ...base,
       evidence: {
-        ...base.evidence,
+        ...base.evidence!,
         air_ids: ['TX0000004820100001', 'TX0000004820100002'], npdes_ids: ['TXR990101'], rcra_ids: ['TXD990000101'], sdwa_ids: [], tri_ids: ['77002SMPLF99101'],
         rcra_universes: ['TSDF', 'CESQG'],
         caa_history: '___V________', cwa_history: '______S______', rcra_history: '____________',

@@ -20,7 +20,7 @@ const rows = Array.from({ length: 40 }, (_, i) => {
     fac_street: `${10000 + i} NORTH SAM HOUSTON PARKWAY EAST FRONTAGE ROAD BUILDING ${i} SUITE 4500 LOADING DOCK ENTRANCE`,
     fac_city: 'NORTH HOUSTON INDUSTRIAL DISTRICT',
     fac_zip: `77${String(100 + i).padStart(3, '0')}-${String(1000 + i * 7)}`,
-    evidence: { ...base.evidence, air_ids: [`TX000099${String(i).padStart(8, '0')}01`, `TX000099${String(i).padStart(8, '0')}02`], rcra_ids: [`TXD99${String(i).padStart(7, '0')}`], rcra_universes: ['LQG'], caa_history: '___________V', last_formal_action_state: '2026-05-04' },
+    evidence: { ...base.evidence!, air_ids: [`TX000099${String(i).padStart(8, '0')}01`, `TX000099${String(i).padStart(8, '0')}02`], rcra_ids: [`TXD99${String(i).padStart(7, '0')}`], rcra_universes: ['LQG'], caa_history: '___________V', last_formal_action_state: '2026-05-04' },
   };
 });
 const index = memoryIndex(rows);

@@ -3,6 +3,7 @@ import { COLORS, PAGE, type Flow } from '../reports/layout';
 import { DEG } from '../area/geo';
 import type { Finding } from './model';
 import { borderLines } from './base-layer';
+import { placeLabels, type Box } from '../shared/label-placement';
 
 const hex = (h: string): RGB => rgb(parseInt(h.slice(1, 3), 16) / 255, parseInt(h.slice(3, 5), 16) / 255, parseInt(h.slice(5, 7), 16) / 255);
 
@@ -32,41 +33,6 @@ export function ringsFor(maxMiles: number): { miles: number; label: string }[] {
 
 /** The nearest findings whose dots carry their row number; more numbers would hide the dots. */
 export const NUMBERED_DOTS = 40;
-
-/** A label's box on the page. */
-export type Box = { x: number; y: number; w: number; h: number };
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-
-// where a label may go around its dot, nearest first: beside it, then further out on a leader line
-const OFFSETS: readonly [number, number][] = [6, 14, 24, 36].flatMap((d) =>
-  [0, 45, 90, 135, 180, 225, 270, 315, 22.5, 67.5, 112.5, 157.5, 202.5, 247.5, 292.5, 337.5].map((a): [number, number] => [d * Math.cos(a * DEG), d * Math.sin(a * DEG)]),
-);
-
-/**
- * Places the numbers 1..n of `dots` (each `w` points wide) in order: each at the nearest offset
- * around its dot where its box stays in `frame` and overlaps no box in `taken` nor a number placed
- * before it (`leader`: moved away from its dot, to be joined to it by a line); a number with no such
- * place is a call-out (its number is returned instead).
- */
-export function placeLabels(dots: readonly { dot: { x: number; y: number }; w: number }[], frame: Box, taken: readonly Box[]): { labels: { n: number; box: Box; leader: boolean }[]; callOuts: number[] } {
-  const used = [...taken];
-  const inside = (b: Box) => b.x >= frame.x && b.y >= frame.y && b.x + b.w <= frame.x + frame.w && b.y + b.h <= frame.y + frame.h;
-  const labels: { n: number; box: Box; leader: boolean }[] = [];
-  const callOuts: number[] = [];
-  const h = 6.5;
-  dots.forEach(({ dot, w }, i) => {
-    for (const [dx, dy] of OFFSETS) {
-      // the box's corner nearest the dot sits at the offset, so the number reads away from its dot
-      const box = { x: dx >= 0 ? dot.x + dx : dot.x + dx - w, y: dy >= 0 ? dot.y + dy - 1 : dot.y + dy - h + 1, w, h };
-      if (!inside(box) || used.some((t) => overlaps(t, box))) continue;
-      used.push(box);
-      labels.push({ n: i + 1, box, leader: Math.hypot(dx, dy) > 7 });
-      return;
-    }
-    callOuts.push(i + 1);
-  });
-  return { labels, callOuts };
-}
 
 /**
  * The radius map, drawn with vector operations only (no tiles, no network): county and state

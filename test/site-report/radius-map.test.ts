@@ -3,7 +3,7 @@ import { buildSpatialIndex } from '../../src/index/area/spatial-columns';
 import { defaultDistances } from '../../src/site-report/categories';
 import { renderSiteReport } from '../../src/site-report/document';
 import { borderLines } from '../../src/site-report/base-layer';
-import { placeLabels, type Box } from '../../src/site-report/radius-map';
+import { placeLabels, type Box } from '../../src/shared/label-placement';
 import { buildSiteReport } from '../../src/site-report/service';
 import { FIXED_NOW, memoryIndex } from '../helpers';
 import { destination, rng } from '../area/fixtures';

@@ -3,9 +3,6 @@ import { routeHref } from '../router';
 import { enforcementText, scoreBadge } from './common';
 import { sortableTable } from './sortable-table';
 
-/** The API's notes name fields as markdown code (`zip`); the page shows the plain name. */
-export const plain = (note: string): string => note.replace(/`([^`\n]+)`/g, '$1');
-
 type Finding = {
   registry_id: string;
   fac_name: string;
@@ -56,12 +53,12 @@ export function summaryTable(r: Report): HTMLElement {
       {},
       h('th', { scope: 'row' }, s.label),
       h('td', { class: 'num' }, `${s.search_distance_miles} mi`),
-      h('td', { title: plain(s.note) }, COVERAGE[s.coverage]),
+      h('td', { title: s.note }, COVERAGE[s.coverage]),
       ...BANDS.map(([k]) => h('td', { class: 'num' }, none ? '–' : String(s.counts[k] ?? 0))),
       h('td', { class: 'num' }, none ? '–' : String(s.total)),
     );
   });
-  const notes = r.summary.filter((s) => s.coverage !== 'searched').map((s) => h('li', {}, `${s.label}: ${plain(s.note)}`));
+  const notes = r.summary.filter((s) => s.coverage !== 'searched').map((s) => h('li', {}, `${s.label}: ${s.note}`));
   // a scroll box on narrow screens: focusable and named, so a keyboard can scroll it
   return h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Summary table' }, h('table', { class: 'data' }, h('caption', {}, 'Facilities listed, by category and distance band'), h('thead', {}, head), h('tbody', {}, ...rows)), notes.length ? h('ul', { class: 'notes' }, ...notes) : null);
 }
@@ -98,7 +95,7 @@ export function unmappedSection(r: Report): HTMLElement {
     'section',
     { class: 'panel', 'aria-labelledby': 'sr-unmapped-h' },
     h('h3', { id: 'sr-unmapped-h' }, 'Facilities without coordinates'),
-    h('p', {}, plain(u.note)),
+    h('p', {}, u.note),
     u.facilities.length ? h('ul', {}, ...u.facilities.map((f) => h('li', {}, h('a', { href: routeHref('facility', {}, f.registry_id) }, f.fac_name || f.registry_id), ` — ${f.fac_street}, ${f.fac_city}; ${categories(f.categories)}`))) : null,
   );
 }
@@ -109,7 +106,7 @@ export function sourcesSection(r: Report): HTMLElement {
     'section',
     { class: 'panel', 'aria-labelledby': 'sr-sources-h' },
     h('h3', { id: 'sr-sources-h' }, 'Sources'),
-    h('ul', {}, ...r.sources.searched.map((s) => h('li', {}, h('strong', {}, s.name), s.as_of ? `, as of ${s.as_of}` : '', `: ${plain(s.note)}`))),
+    h('ul', {}, ...r.sources.searched.map((s) => h('li', {}, h('strong', {}, s.name), s.as_of ? `, as of ${s.as_of}` : '', `: ${s.note}`))),
     h(
       'details',
       {},

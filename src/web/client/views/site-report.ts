@@ -5,7 +5,7 @@ import { routeHref, type Route } from '../router';
 import { BANDS, bandRange } from '../score-band';
 import { keyPlan } from '../plan';
 import { failureNotice, loading, needKey, planGate, viewHeading } from './common';
-import { findingsTable, plain, sourcesSection, summaryTable, unmappedSection, type Report } from './site-report-sections';
+import { findingsTable, sourcesSection, summaryTable, unmappedSection, type Report } from './site-report-sections';
 
 const FIELDS = ['address', 'lat', 'lng', 'zip', 'name'] as const;
 
@@ -51,7 +51,7 @@ function results(r: Report, body: Record<string, unknown>): (Node | null)[] {
   return [
     h('p', { role: 'status', class: 'area-summary' }, `${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} listed around ${named ? `${named} (${s.lat}, ${s.lng})` : `${s.lat}, ${s.lng}`}; data as of ${r.dataset.as_of}.`),
     r.dataset.fictitious ? notice('Fictitious sample data: every facility here is invented, not an EPA record.', 'warn') : null,
-    s.approximate ? notice(plain(s.note), 'warn') : s.located_by === 'coordinates' ? null : h('p', { class: 'muted' }, plain(s.note)),
+    s.approximate ? notice(s.note, 'warn') : s.located_by === 'coordinates' ? null : h('p', { class: 'muted' }, s.note),
     downloads(body),
     h('section', { class: 'panel', 'aria-labelledby': 'sr-summary-h' }, h('h3', { id: 'sr-summary-h' }, 'Summary by category and distance'), summaryTable(r)),
     h('figure', { class: 'map-figure' }, radiusMap(dots, maxMiles, `Radius map: ${r.findings.length} facilities within ${maxMiles} miles of the site, coloured by score`), h('figcaption', {}, legend(), 'North up; dots at their true bearing and distance from the site.')),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * A/B cost of the lookup path (or the site report's) between two checkouts (or one checkout with two FCS_* settings).
- *   npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--index-b PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V] [--tier free|starter|platform|enterprise] [--route lookup|site-report] [--seed N]
+ *   npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--index-b PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V] [--tier free|starter|platform|enterprise] [--route lookup|area|site-report] [--seed N]
  * (--index-b: B's own index file, for a change of index format; the IDs are drawn from A's. --tier: the
  * key's plan, default enterprise, the Starter+ path; free takes the redacted path. --route site-report:
  * the JSON site report of 60 sites of the densest metro drawn by --seed, as bench-site-report draws
@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Database } from 'bun:sqlite';
 import { densestSquare, drawSites } from './bench/metro-sites';
-import { benchCpus, benchKey, fmt, lookupLua, median, randomIds, requireWrk, siteReportLua, startChild } from './bench/wrk';
+import { areaLua, benchCpus, benchKey, fmt, lookupLua, median, randomIds, requireWrk, siteReportLua, startChild } from './bench/wrk';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -39,14 +39,15 @@ const indexPath = values.index ?? 'var/bench/national.sqlite';
 const seconds = Number(values.seconds ?? 5);
 const rounds = Number(values.rounds ?? 5);
 const envOf = (kvs: string[] = []) => Object.fromEntries(kvs.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
-if (values.route !== 'lookup' && values.route !== 'site-report') {
-  console.error('--route is lookup or site-report');
+if (values.route !== 'lookup' && values.route !== 'site-report' && values.route !== 'area') {
+  console.error('--route is lookup, area or site-report');
   process.exit(2);
 }
 const siteReport = values.route === 'site-report';
-const { ids } = randomIds(indexPath, siteReport ? 1 : 200_000);
-const sites = siteReport ? metroSites(indexPath, Number.parseInt(values.seed!, 10) || 0) : [];
-const connections = siteReport ? 4 : 64;
+const area = values.route === 'area';
+const { ids } = randomIds(indexPath, siteReport || area ? 1 : 200_000);
+const sites = siteReport || area ? metroSites(indexPath, Number.parseInt(values.seed!, 10) || 0) : [];
+const connections = siteReport ? 4 : area ? 16 : 64;
 
 function metroSites(path: string, seed: number) {
   const db = new Database(path, { readonly: true });
@@ -66,7 +67,7 @@ async function serverOf(checkout: string, env: Record<string, string>, index = i
     { FCS_LOG_REQUESTS: '0', ...env },
     cpus!.server,
   );
-  const lua = siteReport ? siteReportLua(join(state, 'site-report.lua'), sites, key) : lookupLua(join(state, 'lookup.lua'), ids, key);
+  const lua = siteReport ? siteReportLua(join(state, 'site-report.lua'), sites, key) : area ? areaLua(join(state, 'area.lua'), sites, key) : lookupLua(join(state, 'lookup.lua'), ids, key);
   return { child, lua, url: `http://127.0.0.1:${child.output.match(/"port":(\d+)/)![1]}/` };
 }
 
@@ -88,7 +89,7 @@ const b = await serverOf(positionals[1]!, envOf(values['env-b']), values['index-
 });
 await Promise.all([load(a, 3), load(b, 3)]); // warm-up
 const envText = (kvs?: string[]) => (kvs ? ` (${kvs.join(' ')})` : '');
-console.log(`A ${positionals[0]}${envText(values['env-a'])}  B ${positionals[1]}${envText(values['env-b'])}; ${values.route}${siteReport ? ` (seed ${values.seed})` : ''}; ${values.tier ?? 'enterprise'} key; ${rounds} x ${seconds}s`);
+console.log(`A ${positionals[0]}${envText(values['env-a'])}  B ${positionals[1]}${envText(values['env-b'])}; ${values.route}${siteReport || area ? ` (seed ${values.seed})` : ''}; ${values.tier ?? 'enterprise'} key; ${rounds} x ${seconds}s`);
 const ratios: number[] = [];
 for (let r = 1; r <= rounds; r++) {
   const [x, y] = await Promise.all([load(a, seconds), load(b, seconds)]);

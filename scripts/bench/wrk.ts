@@ -124,6 +124,23 @@ end
   return path;
 }
 
+/** A wrk script that searches 1 mile around each of `sites` in turn (limit 100, nearest first) with `key`; returns its path. */
+export function areaLua(path: string, sites: readonly { lat: number; lng: number }[], key: string): string {
+  const paths = sites.map((s) => JSON.stringify(`/api/v1/area?lat=${s.lat}&lng=${s.lng}&radius_miles=1&limit=100`));
+  writeFileSync(
+    path,
+    `local paths = {${paths.join(',')}}
+local i = 0
+wrk.headers["X-API-Key"] = "${key}"
+request = function()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+`,
+  );
+  return path;
+}
+
 /** A wrk script that looks up a random one of `ids` per request with `key` (`suffix` after the ID, e.g. `/history`); returns its path. */
 export function lookupLua(path: string, ids: readonly string[], key: string, suffix = ''): string {
   writeFileSync(

@@ -165,6 +165,21 @@ function secondSncProgram(f: Facility): string | null {
   return second && Number(f.id.slice(-2)) % 4 === 0 ? second : null;
 }
 
+/**
+ * A program's system IDs as the exporter writes them: one, or (one facility in five, decided from
+ * its ID's digits so no random draw is added) two joined by a space. `make(n)` is ID number n, in
+ * the program's own format: ICIS-Air ss + 16 digits, NPDES ss + 7, RCRA handler ssD + 9, SDWA PWSID
+ * ss + 7, TRI ZIP + 5 letters of the name + 5.
+ */
+function programIds(f: Facility, make: (n: number) => string): string {
+  return Number(f.id.slice(-1)) % 5 === 0 ? `${make(1)} ${make(2)}` : make(1);
+}
+
+/** The first 5 letters of a name, upper-case, padded with X (a TRI facility ID's middle part). */
+function letters(name: string): string {
+  return (name.toUpperCase().replace(/[^A-Z]/g, '') + 'XXXXX').slice(0, 5);
+}
+
 /** Program-level columns: the first (lead) program carries the facility's enforcement record, others are clean (but see secondSncProgram). */
 function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng, extra: Rng): void {
   const c = f.compliance;
@@ -176,7 +191,7 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng, extr
   const inViolation = (p: string) => own(p) || second === p; // quarters, status, SNC flag and history
   const status = (p: string) => (inViolation(p) ? c.status || 'No Violation Identified' : 'No Violation Identified');
   if (f.programs.includes('AIR')) {
-    set('AIR_IDS', `${st}99${id}`);
+    set('AIR_IDS', programIds(f, (n) => `${st}000099${id}0${n}`));
     set('CAA_PERMIT_TYPES', rng.pick(['Minor', 'Synthetic Minor', 'Major']));
     set('CAA_NAICS', f.industry.naics);
     set('CAA_SICS', f.industry.sic);
@@ -191,8 +206,10 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng, extr
     set('CAA_3YR_COMPL_QTRS_HISTORY', inViolation('AIR') ? c.history : clean);
   }
   if (f.programs.includes('NPDES')) {
-    set('NPDES_IDS', `${st}R99${id.slice(-5)}`);
-    set('CWA_PERMIT_TYPES', rng.pick(['General Permit Covered Facility', 'NPDES Individual Permit', 'Unpermitted Facility']));
+    const permit = rng.pick(['General Permit Covered Facility', 'NPDES Individual Permit', 'Unpermitted Facility']);
+    // a general permit's coverage is numbered ssR + 6 (TXR05A123), an individual permit ss + 7 digits (TX0123456)
+    set('NPDES_IDS', programIds(f, (n) => (permit === 'General Permit Covered Facility' ? `${st}R99${n}${id.slice(-3)}` : `${st}099${n}${id.slice(-3)}`)));
+    set('CWA_PERMIT_TYPES', permit);
     set('CWA_NAICS', f.industry.naics);
     set('CWA_SICS', f.industry.sic);
     set('CWA_INSPECTION_COUNT', own('NPDES') ? c.inspections : rng.int(0, 2));
@@ -209,7 +226,7 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng, extr
     set('CWA_13QTRS_EFFLNT_EXCEEDANCES', effluentExceedances(f, cwa13, own('NPDES')));
   }
   if (f.programs.includes('RCRA')) {
-    set('RCRA_IDS', `${st}D99${id}`);
+    set('RCRA_IDS', programIds(f, (n) => `${st}D99${n}${id.slice(-6)}`));
     set('RCRA_PERMIT_TYPES', rng.pick(['Very Small Quantity Generator', 'Small Quantity Generator', 'Large Quantity Generator', 'Other']));
     set('RCRA_NAICS', f.industry.naics);
     set('RCRA_INSPECTION_COUNT', own('RCRA') ? c.inspections : rng.int(0, 1));
@@ -223,7 +240,7 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng, extr
     set('RCRA_3YR_COMPL_QTRS_HISTORY', inViolation('RCRA') ? c.history : clean);
   }
   if (f.programs.includes('SDWIS')) {
-    set('SDWA_IDS', `${st}99${id.slice(-5)}`);
+    set('SDWA_IDS', programIds(f, (n) => `${st}99${n}${id.slice(-4)}`));
     set('SDWA_SYSTEM_TYPES', rng.pick(['Community water system', 'Non-Transient non-community system', 'Transient non-community system']));
     set('SDWA_INFORMAL_COUNT', own('SDWIS') ? c.informal : 0);
     set('SDWA_FORMAL_ACTION_COUNT', own('SDWIS') ? c.formal : 0);
@@ -231,7 +248,7 @@ function programColumns(set: Setter, f: Facility, asOfMs: number, rng: Rng, extr
     set('SDWA_SNC_FLAG', yn(inViolation('SDWIS') && c.snc));
   }
   if (f.programs.includes('TRI')) {
-    set('TRI_IDS', `${f.place.zip}99${id.slice(-5)}`);
+    set('TRI_IDS', programIds(f, (n) => `${f.place.zip}${letters(f.name)}99${n}${id.slice(-2)}`));
     const onSite = Math.round(Math.exp(8 + 2 * rng.normal()));
     const offSite = Math.round(Math.exp(7 + 2 * rng.normal()));
     set('TRI_ON_SITE_RELEASES', onSite);

@@ -8,6 +8,7 @@ import { exportableInput } from './http/exportable';
 import { listResponses } from '../exports/response';
 import { answerIn } from './http/answer-in';
 import { bulkyJsonResponse } from './http/json-response';
+import { datasetMeta } from '../shared/envelope';
 import { metaFor } from './http/request-context';
 import { AreaFacility, AreaQuery, AreaResponse, PlaceQuery, PlaceResponse } from '../area/model';
 import { parseAreaQuery } from '../area/query';
@@ -38,6 +39,7 @@ const PLACE_ERRORS = apiKeyErrors(PLACE, 'NOT_FOUND');
 export function areaRoutes(deps: AppDeps) {
   const release = releaseTag(deps.index.info);
   const locator = offlineLocator(deps.index, FacilitySearch.open(deps.index));
+  const dataset = datasetMeta(deps.index.info);
   return new Elysia({ name: 'area-routes' })
     .use(apiKeyAuth(deps))
     .get(
@@ -73,7 +75,7 @@ export function areaRoutes(deps: AppDeps) {
         const data = findWithinRadius(spatial, q);
         // every form is a Response: a 500-facility answer is large, sent in one write (json-response.ts)
         return answerIn(format, set, {
-          envelope: () => bulkyJsonResponse({ data, meta: metaFor(facts, deps.clock) }, set),
+          envelope: () => bulkyJsonResponse({ data, meta: metaFor(facts, deps.clock, dataset) }, set),
           list: () => {
             // A file has no `total` beside its rows: headers say how many matched and whether `limit` cut the list.
             const matched = data.total < q.limit ? data.total : countWithinRadius(spatial, q);
@@ -82,6 +84,7 @@ export function areaRoutes(deps: AppDeps) {
               items: data.facilities,
               locations: deps.index.getLocations(data.facilities.map((f) => f.registry_id)),
               columns: Object.keys(AreaFacility.properties),
+              dataset,
               headers: { 'x-total-count': String(matched), 'x-truncated': String(matched > data.total) },
             };
           },

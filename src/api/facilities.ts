@@ -2,6 +2,7 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors } from './http/api-key-auth';
 import { jsonResponse } from './http/json-response';
+import { datasetMeta } from '../shared/envelope';
 import { metaFor } from './http/request-context';
 import { FacilityResponse, LookupQuery, RegistryIdParam } from '../facilities/model';
 import { lookupFacilityScored } from '../facilities/service';
@@ -10,6 +11,7 @@ import { notModified, releaseTag, weakTag } from './http/conditional';
 
 export function facilityRoutes(deps: AppDeps) {
   const release = releaseTag(deps.index.info);
+  const dataset = datasetMeta(deps.index.info);
   return new Elysia({ name: 'facility-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/facility/:registry_id',
     // Returned as a ready Response, out of Elysia's per-response normaliser (its union checks of
@@ -22,7 +24,7 @@ export function facilityRoutes(deps: AppDeps) {
       // the caller's view: full or redacted (Free), with or without evidence
       const view = TIER_RULES[caller.tier].fullComponents ? (evidence ? 'full-evidence' : 'full') : evidence ? 'redacted-evidence' : 'redacted';
       const etag = weakTag(release, scoreHash, view);
-      return notModified(request, etag, set) ?? jsonResponse({ data: record, meta: metaFor(facts, deps.clock) }, set);
+      return notModified(request, etag, set) ?? jsonResponse({ data: record, meta: metaFor(facts, deps.clock, dataset) }, set);
     },
     {
       apiKey: 'facility',

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors } from './http/api-key-auth';
-import { Envelope } from '../shared/envelope';
+import { datasetMeta, Envelope } from '../shared/envelope';
 import { metaFor } from './http/request-context';
 import { RegistryIdParam } from '../facilities/model';
 import { FacilityHistory } from '../history/model';
@@ -11,11 +11,12 @@ import { notModified, releaseTag, weakTag } from './http/conditional';
 export function historyRoutes(deps: AppDeps) {
   // a facility's history changes only with the release (docs/api.md, "Conditional requests")
   const etag = weakTag(releaseTag(deps.index.info), 'history');
+  const dataset = datasetMeta(deps.index.info);
   return new Elysia({ name: 'history-routes' }).use(apiKeyAuth(deps)).get(
     '/api/v1/facility/:registry_id/history',
     ({ params, facts, request, set }) => {
       const data = facilityHistory(deps.index, params.registry_id);
-      return notModified(request, etag, set, 'Accept-Encoding') ?? { data, meta: metaFor(facts, deps.clock) };
+      return notModified(request, etag, set, 'Accept-Encoding') ?? { data, meta: metaFor(facts, deps.clock, dataset) };
     },
     {
       apiKey: 'history',

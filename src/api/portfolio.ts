@@ -5,6 +5,7 @@ import { exportableInput } from './http/exportable';
 import { listResponses } from '../exports/response';
 import { answerIn } from './http/answer-in';
 import { bulkyJsonResponse } from './http/json-response';
+import { datasetMeta } from '../shared/envelope';
 import { metaFor } from './http/request-context';
 import { checkPortfolioBody, parseJson, readJsonText } from '../portfolio/body';
 import { PortfolioBody, PortfolioItem, PortfolioQuery, PortfolioResponse } from '../portfolio/model';
@@ -20,6 +21,7 @@ const PORTFOLIO: ApiKeyRoute = { endpoint: 'portfolio', input: PORTFOLIO_BODY };
 const ERRORS = apiKeyErrors(PORTFOLIO);
 
 export function portfolioRoutes(deps: AppDeps) {
+  const dataset = datasetMeta(deps.index.info);
   return new Elysia({ name: 'portfolio-routes' })
     .use(apiKeyAuth(deps))
     .post(
@@ -27,7 +29,7 @@ export function portfolioRoutes(deps: AppDeps) {
       ({ input, facts, set }) => {
         const { value: ids, format } = PORTFOLIO_BODY.from(input);
         return answerIn(format, set, {
-          envelope: () => bulkyJsonResponse({ data: lookupPortfolio(deps.index, ids), meta: metaFor(facts, deps.clock) }, set),
+          envelope: () => bulkyJsonResponse({ data: lookupPortfolio(deps.index, ids), meta: metaFor(facts, deps.clock, dataset) }, set),
           list: () => {
             // The export forms need locations: read with the briefs, in the same statement.
             const locations = new Map<string, { lat: number; lng: number }>();
@@ -38,6 +40,7 @@ export function portfolioRoutes(deps: AppDeps) {
               items: data.results,
               locations,
               columns: Object.keys(PortfolioItem.properties),
+              dataset,
               headers: { 'x-not-found-count': String(data.not_found.length) },
             };
           },

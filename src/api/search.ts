@@ -6,6 +6,7 @@ import { exportableInput } from './http/exportable';
 import { listResponses } from '../exports/response';
 import { answerIn } from './http/answer-in';
 import { bulkyJsonResponse } from './http/json-response';
+import { datasetMeta } from '../shared/envelope';
 import { metaFor } from './http/request-context';
 import { FacilitySearch } from '../search/facility-search';
 import { SearchFacility, SearchQuery, SearchResponse } from '../search/model';
@@ -26,6 +27,7 @@ export function searchRoutes(deps: AppDeps) {
   const SEARCH: ApiKeyRoute = { endpoint: 'search', input: SEARCH_QUERY };
   const ERRORS = apiKeyErrors(SEARCH);
   const release = releaseTag(deps.index.info);
+  const dataset = datasetMeta(deps.index.info);
   return new Elysia({ name: 'search-routes' })
     .use(apiKeyAuth(deps))
     .get(
@@ -36,7 +38,7 @@ export function searchRoutes(deps: AppDeps) {
         if (unchanged) return unchanged;
         const { result, locations } = searchFacilities(search!, r);
         return answerIn(format, set, {
-          envelope: () => bulkyJsonResponse({ data: result, meta: metaFor(facts, deps.clock) }, set),
+          envelope: () => bulkyJsonResponse({ data: result, meta: metaFor(facts, deps.clock, dataset) }, set),
           list: () => {
             const headers: Record<string, string> = {};
             if (result.next_cursor) {
@@ -45,7 +47,7 @@ export function searchRoutes(deps: AppDeps) {
               headers.link = `<${next.pathname}${next.search}>; rel="next"`;
             }
             const name = `search-${r.words.join('-')}`.slice(0, 60);
-            return { name, items: result.facilities, locations, columns: Object.keys(SearchFacility.properties), headers };
+            return { name, items: result.facilities, locations, columns: Object.keys(SearchFacility.properties), dataset, headers };
           },
         });
       },

@@ -7,6 +7,7 @@ import { listResponses } from '../exports/response';
 import { answerIn } from './http/answer-in';
 import { jsonTextResponse } from './http/json-response';
 import { pdfResponse } from './http/pdf-response';
+import { datasetMeta } from '../shared/envelope';
 import { metaFor } from './http/request-context';
 import { parseJson, readJsonText } from '../portfolio/body';
 import { FacilitySearch } from '../search/facility-search';
@@ -48,6 +49,7 @@ function documentedResponses(): OpenAPIV3.ResponsesObject {
 /** `POST /api/v1/site-report` (Platform and Enterprise): EPA ECHO facilities around a property (docs/site-report.md). */
 export function siteReportRoutes(deps: AppDeps) {
   const locator = offlineLocator(deps.index, FacilitySearch.open(deps.index));
+  const dataset = datasetMeta(deps.index.info);
   return new Elysia({ name: 'site-report-routes' })
     .use(apiKeyAuth(deps))
     .post(
@@ -63,8 +65,8 @@ export function siteReportRoutes(deps: AppDeps) {
         const name = `site-report-${site.lat}_${site.lng}`;
         // every form is a Response (the JSON one in one write however large: src/wire/late-body.ts), so the async handler has one answer type
         return answerIn(format, set, {
-          envelope: async () => jsonTextResponse(withMeta(await render({ kind: 'site-json', query }), metaFor(facts, deps.clock)), set),
-          list: async (listForm) => ({ name, body: await render({ kind: 'site-export', query, format: listForm }) }),
+          envelope: async () => jsonTextResponse(withMeta(await render({ kind: 'site-json', query }), metaFor(facts, deps.clock, dataset)), set),
+          list: async (listForm) => ({ name, dataset, body: await render({ kind: 'site-export', query, format: listForm }) }),
           document: async () => {
             // the PDF's ETag is its cache key: a caller holding the current document gets a 412 (docs/api.md, "Conditional requests")
             refuseIfUnchanged(request, weakTag(siteReportKey(query, deps.index.info).slice(0, 32)), set);

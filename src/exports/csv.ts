@@ -3,15 +3,16 @@ type Cell = string | number | boolean | null;
 
 /**
  * One item as flat columns, in field order. Nested objects are flattened with dotted names
- * (`location: {lat, lng}` -> `location.lat`, `location.lng`, to any depth); an array becomes one
- * cell holding its JSON text; null and undefined become an empty cell. Derived from the item
+ * (`location: {lat, lng}` -> `location.lat`, `location.lng`, to any depth); a list becomes one
+ * plain-text cell, its items joined with "; " (a spreadsheet reader should not have to read JSON);
+ * null and undefined become an empty cell. Derived from the item
  * object itself, so a field added to an item schema appears as a column without touching this file.
  */
 export function flattenItem(item: Record<string, unknown>, prefix = '', out: Record<string, Cell> = {}): Record<string, Cell> {
   for (const [k, v] of Object.entries(item)) {
     const name = prefix + k;
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) flattenItem(v as Record<string, unknown>, `${name}.`, out);
-    else if (Array.isArray(v)) out[name] = JSON.stringify(v);
+    else if (Array.isArray(v)) out[name] = v.map((x) => (x !== null && typeof x === 'object' ? JSON.stringify(x) : String(x))).join('; ');
     else out[name] = v === undefined ? null : (v as Cell);
   }
   return out;

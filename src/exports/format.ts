@@ -1,6 +1,7 @@
 import { AppError } from '../errors';
 import { toCsv } from './csv';
 import { toGeoJson, type Location } from './geojson';
+import type { DatasetMeta } from '../shared/envelope';
 
 type Located = Record<string, unknown> & { location: Location };
 
@@ -17,14 +18,14 @@ export const FORMATS = {
     contentType: 'text/csv; charset=utf-8; header=present',
     extension: 'csv',
     renderer: 'list',
-    render: (items: readonly Located[], columns: readonly string[]) => toCsv(items, [...columns, 'location.lat', 'location.lng']),
+    render: (items: readonly Located[], columns: readonly string[], _dataset: DatasetMeta) => toCsv(items, [...columns, 'location.lat', 'location.lng']),
   },
   geojson: {
     mediaType: 'application/geo+json',
     contentType: 'application/geo+json',
     extension: 'geojson',
     renderer: 'list',
-    render: (items: readonly Located[], _columns: readonly string[]) => toGeoJson(items, (item) => item.location as Location),
+    render: (items: readonly Located[], _columns: readonly string[], dataset: DatasetMeta) => toGeoJson(items, (item) => item.location as Location, dataset),
   },
   pdf: { mediaType: 'application/pdf', contentType: 'application/pdf', extension: 'pdf', renderer: 'document' },
 } as const;

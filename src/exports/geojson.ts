@@ -1,4 +1,5 @@
 import type { Location } from '../index/model';
+import type { DatasetMeta } from '../shared/envelope';
 
 export type { Location };
 
@@ -7,8 +8,9 @@ export type { Location };
  * the RFC requires), the item's fields as its properties (nested objects kept as objects), its
  * registry ID as the feature id. An item's `location`, if it has one, is the geometry and is not
  * repeated among the properties; without one the geometry is null (RFC 7946 3.2: an unlocated feature).
+ * The dataset is the collection's `metadata`, a foreign member (RFC 7946 6.1) that a file passed on keeps.
  */
-export function toGeoJson(items: readonly Record<string, unknown>[], locate: (item: Record<string, unknown>) => Location): string {
+export function toGeoJson(items: readonly Record<string, unknown>[], locate: (item: Record<string, unknown>) => Location, dataset: DatasetMeta): string {
   const features = items.map((item) => {
     const place = locate(item);
     const { location: _location, ...properties } = item;
@@ -19,5 +21,5 @@ export function toGeoJson(items: readonly Record<string, unknown>[], locate: (it
       properties,
     };
   });
-  return JSON.stringify({ type: 'FeatureCollection', features });
+  return JSON.stringify({ type: 'FeatureCollection', metadata: dataset, features });
 }

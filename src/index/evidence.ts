@@ -28,6 +28,12 @@ export const Evidence = t.Object({
   rcra_history: Text,
   /** FEC_CASE_IDS: federal enforcement case numbers, each once, in file order. */
   fec_case_ids: Codes,
+  /** AIR_IDS, NPDES_IDS, RCRA_IDS, SDWA_IDS, TRI_IDS: the program system IDs a reader pulls a program's file by, each once, in file order. */
+  air_ids: Codes,
+  npdes_ids: Codes,
+  rcra_ids: Codes,
+  sdwa_ids: Codes,
+  tri_ids: Codes,
   /** FAC_DATE_LAST_INSPECTION_EPA / _STATE, FAC_DATE_LAST_FORMAL_ACT_EPA / _ST, FAC_DATE_LAST_INFORMAL_ACT_EPA / _ST. */
   last_inspection_epa: Date,
   last_inspection_state: Date,

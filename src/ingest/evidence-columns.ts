@@ -17,6 +17,11 @@ const NAMES: Record<EvidenceKey, string[]> = {
   cwa_history: ['cwa13qtrscomplhistory'],
   rcra_history: ['rcra3yrcomplqtrshistory'],
   fec_case_ids: ['feccaseids'],
+  air_ids: ['airids'],
+  npdes_ids: ['npdesids'],
+  rcra_ids: ['rcraids'],
+  sdwa_ids: ['sdwaids'],
+  tri_ids: ['triids'],
   last_inspection_epa: ['facdatelastinspectionepa'],
   last_inspection_state: ['facdatelastinspectionstate', 'facdatelastinspectionst'],
   last_formal_action_epa: ['facdatelastformalactepa'],
@@ -59,7 +64,12 @@ export function evidenceOf(f: RecordCells, c: EvidenceColumnMap): Evidence {
     caa_history: historyOf(f, c.caa_history),
     cwa_history: historyOf(f, c.cwa_history),
     rcra_history: historyOf(f, c.rcra_history),
-    fec_case_ids: cases === null ? null : cases === '' ? [] : [...new Set(cases.split(/[\s,;]+/).filter((x) => x !== ''))],
+    fec_case_ids: cases === null ? null : codesOf(cases),
+    air_ids: idsOf(f, c.air_ids),
+    npdes_ids: idsOf(f, c.npdes_ids),
+    rcra_ids: idsOf(f, c.rcra_ids),
+    sdwa_ids: idsOf(f, c.sdwa_ids),
+    tri_ids: idsOf(f, c.tri_ids),
     last_inspection_epa: dateOf(f, c.last_inspection_epa),
     last_inspection_state: dateOf(f, c.last_inspection_state),
     last_formal_action_epa: dateOf(f, c.last_formal_action_epa),
@@ -67,6 +77,17 @@ export function evidenceOf(f: RecordCells, c: EvidenceColumnMap): Evidence {
     last_informal_action_epa: dateOf(f, c.last_informal_action_epa),
     last_informal_action_state: dateOf(f, c.last_informal_action_state),
   };
+}
+
+/** Several codes in one cell (the exporter joins them with spaces; commas and semicolons are read too), each once, in file order. */
+function codesOf(v: string): string[] {
+  return v === '' ? [] : [...new Set(v.split(/[\s,;]+/).filter((x) => x !== ''))];
+}
+
+/** A program's IDs (AIR_IDS, ...), or null when the file has no such column. */
+function idsOf(f: RecordCells, i: number): string[] | null {
+  const v = text(f, i);
+  return v === null ? null : codesOf(v);
 }
 
 /** Cell `i` trimmed (cells.ts cell), or null when the file has no such column. */

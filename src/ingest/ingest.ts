@@ -19,7 +19,7 @@ import { RejectsWriter } from './rejects';
 import { REJECT_REASONS, type RejectReason } from './row-mapper';
 
 /** Bumped when ingest's reading of the files changes (so `scripts/sample.ts ensure` rebuilds). */
-export const INGEST_VERSION = '2'; // 2: per-program and FEC columns, null for absent columns
+export const INGEST_VERSION = '3'; // 2: per-program and FEC columns, null for absent columns; 3: program IDs
 
 export { ReleaseOrderError, UnusableInputError };
 

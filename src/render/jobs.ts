@@ -11,6 +11,7 @@ import { scoreSeries } from '../history/score-series';
 import type { FacilityIndex } from '../index/facility-index';
 import { buildReportView } from '../reports/view';
 import { Finding } from '../site-report/model';
+import { datasetMeta } from '../shared/envelope';
 import { buildSiteReport, type SiteQuery } from '../site-report/service';
 
 export type RenderJob =
@@ -42,7 +43,7 @@ export async function runJob(source: OpenSource, job: RenderJob): Promise<Uint8A
     case 'site-export': {
       const locations = new Map<string, Location>();
       const report = buildSiteReport(source.index, spatialOf(source), job.query, locations);
-      return encoder.encode(exportBody(job.format, { items: report.findings, locations, columns: Object.keys(Finding.properties) }));
+      return encoder.encode(exportBody(job.format, { items: report.findings, locations, columns: Object.keys(Finding.properties), dataset: datasetMeta(source.index.info) }));
     }
     case 'site-pdf': {
       const { renderSiteReport } = await import('../site-report/document');

@@ -83,9 +83,12 @@ export class Flow {
     return style.bold ? this.faces.bold : style.italic ? this.faces.italic : this.faces.regular;
   }
 
-  /** Font-safe version of `raw`; records whether anything was lost. */
+  /**
+   * Font-safe version of `raw`; records whether anything was lost. The service's notes mark names
+   * of fields as markdown code (`zip`), which a page prints as the plain name.
+   */
   safe(raw: string): string {
-    const r = this.encode(raw);
+    const r = this.encode(raw.includes('`') ? raw.replace(/`([^`\n]+)`/g, '$1') : raw);
     if (r.lossy) this.lossy = true;
     return r.text;
   }

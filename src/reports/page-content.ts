@@ -72,6 +72,11 @@ export class PageContent {
     this.shape(`${points.map(([x, y], i) => `${num(x)} ${num(y)} ${i === 0 ? 'm' : 'l'}`).join(' ')} h`, paint);
   }
 
+  /** An open line through `points` (a border on a map). */
+  polyline(points: readonly [number, number][], paint: Paint): void {
+    this.shape(points.map(([x, y], i) => `${num(x)} ${num(y)} ${i === 0 ? 'm' : 'l'}`).join(' '), paint);
+  }
+
   /** A circle; its path is written once per radius and moved into place, so a map of dots stays small. */
   circle(x: number, y: number, r: number, paint: Paint): void {
     let path = this.circles.get(r);

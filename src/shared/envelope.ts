@@ -1,6 +1,30 @@
 import { t, type Static } from './typebox';
 import { ERROR_CODES, ERROR_STATUS, type ErrorCode } from '../errors';
 
+/** docs/api.md, Envelope: which data a data answer was made from. */
+export const DatasetMeta = t.Object(
+  {
+    name: t.String({ description: 'The dataset served (as /api/v1/status names it)' }),
+    as_of: t.String({ description: 'Date the data describes (YYYY-MM-DD)' }),
+    fictitious: t.Boolean({ description: 'True when the data is an invented sample, not EPA data' }),
+    score_method: t.String({ description: 'The facility-score method that computed the scores', examples: ['fcs-3'] }),
+  },
+  { description: 'The dataset behind a data answer' },
+);
+export type DatasetMeta = Static<typeof DatasetMeta>;
+
+const datasets = new WeakMap<object, DatasetMeta>();
+
+/**
+ * The `meta.dataset` of an index's answers: one frozen object per index information, so a lookup
+ * adds a reference, not an allocation.
+ */
+export function datasetMeta(info: { dataset_name: string; as_of: string; fictitious: boolean; score_version: string }): DatasetMeta {
+  let d = datasets.get(info);
+  if (!d) datasets.set(info, (d = Object.freeze({ name: info.dataset_name, as_of: info.as_of, fictitious: info.fictitious, score_method: info.score_version })));
+  return d;
+}
+
 /** docs/api.md, Envelope: present on every JSON response, success or error. */
 export const Meta = t.Object(
   {
@@ -11,6 +35,7 @@ export const Meta = t.Object(
     }),
     timestamp: t.String({ format: 'date-time', examples: ['2026-11-22T01:30:00.000Z'] }),
     response_time_ms: t.Integer({ minimum: 0, examples: [1] }),
+    dataset: t.Optional(t.Object(DatasetMeta.properties, { description: 'Data answers only (facility, history, portfolio, area, search, site report): the dataset it was made from' })),
   },
   { description: 'Response metadata' },
 );

@@ -41,10 +41,14 @@ export async function renderSiteReport(v: SiteReportView): Promise<Uint8Array> {
   const maxMiles = searchedMiles(r);
   flow.heading(`Radius map: ${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} found within ${maxMiles} mi`);
   flow.y -= 6;
-  drawRadiusMap(flow, r.findings, maxMiles, Math.min(CONTENT_WIDTH, flow.y - 150));
+  const crowded = drawRadiusMap(flow, r.findings, maxMiles, Math.min(CONTENT_WIDTH, flow.y - 150), r.site);
   drawMapLegend(flow, r.findings);
+  if (crowded.length) {
+    const list = crowded.map((g) => `${r.findings.indexOf(g) + 1}: ${g.distance_miles.toFixed(3)} mi ${g.direction}`).join('; ');
+    flow.paragraph(`Too close together to number on the map: ${list}.`, { size: 8, color: COLORS.ink });
+  }
   const numbered = r.findings.length > NUMBERED_DOTS ? `the nearest ${NUMBERED_DOTS} are numbered` : 'numbered';
-  flow.paragraph(`Dots are placed by true bearing and great-circle distance from the site (north up, distances to scale in every direction); ${numbered} as in the findings table. Facilities without coordinates cannot be drawn.`, { size: 8, color: COLORS.muted });
+  flow.paragraph(`Dots are placed by true bearing and great-circle distance from the site (north up, distances to scale in every direction) over county (dashed) and state borders; ${numbered} as in the findings table. Facilities without coordinates cannot be drawn.`, { size: 8, color: COLORS.muted });
   flow.newPage();
   drawFindings(flow, r);
   flow.y -= 8;

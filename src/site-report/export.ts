@@ -5,7 +5,7 @@ import type { CacheOutcome } from '../reports/model';
 import type { SiteQuery } from './service';
 
 /** Bumped when the site report's layout or wording changes, so cached PDFs of the old look are not served. */
-export const SITE_REPORT_LAYOUT_VERSION = 'site-report-1';
+export const SITE_REPORT_LAYOUT_VERSION = 'site-report-2';
 
 /**
  * The cache key of a site report PDF: the site (already rounded to 5 decimals), the search

@@ -2,6 +2,7 @@ import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
 import { CATEGORY_KEYS, MAX_SEARCH_MILES } from './categories';
 import { COMPASS_POINTS, DISTANCE_BANDS } from './compass';
+import { FindingDetail } from './finding-detail';
 
 const Miles = (description: string) => t.Number({ exclusiveMinimum: 0, maximum: MAX_SEARCH_MILES, description });
 const CategoryKey = t.UnionEnum([...CATEGORY_KEYS], { description: 'A record category (docs/site-report.md)' });
@@ -83,6 +84,7 @@ export const Finding = t.Object({
   significant_violation: Facility.significant_violation,
   active_enforcement: Facility.active_enforcement,
   programs: Facility.programs,
+  ...FindingDetail,
 });
 export type Finding = Static<typeof Finding>;
 

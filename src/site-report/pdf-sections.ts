@@ -34,6 +34,19 @@ const CATEGORY_SHORT: Record<string, string> = {
 
 const yesNo = (b: boolean) => (b ? 'Yes' : 'No');
 
+const PROGRAM_ID_LABELS = [['air', 'AIR'], ['npdes', 'NPDES'], ['rcra', 'RCRA'], ['sdwa', 'SDWA'], ['tri', 'TRI']] as const;
+
+/** What pulls a finding's file: its program IDs, then generator size, latest violation quarter and action date (only those it has). */
+function fileLines(g: Finding): string[] {
+  const ids = PROGRAM_ID_LABELS.filter(([k]) => g.program_ids[k].length > 0).map(([k, label]) => `${label} ${g.program_ids[k].join(' ')}`);
+  const facts = [
+    g.rcra_generator_size,
+    g.latest_violation_quarter && `last violation ${g.latest_violation_quarter}`,
+    g.latest_action_date && `last action ${g.latest_action_date}`,
+  ].filter(Boolean);
+  return [...ids, ...(facts.length ? [facts.join('; ')] : [])];
+}
+
 /** Every finding, nearest first, numbered as on the map. */
 export function drawFindings(f: Flow, r: SiteReport): void {
   f.heading(`Findings: ${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'}, nearest first`);
@@ -44,7 +57,7 @@ export function drawFindings(f: Flow, r: SiteReport): void {
   const numbered = r.findings.map((g, i) => ({ ...g, n: i + 1 }));
   const columns: Column<Finding & { n: number }>[] = [
     { label: '#', width: 18, align: 'right', cell: (g) => String(g.n) },
-    { label: 'Facility, address, registry ID', width: 160, boldFirst: true, cell: (g) => [g.fac_name || 'Unnamed facility', `${g.fac_street}, ${g.fac_city}, ${g.fac_state} ${g.fac_zip}`, g.registry_id] },
+    { label: 'Facility, address, registry ID, file', width: 160, boldFirst: true, whole: true, cell: (g) => [g.fac_name || 'Unnamed facility', `${g.fac_street}, ${g.fac_city}, ${g.fac_state} ${g.fac_zip}`, g.registry_id, ...fileLines(g)] },
     { label: 'Distance (mi)', width: 38, align: 'right', cell: (g) => g.distance_miles.toFixed(3) },
     { label: 'Dir.', width: 30, align: 'center', cell: (g) => g.direction },
     { label: 'Categories', width: 84, cell: (g) => g.categories.map((c) => CATEGORY_SHORT[c] ?? c).join(', ') },
@@ -63,7 +76,7 @@ export function drawUnmapped(f: Flow, r: SiteReport): void {
   if (r.unmapped.facilities.length === 0) return;
   f.y -= 4;
   const columns: Column<UnmappedFacility>[] = [
-    { label: 'Facility, address, registry ID', width: 200, boldFirst: true, cell: (g) => [g.fac_name || 'Unnamed facility', `${g.fac_street}, ${g.fac_city}, ${g.fac_state} ${g.fac_zip}`, g.registry_id] },
+    { label: 'Facility, address, registry ID', width: 200, boldFirst: true, whole: true, cell: (g) => [g.fac_name || 'Unnamed facility', `${g.fac_street}, ${g.fac_city}, ${g.fac_state} ${g.fac_zip}`, g.registry_id] },
     { label: 'Record types', width: 110, cell: (g) => g.categories.map((c) => CATEGORY_SHORT[c] ?? c).join(', ') || '-' },
     { label: 'Score', width: 40, align: 'right', cell: (g) => String(g.overall_score), color: (g) => scoreBand(g.overall_score).color },
     { label: 'SNC now', width: 34, align: 'center', cell: (g) => yesNo(g.significant_violation) },

@@ -12,6 +12,8 @@ export type Column<T> = {
   boldFirst?: boolean;
   /** A colour for the cell's text (a score in its band's colour). */
   color?: (row: T) => RGB;
+  /** Never cut to `maxLines`: a cell whose every line matters (a facility's registry ID and ZIP under its wrapped name and address). */
+  whole?: boolean;
 };
 
 const PAD = 3;
@@ -19,7 +21,8 @@ const PAD = 3;
 /**
  * A table that flows across pages: a header row (repeated on every page the table continues on),
  * then one row per item, zebra-striped, every cell wrapped to its column (at most `maxLines` lines
- * a cell, the last ending in an ellipsis when cut). A row is never split across pages.
+ * a cell, the last ending in an ellipsis when cut, unless the column is `whole`). A row is never
+ * split across pages.
  */
 export function drawTable<T>(f: Flow, columns: Column<T>[], rows: readonly T[], opts: { size?: number; maxLines?: number } = {}): void {
   const size = opts.size ?? 7.5;
@@ -46,7 +49,7 @@ export function drawTable<T>(f: Flow, columns: Column<T>[], rows: readonly T[], 
         const bold = Boolean(c.boldFirst && k === 0);
         for (const line of f.lines(part, { size, bold }, widths[i]! - 2 * PAD)) out.push({ text: line, bold, first: k === 0 });
       });
-      if (out.length > maxLines) {
+      if (!c.whole && out.length > maxLines) {
         out.length = maxLines;
         out[maxLines - 1] = { ...out[maxLines - 1]!, text: `${out[maxLines - 1]!.text.replace(/.$/, '')}…` };
       }

@@ -2,6 +2,8 @@ import { rgb, type RGB } from 'pdf-lib';
 import { COLORS, PAGE, type Flow } from '../reports/layout';
 import { DEG } from '../area/geo';
 import type { Finding } from './model';
+import { borderLines } from './base-layer';
+import { placeLabels, type Box } from '../shared/label-placement';
 
 const hex = (h: string): RGB => rgb(parseInt(h.slice(1, 3), 16) / 255, parseInt(h.slice(3, 5), 16) / 255, parseInt(h.slice(5, 7), 16) / 255);
 
@@ -33,13 +35,16 @@ export function ringsFor(maxMiles: number): { miles: number; label: string }[] {
 export const NUMBERED_DOTS = 40;
 
 /**
- * The radius map, drawn with vector operations only (no tiles, no network): the site at the
- * centre, rings at 1/8, 1/4, 1/2 and 1 mile, each finding a dot placed by its bearing and distance
- * (azimuthal equidistant: distance from the centre is true to scale in every direction), coloured
- * by score band, the nearest numbered as in the findings table; a north arrow and a scale bar.
- * Draws into a square of `side` points whose top left is at (PAGE.margin, f.y).
+ * The radius map, drawn with vector operations only (no tiles, no network): county and state
+ * borders (the bundled us-atlas outlines) under the site at the centre, rings at 1/8, 1/4, 1/2 and
+ * 1 mile, each finding a dot placed by its bearing and distance (azimuthal equidistant: distance
+ * from the centre is true to scale in every direction), coloured by score band; a north arrow and a
+ * scale bar. The nearest findings are numbered as in the findings table, each number placed where
+ * it overlaps no other number, the site's mark or the frame (on a leader line when it had to move
+ * away from its dot); a number that finds no such place is left to the call-out list, which the
+ * function returns. Draws into a square of `side` points whose top left is at (PAGE.margin, f.y).
  */
-export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: number, side: number): void {
+export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: number, side: number, site?: { lat: number; lng: number }): Finding[] {
   const page = f.page;
   const x0 = PAGE.margin + (PAGE.width - 2 * PAGE.margin - side) / 2;
   const top = f.y;
@@ -49,6 +54,13 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
   const perMile = (side / 2 - 14) / outer;
   f.rect(x0, top - side, side, side, COLORS.panel, COLORS.rule);
 
+  if (site) {
+    const b = borderLines(site, perMile, cx, cy, side / 2 - 1);
+    for (const l of b.county) page.polyline(l, { stroke: COLORS.faint, width: 0.5, dash: [1.5, 1.5] });
+    for (const l of b.state) page.polyline(l, { stroke: COLORS.muted, width: 0.8 });
+  }
+
+  const ringLabels: Box[] = [];
   for (const ring of ringsFor(maxMiles)) {
     const r = ring.miles * perMile;
     page.circle(cx, cy, r, { stroke: ring.miles === 1 ? COLORS.muted : COLORS.faint, width: ring.miles === 1 ? 0.9 : 0.6, dash: ring.miles < 1 ? [3, 2] : undefined });
@@ -56,26 +68,38 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
     const lx = cx + r * Math.SQRT1_2 + 2;
     const ly = cy + r * Math.SQRT1_2 + 2;
     f.text(ring.label, lx, ly, { size: 6.5, bold: true, color: COLORS.muted });
+    ringLabels.push({ x: lx, y: ly - 1, w: f.width(ring.label, { size: 6.5, bold: true }), h: 7 });
   }
   page.line(cx, top - 6, cx, top - side + 6, 0.3, COLORS.rule);
   page.line(x0 + 6, cy, x0 + side - 6, cy, 0.3, COLORS.rule);
 
-  // worst scores drawn last, so they sit on top where dots overlap
-  const placed = findings.map((g, i) => ({ g, n: i + 1 })).sort((a, b) => b.g.overall_score - a.g.overall_score);
-  for (const { g, n } of placed) {
+  const at = findings.map((g) => {
     const r = g.distance_miles * perMile;
-    const x = cx + r * Math.sin(g.bearing_degrees * DEG);
-    const y = cy + r * Math.cos(g.bearing_degrees * DEG);
-    page.circle(x, y, 3.4, { fill: scoreBand(g.overall_score).color, stroke: COLORS.white, width: 0.6 });
-    if (n <= NUMBERED_DOTS) f.text(String(n), x + 4, y + 2, { size: 5.5, bold: true, color: COLORS.ink });
-  }
+    return { x: cx + r * Math.sin(g.bearing_degrees * DEG), y: cy + r * Math.cos(g.bearing_degrees * DEG) };
+  });
+  // worst scores drawn last, so they sit on top where dots overlap
+  const order = findings.map((_, i) => i).sort((a, b) => findings[b]!.overall_score - findings[a]!.overall_score);
+  for (const i of order) page.circle(at[i]!.x, at[i]!.y, 3.4, { fill: scoreBand(findings[i]!.overall_score).color, stroke: COLORS.white, width: 0.6 });
 
-  // the site: a navy square outline over the dots, so a facility on site still shows inside it
+  // the site: a navy square outline over the dots, so a facility on site still shows inside it; labels keep out of it
   f.page.rect(cx - 5, cy - 5, 10, 10, { stroke: COLORS.navy, width: 1.6 });
+  const style = { size: 5.5, bold: true, color: COLORS.ink };
+  const { labels, callOuts } = placeLabels(
+    at.slice(0, NUMBERED_DOTS).map((dot, i) => ({ dot, w: f.width(String(i + 1), style) + 1.5 })),
+    { x: x0 + 2, y: top - side + 2, w: side - 4, h: side - 4 },
+    [{ x: cx - 7, y: cy - 7, w: 14, h: 14 }, ...ringLabels],
+  );
+  for (const l of labels) {
+    const from = at[l.n - 1]!;
+    if (l.leader) page.line(from.x, from.y, Math.min(Math.max(from.x, l.box.x), l.box.x + l.box.w), Math.min(Math.max(from.y, l.box.y), l.box.y + l.box.h), 0.4, COLORS.muted);
+    page.rect(l.box.x, l.box.y, l.box.w, l.box.h, { fill: COLORS.white });
+    f.text(String(l.n), l.box.x + 0.75, l.box.y + 1.3, style);
+  }
 
   drawNorthArrow(f, x0 + side - 22, top - 16);
   drawScaleBar(f, x0 + 12, top - side + 14, perMile);
   f.y = top - side;
+  return callOuts.map((n) => findings[n - 1]!);
 }
 
 function drawNorthArrow(f: Flow, x: number, yTop: number): void {

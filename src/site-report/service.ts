@@ -11,6 +11,7 @@ import { heldFields, programList, siteFactsOfRecord, type SiteFacts } from './fa
 import type { LocatedSite } from './locate';
 import type { Finding, SiteReport, SummaryRow, UnmappedFacility } from './model';
 import { sourcesOf } from './sources';
+import { findingDetailOf } from './finding-detail';
 
 /** Where to search from and how far, plus what the report prints about the property. */
 export type SiteQuery = { site: LocatedSite; name: string | null; address: string | null; distances: Record<CategoryKey, number> };
@@ -97,6 +98,7 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
   const { report, listed: list } = siteReportParts(index, spatial, q);
   const findings: Finding[] = new Array(list.length);
   const texts = textsOf(spatial);
+  const asOf = index.info.as_of;
   // the programs' labels of one combination of program bits, shared by the findings that have it
   const programsOf = new Map<number, string[]>();
   for (let i = 0; i < list.length; i++) {
@@ -123,6 +125,8 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       significant_violation: (bits & SITE_BIT.significant) !== 0,
       active_enforcement: (spatial.flags[p]! & 1) === 1,
       programs,
+      // the file's IDs and dates are not in the spatial index: one point read of the stored evidence per finding
+      ...findingDetailOf(index.evidenceOf(registry_id), asOf),
     };
   }
   report.findings = findings;

@@ -25,7 +25,8 @@ export function envelopeContract(world: () => World) {
       expect(body.data).toMatchObject({ registry_id: w.facility.registry_id, fac_name: w.facility.fac_name });
       expect(body.meta.request_id).toMatch(/^req_/);
       expect(res.headers.get('x-request-id')).toBe(body.meta.request_id);
-      expect(Object.keys(body.meta).sort()).toEqual(['request_id', 'response_time_ms', 'timestamp']);
+      expect(Object.keys(body.meta).sort()).toEqual(['dataset', 'request_id', 'response_time_ms', 'timestamp']);
+      expect(Object.keys(body.meta.dataset).sort()).toEqual(['as_of', 'fictitious', 'name', 'score_method']);
     });
 
     for (const [what, path, status, code] of [

@@ -3,13 +3,13 @@ import { parse } from 'csv-parse/sync';
 import { flattenItem, toCsv } from '../../src/exports/csv';
 
 describe('CSV columns come from the items themselves', () => {
-  it('flattens nested objects with dotted names at any depth, arrays as JSON text, null as empty', () => {
+  it('flattens nested objects with dotted names at any depth, lists as plain text joined with "; ", null as empty', () => {
     expect(flattenItem({ id: '1', peers: { count: 3, worst: { id: '2', score: 40 } }, tags: ['a', 'b'], note: null })).toEqual({
       id: '1',
       'peers.count': 3,
       'peers.worst.id': '2',
       'peers.worst.score': 40,
-      tags: '["a","b"]',
+      tags: 'a; b',
       note: null,
     });
   });

@@ -22,6 +22,7 @@ const portfolio = (accept: string | null, query = '') =>
   });
 // Portfolio items carry industry peers and score_change (null on a one-release index, one empty cell).
 const PORTFOLIO_COLUMNS = ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'peers.naics', 'peers.naics_digits', 'peers.peer_count', 'peers.percentile', 'peers.percentile_note', 'peers.median_score', 'peers.share_scoring_better', 'peers.share_tied', 'score_change', 'location.lat', 'location.lng'];
+const STATUS = (await json(await world.call('/api/v1/status'))).data.dataset;
 const get = (path: string, accept: string | null = null) => world.call(path, { key, headers: accept ? { accept } : {} });
 
 function csvRecords(text: string): Record<string, string>[] {
@@ -98,6 +99,37 @@ describe('GeoJSON form', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('provenance of a file', () => {
+  it.each([
+    ['area CSV', () => get(AREA, 'text/csv'), 'csv'],
+    ['search GeoJSON', () => get(SEARCH, 'application/geo+json'), 'geojson'],
+    ['portfolio CSV', () => portfolio('text/csv'), 'csv'],
+    ['portfolio GeoJSON', () => portfolio('application/geo+json'), 'geojson'],
+  ])('%s names its as-of date, whether it is fictitious and the score method in headers, and the date in its file name', async (_name, call, ext) => {
+    const res = await call();
+    expect(res.headers.get('x-dataset-as-of')).toBe(STATUS.as_of);
+    expect(res.headers.get('x-dataset-fictitious')).toBe(String(STATUS.fictitious));
+    expect(res.headers.get('x-score-method')).toBe(STATUS.score_version);
+    expect(res.headers.get('content-disposition')).toEndWith(`_as-of-${STATUS.as_of}.${ext}"`);
+  });
+
+  it('a GeoJSON file carries the dataset as its top-level metadata member', async () => {
+    const fc = JSON.parse(await (await get(AREA, 'application/geo+json')).text());
+    expect(fc.metadata).toEqual({ name: STATUS.dataset_name, as_of: STATUS.as_of, fictitious: STATUS.fictitious, score_method: STATUS.score_version });
+  });
+
+  it.each([
+    ['facility', () => get(`/api/v1/facility/${TRICKY.registry_id}`)],
+    ['history', () => get(`/api/v1/facility/${TRICKY.registry_id}/history`)],
+    ['area', () => get(AREA)],
+    ['search', () => get(SEARCH)],
+    ['portfolio', () => portfolio(null)],
+  ])('a %s JSON answer names its dataset in meta.dataset', async (_name, call) => {
+    const body = await json(await call());
+    expect(body.meta.dataset).toEqual({ name: STATUS.dataset_name, as_of: STATUS.as_of, fictitious: STATUS.fictitious, score_method: STATUS.score_version });
   });
 });
 

@@ -10,6 +10,7 @@ import { facility, inputsWith, json, makeWorld } from '../helpers';
 const NONE: Evidence = {
   rcra_universes: [], caa_permit_types: '', tri_flag: false, tri_on_site_releases_lbs: null, tri_releases_transfers_lbs: null,
   ghg_co2_tonnes: null, caa_history: '', cwa_history: '', rcra_history: '', fec_case_ids: [], last_inspection_epa: null,
+  air_ids: [], npdes_ids: [], rcra_ids: [], sdwa_ids: [], tri_ids: [],
   last_inspection_state: null, last_formal_action_epa: null, last_formal_action_state: null, last_informal_action_epa: null,
   last_informal_action_state: null,
 };

@@ -122,6 +122,18 @@ describe('conventions every route follows (routes added later included)', () => 
     expect(deref(doc, { $ref: '#/components/schemas/Meta' }).properties.response_time_ms.type).toBe('integer');
     expect(JSON.stringify(doc)).not.toContain('"format":"integer"');
   });
+
+  it('Meta documents the dataset of a data answer, and every export documents its provenance headers', () => {
+    const meta = deref(doc, { $ref: '#/components/schemas/Meta' });
+    expect(Object.keys(meta.properties.dataset.properties).sort()).toEqual(['as_of', 'fictitious', 'name', 'score_method']);
+    expect(meta.required).not.toContain('dataset');
+    for (const path of ['/api/v1/area', '/api/v1/search']) {
+      expect(Object.keys(doc.paths[path].get.responses['200'].headers)).toEqual(expect.arrayContaining(['X-Dataset-As-Of', 'X-Dataset-Fictitious', 'X-Score-Method']));
+    }
+    for (const path of ['/api/v1/portfolio', '/api/v1/site-report']) {
+      expect(Object.keys(doc.paths[path].post.responses['200'].headers)).toEqual(expect.arrayContaining(['X-Dataset-As-Of', 'X-Dataset-Fictitious', 'X-Score-Method']));
+    }
+  });
 });
 
 describe('examples are real', () => {

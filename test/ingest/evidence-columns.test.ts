@@ -14,10 +14,17 @@ describe('reading the evidence columns of an exporter row', () => {
     expect(e).toEqual({
       rcra_universes: [], caa_permit_types: '', tri_flag: false, tri_on_site_releases_lbs: null, tri_releases_transfers_lbs: null,
       ghg_co2_tonnes: null, caa_history: '', cwa_history: '', rcra_history: '', fec_case_ids: [],
+      air_ids: [], npdes_ids: [], rcra_ids: [], sdwa_ids: [], tri_ids: [],
       last_inspection_epa: null, last_inspection_state: null, last_formal_action_epa: null, last_formal_action_state: null,
       last_informal_action_epa: null, last_informal_action_state: null,
     });
     expect(storedEvidenceJson(e)).toBe('');
+  });
+
+  it('reads the program IDs of a cell of several, joined by spaces as the exporter joins them, each once, and stores them', () => {
+    const e = evidence({ AIR_IDS: 'TX0000004820100001 TX0000004820100002', NPDES_IDS: 'TXR990101', RCRA_IDS: ' TXD990000101  TXD990000101 ', SDWA_IDS: '', TRI_IDS: '77002SMPLF99101' });
+    expect([e.air_ids, e.npdes_ids, e.rcra_ids, e.sdwa_ids, e.tri_ids]).toEqual([['TX0000004820100001', 'TX0000004820100002'], ['TXR990101'], ['TXD990000101'], [], ['77002SMPLF99101']]);
+    expect(JSON.parse(storedEvidenceJson(e)).air_ids).toEqual(['TX0000004820100001', 'TX0000004820100002']);
   });
 
   it.each([

@@ -85,6 +85,25 @@ describe('the generator writes the exporter columns with EPA\'s meaning', () => 
     return (AS_OF_MS - Date.UTC(y!, m! - 1, d!)) / 86_400_000;
   };
 
+  it.each([
+    ['AIR_IDS', 'AIR_FLAG', /^[A-Z]{2}\d{16}$/],
+    ['NPDES_IDS', 'NPDES_FLAG', /^[A-Z]{2}(R[0-9A-Z]{6}|\d{7})$/],
+    ['RCRA_IDS', 'RCRA_FLAG', /^[A-Z]{2}[DR]\d{9}$/],
+    ['SDWA_IDS', 'SDWIS_FLAG', /^[A-Z]{2}\d{7}$/],
+    ['TRI_IDS', 'TRI_FLAG', /^\d{5}[A-Z]{5}[0-9A-Z]{5}$/],
+  ] as const)('%s holds IDs in the program\'s format, some rows two joined by a space, exactly where %s is Y', (ids, flag, format) => {
+    let several = 0;
+    for (const f of rows) {
+      const cell = at(f, ids);
+      expect(cell !== '').toBe(at(f, flag) === 'Y');
+      if (cell === '') continue;
+      const each = cell.split(' ');
+      for (const id of each) expect(id).toMatch(format);
+      if (each.length > 1) several++;
+    }
+    expect(several).toBeGreaterThan(0);
+  });
+
   it('FAC_PROGRAMS_WITH_SNC is a count: above 0 exactly on the SNC rows, 0 (or now and then blank) elsewhere', () => {
     for (const f of rows) {
       const cell = at(f, 'FAC_PROGRAMS_WITH_SNC');

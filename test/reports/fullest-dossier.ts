@@ -38,6 +38,7 @@ export const FULLEST_EVIDENCE: Evidence = {
   cwa_history: 'SVSVSVSVSVSVS',
   rcra_history: 'UUUUVVVVSSSS',
   fec_case_ids: Array.from({ length: 24 }, (_, i) => `06-${String(2001 + i).padStart(4, '0')}-${String(1000 + i * 37)}`),
+  air_ids: ['TX0000004820100001', 'TX0000004820100002'], npdes_ids: ['TX0123456'], rcra_ids: ['TXD000123456'], sdwa_ids: ['TX1010013'], tri_ids: ['77536SHLLD5900H'],
   last_inspection_epa: '2026-10-01', last_inspection_state: '2026-10-01',
   last_formal_action_epa: '2026-09-30', last_formal_action_state: '2026-10-01',
   last_informal_action_epa: '2026-10-15', last_informal_action_state: '2024-01-02',

@@ -7,6 +7,7 @@ import { buildSiteReport, type SiteQuery } from '../../src/site-report/service';
 import { memoryIndex } from '../helpers';
 import { destination, rng } from '../area/fixtures';
 import { R_MILES, scatter, withTraits } from './fixtures';
+import { quarterBefore } from '../../src/site-report/finding-detail';
 
 const site = (lat: number, lng: number, zip: string | null = null): LocatedSite => ({ lat, lng, located_by: 'coordinates', approximate: false, zip, matched_registry_id: null, note: 'test' });
 
@@ -56,5 +57,35 @@ describe("a site report's findings as the JSON answer carries them", () => {
   it('are an empty list for a site with nothing around it', () => {
     const index = memoryIndex(scatter(rng(3), { lat: 29.76, lng: -95.37 }, 20, 0.3, 990_600_000_000).map((g) => g.row));
     expect(findingsOf(index, { site: site(45, -100), name: null, address: null, distances: defaultDistances() })).toEqual([]);
+  });
+
+  it('carry the program IDs, the RCRA generator size, the latest violation quarter and the latest action date a reader pulls the file by', () => {
+    const at = { lat: 29.7604, lng: -95.3698 };
+    const traits = { snc: true, recentFormal: true, oldFormal: false, rcra: true, cwa: true, caa: true };
+    const base = withTraits('990400000100', destination(at.lat, at.lng, 0, 0.05, R_MILES), traits);
+    const filed = {
+      ...base,
+      evidence: {
+        ...base.evidence!,
+        air_ids: ['TX0000004820100001', 'TX0000004820100002'], npdes_ids: ['TXR990101'], rcra_ids: ['TXD990000101'], sdwa_ids: [], tri_ids: ['77002SMPLF99101'],
+        rcra_universes: ['TSDF', 'CESQG'],
+        caa_history: '___V________', cwa_history: '______S______', rcra_history: '____________',
+        last_formal_action_state: '2025-02-03', last_informal_action_epa: '2026-07-09',
+      },
+    };
+    const clean = withTraits('990400000101', destination(at.lat, at.lng, 90, 0.05, R_MILES), { ...traits, snc: false, recentFormal: false });
+    const findings = findingsOf(memoryIndex([filed, clean], { as_of: '2026-11-01' }), { site: site(at.lat, at.lng), name: null, address: null, distances: defaultDistances() });
+    const one = findings.find((f) => f.registry_id === '990400000100')!;
+    expect(one.program_ids).toEqual({ air: ['TX0000004820100001', 'TX0000004820100002'], npdes: ['TXR990101'], rcra: ['TXD990000101'], sdwa: [], tri: ['77002SMPLF99101'] });
+    expect(one.rcra_generator_size).toBe('VSQG');
+    // CWA's 13th quarter is the as-of quarter (2026-Q4); its S six quarters back beats CAA's V eight back
+    expect(one.latest_violation_quarter).toBe('2025-Q2');
+    expect(one.latest_action_date).toBe('2026-07-09');
+    const other = findings.find((f) => f.registry_id === '990400000101')!;
+    expect([other.rcra_generator_size, other.latest_violation_quarter, other.latest_action_date]).toEqual(['SQG', null, null]);
+  });
+
+  it('name quarters back across a year boundary', () => {
+    expect([quarterBefore('2026-11-01', 0), quarterBefore('2026-02-28', 1), quarterBefore('2026-01-01', 4), quarterBefore('2026-12-31', 11)]).toEqual(['2026-Q4', '2025-Q4', '2025-Q1', '2024-Q1']);
   });
 });

@@ -155,20 +155,28 @@ describe('the findings as CSV and GeoJSON', () => {
     const json0 = (await json(await post(HOUSTON))).data;
     const res = await post(HOUSTON, { headers: { accept: 'text/csv' } });
     expect(res.headers.get('content-type')).toStartWith('text/csv');
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="site-report-29.7604_-95.3698.csv"');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="site-report-29.7604_-95.3698_as-of-${json0.dataset.as_of}.csv"`);
+    expect([res.headers.get('x-dataset-as-of'), res.headers.get('x-dataset-fictitious'), res.headers.get('x-score-method')]).toEqual([json0.dataset.as_of, String(json0.dataset.fictitious), json0.dataset.score_version]);
     const lines = (await res.text()).trimEnd().split('\r\n');
     expect(lines[0]).toStartWith('registry_id,fac_name,fac_street,fac_city,fac_state,fac_zip,distance_miles,bearing_degrees,direction,categories,');
     expect(lines[0]).toEndWith('location.lat,location.lng');
     expect(lines.length - 1).toBe(json0.findings.length);
     expect(lines[1]).toStartWith(`${json0.findings[0].registry_id},`);
+    expect(lines.join('\n')).not.toContain('["');
+  });
+
+  it('the JSON report names its dataset in meta.dataset, as the files do in headers', async () => {
+    const body = await json(await post(HOUSTON));
+    expect(body.meta.dataset).toEqual({ name: body.data.dataset.name, as_of: body.data.dataset.as_of, fictitious: body.data.dataset.fictitious, score_method: body.data.dataset.score_version });
   });
 
   it('GeoJSON has one Point per finding at the facility, [lng, lat]', async () => {
     const res = await post(HOUSTON, { path: '/api/v1/site-report?format=geojson' });
     expect(res.headers.get('content-type')).toBe('application/geo+json');
-    const fc = (await res.json()) as { features: { id: string; geometry: { coordinates: [number, number] }; properties: { categories: string[] } }[] };
+    const fc = (await res.json()) as { metadata: { as_of: string }; features: { id: string; geometry: { coordinates: [number, number] }; properties: { categories: string[] } }[] };
     const byId = new Map(generated.map((g) => [g.row.registry_id, g.row]));
     expect(fc.features.length).toBeGreaterThan(20);
+    expect(fc.metadata.as_of).toBe(res.headers.get('x-dataset-as-of')!);
     for (const f of fc.features.slice(0, 20)) {
       const row = byId.get(f.id) ?? DEFAULT_ROWS.find((r) => r.registry_id === f.id)!;
       expect(f.geometry.coordinates).toEqual([row.lng!, row.lat!]);

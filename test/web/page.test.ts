@@ -493,6 +493,11 @@ describe('the site report view', () => {
     expect(dots.sort()).toEqual(expected.findings.map((f: { registry_id: string }) => f.registry_id).sort());
     expect(await page.$$eval('svg.radius-map circle.radius-ring', (cs) => cs.length)).toBe(4);
     expect(await page.$$eval('table.sortable tbody tr', (rows) => rows.length)).toBe(expected.findings.length);
+    // the nearest dots carry the table's numbers, each number's box clear of every other's
+    const numbers = await page.$$eval('svg.radius-map text.dot-number', (ts) => ts.map((t) => ({ n: Number(t.textContent), id: t.getAttribute('data-registry-id'), box: (t.previousElementSibling as unknown as { getBBox(): { x: number; y: number; width: number; height: number } }).getBBox() })));
+    expect(numbers.length).toBeGreaterThan(Math.min(40, expected.findings.length) - 3);
+    for (const { n, id } of numbers) expect(id).toBe(expected.findings[n - 1].registry_id);
+    for (const [i, a] of numbers.entries()) for (const b of numbers.slice(i + 1)) expect(a.box.x < b.box.x + b.box.width && b.box.x < a.box.x + a.box.width && a.box.y < b.box.y + b.box.height && b.box.y < a.box.y + a.box.height).toBe(false);
     const summary = await page.$$eval('section[aria-labelledby="sr-summary-h"] tbody tr', (rows) => rows.map((r) => (r as HTMLElement).innerText));
     expect(summary).toHaveLength(8);
     // the sample is an exporter file, so TRI_FLAG is stored and tri searched: the row says what the API says

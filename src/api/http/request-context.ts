@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import type { Tier } from '../../tiers';
-import type { Meta } from '../../shared/envelope';
+import type { DatasetMeta, Meta } from '../../shared/envelope';
 
 /**
  * Per-request facts every response needs, on Elysia's context as `facts`. Set in `onRequest`, the
@@ -63,13 +63,15 @@ function requestIdOf(request: Request): string {
   return inbound !== null && INBOUND_ID.test(inbound) ? inbound : newRequestId();
 }
 
-/** Builds the envelope's `meta` (docs/api.md, Envelope) for the request of `f`, timing from its first sight. */
-export function metaFor(f: RequestFacts, now: () => number): Meta {
-  return {
-    request_id: f.id,
-    timestamp: isoTimestamp(now()),
-    response_time_ms: Math.max(0, Math.round(performance.now() - f.startedAt)),
-  };
+/**
+ * Builds the envelope's `meta` (docs/api.md, Envelope) for the request of `f`, timing from its first
+ * sight; a data answer names its dataset (`datasetMeta`).
+ */
+export function metaFor(f: RequestFacts, now: () => number, dataset?: DatasetMeta): Meta {
+  const request_id = f.id;
+  const timestamp = isoTimestamp(now());
+  const response_time_ms = Math.max(0, Math.round(performance.now() - f.startedAt));
+  return dataset ? { request_id, timestamp, response_time_ms, dataset } : { request_id, timestamp, response_time_ms };
 }
 
 /**

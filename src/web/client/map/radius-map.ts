@@ -1,9 +1,12 @@
 import { s } from '../dom';
 import { bandOf } from '../score-band';
+import { placeLabels } from '../../../shared/label-placement';
 
 export type RadiusDot = { n: number; id: string; name: string; score: number; miles: number; bearing: number; direction: string };
 
 const SIZE = 480;
+/** As many numbered dots as the PDF's map (src/site-report/radius-map.ts). */
+const NUMBERED_DOTS = 40;
 const MARGIN = 16;
 const RINGS = [
   { miles: 0.125, label: '1/8 mi' },
@@ -16,7 +19,8 @@ const RINGS = [
  * The site report's radius map as SVG, drawn from the report alone (no outlines, no network): the
  * site at the centre, rings at 1/8, 1/4, 1/2 and 1 mile (and the largest search distance beyond
  * a mile), each finding a dot at its bearing and distance (north up, distances to scale), coloured
- * by score band with its name, score and direction in a <title>; a north arrow and a scale bar.
+ * by score band with its name, score and direction in a <title>, the nearest numbered as in the
+ * findings table; a north arrow and a scale bar.
  */
 export function radiusMap(dots: RadiusDot[], maxMiles: number, label: string): SVGSVGElement {
   const outer = Math.max(1, maxMiles);
@@ -43,6 +47,20 @@ export function radiusMap(dots: RadiusDot[], maxMiles: number, label: string): S
     );
   }
   svg.append(s('rect', { x: c - 6, y: c - 6, width: 12, height: 12, class: 'radius-site' }, s('title', {}, 'The site')));
+  // the nearest numbered as in the table and on the PDF's map, placed as there: never over another number or the site
+  const at = (d: RadiusDot) => {
+    const r = d.miles * perMile;
+    return { x: c + r * Math.sin((d.bearing * Math.PI) / 180), y: c - r * Math.cos((d.bearing * Math.PI) / 180) };
+  };
+  const numbered = dots.slice(0, NUMBERED_DOTS);
+  const { labels } = placeLabels(numbered.map((d) => ({ dot: at(d), w: String(d.n).length * 6.5 + 3 })), { x: 2, y: 2, w: SIZE - 4, h: SIZE - 4 }, [{ x: c - 8, y: c - 8, w: 16, h: 16 }], 12, 1.6);
+  for (const l of labels) {
+    const d = numbered[l.n - 1]!;
+    const from = at(d);
+    if (l.leader) svg.append(s('line', { x1: from.x.toFixed(1), y1: from.y.toFixed(1), x2: Math.min(Math.max(from.x, l.box.x), l.box.x + l.box.w).toFixed(1), y2: Math.min(Math.max(from.y, l.box.y), l.box.y + l.box.h).toFixed(1), class: 'dot-leader' }));
+    svg.append(s('rect', { x: l.box.x.toFixed(1), y: l.box.y.toFixed(1), width: l.box.w.toFixed(1), height: l.box.h, class: 'dot-number-bg' }));
+    svg.append(s('text', { x: (l.box.x + l.box.w / 2).toFixed(1), y: (l.box.y + l.box.h - 2).toFixed(1), class: 'dot-number', 'data-registry-id': d.id }, String(d.n)));
+  }
   // north arrow, top right
   svg.append(s('path', { d: `M${SIZE - 28} 34 l8 -20 l8 20 l-8 -5 z`, class: 'radius-north' }), s('text', { x: SIZE - 20, y: 48, class: 'radius-north-label' }, 'N'));
   // scale bar, bottom left: 1/4 mile, or 1/2 when the map is wide

@@ -63,6 +63,7 @@ export const SETTINGS = {
   geocoderBenchmark: s(t.String({ minLength: 1, default: 'Public_AR_Current' }), 'FCS_GEOCODER_BENCHMARK', '', 'demo: geocoder benchmark parameter'),
   geocoderTimeoutMs: s(t.Integer({ minimum: 50, maximum: 30000, default: 1500 }), 'FCS_GEOCODER_TIMEOUT_MS', '', 'demo: per-request geocoder timeout'),
   demoMatchMiles: s(t.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.1 }), 'FCS_DEMO_MATCH_MILES', '', 'demo: geocoded point to facility match distance'),
+  siteApproximateMeters: s(t.Number({ exclusiveMinimum: 0, maximum: 100_000, default: 1000 }), 'FCS_SITE_APPROXIMATE_METERS', '', 'site report: a facility located coarser than this (metres) is never on site or adjoining'),
   signupTier: s(t.Union(Tier.anyOf, { default: 'free' }), 'FCS_SIGNUP_TIER', 'signup-tier', 'tier of accounts signed up through the API'),
   logRequests: s(t.Boolean({ default: true }), 'FCS_LOG_REQUESTS', '', 'one access line per request; 0 = none'),
   metricsToken: s(orNull(t.String({ minLength: 16 })), 'FCS_METRICS_TOKEN', '', 'bearer token for /metrics; none = public'),

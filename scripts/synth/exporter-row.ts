@@ -35,6 +35,34 @@ const numberIn = (c: Compliance) => (n: number) => (n === 0 ? (c.zeroAsBlank ? '
 /** The latest event ever: the one in the 5-year window, else an older one. */
 const latestDays = (inWindow: number | null, older: number | null) => inWindow ?? older;
 
+/** FNV-1a of the registry ID in [0, 1): a draw that leaves the row's random streams (and so the rest of the sample) as they were. */
+function idFraction(id: string, salt: number): number {
+  let h = 0x811c9dc5 ^ salt;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return (h >>> 0) / 2 ** 32;
+}
+
+const CENTROIDS = [
+  { method: 'ZIP CODE-CENTROID', accuracy: 3000 },
+  { method: 'ZIP CODE-CENTROID', accuracy: '' },
+  { method: 'ZIP+4 CENTROID', accuracy: 200 },
+  { method: 'CENSUS BLOCK/GROUP-1990-CENTROID', accuracy: 1000 },
+  { method: 'PUBLIC LAND SURVEY-SECTION', accuracy: 1600 },
+] as const;
+
+/**
+ * FAC_COLLECTION_METHOD and FAC_ACCURACY_METERS as EPA's file has them: many rows leave both empty,
+ * most others name a precise method; a small share are an area's centroid (about 0.5% in an FRS
+ * extract, ZIP code centroids the most) or a precise-sounding method with a coarse accuracy.
+ */
+function locationQuality(id: string, method: string, accuracy: number): { method: string; accuracy: string | number } {
+  const u = idFraction(id, 1);
+  if (u < 0.006) return CENTROIDS[Math.floor(idFraction(id, 2) * CENTROIDS.length)]!;
+  if (u < 0.009) return { method: 'INTERPOLATION-MAP', accuracy: 2000 };
+  if (u < 0.4) return { method: '', accuracy: '' };
+  return { method, accuracy: u < 0.55 ? '' : accuracy };
+}
+
 /** One exporter CSV line (no newline) for the facility, in the exact 2025 column order (`extra`: see makeFacility). */
 export function exporterLine(f: Facility, asOfMs: number, rng: Rng, extra: Rng): string {
   const v = Array<string>(EXPORTER_COLUMNS_2025.length).fill('');
@@ -60,9 +88,12 @@ export function exporterLine(f: Facility, asOfMs: number, rng: Rng, extra: Rng):
     const pointRng = f.pointOnExtra ? extra : rng;
     set('FAC_LAT', f.point.lat.toFixed(6));
     set('FAC_LONG', f.point.lng.toFixed(6));
-    set('FAC_COLLECTION_METHOD', pointRng.pick(['ADDRESS MATCHING-HOUSE NUMBER', 'INTERPOLATION-PHOTO', 'GPS CODE (PSEUDO RANGE) DIFFERENTIAL', 'ADDRESS MATCHING-STREET CENTERLINE']));
+    const method = pointRng.pick(['ADDRESS MATCHING-HOUSE NUMBER', 'INTERPOLATION-PHOTO', 'GPS CODE (PSEUDO RANGE) DIFFERENTIAL', 'ADDRESS MATCHING-STREET CENTERLINE']);
     set('FAC_REFERENCE_POINT', pointRng.pick(['ENTRANCE POINT OF A FACILITY OR STATION', 'CENTER OF A FACILITY OR STATION', 'PLANT ENTRANCE (GENERAL)', '']));
-    set('FAC_ACCURACY_METERS', pointRng.pick([10, 25, 30, 50, 100, 150]));
+    const accuracy = pointRng.pick([10, 25, 30, 50, 100, 150]);
+    const quality = locationQuality(f.id, method, accuracy);
+    set('FAC_COLLECTION_METHOD', quality.method);
+    set('FAC_ACCURACY_METERS', quality.accuracy);
   }
   set('FAC_DERIVED_ZIP', f.place.zip);
   set('FAC_PERCENT_MINORITY', (rng.next() * 100).toFixed(2));

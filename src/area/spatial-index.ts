@@ -40,6 +40,10 @@ export type SpatialIndex = {
   site: Uint16Array;
   /** Index into `states`. */
   state: Uint16Array;
+  /** How well the point places the facility (src/index/location-quality.ts): FAC_ACCURACY_METERS, NaN when not stated. */
+  locAccuracy: Float32Array;
+  /** FAC_COLLECTION_METHOD as an index into `methods` (0: not stated). */
+  locMethod: Uint8Array;
   /** Position of the facility in registry_id order: the tie-break of every sort. */
   rank: Uint32Array;
   idNum: Float64Array;
@@ -53,6 +57,8 @@ export type SpatialIndex = {
   addrStart: Uint32Array;
   addrBytes: Uint8Array;
   states: string[];
+  /** The collection method words, '' first (./location-quality.ts). */
+  methods: string[];
   stateCode: Map<string, number>;
   /** The cells' 64-bit H3 indexes, upper and lower 32 bits, ascending (see `cellNumber`). */
   cellHi: Uint32Array;
@@ -98,6 +104,10 @@ export type SpatialColumns = {
   /** Index into `states`. */
   state: Uint16Array;
   states: string[];
+  /** FAC_ACCURACY_METERS (NaN: not stated) and FAC_COLLECTION_METHOD as an index into `methods` ('' first). */
+  locAccuracy: Float32Array;
+  locMethod: Uint8Array;
+  methods: string[];
   idNum: Float64Array;
   idLen: Uint8Array;
   idOther: Map<number, string>;
@@ -110,7 +120,7 @@ export type SpatialColumns = {
 };
 
 /** What a facility is, apart from where: score, flags, site facts, state and registry ID. */
-export type FacilityRecord = Pick<SpatialColumns, 'score' | 'flags' | 'site' | 'state' | 'idNum' | 'idLen' | 'idOther'>;
+export type FacilityRecord = Pick<SpatialColumns, 'score' | 'flags' | 'site' | 'state' | 'locAccuracy' | 'locMethod' | 'idNum' | 'idLen' | 'idOther'>;
 /** A facility's fixed-size fields, as columns and the laid-out index both hold them. */
 export type FacilityFields = FacilityRecord & Pick<SpatialColumns, 'lat' | 'lng'>;
 
@@ -121,6 +131,8 @@ export function allocateRecords(n: number): FacilityRecord {
     flags: new Uint8Array(n),
     site: new Uint16Array(n),
     state: new Uint16Array(n),
+    locAccuracy: new Float32Array(n),
+    locMethod: new Uint8Array(n),
     idNum: new Float64Array(n),
     idLen: new Uint8Array(n),
     idOther: new Map(),
@@ -135,6 +147,7 @@ export function allocateColumns(n: number): SpatialColumns {
     lng: new Float64Array(n),
     ...allocateRecords(n),
     states: [],
+    methods: [''],
     nameStart: new Uint32Array(n + 1),
     nameBytes: new Uint8Array(0),
     addrStart: new Uint32Array(n + 1),
@@ -153,6 +166,8 @@ export function copyRecord(dst: FacilityRecord, k: number, src: FacilityRecord, 
   dst.flags[k] = src.flags[p]!;
   dst.site[k] = src.site[p]!;
   dst.state[k] = src.state[p]!;
+  dst.locAccuracy[k] = src.locAccuracy[p]!;
+  dst.locMethod[k] = src.locMethod[p]!;
   dst.idNum[k] = src.idNum[p]!;
   dst.idLen[k] = src.idLen[p]!;
   if (src.idOther.size === 0) return;
@@ -165,6 +180,19 @@ export function copyFacility(dst: FacilityFields, k: number, src: FacilityFields
   dst.lat[k] = src.lat[p]!;
   dst.lng[k] = src.lng[p]!;
   copyRecord(dst, k, src, p);
+}
+
+/**
+ * Stores a facility's location quality at position i: the accuracy (NaN when not stated) and the
+ * method's code in `methods` (0: not stated). EPA's method words are a short closed list; a file
+ * with more than 255 distinct words keeps the first 255 and files the rest as not stated.
+ */
+export function putLocation(c: Pick<SpatialColumns, 'locAccuracy' | 'locMethod' | 'methods'>, codes: Map<string, number>, i: number, accuracy: number | null, method: string | null): void {
+  c.locAccuracy[i] = accuracy ?? NaN;
+  if (!method) return void (c.locMethod[i] = 0);
+  let code = codes.get(method);
+  if (code === undefined && c.methods.length < 256) codes.set(method, (code = c.methods.push(method) - 1));
+  c.locMethod[i] = code ?? 0;
 }
 
 /** Stores `registryId` at position i of the columns' ID arrays. */
@@ -209,6 +237,7 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
 
   const s = allocate(count, cellNames.length, res);
   s.states = src.states;
+  s.methods = src.methods;
   s.stateCode = new Map(src.states.map((st, i) => [st, i]));
   for (let k = 0; k < count; k++) {
     const p = perm[k]!;
@@ -288,6 +317,8 @@ function allocate(count: number, cells: number, res: number): SpatialIndex {
     flags: new Uint8Array(count),
     site: new Uint16Array(count),
     state: new Uint16Array(count),
+    locAccuracy: new Float32Array(count),
+    locMethod: new Uint8Array(count),
     rank: new Uint32Array(count),
     idNum: new Float64Array(count),
     idLen: new Uint8Array(count),
@@ -297,6 +328,7 @@ function allocate(count: number, cells: number, res: number): SpatialIndex {
     addrStart: new Uint32Array(count + 1),
     addrBytes: new Uint8Array(0),
     states: [],
+    methods: [''],
     stateCode: new Map(),
     cellHi: new Uint32Array(cells),
     cellLo: new Uint32Array(cells),

@@ -13,6 +13,9 @@ export type IndexRow = {
   fac_zip: string;
   lat: number | null;
   lng: number | null;
+  /** How well lat/lng place it (./location-quality.ts): FAC_ACCURACY_METERS (null: not stated), FAC_COLLECTION_METHOD ('': not stated). */
+  loc_accuracy_m: number | null;
+  loc_method: string;
   fac_naics: string;
   overall_score: number;
   active_enforcement: 0 | 1;

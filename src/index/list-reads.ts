@@ -11,6 +11,7 @@ export type BriefWithPeers = FacilityBrief & { peers: Peers | null; score_change
 export type PlacedRow = {
   registry_id: string; fac_name: string; fac_street: string; fac_city: string; fac_zip: string; lat: number; lng: number;
   overall_score: number; active_enforcement: number; fac_state: string; site_facts: number;
+  loc_accuracy_m: number | null; loc_method: string | null;
 };
 type RawBrief = Omit<FacilityBrief, 'active_enforcement'> & { active_enforcement: number };
 type StoredPlace = { lat: number | null; lng: number | null };
@@ -84,7 +85,7 @@ export class ListReads {
   /** Every placed facility's place, address, score and flags, in registry_id order; those without coordinates are never in the area search. */
   placed(): IterableIterator<PlacedRow> {
     return this.db
-      .query<PlacedRow, []>('SELECT registry_id, fac_name, fac_street, fac_city, fac_zip, lat, lng, overall_score, active_enforcement, fac_state, site_facts FROM facility WHERE lat IS NOT NULL ORDER BY registry_id')
+      .query<PlacedRow, []>('SELECT registry_id, fac_name, fac_street, fac_city, fac_zip, lat, lng, overall_score, active_enforcement, fac_state, site_facts, loc_accuracy_m, loc_method FROM facility WHERE lat IS NOT NULL ORDER BY registry_id')
       .iterate();
   }
 }

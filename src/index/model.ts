@@ -13,6 +13,9 @@ export const FacilityRow = t.Object({
   /** Null (both) for a facility without usable coordinates. */
   lat: t.Union([t.Number(), t.Null()]),
   lng: t.Union([t.Number(), t.Null()]),
+  /** How well lat/lng place it: FAC_ACCURACY_METERS and FAC_COLLECTION_METHOD (src/index/location-quality.ts); null or absent: not stated. */
+  loc_accuracy_m: t.Optional(t.Union([t.Number(), t.Null()])),
+  loc_method: t.Optional(t.Union([t.String(), t.Null()])),
   fac_naics: t.String(),
   overall_score: t.Integer(),
   active_enforcement: t.Boolean(),

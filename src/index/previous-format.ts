@@ -21,10 +21,12 @@ export type Layout = {
   location: 'required' | 'nullable';
   /** Columns facility.completeness and facility.evidence (what a lookup shows beside the score). Not read by --previous, only checked. */
   beside: boolean;
+  /** Columns facility.loc_accuracy_m and loc_method (how well the coordinates place it). Not read by --previous, only checked. */
+  locationQuality: boolean;
 };
 
-export const CURRENT_LAYOUT: Layout = { format: INDEX_FORMAT, location: 'nullable', beside: true };
-export const LAYOUT_BEFORE: Layout = { format: '10', location: 'required', beside: false };
+export const CURRENT_LAYOUT: Layout = { format: INDEX_FORMAT, location: 'nullable', beside: true, locationQuality: true };
+export const LAYOUT_BEFORE: Layout = { format: '11', location: 'nullable', beside: true, locationQuality: false };
 
 const READABLE = [LAYOUT_BEFORE, CURRENT_LAYOUT];
 /** Tables both layouts have and --previous reads or checks. */
@@ -66,7 +68,8 @@ export function readPreviousIndex(path: string): PreviousIndex {
     // a file that is not the layout its number says would fail in the middle of the build
     const column = (name: string) => db.query<{ notnull: number }, [string]>("SELECT \"notnull\" FROM pragma_table_info('facility') WHERE name = ?").get(name);
     const beside = column('completeness') !== null && column('evidence') !== null;
-    if (!COMMON_TABLES.every((t) => hasTable(db, t)) || beside !== layout.beside || (column('lat')?.notnull === 1) !== (layout.location === 'required')) {
+    const locationQuality = column('loc_accuracy_m') !== null && column('loc_method') !== null;
+    if (!COMMON_TABLES.every((t) => hasTable(db, t)) || beside !== layout.beside || locationQuality !== layout.locationQuality || (column('lat')?.notnull === 1) !== (layout.location === 'required')) {
       throw new PreviousFormatError(`not a format-${format} index (its tables are not that layout's)`);
     }
     const keys = meta('inputs_keys');

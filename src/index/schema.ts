@@ -1,7 +1,7 @@
 import { HISTORY_DDL } from './history-tables/schema';
 
 /**
- * Index format 11, the only one a server reads (an index of another number is refused at open:
+ * Index format 12, the only one a server reads (an index of another number is refused at open:
  * formatRefusal). A file holds `facility` (one slim row per facility: identity, location (NULL for
  * a facility without usable coordinates: served by ID and search, never placed), score components, and `detail`, what a Starter+ lookup shows beyond the row: its programs and the
  * explanation as sentence-template ids and values, or the integer id of a `shared_detail` row many
@@ -16,7 +16,7 @@ import { HISTORY_DDL } from './history-tables/schema';
  * build, search docids `score * 2^32 + rank`: ./search/docids.ts) and `index_meta` (format,
  * info, inputs_keys). Bump INDEX_FORMAT when any of this changes, and retarget ./previous-format.ts.
  */
-export const INDEX_FORMAT = '11';
+export const INDEX_FORMAT = '12';
 
 /**
  * The one sentence a server says about an index of another format, or null for the current one.
@@ -66,7 +66,10 @@ CREATE TABLE facility (
   site_facts INTEGER NOT NULL,
   -- the ECHO fields shown beside the score (./evidence.ts storedEvidenceJson), NULL when there is
   -- nothing to store; in the row, so a Starter+ lookup reads it with everything else
-  evidence TEXT
+  evidence TEXT,
+  -- how well lat/lng place the facility (./location-quality.ts): FAC_ACCURACY_METERS, FAC_COLLECTION_METHOD; NULL when not stated
+  loc_accuracy_m REAL,
+  loc_method TEXT
 ) WITHOUT ROWID;
 -- the score model's inputs (JSON), for reports that explain each component
 CREATE TABLE facility_inputs (registry_id TEXT PRIMARY KEY NOT NULL, score_inputs TEXT NOT NULL) WITHOUT ROWID;

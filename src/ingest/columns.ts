@@ -21,6 +21,8 @@ const FIELD_NAMES = {
   zip: ['faczip', 'facderivedzip'],
   lat: ['faclat'],
   lng: ['faclong', 'faclng'],
+  accuracy_m: ['facaccuracymeters'],
+  collection_method: ['faccollectionmethod'],
   naics: ['facnaicscodes', 'facnaics'],
   qtrs_with_nc: ['facqtrswithnc'],
   history: ['fac3yrcompliancehistory'],

@@ -3,6 +3,7 @@ import { amount, cell, count, upper } from './cells';
 import type { HeaderInfo } from './columns';
 import { evidenceOf, type Evidence } from './evidence-columns';
 import { programsOf } from './program-row';
+import { accuracyMeters } from '../index/location-quality';
 import { Bad, isBlank, parseCount, parseDate } from './values';
 import type { RecordCells } from './record-cells';
 
@@ -19,6 +20,8 @@ export type MappedRow = {
   registry_id: string; fac_name: string; fac_street: string; fac_city: string; fac_state: string; fac_zip: string;
   lat: number | null; lng: number | null; fac_naics: string; inputs: ScoreInputs; days_last_inspection: number | null;
   evidence: Evidence;
+  /** FAC_ACCURACY_METERS (null: blank or absent) and FAC_COLLECTION_METHOD ('' : blank or absent), for a placed facility. */
+  loc_accuracy_m: number | null; loc_method: string;
 };
 export type Rejection = { reason: RejectReason; detail: string; registry_id: string };
 
@@ -126,6 +129,8 @@ export function mapRow(f: RecordCells, header: RowHeader): MappedRow | Rejection
     lat: place === null ? null : place[0],
     lng: place === null ? null : place[1],
     evidence: evidenceOf(f, header.evidence),
+    loc_accuracy_m: place === null ? null : accuracyMeters(cell(f, c.accuracy_m)),
+    loc_method: place === null ? '' : upper(cell(f, c.collection_method).trim()),
     fac_naics: naicsOf(cell(f, c.naics)),
     inputs,
     // blank or NA-like ('NA', 'N/A', '-'): no day count, so no vote for the as-of date (parseCount reads those as 0)

@@ -85,6 +85,9 @@ function drawCover(f: Flow, r: SiteReport, v: SiteReportView): void {
   }
   f.y -= 10;
   if (s.approximate) drawWarning(f, 'APPROXIMATE LOCATION', s.note);
+  // the approximate site has its box above and fictitious data its banner: the other warnings in one box
+  const warnings = r.warnings.filter((w) => w.code !== 'APPROXIMATE_SITE' && w.code !== 'FICTITIOUS_DATA');
+  if (warnings.length > 0) drawWarning(f, 'WARNINGS', warnings.map((w) => w.message).join(' '));
   const facts: [string, string][] = [
     // said once: a site titled by its coordinates gets the decimal form here, and "how" only when it adds to "located by"
     ['Coordinates', s.name || s.address ? `${formatCoordinates(s.lat, s.lng)}  (${s.lat.toFixed(5)}, ${s.lng.toFixed(5)})` : `${s.lat.toFixed(5)}, ${s.lng.toFixed(5)}`],
@@ -108,7 +111,7 @@ function drawCover(f: Flow, r: SiteReport, v: SiteReportView): void {
   const snc = r.findings.filter((g) => g.categories.includes('snc')).length;
   f.paragraph(
     `${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} listed; ${near} within 1/8 mile; ${snc} in significant non-compliance within ${r.search_distances.snc} mi. ` +
-      `${r.unmapped.searched ? `${r.unmapped.facilities.length} without coordinates in the site's ZIP` : 'Facilities without coordinates: not looked for (see the findings pages)'}. This is a records screening, not a Phase I ESA (last page).`,
+      `${r.unmapped.facilities.length} not placed (no coordinates, or an approximate location; see the findings pages)${r.unmapped.searched ? '' : '; facilities without coordinates were not looked for'}. This is a records screening, not a Phase I ESA (last page).`,
     { size: 9.5, bold: true, color: COLORS.navy },
   );
   f.y -= 4;

@@ -50,7 +50,7 @@ export const Site = t.Object({
   approximate: t.Boolean({ description: 'True when located by ZIP centroid: distances are from the ZIP\'s centre, not the property' }),
   name: t.Union([t.String(), t.Null()]),
   address: t.Union([t.String(), t.Null()], { description: 'The address as given, or null' }),
-  zip: t.Union([t.String(), t.Null()], { description: 'ZIP5 of the property, when given or found; null: facilities without coordinates were not looked for' }),
+  zip: t.Union([t.String(), t.Null()], { description: 'ZIP5 of the property: given, from the address, or the ZIP whose centre is nearest the site (the note says which); null when none is known' }),
   matched_registry_id: t.Union([t.String(), t.Null()], { description: 'located_by address: the facility whose index address matched' }),
   note: t.String({ description: 'How the site was located, in one sentence' }),
 });
@@ -69,6 +69,11 @@ const Facility = {
   programs: t.Array(t.String(), { description: 'ECHO programs the facility is in: CAA, CWA, RCRA, SDWA' }),
 };
 
+const LocationQuality = {
+  location_accuracy_m: t.Union([t.Number(), t.Null()], { description: 'FAC_ACCURACY_METERS: the stated accuracy of the coordinates, metres; null when not stated' }),
+  location_method: t.Union([t.String(), t.Null()], { description: 'FAC_COLLECTION_METHOD: how the coordinates were found (EPA Horizontal Collection Method); null when not stated' }),
+};
+
 export const Finding = t.Object({
   registry_id: Facility.registry_id,
   fac_name: Facility.fac_name,
@@ -85,18 +90,23 @@ export const Finding = t.Object({
   active_enforcement: Facility.active_enforcement,
   programs: Facility.programs,
   ...FindingDetail,
+  ...LocationQuality,
 });
 export type Finding = Static<typeof Finding>;
 
 export const UnmappedFacility = t.Object({
   ...Facility,
   categories: t.Array(CategoryKey, { description: 'The categories whose record type it has, adjoining aside (its distance is unknown)' }),
+  zip: t.Union([t.String(), t.Null()], { description: 'ZIP5 of the facility\'s address' }),
+  reason: t.String({ description: '`no coordinates`, or `approximate location (±N m)` (a centroid method or an accuracy coarser than the setting): why it is not placed' }),
+  ...LocationQuality,
 });
 export type UnmappedFacility = Static<typeof UnmappedFacility>;
 
 export const Unmapped = t.Object({
   zip: t.Union([t.String(), t.Null()]),
-  searched: t.Boolean({ description: 'False when there was no ZIP to look in, or the index cannot hold facilities without coordinates' }),
+  zips: t.Array(t.String(), { description: 'The ZIPs looked in: the site\'s and every ZIP whose centre is within the largest search distance plus 2 miles' }),
+  searched: t.Boolean({ description: 'False when there was no ZIP to look in, or the index cannot find facilities without coordinates by ZIP' }),
   note: t.String(),
   facilities: t.Array(UnmappedFacility),
 });
@@ -123,6 +133,10 @@ export const Sources = t.Object({
   not_searched: t.Array(t.Object({ name: t.String(), astm_search_distance: t.String(), why: t.String() })),
 });
 
+export const WARNING_CODES = ['DATA_OLDER_THAN_90_DAYS', 'APPROXIMATE_SITE', 'APPROXIMATE_FACILITY_LOCATIONS', 'UNMAPPED_NOT_SEARCHED', 'FICTITIOUS_DATA'] as const;
+export const Warning = t.Object({ code: t.UnionEnum([...WARNING_CODES]), message: t.String() });
+export type Warning = Static<typeof Warning>;
+
 export const SiteReport = t.Object({
   site: Site,
   search_distances: t.Object(Object.fromEntries(CATEGORY_KEYS.map((k) => [k, t.Number()])) as Record<(typeof CATEGORY_KEYS)[number], ReturnType<typeof t.Number>>, { description: 'The distances searched, miles' }),
@@ -131,6 +145,7 @@ export const SiteReport = t.Object({
   summary: t.Array(SummaryRow),
   sources: Sources,
   dataset: t.Object({ name: t.String(), as_of: t.String(), fictitious: t.Boolean(), score_version: t.String() }),
+  warnings: t.Array(Warning, { description: 'What a reader must know before relying on the report (docs/site-report.md, "Warnings")' }),
 });
 export type SiteReport = Static<typeof SiteReport>;
 

@@ -71,12 +71,12 @@ export function drawFindings(f: Flow, r: SiteReport): void {
 
 /** The facilities in the site's ZIP that have no coordinates (their distance is unknown). */
 export function drawUnmapped(f: Flow, r: SiteReport): void {
-  f.heading('Facilities without coordinates in the site\'s ZIP');
+  f.heading('Facilities not placed: no coordinates, or an approximate location');
   f.paragraph(r.unmapped.note, BODY);
   if (r.unmapped.facilities.length === 0) return;
   f.y -= 4;
   const columns: Column<UnmappedFacility>[] = [
-    { label: 'Facility, address, registry ID', width: 200, boldFirst: true, whole: true, cell: (g) => [g.fac_name || 'Unnamed facility', `${g.fac_street}, ${g.fac_city}, ${g.fac_state} ${g.fac_zip}`, g.registry_id] },
+    { label: 'Facility, address, registry ID', width: 200, boldFirst: true, whole: true, cell: (g) => [g.fac_name || 'Unnamed facility', `${g.fac_street}, ${g.fac_city}, ${g.fac_state} ${g.fac_zip}`, `${g.registry_id} · ${g.reason}`] },
     { label: 'Record types', width: 110, cell: (g) => g.categories.map((c) => CATEGORY_SHORT[c] ?? c).join(', ') || '-' },
     { label: 'Score', width: 40, align: 'right', cell: (g) => String(g.overall_score), color: (g) => scoreBand(g.overall_score).color },
     { label: 'SNC now', width: 34, align: 'center', cell: (g) => yesNo(g.significant_violation) },

@@ -6,29 +6,49 @@ import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary, Location } from '../index/model';
 import { PROGRAM_BITS, SITE_BIT, SITE_FACT_VALUES, siteFactsOfBits } from '../index/site-facts';
 import { CATEGORIES, coverageOf, testOf, type CategoryKey, type CategoryRule, type Coverage } from './categories';
-import { bandIndexOf, bearingDegrees, directionOf, DISTANCE_BANDS, roundBearing, type BandKey } from './compass';
+import { bandIndexOf, bearingDegrees, compassPoint, directionOf, DISTANCE_BANDS, roundBearing, type BandKey } from './compass';
 import { heldFields, programList, siteFactsOfRecord, type SiteFacts } from './facts';
 import type { LocatedSite } from './locate';
-import type { Finding, SiteReport, SummaryRow, UnmappedFacility } from './model';
+import type { Finding, SiteReport, SummaryRow, UnmappedFacility, Warning } from './model';
+import { zip5 } from '../address/address';
+import { approximateLocationReason, APPROXIMATE_LOCATION_METERS, isAreaCentreMethod } from '../index/location-quality';
+import { nearestZip, zipsWithin } from './zip-centres';
 import { sourcesOf } from './sources';
 import { findingDetailOf } from './finding-detail';
 
-/** Where to search from and how far, plus what the report prints about the property. */
-export type SiteQuery = { site: LocatedSite; name: string | null; address: string | null; distances: Record<CategoryKey, number> };
+/**
+ * Where to search from and how far, plus what the report prints about the property.
+ * `approximateMeters`: a facility whose stated accuracy is coarser is never placed (default
+ * APPROXIMATE_LOCATION_METERS); `reportDate` (YYYY-MM-DD, default today, UTC): what the data's age is measured to.
+ */
+export type SiteQuery = {
+  site: LocatedSite; name: string | null; address: string | null; distances: Record<CategoryKey, number>;
+  approximateMeters?: number; reportDate?: string;
+};
+
+/** Miles beyond the largest search distance within which a ZIP's centre puts its unplaced facilities on the list. */
+export const UNMAPPED_ZIP_MARGIN_MILES = 2;
 
 type Searched = { rule: CategoryRule; miles: number; test: (f: SiteFacts) => boolean };
 
 /** The categories this index can search, each with its test and distance. */
-function searchedCategories(index: FacilityIndex, distances: Record<CategoryKey, number>): { searched: Searched[]; coverage: Map<CategoryKey, Coverage> } {
+function searchedCategories(index: FacilityIndex, distances: Record<CategoryKey, number>, approximateSite: boolean): { searched: Searched[]; coverage: Map<CategoryKey, Coverage> } {
   const held = heldFields(index);
-  const coverage = new Map(CATEGORIES.map((c) => [c.key, coverageOf(c, held)]));
+  const coverage = new Map(CATEGORIES.map((c) => [c.key, withheld(c, approximateSite) ? 'not_searched' : coverageOf(c, held)]));
   const searched: Searched[] = [];
   for (const rule of CATEGORIES) {
-    const test = testOf(rule, held);
+    const test = withheld(rule, approximateSite) ? null : testOf(rule, held);
     if (test) searched.push({ rule, miles: distances[rule.key], test });
   }
   return { searched, coverage };
 }
+
+/** A site placed at its ZIP's centre can be a mile from the property: nothing is claimed adjoining it (or on it). */
+function withheld(rule: CategoryRule, approximateSite: boolean): boolean {
+  return approximateSite && rule.key === 'adjoining';
+}
+
+const WITHHELD_NOTE = 'Withheld: the site is placed at the centre of its ZIP, so no facility is claimed on site or adjoining; give lat and lng (or an address the index knows) for them.';
 
 /** Who and where a facility is: the first fields of a finding. */
 function identityOf(row: FacilitySummary) {
@@ -53,14 +73,16 @@ function recordOf(score: number, activeEnforcement: boolean, facts: SiteFacts) {
  * of candidates cost no SQLite read.
  */
 function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): { report: SiteReport; listed: Listed[] } {
-  const { site } = q;
+  const site = withZip(q.site);
   const asOf = index.info.as_of;
-  const { searched, coverage } = searchedCategories(index, q.distances);
-  const list = listed(spatial, site, searched);
+  const approximateSite = site.located_by === 'zip_centroid';
+  const { searched, coverage } = searchedCategories(index, q.distances, approximateSite);
+  const approximateMeters = q.approximateMeters ?? APPROXIMATE_LOCATION_METERS;
+  const { list, approximate } = listed(spatial, site, searched, approximateMeters);
   // counts per (category, band), as numbers while counting: one record per category at the end
   const bandCounts = new Uint32Array(CATEGORIES.length * DISTANCE_BANDS.length);
   for (const { distance, listing } of list) {
-    const band = bandIndexOf(distance);
+    const band = bandOf(distance, approximateSite);
     for (const c of listing.at) bandCounts[c * DISTANCE_BANDS.length + band]!++;
   }
 
@@ -72,7 +94,7 @@ function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQue
       label: c.label,
       search_distance_miles: q.distances[c.key],
       coverage: cov,
-      note: coverageNote(c, cov),
+      note: withheld(c, approximateSite) ? WITHHELD_NOTE : coverageNote(c, cov),
       counts,
       total: Object.values(counts).reduce((a, b) => a + b, 0),
     };
@@ -82,11 +104,13 @@ function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQue
     site: { lat: site.lat, lng: site.lng, located_by: site.located_by, approximate: site.approximate, name: q.name, address: q.address, zip: site.zip, matched_registry_id: site.matched_registry_id, note: site.note },
     search_distances: q.distances,
     findings: [],
-    unmapped: unmappedOf(index, site.zip, searched, asOf),
+    unmapped: unmappedOf(index, spatial, site, searched, asOf, approximate, approximateMeters),
     summary,
-    sources: sourcesOf(index.info, site.located_by === 'zip_centroid', CATEGORIES.filter((c) => coverage.get(c.key) === 'not_searched')),
+    sources: sourcesOf(index.info, approximateSite || site.zip !== null, CATEGORIES.filter((c) => coverage.get(c.key) === 'not_searched' && !withheld(c, approximateSite))),
     dataset: { name: index.info.dataset_name, as_of: asOf, fictitious: index.info.fictitious, score_version: index.info.score_version },
+    warnings: [],
   };
+  report.warnings = warningsOf(report, q.reportDate ?? new Date().toISOString().slice(0, 10));
   return { report, listed: list };
 }
 
@@ -96,6 +120,7 @@ function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQue
  */
 export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery, locations?: Map<string, Location>): SiteReport {
   const { report, listed: list } = siteReportParts(index, spatial, q);
+  const approximateSite = q.site.located_by === 'zip_centroid';
   const findings: Finding[] = new Array(list.length);
   const texts = textsOf(spatial);
   const asOf = index.info.as_of;
@@ -119,7 +144,7 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       fac_zip: address.zip,
       distance_miles: roundMiles(distance),
       bearing_degrees: roundBearing(bearing),
-      direction: directionOf(distance, bearing),
+      direction: approximateSite ? compassPoint(bearing) : directionOf(distance, bearing),
       categories: listing.keys,
       overall_score: spatial.score[p]!,
       significant_violation: (bits & SITE_BIT.significant) !== 0,
@@ -127,6 +152,7 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       programs,
       // the file's IDs and dates are not in the spatial index: one point read of the stored evidence per finding
       ...findingDetailOf(index.evidenceOf(registry_id), asOf),
+      ...locationOf(spatial, p),
     };
   }
   report.findings = findings;
@@ -155,9 +181,13 @@ function bandRecord(counts: Uint32Array, ci: number): Record<BandKey, number> {
  * categories its site-fact bits fall under) is known from its bits, so the walk computes a
  * distance only for those whose latitude is within it, and only those listed are sorted.
  */
-function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searched: readonly Searched[]): Listed[] {
+function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searched: readonly Searched[], approximateMeters: number): { list: Listed[]; approximate: Approximate[] } {
   const out: Listed[] = [];
-  if (searched.length === 0) return out;
+  const approximate: Approximate[] = [];
+  if (searched.length === 0) return { list: out, approximate };
+  // a point at an area's centre, or coarser than the setting, is listed apart (unmapped), never placed
+  const centreMethod = Uint8Array.from(spatial.methods, (m) => (m !== '' && isAreaCentreMethod(m) ? 1 : 0));
+  const { locMethod, locAccuracy } = spatial;
   const maxMiles = Math.max(...searched.map((s) => s.miles));
   const miles = searched.map((s) => s.miles);
   const place = searched.map((s) => CATEGORIES.indexOf(s.rule));
@@ -190,6 +220,10 @@ function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searc
     query,
     (pos, distance) => {
       // within the facility's reach: at least one of its categories is within its distance
+      if (centreMethod[locMethod[pos]!] === 1 || locAccuracy[pos]! > approximateMeters) {
+        approximate.push({ pos, distance });
+        return;
+      }
       const types = typesOf[bitsOf[pos]!]!;
       let set = 0;
       for (let k = 0; k < miles.length; k++) if ((types & (1 << k)) !== 0 && distance <= miles[k]!) set |= 1 << k;
@@ -202,7 +236,31 @@ function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searc
     },
     reachOf,
   );
-  return out.sort((a, b) => a.distance - b.distance || spatial.rank[a.pos]! - spatial.rank[b.pos]!);
+  const order = (a: { pos: number; distance: number }, b: { pos: number; distance: number }) => a.distance - b.distance || spatial.rank[a.pos]! - spatial.rank[b.pos]!;
+  return { list: out.sort(order), approximate: approximate.sort(order) };
+}
+
+/** A facility within the searched distances whose point is too coarse to place it (./location-quality.ts). */
+type Approximate = { pos: number; distance: number };
+
+/** The summary band of a distance; a site at its ZIP's centre claims nothing on site (those count in the first band beyond). */
+function bandOf(distance: number, approximateSite: boolean): number {
+  const band = bandIndexOf(distance);
+  return approximateSite && band === 0 ? 1 : band;
+}
+
+/** The site with a ZIP: when none was given or found, the ZIP whose centre is nearest, which the note says. */
+function withZip(site: LocatedSite): LocatedSite {
+  if (site.zip !== null) return site;
+  const nearest = nearestZip(site.lat, site.lng);
+  if (!nearest) return site;
+  return { ...site, zip: nearest.zip, note: `${site.note} No ZIP was given: ZIP ${nearest.zip} is the one whose centre is nearest the site (${nearest.miles.toFixed(1)} mi, bundled ZIP table).` };
+}
+
+/** A finding's location quality, from the spatial index. */
+function locationOf(spatial: SpatialIndex, p: number): { location_accuracy_m: number | null; location_method: string | null } {
+  const accuracy = spatial.locAccuracy[p]!;
+  return { location_accuracy_m: Number.isNaN(accuracy) ? null : accuracy, location_method: spatial.methods[spatial.locMethod[p]!] || null };
 }
 
 function coverageNote(c: CategoryRule, cov: Coverage): string {
@@ -212,23 +270,75 @@ function coverageNote(c: CategoryRule, cov: Coverage): string {
   return `${c.basis}. ${columns}`;
 }
 
-/** Facilities without coordinates in the site's ZIP, with the categories whose record type they have. */
-function unmappedOf(index: FacilityIndex, zip: string | null, searched: Searched[], asOf: string): SiteReport['unmapped'] {
-  if (zip === null) {
-    return { zip, searched: false, note: 'No ZIP for the site (give a ZIP with the coordinates), so facilities without coordinates were not looked for.', facilities: [] };
-  }
-  const rows = index.unmappedInZip(zip);
-  if (rows === null) {
-    return { zip, searched: false, note: `This index has no search tables to find the facilities of ZIP ${zip} by, so facilities without coordinates were not looked for.`, facilities: [] };
-  }
+/**
+ * The facilities a report cannot place, as database reports list them: those without coordinates
+ * in the site's ZIP and in every ZIP whose centre is within the largest search distance plus
+ * UNMAPPED_ZIP_MARGIN_MILES (found through the search tables), and those within the search
+ * distances whose point is an area's centre or coarser than the setting (from the walk). Each with
+ * its ZIP, why it is not placed and the categories whose record type it has.
+ */
+function unmappedOf(index: FacilityIndex, spatial: SpatialIndex, site: LocatedSite, searched: Searched[], asOf: string, approximate: Approximate[], approximateMeters: number): SiteReport['unmapped'] {
+  const byType = (facts: SiteFacts) => searched.filter((s) => s.rule.key !== 'adjoining' && s.test(facts)).map((s) => s.rule.key);
   const facilities: UnmappedFacility[] = [];
-  for (const summary of rows) {
-    const row = index.getDetail(summary.registry_id);
-    if (!row) continue;
-    const facts = siteFactsOfRecord(row.score_inputs, row.evidence, asOf);
-    // adjoining is a distance, not a record type: with no distance it says nothing
-    facilities.push({ ...identityOf(row), ...recordOf(row.overall_score, row.active_enforcement, facts), categories: searched.filter((s) => s.rule.key !== 'adjoining' && s.test(facts)).map((s) => s.rule.key) });
+  const texts = textsOf(spatial);
+  for (const { pos: p } of approximate) {
+    const address = texts.address(p);
+    const bits = spatial.site[p]!;
+    const facts = siteFactsOfBits(bits);
+    const location = locationOf(spatial, p);
+    facilities.push({
+      registry_id: registryIdAt(spatial, p), fac_name: texts.name(p), fac_street: address.street, fac_city: address.city, fac_state: spatial.states[spatial.state[p]!]!, fac_zip: address.zip,
+      overall_score: spatial.score[p]!, significant_violation: (bits & SITE_BIT.significant) !== 0, active_enforcement: (spatial.flags[p]! & 1) === 1, programs: programList(facts),
+      categories: byType(facts), zip: zip5(address.zip) || null,
+      reason: approximateLocationReason(location.location_accuracy_m, location.location_method, approximateMeters)!,
+      ...location,
+    });
   }
-  const n = facilities.length;
-  return { zip, searched: true, note: `${n} ${n === 1 ? 'facility' : 'facilities'} in ZIP ${zip} without coordinates: their distance from the site is unknown.`, facilities };
+  const maxMiles = Math.max(0, ...searched.map((s) => s.miles));
+  const zips = site.zip === null ? [] : [site.zip, ...zipsWithin(site.lat, site.lng, maxMiles + UNMAPPED_ZIP_MARGIN_MILES).map((z) => z.zip).filter((z) => z !== site.zip)];
+  const placedApart = approximate.length;
+  const apart = placedApart === 0 ? '' : ` ${placedApart} ${placedApart === 1 ? 'facility' : 'facilities'} within the search distances ${placedApart === 1 ? 'has' : 'have'} an approximate location (an area's centre, or coarser than the report's accuracy limit), so ${placedApart === 1 ? 'it is' : 'they are'} listed here, not placed.`;
+  if (zips.length === 0) {
+    return { zip: null, zips, searched: false, note: `No ZIP for the site, so facilities without coordinates were not looked for.${apart}`, facilities };
+  }
+  let found = 0;
+  for (const zip of zips) {
+    const rows = index.unmappedInZip(zip);
+    if (rows === null) {
+      return { zip: site.zip, zips: [], searched: false, note: `This index has no search tables to find facilities by ZIP, so facilities without coordinates were not looked for.${apart}`, facilities };
+    }
+    for (const summary of rows) {
+      const row = index.getDetail(summary.registry_id);
+      if (!row) continue;
+      const facts = siteFactsOfRecord(row.score_inputs, row.evidence, asOf);
+      found++;
+      facilities.push({ ...identityOf(row), ...recordOf(row.overall_score, row.active_enforcement, facts), categories: byType(facts), zip, reason: 'no coordinates', location_accuracy_m: null, location_method: null });
+    }
+  }
+  const others = zips.length - 1;
+  const where = `ZIP ${site.zip}${others === 0 ? '' : ` and the ${others} ${others === 1 ? 'ZIP' : 'ZIPs'} whose centre is within ${roundMiles(maxMiles + UNMAPPED_ZIP_MARGIN_MILES)} mi`}`;
+  return { zip: site.zip, zips, searched: true, note: `${found} ${found === 1 ? 'facility' : 'facilities'} without coordinates in ${where}: their distance from the site is unknown.${apart}`, facilities };
+}
+
+const DAY_MS = 86_400_000;
+/** ASTM E1527-21 expects government records reviewed within 90 days (of their release by the source). */
+export const STALE_DATA_DAYS = 90;
+
+/** What a reader must know before relying on the report, in report order. */
+function warningsOf(r: SiteReport, reportDate: string): Warning[] {
+  const w: Warning[] = [];
+  const age = Math.floor((Date.parse(`${reportDate}T00:00:00Z`) - Date.parse(`${r.dataset.as_of}T00:00:00Z`)) / DAY_MS);
+  if (age > STALE_DATA_DAYS) {
+    w.push({ code: 'DATA_OLDER_THAN_90_DAYS', message: `The data is as of ${r.dataset.as_of}, ${age} days before this report (${reportDate}): older than the 90 days ASTM E1527-21 expects of government records. Facilities may have opened, closed or changed status since.` });
+  }
+  if (r.site.located_by === 'zip_centroid') {
+    w.push({ code: 'APPROXIMATE_SITE', message: `The site is placed at the centre of ZIP ${r.site.zip}, not at the property: distances and directions are approximate, and no facility is claimed on site or adjoining.` });
+  }
+  const coarse = r.unmapped.facilities.filter((f) => f.reason !== 'no coordinates').length;
+  if (coarse > 0) {
+    w.push({ code: 'APPROXIMATE_FACILITY_LOCATIONS', message: `${coarse} ${coarse === 1 ? 'facility' : 'facilities'} within the search distances ${coarse === 1 ? 'is' : 'are'} located only approximately (an area's centre, or a coarse stated accuracy): listed with the unmapped records, not placed.` });
+  }
+  if (!r.unmapped.searched) w.push({ code: 'UNMAPPED_NOT_SEARCHED', message: `Facilities without coordinates were not looked for: ${r.unmapped.note}` });
+  if (r.dataset.fictitious) w.push({ code: 'FICTITIOUS_DATA', message: 'The dataset is a FICTITIOUS sample, not EPA records: nothing in this report describes a real place.' });
+  return w;
 }

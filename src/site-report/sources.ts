@@ -28,7 +28,7 @@ export const ASTM_SOURCES_NOT_IN_ECHO: readonly NotSearched[] = [
   { name: 'Local records (fire, health, building departments) and historical sources (fire insurance maps, aerial photographs, city directories)', astm_search_distance: 'as needed', why: NOT_IN_ECHO },
 ];
 
-/** The `sources` of a report: the dataset (and ZIP centroids when used), the ASTM sources ECHO lacks, and categories this index cannot search. */
+/** The `sources` of a report: the dataset (and the ZIP table when used), the ASTM sources ECHO lacks, and categories this index cannot search. */
 export function sourcesOf(info: IndexInfo, zipCentroids: boolean, unsearchable: readonly CategoryRule[]) {
   const searched: { name: string; as_of: string | null; note: string }[] = [
     {
@@ -37,7 +37,7 @@ export function sourcesOf(info: IndexInfo, zipCentroids: boolean, unsearchable: 
       note: info.fictitious ? 'FICTITIOUS sample data, not EPA records' : 'U.S. EPA ECHO facility records (ECHO exporter)',
     },
   ];
-  if (zipCentroids) searched.push({ name: 'ZIP code centroids (the zipcodes package, bundled)', as_of: null, note: 'Used only to place the site at its ZIP\'s centre' });
+  if (zipCentroids) searched.push({ name: 'ZIP code centroids (the zipcodes package, bundled)', as_of: null, note: 'The site\'s ZIP when not given (or its centre, for a site placed there), and the ZIPs around it searched for facilities without coordinates' });
   const categories: NotSearched[] = unsearchable.map((c) => ({
     name: `${c.label} (${c.columns.join(', ')})`,
     astm_search_distance: `${c.miles} mi (this service's default)`,

@@ -31,7 +31,7 @@ describe('BulkInsert: many rows a statement', () => {
 
 describe('IndexWriter.addRows', () => {
   const row = (id: string): IndexRow => ({
-    registry_id: id, fac_name: `NAME ${id}`, fac_street: '1 MAIN ST', fac_city: 'TOWN', fac_state: 'OH', fac_zip: '44101', lat: 41.5, lng: -81.7,
+    registry_id: id, fac_name: `NAME ${id}`, fac_street: '1 MAIN ST', fac_city: 'TOWN', fac_state: 'OH', fac_zip: '44101', lat: 41.5, lng: -81.7, loc_accuracy_m: null, loc_method: '',
     fac_naics: '332813', overall_score: 90, active_enforcement: 0, baseline: 15, violation_frequency: 15, penalty_severity: 25, recency: 20,
     repeat_offender: 15, score_hash: 'hash', score_inputs_json: '[]', detail: '[0,0,1,2,3]',
     evidence_json: id.endsWith('7') ? '{"caa_history":"____"}' : '', completeness: id.endsWith('3') ? 2 : 1, site_facts: id.endsWith('5') ? 5 : 0,

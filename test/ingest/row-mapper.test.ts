@@ -144,3 +144,17 @@ describe('reading a header', () => {
     expect(readHeader(['REGISTRY_ID', 'FAC_LAT', 'FAC_LONG', 'FAC_QTRS_WITH_NC']).missing).toContain('total_penalties');
   });
 });
+
+describe('how well the coordinates place the facility', () => {
+  it('reads FAC_ACCURACY_METERS as metres and FAC_COLLECTION_METHOD as EPA\'s words, upper case', () => {
+    expect(mapped({ FAC_ACCURACY_METERS: '3000', FAC_COLLECTION_METHOD: 'zip code-centroid' })).toMatchObject({ loc_accuracy_m: 3000, loc_method: 'ZIP CODE-CENTROID' });
+  });
+
+  it.each([['blank', ''], ['not a number', 'about 30'], ['zero', '0']] as const)('an accuracy that is %s is not stated (null), never a rejection', (_why, v) => {
+    expect(mapped({ FAC_ACCURACY_METERS: v, FAC_COLLECTION_METHOD: '' })).toMatchObject({ loc_accuracy_m: null, loc_method: '' });
+  });
+
+  it('a facility without coordinates has no location quality, whatever the columns say', () => {
+    expect(mapped({ FAC_LAT: '', FAC_ACCURACY_METERS: '25', FAC_COLLECTION_METHOD: 'INTERPOLATION-PHOTO' })).toMatchObject({ lat: null, loc_accuracy_m: null, loc_method: '' });
+  });
+});

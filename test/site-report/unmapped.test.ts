@@ -24,12 +24,13 @@ function indexWithUnmapped(rows: FacilityRow[], unmappedIds: string[]): Facility
   return memoryIndex(rows.map((r) => (unmappedIds.includes(r.registry_id) ? { ...r, lat: null, lng: null } : r)));
 }
 
-describe('facilities without coordinates in the site\'s ZIP', () => {
+describe('facilities without coordinates in the site\'s ZIP and the ZIPs around it', () => {
   it('an index with none in the ZIP: searched, and the list is empty', () => {
     const index = memoryIndex(MAPPED);
     expect(index.unmappedInZip('77002')).toEqual([]);
     const r = buildSiteReport(index, buildSpatialIndex(index), { site: site('77002'), name: null, address: null, distances: defaultDistances() });
-    expect(r.unmapped).toEqual({ zip: '77002', searched: true, note: expect.stringContaining('0 facilities in ZIP 77002 without coordinates'), facilities: [] });
+    expect(r.unmapped).toEqual({ zip: '77002', zips: expect.arrayContaining(['77002', '77003']), searched: true, note: expect.stringContaining('0 facilities without coordinates in ZIP 77002 and the'), facilities: [] });
+    expect(r.unmapped.zips[0]).toBe('77002');
   });
 
   it('an index without search tables cannot find a ZIP: unmappedInZip is null and the report says it was not searched, and why', () => {
@@ -39,17 +40,17 @@ describe('facilities without coordinates in the site\'s ZIP', () => {
     const bare = new FacilityIndex(db);
     expect(bare.unmappedInZip('77002')).toBeNull();
     const r = buildSiteReport(bare, buildSpatialIndex(bare), { site: site('77002'), name: null, address: null, distances: defaultDistances() });
-    expect(r.unmapped).toEqual({ zip: '77002', searched: false, note: expect.stringContaining('no search tables'), facilities: [] });
+    expect(r.unmapped).toEqual({ zip: '77002', zips: [], searched: false, note: expect.stringContaining('no search tables'), facilities: [] });
   });
 
-  it('without a ZIP for the site there is nowhere to look, and the report says so', () => {
+  it('without a ZIP for the site and none near it (mid-ocean) there is nowhere to look, and the report says so', () => {
     const index = memoryIndex(MAPPED);
-    const r = buildSiteReport(index, buildSpatialIndex(index), { site: site(null), name: null, address: null, distances: defaultDistances() });
+    const r = buildSiteReport(index, buildSpatialIndex(index), { site: { ...site(null), lat: 0.5, lng: -140 }, name: null, address: null, distances: defaultDistances() });
     expect(r.unmapped.searched).toBe(false);
     expect(r.unmapped.note).toContain('No ZIP for the site');
   });
 
-  it('facilities without coordinates are found through the search tables: those of the ZIP (ZIP+4 included), by registry ID, with their record types', () => {
+  it('facilities without coordinates are found through the search tables: those of the site\'s ZIP (ZIP+4 included) by registry ID, then those of nearby ZIPs, each with its ZIP, reason and record types', () => {
     const index = indexWithUnmapped([...MAPPED, ...UNMAPPED], UNMAPPED.map((r) => r.registry_id));
     expect(index.unmappedInZip('77002')!.map((r) => r.registry_id)).toEqual(['990500000011', '990500000012']);
     expect(index.unmappedInZip('77009')).toEqual([]);
@@ -58,9 +59,10 @@ describe('facilities without coordinates in the site\'s ZIP', () => {
     expect(spatial.count).toBe(MAPPED.length);
     const r = buildSiteReport(index, spatial, { site: site('77002'), name: null, address: null, distances: defaultDistances() });
     expect(r.unmapped.searched).toBe(true);
-    expect(r.unmapped.facilities.map((f) => [f.registry_id, f.categories, f.significant_violation])).toEqual([
-      ['990500000011', [], false],
-      ['990500000012', ['snc', 'rcra_generator'], true],
+    expect(r.unmapped.facilities.map((f) => [f.registry_id, f.zip, f.reason, f.categories, f.significant_violation])).toEqual([
+      ['990500000011', '77002', 'no coordinates', [], false],
+      ['990500000012', '77002', 'no coordinates', ['snc', 'rcra_generator'], true],
+      ['990500000013', '77003', 'no coordinates', [], false],
     ]);
     expect(r.findings.map((f) => f.registry_id)).toEqual(['990500000001', '990500000002']);
   });

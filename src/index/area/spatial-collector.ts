@@ -4,7 +4,7 @@ import type { IndexInfo } from '../model';
 import { writeColumnsFile } from './spatial-columns-file';
 import { indexIdentity } from '../identity';
 import { spatialFilePath, writeSpatialFileAt } from './spatial-file';
-import { AREA_H3_RES, allocateColumns, copyFacility, layoutSpatialIndex, putRegistryId, type SpatialColumns } from '../../area/spatial-index';
+import { AREA_H3_RES, allocateColumns, copyFacility, layoutSpatialIndex, putLocation, putRegistryId, type SpatialColumns } from '../../area/spatial-index';
 import { addressEntry, permuteTexts, TextBytes } from '../../area/text-bytes';
 import { layoutInChildProcess } from './spatial-layout-process';
 
@@ -36,6 +36,7 @@ export class SpatialCollector {
   private names = new TextBytes();
   private addresses = new TextBytes();
   private readonly stateCode = new Map<string, number>();
+  private readonly methodCode = new Map<string, number>();
 
   /** One indexed facility (each registry ID once: what the index writer accepted). */
   add(row: IndexRow): void {
@@ -52,6 +53,7 @@ export class SpatialCollector {
     if (sc === undefined) this.stateCode.set(row.fac_state, (sc = c.states.push(row.fac_state) - 1));
     c.state[i] = sc;
     putRegistryId(c, i, row.registry_id);
+    putLocation(c, this.methodCode, i, row.loc_accuracy_m, row.loc_method);
     c.nameStart[i + 1] = this.names.push(row.fac_name);
     c.addrStart[i + 1] = this.addresses.push(addressEntry(row.fac_street, row.fac_city, row.fac_zip));
   }
@@ -70,6 +72,7 @@ export class SpatialCollector {
     if (!order) return src;
     const c = allocateColumns(this.n);
     c.states = src.states;
+    c.methods = src.methods;
     for (let k = 0; k < this.n; k++) copyFacility(c, k, src, order[k]!);
     c.nameBytes = permuteTexts(order, src.nameStart, src.nameBytes, c.nameStart);
     c.addrBytes = permuteTexts(order, src.addrStart, src.addrBytes, c.addrStart);
@@ -114,8 +117,9 @@ export class SpatialCollector {
     this.cap *= 2;
     const old = this.cols;
     const c = allocateColumns(this.cap);
-    for (const k of ['lat', 'lng', 'score', 'flags', 'site', 'state', 'idNum', 'idLen', 'nameStart', 'addrStart'] as const) (c[k] as Float64Array).set(old[k] as Float64Array);
+    for (const k of ['lat', 'lng', 'score', 'flags', 'site', 'state', 'locAccuracy', 'locMethod', 'idNum', 'idLen', 'nameStart', 'addrStart'] as const) (c[k] as Float64Array).set(old[k] as Float64Array);
     c.states = old.states;
+    c.methods = old.methods;
     c.idOther = old.idOther;
     this.cols = c;
   }

@@ -9,17 +9,18 @@ import type { SpatialColumns } from '../../area/spatial-index';
  * the layout is done. Layout: 8 bytes magic, a uint32 (little-endian) header length, the header as
  * JSON, then each array at an 8-byte-aligned offset in the machine's order.
  */
-const MAGIC = 'FCSCOLS1';
+const MAGIC = 'FCSCOLS2';
 
-const ARRAYS = ['lat', 'lng', 'idNum', 'score', 'nameStart', 'addrStart', 'state', 'site', 'flags', 'idLen', 'nameBytes', 'addrBytes'] as const satisfies readonly (keyof SpatialColumns)[];
+const ARRAYS = ['lat', 'lng', 'idNum', 'score', 'nameStart', 'addrStart', 'state', 'site', 'flags', 'idLen', 'nameBytes', 'addrBytes', 'locAccuracy', 'locMethod'] as const satisfies readonly (keyof SpatialColumns)[];
 type ArrayName = (typeof ARRAYS)[number];
 const TYPES = {
   lat: Float64Array, lng: Float64Array, idNum: Float64Array, score: Int32Array, nameStart: Uint32Array, addrStart: Uint32Array,
   state: Uint16Array, site: Uint16Array, flags: Uint8Array, idLen: Uint8Array, nameBytes: Uint8Array, addrBytes: Uint8Array,
+  locAccuracy: Float32Array, locMethod: Uint8Array,
 } as const satisfies Record<ArrayName, unknown>;
 
 type View = ArrayBufferView & { length: number };
-type Header = { count: number; states: string[]; idOther: [number, string][]; arrays: Record<string, [number, number]> };
+type Header = { count: number; states: string[]; methods: string[]; idOther: [number, string][]; arrays: Record<string, [number, number]> };
 
 /** The used part of each array (the collector's arrays have room to grow). */
 function usedArrays(c: SpatialColumns): Record<ArrayName, View> {
@@ -34,7 +35,7 @@ function usedArrays(c: SpatialColumns): Record<ArrayName, View> {
 
 /** Writes `c` to `path` (array by array, no copy in memory). The caller owns the name: a temp name it removes. */
 export function writeColumnsFile(path: string, c: SpatialColumns): void {
-  writeArrayFile(path, MAGIC, ARRAYS, usedArrays(c), (arrays) => ({ count: c.count, states: c.states, idOther: [...c.idOther], arrays }) satisfies Header);
+  writeArrayFile(path, MAGIC, ARRAYS, usedArrays(c), (arrays) => ({ count: c.count, states: c.states, methods: c.methods, idOther: [...c.idOther], arrays }) satisfies Header);
 }
 
 /** The columns in the file at `path`, every array a view over its memory mapping (file-backed, not heap). */
@@ -64,6 +65,9 @@ export function readColumnsFile(path: string): SpatialColumns {
     site: view('site'),
     state: view('state'),
     states: h.states,
+    locAccuracy: view('locAccuracy'),
+    locMethod: view('locMethod'),
+    methods: h.methods,
     idNum: view('idNum'),
     idLen: view('idLen'),
     idOther: new Map(h.idOther),

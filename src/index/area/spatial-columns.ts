@@ -1,5 +1,5 @@
 import type { FacilityIndex } from '../facility-index';
-import { AREA_H3_RES, allocateColumns, layoutSpatialIndex, putRegistryId, type SpatialColumns, type SpatialIndex } from '../../area/spatial-index';
+import { AREA_H3_RES, allocateColumns, layoutSpatialIndex, putLocation, putRegistryId, type SpatialColumns, type SpatialIndex } from '../../area/spatial-index';
 import { addressEntry, TextBytes } from '../../area/text-bytes';
 
 /** Reads the facility table once, in registry_id order (the primary key's order). */
@@ -7,6 +7,7 @@ export function readSpatialColumns(index: FacilityIndex): SpatialColumns {
   const n = index.placedCount();
   const c = allocateColumns(n);
   const stateCode = new Map<string, number>();
+  const methodCode = new Map<string, number>();
   const rows = index.placedRows();
   const names = new TextBytes();
   const addresses = new TextBytes();
@@ -24,6 +25,7 @@ export function readSpatialColumns(index: FacilityIndex): SpatialColumns {
     if (sc === undefined) stateCode.set(r.fac_state, (sc = c.states.push(r.fac_state) - 1));
     c.state[i] = sc;
     putRegistryId(c, i, r.registry_id);
+    putLocation(c, methodCode, i, r.loc_accuracy_m, r.loc_method);
     c.nameStart[i + 1] = names.push(r.fac_name);
   }
   c.count = count;

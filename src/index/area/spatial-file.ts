@@ -15,7 +15,7 @@ import { MIXED_STATES, type SpatialIndex } from '../../area/spatial-index';
  * refused (and rebuilt from the index) instead of serving run-together names or lost facilities.
  */
 const MAGIC = 'FCSAREA1';
-const FORMAT = 'area-file/3';
+const FORMAT = 'area-file/4';
 
 /** Where an index file's spatial index lives. */
 export function spatialFilePath(indexPath: string): string {
@@ -26,7 +26,7 @@ export function spatialFilePath(indexPath: string): string {
 const ARRAYS = [
   'lat', 'lng', 'cos', 'idNum', 'cellLat', 'cellLng', 'cellCos', 'cellRadius',
   'score', 'rank', 'cellStart', 'cellHi', 'cellLo', 'cellMinScore', 'nameStart', 'addrStart',
-  'state', 'cellState', 'site', 'flags', 'idLen', 'cellActive', 'nameBytes', 'addrBytes',
+  'state', 'cellState', 'site', 'flags', 'idLen', 'cellActive', 'nameBytes', 'addrBytes', 'locAccuracy', 'locMethod',
 ] as const satisfies readonly (keyof SpatialIndex)[];
 type ArrayName = (typeof ARRAYS)[number];
 
@@ -35,6 +35,7 @@ const TYPES = {
   cellCos: Float64Array, cellRadius: Float64Array, score: Int32Array, rank: Uint32Array, cellStart: Uint32Array, cellHi: Uint32Array,
   cellLo: Uint32Array, cellMinScore: Int32Array, state: Uint16Array, cellState: Uint16Array, flags: Uint8Array, idLen: Uint8Array,
   cellActive: Uint8Array, nameStart: Uint32Array, nameBytes: Uint8Array, site: Uint16Array, addrStart: Uint32Array, addrBytes: Uint8Array,
+  locAccuracy: Float32Array, locMethod: Uint8Array,
 } as const satisfies Record<ArrayName, unknown>;
 
 type Header = {
@@ -44,6 +45,7 @@ type Header = {
   count: number;
   cells: number;
   states: string[];
+  methods: string[];
   idOther: [number, string][];
   /** name -> [byte offset, element count] */
   arrays: Record<string, [number, number]>;
@@ -74,7 +76,7 @@ export function writeSpatialFile(path: string, s: SpatialIndex, identity: string
 export function writeSpatialFileAt(path: string, s: SpatialIndex, identity: string): void {
   rmSync(path, { force: true });
   const sums = Object.fromEntries(ARRAYS.map((name) => [name, Bun.hash.crc32(bytesOf(s[name]))]));
-  writeArrayFile(path, MAGIC, ARRAYS, s, (arrays) => ({ format: FORMAT, identity, res: s.res, count: s.count, cells: s.cellLat.length, states: s.states, idOther: [...s.idOther], arrays, sums }) satisfies Header);
+  writeArrayFile(path, MAGIC, ARRAYS, s, (arrays) => ({ format: FORMAT, identity, res: s.res, count: s.count, cells: s.cellLat.length, states: s.states, methods: s.methods, idOther: [...s.idOther], arrays, sums }) satisfies Header);
 }
 
 /** Why a file was not used, for the log line; or the index. */
@@ -136,6 +138,7 @@ export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: numbe
     res: h.res,
     count: h.count,
     states: h.states,
+    methods: h.methods,
     stateCode: new Map(h.states.map((st, i) => [st, i])),
     idOther: new Map(h.idOther),
     buildMs: 0,

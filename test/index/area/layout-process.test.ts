@@ -19,8 +19,8 @@ import type { IndexRow } from '../../../src/index/index-row';
 afterAll(removeTempDirs);
 
 /** The facility columns ingest's companions read. */
-const COMPANION_COLUMNS = 'registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score, active_enforcement, site_facts';
-type CompanionRow = Pick<IndexRow, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip' | 'lat' | 'lng' | 'fac_naics' | 'overall_score' | 'active_enforcement' | 'site_facts'>;
+const COMPANION_COLUMNS = 'registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score, active_enforcement, site_facts, loc_accuracy_m, loc_method';
+type CompanionRow = Pick<IndexRow, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip' | 'lat' | 'lng' | 'fac_naics' | 'overall_score' | 'active_enforcement' | 'site_facts' | 'loc_accuracy_m' | 'loc_method'>;
 /** A companion row as ingest hands it over (what the companions skip left empty). */
 const indexRow = (r: CompanionRow): IndexRow => ({
   ...r, baseline: 0, violation_frequency: 0, penalty_severity: 0, recency: 0, repeat_offender: 0, score_hash: '', score_inputs_json: '', detail: '', evidence_json: '', completeness: 0,

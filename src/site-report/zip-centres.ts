@@ -1,0 +1,56 @@
+import { cosLat, DEG, EARTH_RADIUS_MILES, haversinePre } from '../area/geo';
+
+type ZipCode = { zip: string; latitude: number; longitude: number; country?: string };
+type Centres = { zip: string[]; lat: Float64Array; lng: Float64Array; cos: Float64Array };
+let centres: Centres | undefined;
+
+/**
+ * The bundled `zipcodes` table's 5-digit ZIP centres, by latitude: loaded on the first report that
+ * needs them (a large object literal, slow to load), as ./locate.ts loads it.
+ */
+function table(): Centres {
+  if (centres) return centres;
+  const codes = Object.values((require('zipcodes') as { codes: Record<string, ZipCode> }).codes)
+    .filter((z) => /^\d{5}$/.test(z.zip) && Number.isFinite(z.latitude) && Number.isFinite(z.longitude))
+    .sort((a, b) => a.latitude - b.latitude || (a.zip < b.zip ? -1 : 1));
+  centres = {
+    zip: codes.map((z) => z.zip),
+    lat: Float64Array.from(codes, (z) => z.latitude),
+    lng: Float64Array.from(codes, (z) => z.longitude),
+    cos: Float64Array.from(codes, (z) => cosLat(z.latitude)),
+  };
+  return centres;
+}
+
+/** First position whose latitude is at least `lat`. */
+function lowerBound(lat: Float64Array, v: number): number {
+  let a = 0, b = lat.length;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (lat[m]! < v) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
+/** The ZIPs whose centre lies within `miles` of the point, nearest first, each with its distance. */
+export function zipsWithin(lat: number, lng: number, miles: number): { zip: string; miles: number }[] {
+  const t = table();
+  const dLat = miles / EARTH_RADIUS_MILES / DEG;
+  const cos = cosLat(lat);
+  const out: { zip: string; miles: number }[] = [];
+  for (let i = lowerBound(t.lat, lat - dLat); i < t.lat.length && t.lat[i]! <= lat + dLat; i++) {
+    const d = haversinePre(lat, lng, cos, t.lat[i]!, t.lng[i]!, t.cos[i]!);
+    if (d <= miles) out.push({ zip: t.zip[i]!, miles: d });
+  }
+  return out.sort((a, b) => a.miles - b.miles || (a.zip < b.zip ? -1 : 1));
+}
+
+/** The ZIP whose centre is nearest the point (within 50 miles), or null: the site's ZIP when none was given. */
+export function nearestZip(lat: number, lng: number): { zip: string; miles: number } | null {
+  for (const miles of [5, 50]) {
+    const near = zipsWithin(lat, lng, miles);
+    if (near.length > 0) return near[0]!;
+  }
+  return null;
+}

@@ -58,7 +58,7 @@ export function siteReportRoutes(deps: AppDeps) {
         const { value: req, format } = SITE_INPUT.from(input);
         const site = await locateSite(req, deps.index, locator);
         const reportDate = new Date(deps.clock()).toISOString().slice(0, 10);
-        const query: SiteQuery = { site, name: req.name, address: req.address, distances: req.distances, approximateMeters: deps.config.siteApproximateMeters, reportDate };
+        const query: SiteQuery = { site, name: req.name, address: req.address, distances: req.distances, approximateMeters: deps.config.siteApproximateMeters, reportDate, boundary: req.boundary };
         deps.spatial.require(); // 503 while the area index loads, before a worker is asked
         // every form is made on a render worker (docs/operations.md, "Render pool"); a cached PDF needs none
         const source = renderSourceOf(deps.index, deps.spatial);

@@ -47,8 +47,10 @@ export async function runJob(source: OpenSource, job: RenderJob): Promise<Uint8A
     }
     case 'site-pdf': {
       const { renderSiteReport } = await import('../site-report/document');
-      const report = buildSiteReport(source.index, spatialOf(source), job.query);
-      return renderSiteReport({ report, generated_at: job.now, document_id: job.documentId });
+      // a parcel's map places each dot at its coordinates (a finding's distance is from the boundary)
+      const locations = job.query.boundary ? new Map<string, Location>() : undefined;
+      const report = buildSiteReport(source.index, spatialOf(source), job.query, locations);
+      return renderSiteReport({ report, generated_at: job.now, document_id: job.documentId, locations });
     }
     case 'dossier-pdf': {
       const { renderReport } = await import('../reports/document');

@@ -1,7 +1,11 @@
 import type { HeldFields, SiteFacts } from './facts';
+import { ON_SITE_MILES } from './compass';
+
+/** The categories a request's `search_distances` may set: `on_site` is not a distance (inside the boundary, or within ON_SITE_MILES of a point). */
+export const DISTANCE_KEYS = ['adjoining', 'snc', 'enforcement', 'rcra_tsd', 'rcra_generator', 'tri', 'npdes', 'caa_major'] as const;
 
 /** The record categories a site report searches, in report order. */
-export const CATEGORY_KEYS = ['adjoining', 'snc', 'enforcement', 'rcra_tsd', 'rcra_generator', 'tri', 'npdes', 'caa_major'] as const;
+export const CATEGORY_KEYS = ['on_site', 'adjoining', 'snc', 'enforcement', 'rcra_tsd', 'rcra_generator', 'tri', 'npdes', 'caa_major'] as const;
 export type CategoryKey = (typeof CATEGORY_KEYS)[number];
 
 /** Largest search distance a caller may ask for, in miles (every ASTM federal distance is at most 1). */
@@ -37,8 +41,14 @@ export type CategoryRule = {
 
 export const CATEGORIES: readonly CategoryRule[] = [
   {
-    key: 'adjoining', label: 'Adjoining and nearby facilities', miles: 0.25,
-    basis: 'ASTM E1527-21 adjoining properties: every ECHO facility, whatever its record',
+    key: 'on_site', label: 'On the property', miles: ON_SITE_MILES,
+    basis: 'ASTM E1527-21 subject property: every ECHO facility inside the boundary (a point site: within 0.02 mi of it)',
+    columns: ['REGISTRY_ID', 'FAC_LAT', 'FAC_LONG'],
+    exact: () => true,
+  },
+  {
+    key: 'adjoining', label: 'Adjoining and nearby facilities (off the property)', miles: 0.25,
+    basis: 'ASTM E1527-21 adjoining properties: every ECHO facility off the property, whatever its record, measured from the boundary',
     columns: ['REGISTRY_ID', 'FAC_LAT', 'FAC_LONG'],
     exact: () => true,
   },

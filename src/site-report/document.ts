@@ -4,7 +4,16 @@ import type { PageContent } from '../reports/page-content';
 import { printedTime } from '../reports/text';
 import type { SiteReport } from './model';
 import { drawDisclaimer, drawFindings, drawSources, drawSummary, drawUnmapped, drawWarning } from './pdf-sections';
-import { drawMapLegend, drawRadiusMap, NUMBERED_DOTS } from './radius-map';
+import { drawMapLegend, drawRadiusMap, NUMBERED_DOTS, type MapParcel } from './radius-map';
+import { polygonsOf } from './request';
+import { haversineMiles } from '../area/geo';
+
+/** Largest distance from the site's centre to a vertex of its parcel, miles. */
+function parcelRadius(p: MapParcel): number {
+  let r = 0;
+  for (const rings of p.polygons) for (const ring of rings) for (const [lng, lat] of ring) r = Math.max(r, haversineMiles(p.site.lat, p.site.lng, lat!, lng!));
+  return r;
+}
 
 /** What a site report PDF prints: the report, and the render's own stamp. */
 /**
@@ -12,9 +21,9 @@ import { drawMapLegend, drawRadiusMap, NUMBERED_DOTS } from './radius-map';
  * its cache key). Nothing of the request that rendered it: a cached copy is served to every caller
  * who asks for the same site, name and address within 24 h, and a request ID is the caller's text.
  */
-export type SiteReportView = { report: SiteReport; generated_at: number; document_id: string };
+export type SiteReportView = { report: SiteReport; generated_at: number; document_id: string; locations?: ReadonlyMap<string, { lat: number; lng: number } | null> };
 
-const LOCATED_BY = { coordinates: 'Coordinates given', address: 'Street address, matched offline', zip_centroid: 'ZIP code centre (APPROXIMATE)' } as const;
+const LOCATED_BY = { coordinates: 'Coordinates given', address: 'Street address, matched offline', zip_centroid: 'ZIP code centre (APPROXIMATE)', boundary: 'Parcel boundary (directions from its centre)' } as const;
 
 /** The largest distance actually searched (a category the index cannot search reaches nowhere). */
 function searchedMiles(r: SiteReport): number {
@@ -38,17 +47,20 @@ export async function renderSiteReport(v: SiteReportView): Promise<Uint8Array> {
   drawCover(flow, r, v);
   drawSummary(flow, r);
   flow.newPage();
-  const maxMiles = searchedMiles(r);
+  const parcel: MapParcel | undefined = r.site.boundary && v.locations ? { polygons: polygonsOf(r.site.boundary), site: r.site, locations: v.locations } : undefined;
+  // a parcel's dots are at their distance from its centre, up to the largest distance from its boundary plus its size
+  const maxMiles = searchedMiles(r) + (parcel ? parcelRadius(parcel) : 0);
   flow.heading(`Radius map: ${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} found within ${maxMiles} mi`);
   flow.y -= 6;
-  const crowded = drawRadiusMap(flow, r.findings, maxMiles, Math.min(CONTENT_WIDTH, flow.y - 150), r.site);
+  const crowded = drawRadiusMap(flow, r.findings, maxMiles, Math.min(CONTENT_WIDTH, flow.y - 150), r.site, parcel);
   drawMapLegend(flow, r.findings);
   if (crowded.length) {
     const list = crowded.map((g) => `${r.findings.indexOf(g) + 1}: ${g.distance_miles.toFixed(3)} mi ${g.direction}`).join('; ');
     flow.paragraph(`Too close together to number on the map: ${list}.`, { size: 8, color: COLORS.ink });
   }
   const numbered = r.findings.length > NUMBERED_DOTS ? `the nearest ${NUMBERED_DOTS} are numbered` : 'numbered';
-  flow.paragraph(`Dots are placed by true bearing and great-circle distance from the site (north up, distances to scale in every direction) over county (dashed) and state borders; ${numbered} as in the findings table. Facilities without coordinates cannot be drawn.`, { size: 8, color: COLORS.muted });
+  const from = parcel ? 'the centre of the parcel (outlined; rings are distances from that centre, the findings\' distances are from the boundary)' : 'the site';
+  flow.paragraph(`Dots are placed by true bearing and great-circle distance from ${from} (north up, distances to scale in every direction) over county (dashed) and state borders; ${numbered} as in the findings table. Facilities without coordinates cannot be drawn.`, { size: 8, color: COLORS.muted });
   flow.newPage();
   drawFindings(flow, r);
   flow.y -= 8;

@@ -11,13 +11,13 @@ export const SITE_REPORT_LAYOUT_VERSION = 'site-report-2';
  * The cache key of a site report PDF: the site (already rounded to 5 decimals), the search
  * distances and the index's identity (src/index/identity.ts: a new build is a new key), plus
  * everything else the document prints about the property (name, address, how it was located, ZIP).
- * The accuracy limit is in it too; the report date is not: a cached PDF is the document of its generation day.
+ * The accuracy limit and the parcel are in it too; the report date is not: a cached PDF is the document of its generation day.
  * Keys live in the dossier cache's directory; the layout version keeps them apart from dossiers.
  */
 export function siteReportKey(q: SiteQuery, info: IndexInfo): string {
   const s = q.site;
   const site = [s.lat, s.lng, s.located_by, s.zip, s.matched_registry_id, q.name, q.address];
-  return ReportCache.keyOf([SITE_REPORT_LAYOUT_VERSION, indexIdentity(info), JSON.stringify([site, q.distances, q.approximateMeters ?? null])]);
+  return ReportCache.keyOf([SITE_REPORT_LAYOUT_VERSION, indexIdentity(info), JSON.stringify([site, q.distances, q.approximateMeters ?? null, q.boundary ?? null])]);
 }
 
 /**

@@ -8,11 +8,12 @@ import type { FacilityIndex } from '../index/facility-index';
 import { US_STATE_CODES } from '../shared/us-states';
 import type { FacilitySearch } from '../search/facility-search';
 import type { Site } from './model';
-import type { SiteRequest } from './request';
+import { polygonsOf, type SiteRequest } from './request';
 import { zipRecord, zipsOfCity, type ZipRecord } from '../address/zip-table';
+import { parcelOf } from './boundary';
 
 /** Where a report is drawn from, and how that point was found: the answer's `site`, less what the caller named. */
-export type LocatedSite = Omit<Site, 'name' | 'address'>;
+export type LocatedSite = Omit<Site, 'name' | 'address' | 'boundary'>;
 
 /** The site is taken to 5 decimals (about 1 m): the same site always gives the same report (and cache key). */
 export function roundCoordinate(v: number): number {
@@ -82,6 +83,10 @@ function trailingZip(address: string): string {
  * or the one in the address), which is approximate and says so; else 404 NOT_FOUND naming `address`.
  */
 export async function locateSite(req: SiteRequest, index: FacilityIndex, locator: Geocoder): Promise<LocatedSite> {
+  if (req.boundary && !req.point && !req.address) {
+    const c = parcelOf(polygonsOf(req.boundary)).centre;
+    return { lat: roundCoordinate(c.lat), lng: roundCoordinate(c.lng), located_by: 'boundary', approximate: false, zip: req.zip, matched_registry_id: null, note: 'Located by the boundary given: distances are from the boundary, directions from its centre.' };
+  }
   if (req.point) {
     return { lat: roundCoordinate(req.point.lat), lng: roundCoordinate(req.point.lng), located_by: 'coordinates', approximate: false, zip: req.zip, matched_registry_id: null, note: 'Located by the coordinates given.' };
   }

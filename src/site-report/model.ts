@@ -1,6 +1,7 @@
 import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
-import { CATEGORY_KEYS, MAX_SEARCH_MILES } from './categories';
+import { CATEGORY_KEYS, DISTANCE_KEYS, MAX_SEARCH_MILES } from './categories';
+import { MAX_BOUNDARY_VERTICES } from './boundary';
 import { COMPASS_POINTS, DISTANCE_BANDS } from './compass';
 import { FindingDetail } from './finding-detail';
 
@@ -9,9 +10,17 @@ const CategoryKey = t.UnionEnum([...CATEGORY_KEYS], { description: 'A record cat
 
 /** `search_distances` in a request: any subset of the categories, miles each. */
 export const SearchDistancesIn = t.Object(
-  Object.fromEntries(CATEGORY_KEYS.map((k) => [k, t.Optional(Miles(`Search distance for \`${k}\`, 0 < miles ≤ ${MAX_SEARCH_MILES}`))])) as Record<(typeof CATEGORY_KEYS)[number], ReturnType<typeof Miles>>,
+  Object.fromEntries(DISTANCE_KEYS.map((k) => [k, t.Optional(Miles(`Search distance for \`${k}\`, 0 < miles ≤ ${MAX_SEARCH_MILES}`))])) as Record<(typeof DISTANCE_KEYS)[number], ReturnType<typeof Miles>>,
   { additionalProperties: false, description: 'Overrides of the default search distances (docs/site-report.md); categories left out keep theirs' },
 );
+
+const Position = t.Array(t.Number(), { minItems: 2, maxItems: 2, description: '[longitude, latitude], WGS84' });
+const Ring = t.Array(Position, { minItems: 4, description: 'A closed ring: the first position repeated last' });
+/** A parcel, GeoJSON (RFC 7946), read strictly by ./request.ts checkBoundary. */
+export const Boundary = t.Union([
+  t.Object({ type: t.Literal('Polygon'), coordinates: t.Array(Ring, { minItems: 1 }) }),
+  t.Object({ type: t.Literal('MultiPolygon'), coordinates: t.Array(t.Array(Ring, { minItems: 1 }), { minItems: 1 }) }),
+], { description: `The property's boundary: a GeoJSON Polygon or MultiPolygon, WGS84, at most ${MAX_BOUNDARY_VERTICES} vertices. Distances are then measured from it (inside: 0), directions from its centre` });
 
 /** The request body, for OpenAPI: ./request.ts reads it strictly, naming the field of every problem. */
 export const SiteReportBody = t.Object(
@@ -22,6 +31,7 @@ export const SiteReportBody = t.Object(
     zip: t.Optional(t.String({ pattern: '^[0-9]{5}(-[0-9]{4})?$', description: 'ZIP of the property: where facilities without coordinates are looked for', examples: ['77297'] })),
     name: t.Optional(t.String({ maxLength: 200, description: 'Name of the property, printed on the report', examples: ['Main Avenue lot'] })),
     search_distances: t.Optional(SearchDistancesIn),
+    boundary: t.Optional(Boundary),
   },
   {
     additionalProperties: false,
@@ -39,8 +49,8 @@ export const SiteReportQuery = t.Object(
   { noValidate: true },
 );
 
-export const LocatedBy = t.UnionEnum(['coordinates', 'address', 'zip_centroid'], {
-  description: '`coordinates`: as given. `address`: the coordinates of the facility the index files at that address. `zip_centroid`: the centre of the ZIP (approximate).',
+export const LocatedBy = t.UnionEnum(['coordinates', 'address', 'zip_centroid', 'boundary'], {
+  description: '`boundary`: the centre of the parcel given. `coordinates`: as given. `address`: the coordinates of the facility the index files at that address. `zip_centroid`: the centre of the ZIP (approximate).',
 });
 
 export const Site = t.Object({
@@ -53,6 +63,7 @@ export const Site = t.Object({
   zip: t.Union([t.String(), t.Null()], { description: 'ZIP5 of the property: given, from the address, or the ZIP whose centre is nearest the site (the note says which); null when none is known' }),
   matched_registry_id: t.Union([t.String(), t.Null()], { description: 'located_by address: the facility whose index address matched' }),
   note: t.String({ description: 'How the site was located, in one sentence' }),
+  boundary: t.Union([Boundary, t.Null()], { description: 'The parcel given, or null (a point site)' }),
 });
 export type Site = Static<typeof Site>;
 
@@ -81,9 +92,9 @@ export const Finding = t.Object({
   fac_city: Facility.fac_city,
   fac_state: Facility.fac_state,
   fac_zip: Facility.fac_zip,
-  distance_miles: t.Number({ minimum: 0, description: 'Great-circle (haversine) distance from the site, 3 decimals' }),
+  distance_miles: t.Number({ minimum: 0, description: 'Great-circle (haversine) distance from the site (a parcel: from its boundary, 0 inside), 3 decimals' }),
   bearing_degrees: t.Number({ minimum: 0, maximum: 360, description: 'Initial bearing from the site, degrees from true north, 1 decimal' }),
-  direction: t.UnionEnum([...COMPASS_POINTS, 'on site'], { description: '16-point compass direction from the site; `on site` under 0.02 mi' }),
+  direction: t.UnionEnum([...COMPASS_POINTS, 'on site'], { description: '16-point compass direction from the site (a parcel: from its centre); `on site` inside the parcel, or under 0.02 mi of a point site' }),
   categories: t.Array(CategoryKey, { description: 'Every category the facility is listed under (it is within that category\'s distance)' }),
   overall_score: Facility.overall_score,
   significant_violation: Facility.significant_violation,

@@ -25,11 +25,11 @@ export function drawSummary(f: Flow, r: SiteReport): void {
   const none = r.summary.filter((s) => s.coverage === 'not_searched');
   for (const s of broad) f.paragraph(`* ${s.label}, broadened: ${s.note.replace(/^Broadened: /, '').replace(/ ECHO columns:.*$/, '')}`, NOTE);
   if (none.length) f.paragraph(`Not searched: ${none.map((s) => s.label.toLowerCase()).join(', ')} (the index does not hold the ECHO field). A dash is not a zero.`, NOTE);
-  f.paragraph('Counts are of facilities listed under each category within its search distance; a facility can be counted under several categories. Bands by exact great-circle distance: on site under 0.02 mi, upper bounds inclusive.', NOTE);
+  f.paragraph('Counts are of facilities listed under each category within its search distance; a facility can be counted under several categories. Bands by exact great-circle distance (from the boundary of a parcel): on site inside the parcel or under 0.02 mi of a point site, upper bounds inclusive.', NOTE);
 }
 
 const CATEGORY_SHORT: Record<string, string> = {
-  adjoining: 'adjoining', snc: 'SNC', enforcement: 'enforcement', rcra_tsd: 'RCRA TSD', rcra_generator: 'RCRA generator', tri: 'TRI', npdes: 'NPDES', caa_major: 'CAA major',
+  on_site: 'on site', adjoining: 'adjoining', snc: 'SNC', enforcement: 'enforcement', rcra_tsd: 'RCRA TSD', rcra_generator: 'RCRA generator', tri: 'TRI', npdes: 'NPDES', caa_major: 'CAA major',
 };
 
 const yesNo = (b: boolean) => (b ? 'Yes' : 'No');

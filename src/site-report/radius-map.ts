@@ -1,3 +1,5 @@
+import { haversineMiles } from '../area/geo';
+import { bearingDegrees } from './compass';
 import { rgb, type RGB } from 'pdf-lib';
 import { COLORS, PAGE, type Flow } from '../reports/layout';
 import { DEG } from '../area/geo';
@@ -34,6 +36,9 @@ export function ringsFor(maxMiles: number): { miles: number; label: string }[] {
 /** The nearest findings whose dots carry their row number; more numbers would hide the dots. */
 export const NUMBERED_DOTS = 40;
 
+/** A parcel on the map: its rings, the site's centre, and the findings' coordinates. */
+export type MapParcel = { polygons: number[][][][]; site: { lat: number; lng: number }; locations: ReadonlyMap<string, { lat: number; lng: number } | null> };
+
 /**
  * The radius map, drawn with vector operations only (no tiles, no network): county and state
  * borders (the bundled us-atlas outlines) under the site at the centre, rings at 1/8, 1/4, 1/2 and
@@ -44,7 +49,7 @@ export const NUMBERED_DOTS = 40;
  * away from its dot); a number that finds no such place is left to the call-out list, which the
  * function returns. Draws into a square of `side` points whose top left is at (PAGE.margin, f.y).
  */
-export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: number, side: number, site?: { lat: number; lng: number }): Finding[] {
+export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: number, side: number, site?: { lat: number; lng: number }, parcel?: MapParcel): Finding[] {
   const page = f.page;
   const x0 = PAGE.margin + (PAGE.width - 2 * PAGE.margin - side) / 2;
   const top = f.y;
@@ -73,7 +78,15 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
   page.line(cx, top - 6, cx, top - side + 6, 0.3, COLORS.rule);
   page.line(x0 + 6, cy, x0 + side - 6, cy, 0.3, COLORS.rule);
 
+  // a parcel: its outline, and every dot at its true place from the site's centre (a finding's distance is from the boundary)
+  const place = (lat: number, lng: number) => {
+    const r = haversineMiles(parcel!.site.lat, parcel!.site.lng, lat, lng) * perMile, b = bearingDegrees(parcel!.site.lat, parcel!.site.lng, lat, lng) * DEG;
+    return { x: cx + r * Math.sin(b), y: cy + r * Math.cos(b) };
+  };
+  if (parcel) for (const rings of parcel.polygons) for (const ring of rings) page.polygon(ring.map(([lng, lat]) => { const p = place(lat!, lng!); return [p.x, p.y] as [number, number]; }), { stroke: COLORS.navy, width: 1.2 });
   const at = findings.map((g) => {
+    const where = parcel?.locations.get(g.registry_id);
+    if (where) return place(where.lat, where.lng);
     const r = g.distance_miles * perMile;
     return { x: cx + r * Math.sin(g.bearing_degrees * DEG), y: cy + r * Math.cos(g.bearing_degrees * DEG) };
   });

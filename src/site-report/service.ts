@@ -6,7 +6,10 @@ import type { FacilityIndex } from '../index/facility-index';
 import type { FacilitySummary, Location } from '../index/model';
 import { PROGRAM_BITS, SITE_BIT, SITE_FACT_VALUES, siteFactsOfBits } from '../index/site-facts';
 import { CATEGORIES, coverageOf, testOf, type CategoryKey, type CategoryRule, type Coverage } from './categories';
-import { bandIndexOf, bearingDegrees, compassPoint, directionOf, DISTANCE_BANDS, roundBearing, type BandKey } from './compass';
+import { bandIndexOf, bearingDegrees, compassPoint, DISTANCE_BANDS, ON_SITE_MILES, roundBearing, type BandKey } from './compass';
+import { parcelOf, distanceToParcel, type Parcel } from './boundary';
+import { polygonsOf, type SiteBoundary } from './request';
+import { haversineMiles } from '../area/geo';
 import { heldFields, programList, siteFactsOfRecord, type SiteFacts } from './facts';
 import type { LocatedSite } from './locate';
 import type { Finding, SiteReport, SummaryRow, UnmappedFacility, Warning } from './model';
@@ -24,7 +27,26 @@ import { findingDetailOf } from './finding-detail';
 export type SiteQuery = {
   site: LocatedSite; name: string | null; address: string | null; distances: Record<CategoryKey, number>;
   approximateMeters?: number; reportDate?: string;
+  /** The parcel (docs/site-report.md, "A parcel"): distances from it, directions from `site`. */
+  boundary?: SiteBoundary | null;
 };
+
+/** Where distances are measured from: a point, or a parcel with its bounding circle about the site point (miles). */
+type From = { lat: number; lng: number; parcel: Parcel | null; radius: number };
+
+function fromOf(site: { lat: number; lng: number }, boundary: SiteBoundary | null | undefined): From {
+  if (!boundary) return { lat: site.lat, lng: site.lng, parcel: null, radius: 0 };
+  const parcel = parcelOf(polygonsOf(boundary));
+  let radius = 0;
+  for (const rings of parcel.polygons) for (const ring of rings) for (const [lng, lat] of ring) radius = Math.max(radius, haversineMiles(site.lat, site.lng, lat!, lng!));
+  // a hair more than the farthest vertex: an edge's points are no farther than its ends at parcel scale
+  return { lat: site.lat, lng: site.lng, parcel, radius: radius * (1 + 1e-9) + 1e-9 };
+}
+
+/** On the property: inside the parcel, or within ON_SITE_MILES of a point site. */
+function onSite(from: From, distance: number): boolean {
+  return from.parcel ? distance === 0 : distance < ON_SITE_MILES;
+}
 
 /** Miles beyond the largest search distance within which a ZIP's centre puts its unplaced facilities on the list. */
 export const UNMAPPED_ZIP_MARGIN_MILES = 2;
@@ -45,7 +67,7 @@ function searchedCategories(index: FacilityIndex, distances: Record<CategoryKey,
 
 /** A site placed at its ZIP's centre can be a mile from the property: nothing is claimed adjoining it (or on it). */
 function withheld(rule: CategoryRule, approximateSite: boolean): boolean {
-  return approximateSite && rule.key === 'adjoining';
+  return approximateSite && (rule.key === 'adjoining' || rule.key === 'on_site');
 }
 
 const WITHHELD_NOTE = 'Withheld: the site is placed at the centre of its ZIP, so no facility is claimed on site or adjoining; give lat and lng (or an address the index knows) for them.';
@@ -72,17 +94,18 @@ function recordOf(score: number, activeEnforcement: boolean, facts: SiteFacts) {
  * site facts, score, flag, name and address: src/index/site-facts.ts), so a dense site's thousands
  * of candidates cost no SQLite read.
  */
-function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): { report: SiteReport; listed: Listed[] } {
+function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): { report: SiteReport; listed: Listed[]; from: From } {
   const site = withZip(q.site);
   const asOf = index.info.as_of;
   const approximateSite = site.located_by === 'zip_centroid';
   const { searched, coverage } = searchedCategories(index, q.distances, approximateSite);
   const approximateMeters = q.approximateMeters ?? APPROXIMATE_LOCATION_METERS;
-  const { list, approximate } = listed(spatial, site, searched, approximateMeters);
+  const from = fromOf(site, q.boundary);
+  const { list, approximate } = listed(spatial, from, searched, approximateMeters);
   // counts per (category, band), as numbers while counting: one record per category at the end
   const bandCounts = new Uint32Array(CATEGORIES.length * DISTANCE_BANDS.length);
   for (const { distance, listing } of list) {
-    const band = bandOf(distance, approximateSite);
+    const band = bandOf(distance, onSite(from, distance), approximateSite);
     for (const c of listing.at) bandCounts[c * DISTANCE_BANDS.length + band]!++;
   }
 
@@ -101,7 +124,7 @@ function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQue
   });
 
   const report: SiteReport = {
-    site: { lat: site.lat, lng: site.lng, located_by: site.located_by, approximate: site.approximate, name: q.name, address: q.address, zip: site.zip, matched_registry_id: site.matched_registry_id, note: site.note },
+    site: { lat: site.lat, lng: site.lng, located_by: site.located_by, approximate: site.approximate, name: q.name, address: q.address, zip: site.zip, matched_registry_id: site.matched_registry_id, note: site.note, boundary: q.boundary ?? null },
     search_distances: q.distances,
     findings: [],
     unmapped: unmappedOf(index, spatial, site, searched, asOf, approximate, approximateMeters),
@@ -111,7 +134,7 @@ function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQue
     warnings: [],
   };
   report.warnings = warningsOf(report, q.reportDate ?? new Date().toISOString().slice(0, 10));
-  return { report, listed: list };
+  return { report, listed: list, from };
 }
 
 /**
@@ -119,7 +142,7 @@ function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQue
  * finding's coordinates (the export forms), from the spatial index too.
  */
 export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery, locations?: Map<string, Location>): SiteReport {
-  const { report, listed: list } = siteReportParts(index, spatial, q);
+  const { report, listed: list, from } = siteReportParts(index, spatial, q);
   const approximateSite = q.site.located_by === 'zip_centroid';
   const findings: Finding[] = new Array(list.length);
   const texts = textsOf(spatial);
@@ -144,7 +167,7 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       fac_zip: address.zip,
       distance_miles: roundMiles(distance),
       bearing_degrees: roundBearing(bearing),
-      direction: approximateSite ? compassPoint(bearing) : directionOf(distance, bearing),
+      direction: !approximateSite && onSite(from, distance) ? 'on site' : compassPoint(bearing),
       categories: listing.keys,
       overall_score: spatial.score[p]!,
       significant_violation: (bits & SITE_BIT.significant) !== 0,
@@ -181,7 +204,7 @@ function bandRecord(counts: Uint32Array, ci: number): Record<BandKey, number> {
  * categories its site-fact bits fall under) is known from its bits, so the walk computes a
  * distance only for those whose latitude is within it, and only those listed are sorted.
  */
-function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searched: readonly Searched[], approximateMeters: number): { list: Listed[]; approximate: Approximate[] } {
+function listed(spatial: SpatialIndex, site: From, searched: readonly Searched[], approximateMeters: number): { list: Listed[]; approximate: Approximate[] } {
   const out: Listed[] = [];
   const approximate: Approximate[] = [];
   if (searched.length === 0) return { list: out, approximate };
@@ -214,19 +237,42 @@ function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searc
   };
   // the listing of each set of searched categories (record type and distance both met), made once
   const listings: (Listing | undefined)[] = new Array(1 << searched.length);
-  const query = { lat: site.lat, lng: site.lng, radiusMiles: maxMiles, state: null, activeEnforcement: null };
+  // a parcel: the walk goes from the site point over the reach plus the parcel's bounding circle; the
+  // circle's lower bound (distance to the point less its radius) rules most out before any edge is measured
+  const { parcel, radius } = site;
+  const onAt = searched.findIndex((s) => s.rule.key === 'on_site');
+  const adjoiningAt = searched.findIndex((s) => s.rule.key === 'adjoining');
+  const walkReach = parcel === null ? reachOf : (pos: number) => {
+    const r = reachOf(pos);
+    return r < 0 ? -1 : r + radius;
+  };
+  const query = { lat: site.lat, lng: site.lng, radiusMiles: maxMiles + radius, state: null, activeEnforcement: null };
   eachWithin(
     spatial,
     query,
-    (pos, distance) => {
+    (pos, fromPoint) => {
+      let distance = fromPoint;
+      if (parcel !== null) {
+        const reach = reachOfBits[bitsOf[pos]!]!;
+        if (fromPoint - radius > reach) return;
+        distance = distanceToParcel(parcel, spatial.lat[pos]!, spatial.lng[pos]!);
+        if (distance > reach) return;
+      }
       // within the facility's reach: at least one of its categories is within its distance
       if (centreMethod[locMethod[pos]!] === 1 || locAccuracy[pos]! > approximateMeters) {
         approximate.push({ pos, distance });
         return;
       }
       const types = typesOf[bitsOf[pos]!]!;
+      const on = parcel !== null ? distance === 0 : distance < ON_SITE_MILES;
       let set = 0;
-      for (let k = 0; k < miles.length; k++) if ((types & (1 << k)) !== 0 && distance <= miles[k]!) set |= 1 << k;
+      for (let k = 0; k < miles.length; k++) {
+        if ((types & (1 << k)) === 0) continue;
+        // on site and adjoining part at the property line: adjoining is off it
+        const within = k === onAt ? on : k === adjoiningAt ? !on && distance <= miles[k]! : distance <= miles[k]!;
+        if (within) set |= 1 << k;
+      }
+      if (set === 0) return;
       let listing = listings[set];
       if (listing === undefined) {
         const ks = searched.map((_, k) => k).filter((k) => (set & (1 << k)) !== 0);
@@ -234,7 +280,7 @@ function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searc
       }
       out.push({ pos, distance, bearing: bearingDegrees(site.lat, site.lng, spatial.lat[pos]!, spatial.lng[pos]!), listing });
     },
-    reachOf,
+    walkReach,
   );
   const order = (a: { pos: number; distance: number }, b: { pos: number; distance: number }) => a.distance - b.distance || spatial.rank[a.pos]! - spatial.rank[b.pos]!;
   return { list: out.sort(order), approximate: approximate.sort(order) };
@@ -244,9 +290,8 @@ function listed(spatial: SpatialIndex, site: { lat: number; lng: number }, searc
 type Approximate = { pos: number; distance: number };
 
 /** The summary band of a distance; a site at its ZIP's centre claims nothing on site (those count in the first band beyond). */
-function bandOf(distance: number, approximateSite: boolean): number {
-  const band = bandIndexOf(distance);
-  return approximateSite && band === 0 ? 1 : band;
+function bandOf(distance: number, on: boolean, approximateSite: boolean): number {
+  return on && !approximateSite ? 0 : Math.max(1, bandIndexOf(distance));
 }
 
 /** The site with a ZIP: when none was given or found, the ZIP whose centre is nearest, which the note says. */
@@ -278,7 +323,7 @@ function coverageNote(c: CategoryRule, cov: Coverage): string {
  * its ZIP, why it is not placed and the categories whose record type it has.
  */
 function unmappedOf(index: FacilityIndex, spatial: SpatialIndex, site: LocatedSite, searched: Searched[], asOf: string, approximate: Approximate[], approximateMeters: number): SiteReport['unmapped'] {
-  const byType = (facts: SiteFacts) => searched.filter((s) => s.rule.key !== 'adjoining' && s.test(facts)).map((s) => s.rule.key);
+  const byType = (facts: SiteFacts) => searched.filter((s) => s.rule.key !== 'adjoining' && s.rule.key !== 'on_site' && s.test(facts)).map((s) => s.rule.key);
   const facilities: UnmappedFacility[] = [];
   const texts = textsOf(spatial);
   for (const { pos: p } of approximate) {

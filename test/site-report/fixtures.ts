@@ -118,7 +118,9 @@ export function sectorOf(bearing: number): string {
 export function expectedCategories(t: Traits, miles: number, d: Record<string, number>): string[] {
   const within = (k: string) => miles <= d[k]!;
   const out: string[] = [];
-  if (within('adjoining')) out.push('adjoining');
+  // on the property (a point site: under 0.02 mi) is not adjoining it
+  if (miles < 0.02) out.push('on_site');
+  else if (within('adjoining')) out.push('adjoining');
   if (t.snc && within('snc')) out.push('snc');
   if (t.recentFormal && within('enforcement')) out.push('enforcement');
   if (t.rcra && t.tsdf && within('rcra_tsd')) out.push('rcra_tsd');

@@ -107,7 +107,7 @@ describe('a site placed at its ZIP\'s centre', () => {
   it('the same point given as coordinates claims both', () => {
     const r = report(rows);
     expect(r.findings.map((f) => [f.registry_id, f.categories])).toEqual([
-      ['990600000030', ['adjoining']],
+      ['990600000030', ['on_site']],
       ['990600000031', ['adjoining', 'snc']],
     ]);
     expect(r.warnings.map((w) => w.code)).not.toContain('APPROXIMATE_SITE');

@@ -60,7 +60,7 @@ describe('bad input: 400 or 422 naming the field, never counted', () => {
   it.each([
     ['not JSON', '{"lat": 29.7,', 400, 'Malformed JSON'],
     ['not an object', '[1, 2]', 400, 'JSON object'],
-    ['no site at all', { zip: '77002' }, 400, 'lat and lng, or address'],
+    ['no site at all', { zip: '77002' }, 400, 'lat and lng, address, or boundary'],
     ['lat without lng', { lat: 29.7 }, 400, 'lng is required'],
     ['lng without lat', { lng: -95.3 }, 400, 'lat is required'],
     ['lat as a string', { lat: '29.7', lng: -95.3 }, 400, 'lat must be a number'],
@@ -182,5 +182,37 @@ describe('the findings as CSV and GeoJSON', () => {
       expect(f.geometry.coordinates).toEqual([row.lng!, row.lat!]);
       expect(f.properties.categories.length).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('a parcel over HTTP', () => {
+  const boundary = { type: 'Polygon', coordinates: [[[-95.371, 29.759], [-95.368, 29.759], [-95.368, 29.762], [-95.371, 29.762], [-95.371, 29.759]]] };
+
+  it('a boundary alone locates the site at its centre; distances are from the boundary, on_site inside it, the answer fits its schema', async () => {
+    const res = await post({ boundary });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(Value.Check(SiteReport, body.data)).toBe(true);
+    expect(body.data.site).toMatchObject({ located_by: 'boundary', boundary });
+    const onSite = body.data.findings.filter((f: { categories: string[] }) => f.categories.includes('on_site'));
+    expect(onSite.length).toBeGreaterThan(0);
+    for (const f of onSite) expect(f).toMatchObject({ distance_miles: 0, direction: 'on site' });
+  });
+
+  it('a PDF of a parcel outlines it on the map and says the dots are from its centre', async () => {
+    const { pdfText } = await import('../reports/pdf-tools');
+    const res = await post({ boundary }, { headers: { accept: 'application/pdf' } });
+    expect(res.status).toBe(200);
+    const text = pdfText(new Uint8Array(await res.arrayBuffer()));
+    expect(text).toContain('centre of the parcel (outlined');
+    expect(text).toContain('Parcel boundary');
+  });
+
+  it('an open ring is 422 VALIDATION_ERROR naming boundary, not counted', async () => {
+    const before = await usageOf('platform');
+    const res = await post({ boundary: { type: 'Polygon', coordinates: [boundary.coordinates[0]!.slice(0, 4)] } });
+    expect(res.status).toBe(422);
+    expect((await json(res)).error.message).toContain('boundary coordinates[0] is not closed');
+    expect(await usageOf('platform')).toBe(before);
   });
 });

@@ -63,12 +63,13 @@ describe('the area layout in a child process', () => {
     const dir = tempDir('area-child');
     const c = new SpatialCollector();
     const ids = ['990000000003', 'A-1', '990000000001', '7'];
-    ids.forEach((id, i) => c.add(indexRow({ registry_id: id, fac_name: `NAME ${i} É`, fac_street: `${i} MAIN ST`, fac_city: 'TOWN', fac_state: i % 2 ? 'TX' : 'GU', fac_zip: `7700${i}`, lat: 29 + i, lng: -95 - i, fac_naics: '', overall_score: 40 + i, active_enforcement: (i % 2) as 0 | 1, site_facts: 1 << i })));
+    ids.forEach((id, i) => c.add(indexRow({ registry_id: id, fac_name: `NAME ${i} É`, fac_street: `${i} MAIN ST`, fac_city: 'TOWN', fac_state: i % 2 ? 'TX' : 'GU', fac_zip: `7700${i}`, lat: 29 + i, lng: -95 - i, fac_naics: '', overall_score: 40 + i, active_enforcement: (i % 2) as 0 | 1, site_facts: 1 << i, loc_accuracy_m: i === 1 ? 3000 : null, loc_method: i === 1 ? 'ZIP CODE-CENTROID' : '' })));
     const cols = c.columns();
     writeColumnsFile(join(dir, 'cols'), cols);
     const back = readColumnsFile(join(dir, 'cols'));
     expect(back.count).toBe(4);
-    for (const k of ['lat', 'lng', 'score', 'flags', 'site', 'state', 'idNum', 'idLen'] as const) expect(Array.from(back[k])).toEqual(Array.from(cols[k].subarray(0, 4)));
+    for (const k of ['lat', 'lng', 'score', 'flags', 'site', 'state', 'locAccuracy', 'locMethod', 'idNum', 'idLen'] as const) expect(Array.from(back[k])).toEqual(Array.from(cols[k].subarray(0, 4)));
+    expect(back.methods).toEqual(['', 'ZIP CODE-CENTROID']);
     expect(back.idOther).toEqual(cols.idOther);
     expect(back.states).toEqual(cols.states);
     expect(Buffer.from(back.nameBytes).equals(Buffer.from(cols.nameBytes.subarray(0, cols.nameStart[4]!)))).toBe(true);

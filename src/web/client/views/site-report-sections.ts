@@ -39,7 +39,7 @@ const BANDS: [string, string][] = [
 ];
 const COVERAGE = { searched: 'Searched', broadened: 'Broadened', not_searched: 'Not searched' } as const;
 const SHORT: Record<string, string> = {
-  adjoining: 'adjoining', snc: 'SNC', enforcement: 'enforcement', rcra_tsd: 'RCRA TSD', rcra_generator: 'RCRA generator', tri: 'TRI', npdes: 'NPDES', caa_major: 'CAA major',
+  on_site: 'on site', adjoining: 'adjoining', snc: 'SNC', enforcement: 'enforcement', rcra_tsd: 'RCRA TSD', rcra_generator: 'RCRA generator', tri: 'TRI', npdes: 'NPDES', caa_major: 'CAA major',
 };
 const categories = (keys: string[]) => keys.map((k) => SHORT[k] ?? k).join(', ') || '–';
 

@@ -1,0 +1,124 @@
+import { DEG, EARTH_RADIUS_MILES, haversineMiles } from '../area/geo';
+
+/**
+ * A parcel (request `boundary`, docs/site-report.md "A parcel"): a GeoJSON Polygon or MultiPolygon
+ * in WGS84, kept as rings of unwrapped longitudes (each within 180° of the first vertex, so a
+ * parcel across the antimeridian is one shape) and as great-circle edges (unit vectors), so the
+ * distance of a facility from the parcel is exact on the sphere.
+ */
+export type Parcel = {
+  /** Polygons of rings (the first the outer one), [lng, lat] with unwrapped longitudes. */
+  polygons: number[][][][];
+  /** Longitude every ring is unwrapped around. */
+  lng0: number;
+  /** The parcel's centre (area-weighted), longitude in [-180, 180]: directions are taken from it. */
+  centre: { lat: number; lng: number };
+  /** Largest distance from the centre to a vertex, miles: the bounding circle of the cheap lower bound. */
+  radius: number;
+  vertices: number;
+  /** Edges: start and end as unit vectors, and the unit normal of their great circle (0 for a point edge). */
+  edges: Float64Array;
+};
+
+export const MAX_BOUNDARY_VERTICES = 2000;
+const EDGE = 9;
+
+/** A longitude moved by whole turns to within 180° of `ref`. */
+export function unwrap(lng: number, ref: number): number {
+  return lng - 360 * Math.round((lng - ref) / 360);
+}
+
+function unit(lat: number, lng: number): [number, number, number] {
+  const p = lat * DEG, l = lng * DEG;
+  return [Math.cos(p) * Math.cos(l), Math.cos(p) * Math.sin(l), Math.sin(p)];
+}
+
+/** The parcel of checked rings (./request.ts checkBoundary). */
+export function parcelOf(polygons: number[][][][]): Parcel {
+  const lng0 = polygons[0]![0]![0]![0]!;
+  const uw = polygons.map((rings) => rings.map((ring) => ring.map(([lng, lat]) => [unwrap(lng!, lng0), lat!])));
+  // area-weighted centre on a plane scaled by cos(latitude) at the first vertex: exact enough for a parcel
+  const k = Math.cos(uw[0]![0]![0]![1]! * DEG);
+  let a = 0, cx = 0, cy = 0, vertices = 0;
+  for (const rings of uw) {
+    for (const ring of rings) {
+      vertices += ring.length - 1;
+      for (let i = 0; i + 1 < ring.length; i++) {
+        const [x0, y0] = [ring[i]![0]! * k, ring[i]![1]!], [x1, y1] = [ring[i + 1]![0]! * k, ring[i + 1]![1]!];
+        const cross = x0 * y1 - x1 * y0;
+        a += cross;
+        cx += (x0 + x1) * cross;
+        cy += (y0 + y1) * cross;
+      }
+    }
+  }
+  const first = uw[0]![0]!;
+  const centreUw = Math.abs(a) > 1e-18 ? { lat: cy / (3 * a), lng: cx / (3 * a) / k } : { lat: first[0]![1]!, lng: first[0]![0]! };
+  const centre = { lat: centreUw.lat, lng: unwrap(centreUw.lng, 0) };
+  const edges: number[] = [];
+  let radius = 0;
+  for (const rings of uw) {
+    for (const ring of rings) {
+      for (let i = 0; i + 1 < ring.length; i++) {
+        const [lngA, latA] = ring[i]!, [lngB, latB] = ring[i + 1]!;
+        radius = Math.max(radius, haversineMiles(centre.lat, centre.lng, latA!, lngA!));
+        const A = unit(latA!, lngA!), B = unit(latB!, lngB!);
+        let n = [A[1] * B[2] - A[2] * B[1], A[2] * B[0] - A[0] * B[2], A[0] * B[1] - A[1] * B[0]];
+        const len = Math.hypot(n[0]!, n[1]!, n[2]!);
+        n = len < 1e-15 ? [0, 0, 0] : n.map((v) => v / len);
+        edges.push(...A, ...B, ...n);
+      }
+    }
+  }
+  return { polygons: uw, lng0, centre, radius, vertices, edges: Float64Array.from(edges) };
+}
+
+/** Whether (lat, lng) is inside the parcel (in an outer ring and in none of its holes), by ray casting on unwrapped coordinates. */
+export function insideParcel(p: Parcel, lat: number, lng: number): boolean {
+  const x = unwrap(lng, p.lng0);
+  for (const rings of p.polygons) {
+    if (!inRing(rings[0]!, x, lat)) continue;
+    let hole = false;
+    for (let r = 1; r < rings.length && !hole; r++) hole = inRing(rings[r]!, x, lat);
+    if (!hole) return true;
+  }
+  return false;
+}
+
+function inRing(ring: number[][], x: number, y: number): boolean {
+  let inside = false;
+  for (let i = 0, j = ring.length - 2; i < ring.length - 1; j = i++) {
+    const [xi, yi] = ring[i]!, [xj, yj] = ring[j]!;
+    if (yi! > y !== yj! > y && x < ((xj! - xi!) * (y - yi!)) / (yj! - yi!) + xi!) inside = !inside;
+  }
+  return inside;
+}
+
+/** The angle (radians) between unit vectors, from their chord: accurate at every size. */
+function angleOf(ax: number, ay: number, az: number, bx: number, by: number, bz: number): number {
+  const c = Math.hypot(ax - bx, ay - by, az - bz) / 2;
+  return 2 * Math.asin(c < 1 ? c : 1);
+}
+
+/**
+ * Great-circle distance in miles from (lat, lng) to the parcel: 0 inside, else to the nearest edge
+ * (its nearest point when the foot of the perpendicular lies on the edge, else its nearer end).
+ */
+export function distanceToParcel(p: Parcel, lat: number, lng: number): number {
+  if (insideParcel(p, lat, lng)) return 0;
+  const [px, py, pz] = unit(lat, lng);
+  const e = p.edges;
+  let best = Infinity;
+  for (let i = 0; i < e.length; i += EDGE) {
+    const ax = e[i]!, ay = e[i + 1]!, az = e[i + 2]!, bx = e[i + 3]!, by = e[i + 4]!, bz = e[i + 5]!, nx = e[i + 6]!, ny = e[i + 7]!, nz = e[i + 8]!;
+    const s = px * nx + py * ny + pz * nz;
+    // the foot q = p - s n lies on the arc when it is on the inner side of both ends' planes
+    const qx = px - s * nx, qy = py - s * ny, qz = pz - s * nz;
+    const onArc = (nx !== 0 || ny !== 0 || nz !== 0) &&
+      (ay * qz - az * qy) * nx + (az * qx - ax * qz) * ny + (ax * qy - ay * qx) * nz >= 0 &&
+      (qy * bz - qz * by) * nx + (qz * bx - qx * bz) * ny + (qx * by - qy * bx) * nz >= 0;
+    const angle = onArc ? Math.asin(Math.min(1, Math.abs(s))) : Math.min(angleOf(px, py, pz, ax, ay, az), angleOf(px, py, pz, bx, by, bz));
+    if (angle < best) best = angle;
+  }
+  return best * EARTH_RADIUS_MILES;
+}

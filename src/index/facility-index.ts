@@ -129,8 +129,8 @@ export class FacilityIndex {
     return this.lists.locations(ids);
   }
 
-  /** Facilities without coordinates whose ZIP5 is `zip`, lowest registry ID first; null when this index cannot hold any. */
-  unmappedInZip(zip: string): FacilitySummary[] | null {
+  /** Facilities without coordinates whose ZIP5 is `zip`, lowest registry ID first. */
+  unmappedInZip(zip: string): FacilitySummary[] {
     return this.unmapped.inZip(zip);
   }
 

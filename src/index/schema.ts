@@ -71,6 +71,9 @@ CREATE TABLE facility (
   loc_accuracy_m REAL,
   loc_method TEXT
 ) WITHOUT ROWID;
+-- facilities without coordinates by ZIP5 (a site report's unmapped list looks in dozens of ZIPs): a
+-- few rows in a thousand, so a small index
+CREATE INDEX facility_unplaced_zip ON facility (substr(fac_zip, 1, 5)) WHERE lat IS NULL;
 -- the score model's inputs (JSON), for reports that explain each component
 CREATE TABLE facility_inputs (registry_id TEXT PRIMARY KEY NOT NULL, score_inputs TEXT NOT NULL) WITHOUT ROWID;
 -- normalised street line + state (src/demo/address.ts), for the demo's offline geocoder

@@ -3,28 +3,22 @@ import { SUMMARY_COLUMNS, toSummary, type RawSummary } from './facility-reads';
 import type { FacilitySummary } from './model';
 
 /**
- * Facilities without coordinates, by ZIP (a site report's unmapped list). Asked through the search
- * tables (the ZIP is one of a facility's words), so no request scans `facility`. Null when this
- * index has no search tables to find a ZIP by.
+ * Facilities without coordinates, by ZIP5 (a site report's unmapped list, which looks in every ZIP
+ * around a site): through the partial index `facility_unplaced_zip` (./schema.ts), one small probe
+ * per ZIP whatever the number of placed facilities there.
  */
 export class UnmappedReads {
   private readonly byZip;
 
   constructor(db: Database) {
-    const search = db.query("SELECT 1 AS ok FROM pragma_table_list WHERE name = 'facility_search'").get();
-    this.byZip =
-      !search
-        ? null
-        : db.prepare<RawSummary, [string, string]>(
-            `SELECT ${SUMMARY_COLUMNS} FROM facility_search JOIN search_doc d ON d.docid = facility_search.rowid JOIN facility f ON f.registry_id = d.registry_id
-             WHERE facility_search MATCH ?1 AND f.lat IS NULL AND substr(f.fac_zip, 1, 5) = ?2 ORDER BY f.registry_id`,
-          );
+    this.byZip = db.prepare<RawSummary, [string]>(
+      `SELECT ${SUMMARY_COLUMNS} FROM facility f INDEXED BY facility_unplaced_zip WHERE substr(f.fac_zip, 1, 5) = ?1 AND f.lat IS NULL ORDER BY f.registry_id`,
+    );
   }
 
-  /** Lowest registry ID first; null when the index has no search tables. */
-  inZip(zip: string): FacilitySummary[] | null {
-    if (!this.byZip) return null;
+  /** Lowest registry ID first. */
+  inZip(zip: string): FacilitySummary[] {
     if (!/^\d{5}$/.test(zip)) return [];
-    return this.byZip.all(`"${zip}"`, zip).map(toSummary);
+    return this.byZip.all(zip).map(toSummary);
   }
 }

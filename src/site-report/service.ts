@@ -348,11 +348,7 @@ function unmappedOf(index: FacilityIndex, spatial: SpatialIndex, site: LocatedSi
   }
   let found = 0;
   for (const zip of zips) {
-    const rows = index.unmappedInZip(zip);
-    if (rows === null) {
-      return { zip: site.zip, zips: [], searched: false, note: `This index has no search tables to find facilities by ZIP, so facilities without coordinates were not looked for.${apart}`, facilities };
-    }
-    for (const summary of rows) {
+    for (const summary of index.unmappedInZip(zip)) {
       const row = index.getDetail(summary.registry_id);
       if (!row) continue;
       const facts = siteFactsOfRecord(row.score_inputs, row.evidence, asOf);

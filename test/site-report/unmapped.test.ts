@@ -33,14 +33,14 @@ describe('facilities without coordinates in the site\'s ZIP and the ZIPs around 
     expect(r.unmapped.zips[0]).toBe('77002');
   });
 
-  it('an index without search tables cannot find a ZIP: unmappedInZip is null and the report says it was not searched, and why', () => {
-    const index = memoryIndex(MAPPED);
+  it('needs no search tables: the facility table\'s index of unplaced facilities by ZIP finds them, one probe per ZIP', () => {
+    const index = indexWithUnmapped([...MAPPED, ...UNMAPPED], UNMAPPED.map((r) => r.registry_id));
     const db = connectionOf(index);
     db.exec('DROP TABLE facility_search');
     const bare = new FacilityIndex(db);
-    expect(bare.unmappedInZip('77002')).toBeNull();
-    const r = buildSiteReport(bare, buildSpatialIndex(bare), { site: site('77002'), name: null, address: null, distances: defaultDistances() });
-    expect(r.unmapped).toEqual({ zip: '77002', zips: [], searched: false, note: expect.stringContaining('no search tables'), facilities: [] });
+    expect(bare.unmappedInZip('77002').map((r) => r.registry_id)).toEqual(['990500000011', '990500000012']);
+    const plan = db.query("EXPLAIN QUERY PLAN SELECT registry_id FROM facility f WHERE substr(f.fac_zip, 1, 5) = '77002' AND f.lat IS NULL").all() as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toContain('facility_unplaced_zip');
   });
 
   it('without a ZIP for the site and none near it (mid-ocean) there is nowhere to look, and the report says so', () => {

@@ -30,9 +30,10 @@ describe('site report wording on the bundled sample', () => {
     expect(pdfText(pdf)).not.toContain('`');
   }, 60_000);
 
-  it('the unmapped note says how to give a ZIP in words a page reader can act on', async () => {
+  it('coordinates without a ZIP: the site note says which ZIP was taken and why, in words a page reader can act on', async () => {
     const data = (await json(await report({ lat: 29.76, lng: -95.37 }, 'json'))).data;
-    expect(data.unmapped.note).toBe('No ZIP for the site (give a ZIP with the coordinates), so facilities without coordinates were not looked for.');
+    expect(data.site.note).toMatch(/No ZIP was given: ZIP \d{5} is the one whose centre is nearest the site \(\d+\.\d mi, bundled ZIP table\)\.$/);
+    expect(data.unmapped).toMatchObject({ zip: data.site.zip, searched: true });
   });
 
   it("the PDF's Data line names the sample once as FICTITIOUS", async () => {

@@ -106,7 +106,7 @@ function drawCover(f: Flow, r: SiteReport, v: SiteReportView): void {
     ['Located by', LOCATED_BY[s.located_by]],
     // a ZIP centre's note is in the warning box above
     ...(s.approximate || s.located_by === 'coordinates' ? [] : [['How', s.note] as [string, string]]),
-    ['ZIP code', s.zip ?? 'Not given'],
+    ['ZIP code', s.zip === null ? 'Not given' : s.note.includes('No ZIP was given') ? `${s.zip} (the ZIP whose centre is nearest; none was given)` : s.zip],
     // the sample's name already says FICTITIOUS: the mark is added only to a name that does not
     ['Data', `${r.dataset.name}, as of ${r.dataset.as_of}${r.dataset.fictitious && !/fictitious/i.test(r.dataset.name) ? ' (FICTITIOUS sample)' : ''}; scoring method ${r.dataset.score_version}`],
     ['Generated', `${printedTime(v.generated_at)}, document ${v.document_id}`],

@@ -1,23 +1,18 @@
 import { cosLat, DEG, EARTH_RADIUS_MILES, haversinePre } from '../area/geo';
+import { allZips } from '../address/zip-table';
 
-type ZipCode = { zip: string; latitude: number; longitude: number; country?: string };
 type Centres = { zip: string[]; lat: Float64Array; lng: Float64Array; cos: Float64Array };
 let centres: Centres | undefined;
 
-/**
- * The bundled `zipcodes` table's 5-digit ZIP centres, by latitude: loaded on the first report that
- * needs them (a large object literal, slow to load), as ./locate.ts loads it.
- */
+/** The bundled ZIP table's centres (../address/zip-table.ts), by latitude: made on the first report that needs them. */
 function table(): Centres {
   if (centres) return centres;
-  const codes = Object.values((require('zipcodes') as { codes: Record<string, ZipCode> }).codes)
-    .filter((z) => /^\d{5}$/.test(z.zip) && Number.isFinite(z.latitude) && Number.isFinite(z.longitude))
-    .sort((a, b) => a.latitude - b.latitude || (a.zip < b.zip ? -1 : 1));
+  const codes = allZips().filter((z) => Number.isFinite(z.lat) && Number.isFinite(z.lng)).sort((a, b) => a.lat - b.lat || (a.zip < b.zip ? -1 : 1));
   centres = {
     zip: codes.map((z) => z.zip),
-    lat: Float64Array.from(codes, (z) => z.latitude),
-    lng: Float64Array.from(codes, (z) => z.longitude),
-    cos: Float64Array.from(codes, (z) => cosLat(z.latitude)),
+    lat: Float64Array.from(codes, (z) => z.lat),
+    lng: Float64Array.from(codes, (z) => z.lng),
+    cos: Float64Array.from(codes, (z) => cosLat(z.lat)),
   };
   return centres;
 }

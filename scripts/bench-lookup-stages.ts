@@ -7,8 +7,6 @@
  * left of the whole once the stages are taken away is the framework's part (routing, hooks, context).
  *   npx bun run scripts/bench-lookup-stages.ts [--index var/bench/national.sqlite] [--lookups 20000] [--rounds 7]
  */
-import { Database } from 'bun:sqlite';
-import { Elysia } from 'elysia';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +26,7 @@ import { generateKey } from '../src/access/key-format';
 import { SqliteStateStore } from '../src/state/sqlite-store';
 import { fmt, median, randomIds } from './bench/wrk';
 import { runAsServed } from './bench/in-process-app';
+import { minimalLookupApp } from './bench/minimal-lookup-app';
 
 runAsServed();
 const { values } = parseArgs({ options: { index: { type: 'string' }, lookups: { type: 'string' }, rounds: { type: 'string' } } });
@@ -46,16 +45,7 @@ const parts = processParts(config, Date.now, () => {});
 const app = createApp({ ...parts, config, index, spatial: { require: () => { throw new Error('no area here'); } } as never, store, clock: Date.now, log: () => {} });
 
 // bench-lookup's minimal reference route, in this process
-const db = new Database(indexPath, { readonly: true, strict: true });
-db.exec('PRAGMA query_only = ON; PRAGMA mmap_size = 4294967296; PRAGMA locking_mode = EXCLUSIVE;');
-const byId = db.prepare(
-  `SELECT registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score, active_enforcement,
-     baseline, violation_frequency, penalty_severity, recency, repeat_offender FROM facility WHERE registry_id = ?`,
-);
-const minimal = new Elysia().get('/api/v1/facility/:registry_id', ({ params }) => ({
-  data: byId.get(params.registry_id),
-  meta: { request_id: 'req_0', timestamp: new Date().toISOString(), response_time_ms: 0 },
-}));
+const { app: minimal, byId } = minimalLookupApp(indexPath);
 
 const request = (id: string) => new Request(`http://localhost/api/v1/facility/${id}`, { headers: { 'x-api-key': k.key } });
 const caller = await authenticate(store, { apiKey: k.key, authorization: null });

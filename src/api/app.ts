@@ -21,6 +21,8 @@ import { siteReportRoutes } from './site-report';
 import { statusRoutes } from './status';
 import { watchlistRoutes } from './watchlists';
 import { webRoutes } from './web';
+import { FacilitySearch } from '../search/facility-search';
+import { offlineLocator } from '../site-report/locate';
 
 /**
  * Composes the service from its parts, all passed in through `deps` (src/api/deps.ts): the index, the
@@ -30,6 +32,10 @@ import { webRoutes } from './web';
  */
 export function createApp(deps: AppDeps) {
   const app: Elysia = new Elysia();
+  // One word search and one offline locator per index, shared by the routes that read addresses
+  // (null search: the index has no search tables, and those routes say so).
+  const search = FacilitySearch.open(deps.index);
+  const locator = offlineLocator(deps.index, search);
   const routes = () => app.routes.map((r) => ({ method: r.method, path: r.path }));
   return app
     .use(requestContext)
@@ -46,15 +52,15 @@ export function createApp(deps: AppDeps) {
     // always answer small and so pay nothing for it (src/api/http/compression.ts)
     .use(compression(deps.config.compressMinBytes))
     .use(historyRoutes(deps))
-    .use(areaRoutes(deps))
+    .use(areaRoutes(deps, locator))
     .use(portfolioRoutes(deps))
-    .use(searchRoutes(deps))
+    .use(searchRoutes(deps, search))
     .use(reportRoutes(deps))
-    .use(siteReportRoutes(deps))
+    .use(siteReportRoutes(deps, locator))
     .use(watchlistRoutes(deps))
     .use(accountRoutes(deps))
     .use(keyPlanRoutes(deps))
-    .use(demoRoutes(deps))
+    .use(demoRoutes(deps, search))
     .use(webRoutes(deps));
 }
 

@@ -2,8 +2,8 @@ import { Elysia } from 'elysia';
 import type { AppDeps } from './deps';
 import { apiKeyAuth, apiKeyErrors, inputCheck, type ApiKeyRoute } from './http/api-key-auth';
 import { AppError } from '../errors';
-import { FacilitySearch } from '../search/facility-search';
-import { locatePlace, offlineLocator } from '../site-report/locate';
+import { locatePlace } from '../site-report/locate';
+import type { Geocoder } from '../demo/geocoder';
 import { exportableInput } from './http/exportable';
 import { listResponses } from '../exports/response';
 import { answerIn } from './http/answer-in';
@@ -36,9 +36,8 @@ const PLACE_QUERY = inputCheck(['VALIDATION_ERROR'], ({ request }) => {
 const PLACE: ApiKeyRoute = { endpoint: 'area', input: PLACE_QUERY, counted: false };
 const PLACE_ERRORS = apiKeyErrors(PLACE, 'NOT_FOUND');
 
-export function areaRoutes(deps: AppDeps) {
+export function areaRoutes(deps: AppDeps, locator: Geocoder) {
   const release = releaseTag(deps.index.info);
-  const locator = offlineLocator(deps.index, FacilitySearch.open(deps.index));
   const dataset = datasetMeta(deps.index.info);
   return new Elysia({ name: 'area-routes' })
     .use(apiKeyAuth(deps))

@@ -10,11 +10,11 @@ import { DemoExamplesResponse, DemoQuery, DemoResponse } from '../demo/model';
 import { demoExamples, type DemoExample } from '../demo/examples';
 import { offlineGeocoder } from '../demo/offline-geocoder';
 import { searchFallbackGeocoder } from '../demo/search-fallback';
-import { FacilitySearch } from '../search/facility-search';
+import type { FacilitySearch } from '../search/facility-search';
 import { demoLookup } from '../demo/service';
 
 /** The public demo lookup by street address, 5 per IP per rolling hour (docs/demo.md). */
-export function demoRoutes(deps: AppDeps) {
+export function demoRoutes(deps: AppDeps, search: FacilitySearch | null) {
   // Built now, so a bad trusted-proxy CIDR stops the service at start, not at the first request.
   const clientOf = clientResolver(deps.config.trustedProxies);
   const peerOf = deps.peerAddress ?? socketPeer;
@@ -22,7 +22,6 @@ export function demoRoutes(deps: AppDeps) {
   const external = deps.geocoder ?? (geocoderUrl ? censusGeocoder({ url: geocoderUrl, benchmark: geocoderBenchmark, timeoutMs: geocoderTimeoutMs }) : null);
   // The index's own addresses first: exact, then through the search index (unambiguous matches
   // only), both local, so the prospect's address leaves this box only when the index cannot answer.
-  const search = FacilitySearch.open(deps.index);
   const local = [offlineGeocoder(deps.index), ...(search ? [searchFallbackGeocoder(deps.index, search)] : [])];
   const geocoder = geocoderChain([...local, ...(external ? [external] : [])], (name, e) =>
     deps.log({ level: 'warn', msg: 'geocoder failed; falling back', geocoder: name, error: e instanceof Error ? e.message : String(e) }),

@@ -8,16 +8,15 @@ import { answerIn } from './http/answer-in';
 import { bulkyJsonResponse } from './http/json-response';
 import { datasetMeta } from '../shared/envelope';
 import { metaFor } from './http/request-context';
-import { FacilitySearch } from '../search/facility-search';
+import type { FacilitySearch } from '../search/facility-search';
 import { SearchFacility, SearchQuery, SearchResponse } from '../search/model';
 import { parseSearchQuery } from '../search/query';
 import { searchFacilities } from '../search/service';
 import { listTag, notModified, releaseTag } from './http/conditional';
 
 /** `GET /api/v1/search`: facilities by words of their name, street, city or ZIP (docs/search.md). */
-export function searchRoutes(deps: AppDeps) {
+export function searchRoutes(deps: AppDeps, search: FacilitySearch | null) {
   // null when the index's search tables are missing (src/index/search-tables/file.ts): every search is then a 503.
-  const search = FacilitySearch.open(deps.index);
   // The query is read strictly (422 naming each bad parameter; a cursor is checked against this
   // index) by the pipeline's input step: after authentication, before counting.
   const SEARCH_QUERY = exportableInput(['VALIDATION_ERROR'], ({ request }) => {

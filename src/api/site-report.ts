@@ -10,10 +10,10 @@ import { pdfResponse } from './http/pdf-response';
 import { datasetMeta } from '../shared/envelope';
 import { metaFor } from './http/request-context';
 import { parseJson, readJsonText } from '../portfolio/body';
-import { FacilitySearch } from '../search/facility-search';
 import { exportSiteReport, siteReportKey } from '../site-report/export';
 import { refuseIfUnchanged, weakTag } from './http/conditional';
-import { locateSite, offlineLocator } from '../site-report/locate';
+import { locateSite } from '../site-report/locate';
+import type { Geocoder } from '../demo/geocoder';
 import { SiteReportBody, SiteReportQuery, SiteReportResponse } from '../site-report/model';
 import { checkSiteRequest } from '../site-report/request';
 import type { SiteQuery } from '../site-report/service';
@@ -47,8 +47,7 @@ function documentedResponses(): OpenAPIV3.ResponsesObject {
 }
 
 /** `POST /api/v1/site-report` (Platform and Enterprise): EPA ECHO facilities around a property (docs/site-report.md). */
-export function siteReportRoutes(deps: AppDeps) {
-  const locator = offlineLocator(deps.index, FacilitySearch.open(deps.index));
+export function siteReportRoutes(deps: AppDeps, locator: Geocoder) {
   const dataset = datasetMeta(deps.index.info);
   return new Elysia({ name: 'site-report-routes' })
     .use(apiKeyAuth(deps))

@@ -16,8 +16,8 @@ const EventParam = t.Object({ id: t.String({ pattern: '^wl_[0-9a-f]{16}$' }), ev
 /** Managing lists is housekeeping: never counted (docs/api.md). Polling `/changes` returns facility data and counts. */
 const MANAGE: ApiKeyRoute = { endpoint: 'watchlists', counted: false };
 /**
- * Create and change take a JSON object of at most 512 KiB: 10,000 IDs (the largest list) take
- * about 180 KiB, pretty-printed under 300 KiB.
+ * Create and change take a JSON object of at most 512 KiB: room for the largest list (10,000
+ * twelve-digit IDs), pretty-printed too.
  */
 const BODY = jsonObjectBody(512 * 1024, 'a watchlist of 10,000 IDs needs under 300 KiB');
 const writeInput = (change: boolean) => inputCheck(['INVALID_BODY', 'PAYLOAD_TOO_LARGE', 'VALIDATION_ERROR'], (ctx) => checkWatchlistBody(BODY.input.check(ctx), change));

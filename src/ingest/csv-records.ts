@@ -3,7 +3,7 @@ import { TruncatedFileError } from './errors';
 /**
  * One CSV record and the 1-based physical line it starts on. `unterminated`: the file's last record,
  * which had no final newline (a cut-off file looks like this). A record without a quote keeps its
- * text and is split only when asked (`fields`): ingest reads ~40 of the exporter's ~135 cells through
+ * text and is split only when asked (`fields`): ingest reads a minority of the exporter's cells through
  * RecordCells (record-cells.ts), and a string per cell was most of the reader's cost and garbage.
  */
 export class CsvRecord {
@@ -31,7 +31,7 @@ export async function* csvRecords(chunks: AsyncIterable<Uint8Array>): AsyncGener
 }
 
 /**
- * The same records, one array per input chunk: a consumer awaits once per chunk (~1 MB), not once per
+ * The same records, one array per input chunk: a consumer awaits once per chunk, not once per
  * record, which at 3.2M rows is most of the cost of an async generator.
  */
 export async function* csvBatches(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<CsvRecord[]> {

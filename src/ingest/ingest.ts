@@ -55,7 +55,7 @@ export type IngestOptions = {
 };
 
 /**
- * 64 MB of input (about 100,000 exporter rows): below it the search fill is short and one file is
+ * 64 MB of input: below it the search fill is short and one file is
  * simpler to carry (the bundled sample, tests); EPA's national file is far larger.
  */
 export const SEARCH_FILE_FROM = 64 * 1024 * 1024;

@@ -1,8 +1,8 @@
 import type { CsvRecord } from './csv-records';
 
 /**
- * The cells of one CSV record, each made into a string only when read: the row mapper reads ~40 of the
- * exporter's ~135 columns, and a string per cell (what `split` gives) made garbage of every cell not read.
+ * The cells of one CSV record, each made into a string only when read: the row mapper reads a minority of the
+ * exporter's columns, and a string per cell (what `split` gives) made garbage of every cell not read.
  * For a record without quotes, one pass over its text finds where every field ends; a quoted record
  * (rare) is read from its parsed fields. `raw(i)` is always what `record.fields[i]` is.
  *

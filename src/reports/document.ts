@@ -7,6 +7,7 @@ import { printedTime } from './text';
 import { drawScoreTrend } from './score-chart';
 import { drawEvidence } from './evidence-section';
 import { drawAbout, drawBreakdown, drawHistory, drawRecord, scoreColor } from './sections';
+import { ordinal, peerStanding } from '../shared/peer-words';
 
 
 export function formatCoordinates(lat: number, lng: number): string {
@@ -45,7 +46,7 @@ function drawMasthead(f: Flow, v: ReportView): void {
 }
 
 
-/** "Tied with 59% of peers at the top score, of 1,204 facilities, NAICS 332813", or why there is no comparison. */
+/** "Tied with N% of peers at the top score, of M facilities, NAICS code", or why there is no comparison. */
 export function peersLine(v: ReportView): string {
   const p = v.peers;
   if (p === null) return v.fac_naics ? 'No peer group' : 'No NAICS code, no peer group';
@@ -54,24 +55,6 @@ export function peersLine(v: ReportView): string {
   // shares read right where ties make a percentile read wrong (a 100 at the 59th, a 99 at the 19th)
   if (p.share_scoring_better !== null && p.share_tied !== null) return `${peerStanding(p.share_scoring_better, p.share_tied)}, of ${group}`;
   return `Ranks at the ${ordinal(p.percentile)} percentile of ${group} (ties count half)`;
-}
-
-/** A share as a whole percent, "<1%" for a small share that is not none. */
-function percent(share: number): string {
-  return share > 0 && share < 0.005 ? '<1%' : `${Math.round(100 * share)}%`;
-}
-
-/** "Tied with 59% of peers at the top score", or "12% of peers score better; tied with 5%" (the web page's words). */
-function peerStanding(better: number, tied: number): string {
-  if (better === 0) return `Tied with ${percent(tied)} of peers at the top score`;
-  return `${percent(better)} of peers score better; tied with ${percent(tied)}`;
-}
-
-/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st... */
-function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${suffix}`;
 }
 
 function drawIdentity(f: Flow, v: ReportView): void {

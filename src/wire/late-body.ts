@@ -8,7 +8,7 @@ export const PLAIN_BODY_MAX = 12 * 1024;
 /**
  * A response body for `bytes` that goes out in one write however late it comes. A counted call
  * answers after the usage ledger's commit, one event-loop turn after the request arrived, and Bun
- * 1.4.5 writes a byte or text body of 15 KiB or more that comes that late without corking the
+ * 1.4.5 writes a larger byte or text body that comes that late without corking the
  * socket: one `send` per header fragment (dozens for a PDF attachment's headers), which on loopback
  * made a cached site report take several times a cached dossier. A
  * ReadableStream that already holds the whole body is written corked: one `send` (two past the

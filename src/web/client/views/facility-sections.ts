@@ -2,6 +2,7 @@ import { getJson } from '../api';
 import { historyChart } from '../charts';
 import { fmtInt, fmtUsd, h, notice, put } from '../dom';
 import { failureNotice, loading } from './common';
+import { ordinal, peerStanding } from '../../../shared/peer-words';
 
 export type Program = {
   status?: string | null;
@@ -66,24 +67,6 @@ export function peersSection(v: unknown): HTMLElement {
         ? `${peerStanding(p.share_scoring_better, p.share_tied)}, among ${group}.`
         : `Ranks at the ${ordinal(p.percentile)} percentile of ${group}; facilities with the same score count half.`;
   return section('Industry peers', id, h('p', { class: 'peers' }, `${rank} Their median score is ${p.median_score}.`));
-}
-
-/** A share as a whole percent, "<1%" for a small share that is not none. */
-function percent(share: number): string {
-  return share > 0 && share < 0.005 ? '<1%' : `${Math.round(100 * share)}%`;
-}
-
-/** "Tied with 59% of peers at the top score", or "12% of peers score better; tied with 5%". */
-export function peerStanding(better: number, tied: number): string {
-  if (better === 0) return `Tied with ${percent(tied)} of peers at the top score`;
-  return `${percent(better)} of peers score better; tied with ${percent(tied)}`;
-}
-
-/** 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st... */
-export function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${suffix}`;
 }
 
 export function programsSection(v: unknown): HTMLElement {

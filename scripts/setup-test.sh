@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs beyond npm packages: real redis-server, poppler (pdftotext),
-# qpdf, sqlite3, faketime, gdal-bin, chromium, podman and runc from Debian. Idempotent and quick when they are already there.
+# qpdf, sqlite3, faketime, gdal-bin, chromium, podman, runc and uidmap from Debian. Idempotent and quick when they are already there.
 set -euo pipefail
 need=()
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
@@ -17,6 +17,8 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 # (test/container). runc, because crun cannot start containers on hosts with cgroups in hybrid mode.
 command -v podman >/dev/null 2>&1 || need+=(podman)
 command -v runc >/dev/null 2>&1 || need+=(runc)
+# newuidmap/newgidmap: an unprivileged user runs the container steps with rootless podman (test/container).
+command -v newuidmap >/dev/null 2>&1 || need+=(uidmap)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup-test: installing ${need[*]}" >&2
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -4,16 +4,13 @@ import { join } from 'node:path';
 import { binary, ROOT } from '../binary/support';
 import { freePort } from '../support/redis-server';
 import { removeTempDirs, tempDir } from '../support/temp-dir';
+import { containerBlocks } from './podman';
 
 // docs/operations.md's container steps, run as a reader would paste them, on this host: as root
-// without sudo, with podman. The block's ${VAR:-default}s let the test name its own image,
+// without sudo, with podman (docs-steps-rootless.test.ts runs them as an unprivileged user). The block's ${VAR:-default}s let the test name its own image,
 // container and port and use the test's binary in place of dist/facility-score.
 const id = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 const env = { IMAGE: `localhost/fcs-docs-steps:${id}`, NAME: `fcs-docs-${id}` };
-
-export function containerBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```sh container\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-}
 
 afterAll(() => {
   Bun.spawnSync(['podman', 'rm', '--force', '--time', '0', env.NAME]);
@@ -31,7 +28,7 @@ describe('the container steps in docs/operations.md', () => {
     expect(blocks[0]).toContain('CTX=$(mktemp -d)');
   });
 
-  it('build the image, start it and issue a key, as written, and the key answers a lookup on the published port', async () => {
+  it('build the image, start it and issue a key, as written, and the key answers a lookup on the port it names', async () => {
     const port = await freePort();
     const proc = Bun.spawn(['bash', '-euo', 'pipefail', '-c', blocks[0]!], {
       cwd: ROOT,

@@ -10,6 +10,11 @@ export function sh(cmd: string[], what = cmd.join(' ')): string {
   return p.stdout.toString();
 }
 
+/** The ```sh container blocks of a markdown text (docs/operations.md's container steps). */
+export function containerBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/^```sh container\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
 /** The uid:gid the image runs as (deploy/Dockerfile's USER, scripts/container-rootfs.sh's nonroot). */
 export const NONROOT = 65532;
 

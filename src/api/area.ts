@@ -101,7 +101,7 @@ export function areaRoutes(deps: AppDeps, locator: Geocoder) {
             '`state` and `active_enforcement` filter before `limit` applies. Order: `sort=distance` nearest first; `sort=score` lowest ' +
             'overall_score first, then nearest; then registry_id ascending. `total` counts the facilities returned. A bad or missing ' +
             'parameter is 422 VALIDATION_ERROR naming it, and is not counted; a valid query counts as one call, in any form. ' +
-            'CSV or GeoJSON by `Accept` or `format` (docs/search.md, "Export forms"); a file says in `X-Total-Count` how many facilities ' +
+            'CSV or GeoJSON by `Accept` or `format` (docs/api.md, "Export forms"); a file says in `X-Total-Count` how many facilities ' +
             'matched and in `X-Truncated: true` that `limit` cut it (the JSON form\'s `total` counts what it returns). Right after a start whose index carries no stored area index, ' +
             '503 SERVICE_UNAVAILABLE with Retry-After until it is built (not counted). Details: docs/area-and-portfolio.md.',
           security: [{ apiKey: [] }],

@@ -93,7 +93,7 @@ export function listResponses(
       description:
         `${what}. JSON by default; CSV (\`Accept: text/csv\` or \`?format=csv\`) or GeoJSON (\`Accept: application/geo+json\` or ` +
         '`?format=geojson`) as an attachment, one row/feature per facility with the same fields plus `location`, its dataset in headers ' +
-        '(and GeoJSON\'s `metadata`) (docs/search.md, "Export forms").',
+        '(and GeoJSON\'s `metadata`) (docs/api.md, "Export forms").',
       headers: {
         'Content-Disposition': { description: 'CSV and GeoJSON only: attachment; filename="<list>_as-of-<YYYY-MM-DD>.csv|.geojson"', schema: { type: 'string' } },
         'X-Dataset-As-Of': { description: 'CSV and GeoJSON only: the date the data describes (YYYY-MM-DD)', schema: { type: 'string', format: 'date' } },

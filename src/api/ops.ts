@@ -43,6 +43,7 @@ function sha256(s: string): Buffer {
 export function opsRoutes(deps: AppDeps) {
   const metrics = deps.metrics;
   metrics.describeIndex(deps.index.info);
+  metrics.countRenderPool(deps.renderPool);
   const tokenHash = deps.config.metricsToken ? sha256(deps.config.metricsToken) : null;
 
   return new Elysia({ name: 'ops-routes' })

@@ -54,6 +54,12 @@ export class ServiceMetrics {
     new Counter('fcs_report_cache_memory_hits_total', 'Cache hits served from the report cache\'s memory tier, without reading the file', []),
   );
   readonly reportCacheMemoryBytes = this.registry.register(new Gauge('fcs_report_cache_memory_bytes', 'Bytes of PDFs held in the report cache\'s memory tier', []));
+  readonly renderWorkers = this.registry.register(new Gauge('fcs_render_workers', 'Render pool worker threads started (they start with the first heavy request)', []));
+  readonly renderJobs = this.registry.register(new Gauge('fcs_render_jobs', 'Render pool jobs now, by state (running on a worker, waiting for one)', ['state']));
+  readonly renderRefusals = this.registry.register(
+    new Counter('fcs_render_refusals_total', 'Heavy requests refused before any work, by reason (account: over its concurrent limit, 429; busy: every worker busy and the queue full, 503)', ['reason']),
+  );
+  readonly renderWorkerDeaths = this.registry.register(new Counter('fcs_render_worker_deaths_total', 'Render workers that crashed or exited; each is replaced by the next job', []));
   readonly indexReloads = this.registry.register(new Counter('fcs_index_reloads_total', 'Index reloads (SIGHUP) by result', ['result']));
   readonly buildInfo = this.registry.register(new Gauge('fcs_build_info', 'Always 1; labels say what is running', ['version', 'commit', 'score_method']));
   readonly indexFacilities = this.registry.register(new Gauge('fcs_index_facilities', 'Facilities in the index being served', ['dataset', 'as_of', 'fictitious']));
@@ -78,6 +84,17 @@ export class ServiceMetrics {
     this.reportCacheDisk.collectWith(() => Object.entries(stats).map(([event, value]) => ({ labels: { event }, value })));
     this.reportCacheMemoryHits.collectWith(() => [{ labels: {}, value: memory.hits }]);
     this.reportCacheMemoryBytes.collectWith(() => [{ labels: {}, value: memory.bytes }]);
+  }
+
+  /** Exports the render pool's state (every process has one, built by processParts). */
+  countRenderPool(pool: { readonly state: { workers: number; busy: number; waiting: number }; readonly deaths: number; readonly admission: { readonly refused: { account: number; busy: number } } }): void {
+    this.renderWorkers.collectWith(() => [{ labels: {}, value: pool.state.workers }]);
+    this.renderJobs.collectWith(() => {
+      const { busy, waiting } = pool.state;
+      return [{ labels: { state: 'running' }, value: busy }, { labels: { state: 'waiting' }, value: waiting }];
+    });
+    this.renderRefusals.collectWith(() => Object.entries(pool.admission.refused).map(([reason, value]) => ({ labels: { reason }, value })));
+    this.renderWorkerDeaths.collectWith(() => [{ labels: {}, value: pool.deaths }]);
   }
 
   /**

@@ -18,6 +18,8 @@ export type Ticket = { release(): void };
 export class Admission {
   private readonly byAccount = new Map<string, number>();
   private total = 0;
+  /** Requests refused since start, by reason (for /metrics). */
+  readonly refused = { account: 0, busy: 0 };
 
   constructor(
     private readonly perAccount: number,
@@ -27,6 +29,7 @@ export class Admission {
   admit(accountId: string): Ticket {
     const mine = this.byAccount.get(accountId) ?? 0;
     if (mine >= this.perAccount) {
+      this.refused.account++;
       throw new AppError(
         'RATE_LIMIT_EXCEEDED',
         `This account already has ${mine} report or export requests in progress (at most ${this.perAccount} at a time); retry after one completes`,
@@ -34,6 +37,7 @@ export class Admission {
       );
     }
     if (this.total >= this.capacity) {
+      this.refused.busy++;
       throw new AppError('SERVICE_UNAVAILABLE', `Every report worker is busy and the queue is full; retry in ${QUEUE_RETRY_AFTER_S} s`, {
         'retry-after': String(QUEUE_RETRY_AFTER_S),
       });

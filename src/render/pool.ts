@@ -35,6 +35,8 @@ export class RenderPool {
   private readonly waiting: Pending[] = [];
   private nextId = 0;
   private closed = false;
+  /** Workers that died (crashed or exited) since start; each was replaced when next needed. */
+  deaths = 0;
   private readonly url: URL;
 
   constructor(private readonly options: RenderPoolOptions) {
@@ -103,6 +105,7 @@ export class RenderPool {
       const i = this.slots.indexOf(slot);
       if (i < 0) return;
       this.slots.splice(i, 1);
+      if (!this.closed) this.deaths++;
       worker.terminate();
       this.options.log({ level: 'error', msg: `render worker died (${why})${slot.job ? ` during a ${slot.job.job.kind} job` : ''}; it is replaced` });
       slot.job?.reject(new Error(`render worker died: ${why}`));

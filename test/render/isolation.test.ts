@@ -67,7 +67,7 @@ describe("one account's renders do not hold up another account", () => {
 
 describe('the limits of heavy requests', () => {
   it("an account's third concurrent render is 429 RATE_LIMIT_EXCEEDED with Retry-After and is not counted; another account's is let in", async () => {
-    const { gate, a, b, siteReport, usageOf } = await heldWorld({ perAccount: 2, queue: 4 });
+    const { gate, world, a, b, siteReport, usageOf } = await heldWorld({ perAccount: 2, queue: 4 });
     opened.push(gate);
     gate.hold();
     const first = siteReport(a.key), second = siteReport(a.key);
@@ -81,6 +81,7 @@ describe('the limits of heavy requests', () => {
     expect(err.code).toBe('RATE_LIMIT_EXCEEDED');
     expect(err.message).toContain('at most 2 at a time');
     expect(await usageOf(a.accountId)).toBe(before);
+    expect(await (await world.call('/metrics')).text()).toContain('fcs_render_refusals_total{reason="account"} 1');
     const other = watch(siteReport(b.key));
     gate.open();
     expect((await first).status).toBe(200);
@@ -100,6 +101,11 @@ describe('the limits of heavy requests', () => {
     const c = await world.keyFor('enterprise');
     const full = await siteReport(c.key, 'csv');
     expect(full.status).toBe(503);
+    const metrics = await (await world.call('/metrics')).text();
+    expect(metrics).toContain('fcs_render_refusals_total{reason="busy"} 1');
+    expect(metrics).toContain('fcs_render_jobs{state="running"} 1');
+    expect(metrics).toContain('fcs_render_jobs{state="waiting"} 1');
+    expect(metrics).toContain('fcs_render_workers 1');
     expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await json(full)).error.code).toBe('SERVICE_UNAVAILABLE');
     expect(await usageOf(c.accountId)).toBe(0);
@@ -127,8 +133,10 @@ describe('the limits of heavy requests', () => {
 
 describe('a render worker that dies', () => {
   it('fails its request with a 500 INTERNAL_ERROR envelope, given back, and is replaced for the next', async () => {
-    const { gate, a, siteReport, usageOf } = await heldWorld({ workers: 1 });
+    const { gate, world, a, siteReport, usageOf } = await heldWorld({ workers: 1 });
     opened.push(gate);
+    const deaths = async () => /^fcs_render_worker_deaths_total (\d+)$/m.exec(await (await world.call('/metrics')).text())?.[1];
+    expect(await deaths()).toBe('0');
     gate.crashNext(true);
     gate.open();
     const res = await siteReport(a.key);
@@ -138,6 +146,7 @@ describe('a render worker that dies', () => {
     expect(body.error.message).not.toContain('crashed on purpose');
     expect(await usageOf(a.accountId)).toBe(0);
     expect(gate.logs.some((l) => String(l.msg).includes('render worker died'))).toBe(true);
+    expect(await deaths()).toBe('1');
     gate.crashNext(false);
     const next = await siteReport(a.key);
     expect(next.status).toBe(200);

@@ -4,7 +4,7 @@ import { ChangeKind } from '../index/history-tables/model';
 /** One entry of GET /api/v1/facility/{registry_id}/history. */
 export const HistoryItem = t.Object({
   as_of: t.String({ description: 'As-of date of the release this entry comes from', examples: ['2026-11-07'] }),
-  score_version: t.String({ description: 'Score method of that release' }),
+  score_method: t.String({ description: 'The facility-score method of that release (as `meta.dataset.score_method` names the current one)' }),
   change: ChangeKind,
   overall_score: t.Union([t.Integer({ minimum: 0, maximum: 100 }), t.Null()], { description: 'Null when removed' }),
   components: t.Union(

@@ -7,7 +7,7 @@ function toItem(e: HistoryEntry, before: HistoryEntry | undefined): HistoryItem 
   const present = e.overall_score !== null;
   return {
     as_of: e.as_of,
-    score_version: e.score_version,
+    score_method: e.score_version,
     change: e.change,
     overall_score: e.overall_score,
     components: present

@@ -41,16 +41,14 @@ export async function runJob(source: OpenSource, job: RenderJob): Promise<Uint8A
     case 'site-json':
       return encoder.encode(JSON.stringify({ data: buildSiteReport(source.index, spatialOf(source), job.query), meta: null }));
     case 'site-export': {
-      const locations = new Map<string, Location>();
-      const report = buildSiteReport(source.index, spatialOf(source), job.query, locations);
+      const report = buildSiteReport(source.index, spatialOf(source), job.query);
+      const locations = new Map<string, Location>(report.findings.map((f) => [f.registry_id, f.location]));
       return encoder.encode(exportBody(job.format, { items: report.findings, locations, columns: Object.keys(Finding.properties), dataset: datasetMeta(source.index.info) }));
     }
     case 'site-pdf': {
       const { renderSiteReport } = await import('../site-report/document');
-      // a parcel's map places each dot at its coordinates (a finding's distance is from the boundary)
-      const locations = job.query.boundary ? new Map<string, Location>() : undefined;
-      const report = buildSiteReport(source.index, spatialOf(source), job.query, locations);
-      return renderSiteReport({ report, generated_at: job.now, document_id: job.documentId, locations });
+      const report = buildSiteReport(source.index, spatialOf(source), job.query);
+      return renderSiteReport({ report, generated_at: job.now, document_id: job.documentId });
     }
     case 'dossier-pdf': {
       const { renderReport } = await import('../reports/document');

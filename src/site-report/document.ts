@@ -21,7 +21,7 @@ function parcelRadius(p: MapParcel): number {
  * its cache key). Nothing of the request that rendered it: a cached copy is served to every caller
  * who asks for the same site, name and address within 24 h, and a request ID is the caller's text.
  */
-export type SiteReportView = { report: SiteReport; generated_at: number; document_id: string; locations?: ReadonlyMap<string, { lat: number; lng: number } | null> };
+export type SiteReportView = { report: SiteReport; generated_at: number; document_id: string };
 
 const LOCATED_BY = { coordinates: 'Coordinates given', address: 'Street address, matched offline', zip_centroid: 'ZIP code centre (APPROXIMATE)', boundary: 'Parcel boundary (directions from its centre)' } as const;
 
@@ -47,7 +47,7 @@ export async function renderSiteReport(v: SiteReportView): Promise<Uint8Array> {
   drawCover(flow, r, v);
   drawSummary(flow, r);
   flow.newPage();
-  const parcel: MapParcel | undefined = r.site.boundary && v.locations ? { polygons: polygonsOf(r.site.boundary), site: r.site, locations: v.locations } : undefined;
+  const parcel: MapParcel | undefined = r.site.boundary ? { polygons: polygonsOf(r.site.boundary), site: r.site } : undefined;
   // a parcel's dots are at their distance from its centre, up to the largest distance from its boundary plus its size
   const maxMiles = searchedMiles(r) + (parcel ? parcelRadius(parcel) : 0);
   flow.heading(`Radius map: ${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} found within ${maxMiles} mi`);
@@ -108,7 +108,7 @@ function drawCover(f: Flow, r: SiteReport, v: SiteReportView): void {
     ...(s.approximate || s.located_by === 'coordinates' ? [] : [['How', s.note] as [string, string]]),
     ['ZIP code', s.zip === null ? 'Not given' : s.note.includes('No ZIP was given') ? `${s.zip} (the ZIP whose centre is nearest; none was given)` : s.zip],
     // the sample's name already says FICTITIOUS: the mark is added only to a name that does not
-    ['Data', `${r.dataset.name}, as of ${r.dataset.as_of}${r.dataset.fictitious && !/fictitious/i.test(r.dataset.name) ? ' (FICTITIOUS sample)' : ''}; scoring method ${r.dataset.score_version}`],
+    ['Data', `${r.dataset.name}, as of ${r.dataset.as_of}${r.dataset.fictitious && !/fictitious/i.test(r.dataset.name) ? ' (FICTITIOUS sample)' : ''}; scoring method ${r.dataset.score_method}`],
     ['Generated', `${printedTime(v.generated_at)}, document ${v.document_id}`],
   ];
   for (const [label, value] of facts) {

@@ -1,5 +1,5 @@
 import { t, type Static } from '../shared/typebox';
-import { Envelope } from '../shared/envelope';
+import { DatasetMeta, Envelope } from '../shared/envelope';
 import { CATEGORY_KEYS, DISTANCE_KEYS, MAX_SEARCH_MILES } from './categories';
 import { MAX_BOUNDARY_VERTICES } from './boundary';
 import { COMPASS_POINTS, DISTANCE_BANDS } from './compass';
@@ -102,6 +102,7 @@ export const Finding = t.Object({
   programs: Facility.programs,
   ...FindingDetail,
   ...LocationQuality,
+  location: t.Object({ lat: t.Number(), lng: t.Number() }, { description: 'FAC_LAT, FAC_LONG: where the facility is, WGS84 (a parcel\'s map places it there)' }),
 });
 export type Finding = Static<typeof Finding>;
 
@@ -155,7 +156,7 @@ export const SiteReport = t.Object({
   unmapped: Unmapped,
   summary: t.Array(SummaryRow),
   sources: Sources,
-  dataset: t.Object({ name: t.String(), as_of: t.String(), fictitious: t.Boolean(), score_version: t.String() }),
+  dataset: DatasetMeta,
   warnings: t.Array(Warning, { description: 'What a reader must know before relying on the report (docs/site-report.md, "Warnings")' }),
 });
 export type SiteReport = Static<typeof SiteReport>;

@@ -36,8 +36,8 @@ export function ringsFor(maxMiles: number): { miles: number; label: string }[] {
 /** The nearest findings whose dots carry their row number; more numbers would hide the dots. */
 export const NUMBERED_DOTS = 40;
 
-/** A parcel on the map: its rings, the site's centre, and the findings' coordinates. */
-export type MapParcel = { polygons: number[][][][]; site: { lat: number; lng: number }; locations: ReadonlyMap<string, { lat: number; lng: number } | null> };
+/** A parcel on the map: its rings and the site's centre. */
+export type MapParcel = { polygons: number[][][][]; site: { lat: number; lng: number } };
 
 /**
  * The radius map, drawn with vector operations only (no tiles, no network): county and state
@@ -85,8 +85,7 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
   };
   if (parcel) for (const rings of parcel.polygons) for (const ring of rings) page.polygon(ring.map(([lng, lat]) => { const p = place(lat!, lng!); return [p.x, p.y] as [number, number]; }), { stroke: COLORS.navy, width: 1.2 });
   const at = findings.map((g) => {
-    const where = parcel?.locations.get(g.registry_id);
-    if (where) return place(where.lat, where.lng);
+    if (parcel) return place(g.location.lat, g.location.lng);
     const r = g.distance_miles * perMile;
     return { x: cx + r * Math.sin(g.bearing_degrees * DEG), y: cy + r * Math.cos(g.bearing_degrees * DEG) };
   });

@@ -3,7 +3,7 @@ import { registryIdAt, type SpatialIndex } from '../area/spatial-index';
 import { textsOf } from '../area/text-bytes';
 import { eachWithin } from '../area/spatial-search';
 import type { FacilityIndex } from '../index/facility-index';
-import type { FacilitySummary, Location } from '../index/model';
+import type { FacilitySummary } from '../index/model';
 import { PROGRAM_BITS, SITE_BIT, SITE_FACT_VALUES, siteFactsOfBits } from '../index/site-facts';
 import { CATEGORIES, coverageOf, testOf, type CategoryKey, type CategoryRule, type Coverage } from './categories';
 import { bandIndexOf, bearingDegrees, compassPoint, DISTANCE_BANDS, ON_SITE_MILES, roundBearing, type BandKey } from './compass';
@@ -18,6 +18,7 @@ import { approximateLocationReason, APPROXIMATE_LOCATION_METERS, isAreaCentreMet
 import { nearestZip, zipsWithin } from './zip-centres';
 import { sourcesOf } from './sources';
 import { findingDetailOf } from './finding-detail';
+import { datasetMeta } from '../shared/envelope';
 
 /**
  * Where to search from and how far, plus what the report prints about the property.
@@ -130,18 +131,15 @@ function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQue
     unmapped: unmappedOf(index, spatial, site, searched, asOf, approximate, approximateMeters),
     summary,
     sources: sourcesOf(index.info, approximateSite || site.zip !== null, CATEGORIES.filter((c) => coverage.get(c.key) === 'not_searched' && !withheld(c, approximateSite))),
-    dataset: { name: index.info.dataset_name, as_of: asOf, fictitious: index.info.fictitious, score_version: index.info.score_version },
+    dataset: datasetMeta(index.info),
     warnings: [],
   };
   report.warnings = warningsOf(report, q.reportDate ?? new Date().toISOString().slice(0, 10));
   return { report, listed: list, from };
 }
 
-/**
- * The site report, every form's (JSON, CSV, GeoJSON, PDF). `locations`, when given, receives each
- * finding's coordinates (the export forms), from the spatial index too.
- */
-export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery, locations?: Map<string, Location>): SiteReport {
+/** The site report, every form's (JSON, CSV, GeoJSON, PDF). */
+export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): SiteReport {
   const { report, listed: list, from } = siteReportParts(index, spatial, q);
   const approximateSite = q.site.located_by === 'zip_centroid';
   const findings: Finding[] = new Array(list.length);
@@ -157,7 +155,6 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
     if (programs === undefined) programsOf.set(bits & PROGRAM_BITS, (programs = programList(siteFactsOfBits(bits))));
     // fields in the schema's order (the JSON's order), as recordOf gives them for an unmapped facility
     const registry_id = registryIdAt(spatial, p);
-    locations?.set(registry_id, { lat: spatial.lat[p]!, lng: spatial.lng[p]! });
     findings[i] = {
       registry_id,
       fac_name: texts.name(p),
@@ -176,6 +173,7 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       // the file's IDs and dates are not in the spatial index: one point read of the stored evidence per finding
       ...findingDetailOf(index.evidenceOf(registry_id), asOf),
       ...locationOf(spatial, p),
+      location: { lat: spatial.lat[p]!, lng: spatial.lng[p]! },
     };
   }
   report.findings = findings;

@@ -59,7 +59,7 @@ export const ChangeItem = t.Object({
   previous_score: t.Union([t.Integer(), t.Null()]),
   active_enforcement: t.Union([t.Boolean(), t.Null()]),
   previous_enforcement: t.Union([t.Boolean(), t.Null()]),
-  score_version: t.String(),
+  score_method: t.String({ description: 'The facility-score method of the release' }),
   reason: ChangeReason,
 });
 export type ChangeItem = Static<typeof ChangeItem>;

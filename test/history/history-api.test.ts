@@ -25,7 +25,7 @@ const history = (id: string, key = paid.key) => w.call(`/api/v1/facility/${id}/h
 const movedLast = () => [...tuples[2]!.keys()].filter((id) => tuples[1]!.has(id) && tuples[1]!.get(id)!.overall_score !== tuples[2]!.get(id)!.overall_score);
 
 describe('GET /api/v1/facility/{registry_id}/history', () => {
-  it('answers the entries newest first with date, method, change, score, components, flag and the score delta', async () => {
+  it('answers the entries newest first with date, method (named as meta.dataset names it), change, score, components, flag and the score delta', async () => {
     const id = movedLast()[0]!;
     const res = await history(id);
     expect(res.status).toBe(200);
@@ -37,7 +37,7 @@ describe('GET /api/v1/facility/{registry_id}/history', () => {
     expect(body.data.in_latest_release).toBe(true);
     expect(latest).toEqual({
       as_of: '2026-11-14',
-      score_version: w.deps.index.info.score_version,
+      score_method: body.meta.dataset.score_method,
       change: 'changed',
       overall_score: t2.overall_score,
       components: { violation_frequency: t2.violation_frequency, penalty_severity: t2.penalty_severity, recency: t2.recency, repeat_offender: t2.repeat_offender },

@@ -11,10 +11,10 @@ describe('changesInRelease', () => {
   it("gives each change of a release with what it was before and why: a mere rescore is a change whose reason is 'method'", () => {
     // release 1 was scored by another method than release 2: A's and B's changes are data and method at once
     expect(changesInRelease(connectionOf(index), 2)).toEqual([
-      { registry_id: A, fac_name: `TEST FACILITY ${A}`, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 80, active_enforcement: false, previous_enforcement: false, score_version: 'fcs-2.0', reason: 'data_and_method' },
-      { registry_id: B, fac_name: DEFAULT_ROWS[1]!.fac_name, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 70, active_enforcement: true, previous_enforcement: false, score_version: 'fcs-2.0', reason: 'data_and_method' },
-      { registry_id: C, fac_name: null, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'removed', overall_score: null, previous_score: 60, active_enforcement: null, previous_enforcement: false, score_version: 'fcs-2.0', reason: 'data' },
-      { registry_id: D, fac_name: `TEST FACILITY ${D}`, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 88, previous_score: 90, active_enforcement: false, previous_enforcement: false, score_version: 'fcs-2.0', reason: 'method' },
+      { registry_id: A, fac_name: `TEST FACILITY ${A}`, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 80, active_enforcement: false, previous_enforcement: false, score_method: 'fcs-2.0', reason: 'data_and_method' },
+      { registry_id: B, fac_name: DEFAULT_ROWS[1]!.fac_name, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 70, active_enforcement: true, previous_enforcement: false, score_method: 'fcs-2.0', reason: 'data_and_method' },
+      { registry_id: C, fac_name: null, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'removed', overall_score: null, previous_score: 60, active_enforcement: null, previous_enforcement: false, score_method: 'fcs-2.0', reason: 'data' },
+      { registry_id: D, fac_name: `TEST FACILITY ${D}`, as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 88, previous_score: 90, active_enforcement: false, previous_enforcement: false, score_method: 'fcs-2.0', reason: 'method' },
     ]);
   });
 

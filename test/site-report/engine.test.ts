@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'bun:test';
 import { buildSpatialIndex } from '../../src/index/area/spatial-columns';
-import type { Location } from '../../src/index/model';
 import { defaultDistances, type CategoryKey } from '../../src/site-report/categories';
 import { buildSiteReport } from '../../src/site-report/service';
 import type { LocatedSite } from '../../src/site-report/locate';
@@ -74,13 +73,11 @@ describe.each(SITES)('the site report against brute force, near %s', (_name, lat
     for (const g of snc) expect(got.get(g.row.registry_id)?.categories).toContain('snc');
   });
 
-  it("the export forms' locations come with the report, equal to the facility rows' coordinates", () => {
-    const locations = new Map<string, Location>();
-    const report = buildSiteReport(index, spatial, { site, name: null, address: null, distances: defaultDistances() }, locations);
+  it("each finding carries its location, the facility row's coordinates", () => {
+    const report = buildSiteReport(index, spatial, { site, name: null, address: null, distances: defaultDistances() });
     const ids = report.findings.map((f) => f.registry_id);
     expect(ids.length).toBeGreaterThan(10);
-    expect([...locations.keys()].sort()).toEqual([...ids].sort());
-    expect(locations).toEqual(index.getLocations(ids));
+    expect(new Map<string, unknown>(report.findings.map((f) => [f.registry_id, f.location]))).toEqual(index.getLocations(ids));
   });
 
   it('findings are nearest first, then by registry ID, and the summary counts them by category and band', () => {

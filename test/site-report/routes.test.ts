@@ -156,7 +156,7 @@ describe('the findings as CSV and GeoJSON', () => {
     const res = await post(HOUSTON, { headers: { accept: 'text/csv' } });
     expect(res.headers.get('content-type')).toStartWith('text/csv');
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="site-report-29.7604_-95.3698_as-of-${json0.dataset.as_of}.csv"`);
-    expect([res.headers.get('x-dataset-as-of'), res.headers.get('x-dataset-fictitious'), res.headers.get('x-score-method')]).toEqual([json0.dataset.as_of, String(json0.dataset.fictitious), json0.dataset.score_version]);
+    expect([res.headers.get('x-dataset-as-of'), res.headers.get('x-dataset-fictitious'), res.headers.get('x-score-method')]).toEqual([json0.dataset.as_of, String(json0.dataset.fictitious), json0.dataset.score_method]);
     const lines = (await res.text()).trimEnd().split('\r\n');
     expect(lines[0]).toStartWith('registry_id,fac_name,fac_street,fac_city,fac_state,fac_zip,distance_miles,bearing_degrees,direction,categories,');
     expect(lines[0]).toEndWith('location.lat,location.lng');
@@ -165,9 +165,10 @@ describe('the findings as CSV and GeoJSON', () => {
     expect(lines.join('\n')).not.toContain('["');
   });
 
-  it('the JSON report names its dataset in meta.dataset, as the files do in headers', async () => {
+  it('the JSON report names its dataset in data.dataset with the very fields of meta.dataset, as the files do in headers', async () => {
     const body = await json(await post(HOUSTON));
-    expect(body.meta.dataset).toEqual({ name: body.data.dataset.name, as_of: body.data.dataset.as_of, fictitious: body.data.dataset.fictitious, score_method: body.data.dataset.score_version });
+    expect(body.data.dataset).toEqual(body.meta.dataset);
+    expect(Object.keys(body.data.dataset)).toEqual(['name', 'as_of', 'fictitious', 'score_method']);
   });
 
   it('GeoJSON has one Point per finding at the facility, [lng, lat]', async () => {

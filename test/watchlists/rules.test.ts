@@ -4,7 +4,7 @@ import type { Rule } from '../../src/watchlists/model';
 import { eventTypeOf } from '../../src/watchlists/rules';
 
 function change(o: Partial<ReleaseChange>): ReleaseChange {
-  return { registry_id: '990000000001', fac_name: 'X', as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 80, active_enforcement: false, previous_enforcement: false, score_version: 'fcs-1.0', reason: 'data', ...o };
+  return { registry_id: '990000000001', fac_name: 'X', as_of: '2026-10-08', previous_as_of: '2026-10-01', kind: 'changed', overall_score: 70, previous_score: 80, active_enforcement: false, previous_enforcement: false, score_method: 'fcs-1.0', reason: 'data', ...o };
 }
 
 const drop10 = change({});

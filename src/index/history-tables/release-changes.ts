@@ -12,7 +12,8 @@ export type ReleaseChange = {
   previous_score: number | null;
   active_enforcement: boolean | null;
   previous_enforcement: boolean | null;
-  score_version: string;
+  /** The release's score method (its `score_version`), named as the API names it. */
+  score_method: string;
   /** 'method': only the score method changed (the record is the same); 'data_and_method': both in this release. */
   reason: ChangeReason;
 };
@@ -26,7 +27,7 @@ type Raw = Omit<ReleaseChange, 'active_enforcement' | 'previous_enforcement'> & 
 const SELECT = `
 SELECT h.registry_id, f.fac_name, r.as_of, pr.as_of AS previous_as_of, CASE h.change WHEN 'rescored' THEN 'changed' ELSE h.change END AS kind,
        h.overall_score, p.overall_score AS previous_score,
-       h.active_enforcement, p.active_enforcement AS previous_enforcement, r.score_version,
+       h.active_enforcement, p.active_enforcement AS previous_enforcement, r.score_version AS score_method,
        CASE WHEN h.change = 'rescored' THEN 'method' WHEN h.change = 'changed' AND pr.score_version IS NOT r.score_version THEN 'data_and_method' ELSE 'data' END AS reason
 FROM history h
 JOIN release r ON r.seq = h.seq

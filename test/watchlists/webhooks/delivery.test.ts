@@ -66,7 +66,7 @@ describe('webhook delivery to a real receiver', () => {
       [C, 'facility.removed'],
     ]);
     const a = payloads.find((p) => p.data.registry_id === A);
-    expect(a.data).toEqual({ watchlist_id: 'wl_00000000000000a1', type: 'facility.score_changed', registry_id: A, fac_name: `TEST FACILITY ${A}`, as_of: '2026-10-08', previous_as_of: '2026-10-01', overall_score: 70, previous_score: 80, active_enforcement: false, previous_enforcement: false, score_version: 'fcs-2.0', reason: 'data_and_method' });
+    expect(a.data).toEqual({ watchlist_id: 'wl_00000000000000a1', type: 'facility.score_changed', registry_id: A, fac_name: `TEST FACILITY ${A}`, as_of: '2026-10-08', previous_as_of: '2026-10-01', overall_score: 70, previous_score: 80, active_enforcement: false, previous_enforcement: false, score_method: 'fcs-2.0', reason: 'data_and_method' });
     expect(a.timestamp).toMatch(/^\d{4}-\d\d-\d\dT/);
     for (const r of receiver.received) {
       expect(r.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);

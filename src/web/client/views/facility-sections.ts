@@ -111,7 +111,7 @@ export function programsSection(v: unknown): HTMLElement {
   );
 }
 
-type HistoryEntry = { as_of: string; overall_score: number; active_enforcement?: boolean; score_version?: string; change?: unknown };
+type HistoryEntry = { as_of: string; overall_score: number; active_enforcement?: boolean; score_method?: string; change?: unknown };
 type History = HistoryEntry[] | { entries?: HistoryEntry[]; history?: HistoryEntry[] };
 
 function changeText(c: unknown): string {
@@ -151,7 +151,7 @@ export function historySection(registryId: string): HTMLElement {
             'tbody',
             {},
             ...entries.map((e) =>
-              h('tr', {}, h('td', {}, e.as_of), h('td', {}, String(e.overall_score)), h('td', {}, e.active_enforcement ? 'Yes' : 'No'), h('td', {}, changeText(e.change)), h('td', {}, e.score_version ?? '')),
+              h('tr', {}, h('td', {}, e.as_of), h('td', {}, String(e.overall_score)), h('td', {}, e.active_enforcement ? 'Yes' : 'No'), h('td', {}, changeText(e.change)), h('td', {}, e.score_method ?? '')),
             ),
           ),
         ),

@@ -4,8 +4,9 @@ import type { Log } from '../log';
 import type { FacilitySummary, IndexInfo } from '../index/model';
 import { REPORT_TTL_MS, ReportCache } from './cache';
 import type { CacheOutcome } from './model';
+import { VERSION } from '../version';
 
-/** Bumped when the dossier's layout or wording changes, so cached PDFs of the old look are not served. */
+/** Bumped when the dossier's layout or wording changes between releases; a new product version is a new key anyway (reportKey). */
 export const REPORT_LAYOUT_VERSION = 'dossier-4';
 
 /** The process's report cache, in the directory from config: explicit, `off` (no cache), or `<stateDir>/report-cache`. Creates nothing on disk until the first store. */
@@ -19,12 +20,13 @@ export function openReportCache(config: Config, clock: () => number, log: Log): 
  * plus everything else it prints (identity, dataset, layout version), so a renamed facility or a
  * new dataset never gets a stale document even when its score inputs are unchanged. `releases`: how
  * many releases the index holds (the score chart), so a rebuilt index with more history is a new document.
+ * `version`: the product's, so an upgrade that rewords the document never serves the old wording.
  */
-export function reportKey(row: FacilitySummary, info: IndexInfo, releases = 1): string {
+export function reportKey(row: FacilitySummary, info: IndexInfo, releases = 1, version = VERSION): string {
   const printed = [row.fac_name, row.fac_street, row.fac_city, row.fac_state, row.fac_zip, row.lat, row.lng, row.fac_naics];
   const scored = [row.overall_score, row.baseline, row.violation_frequency, row.penalty_severity, row.recency, row.repeat_offender, row.active_enforcement];
   const dataset = [info.dataset_name, info.as_of, info.fictitious, info.score_version, info.sources];
-  return ReportCache.keyOf([REPORT_LAYOUT_VERSION, row.registry_id, row.score_hash, JSON.stringify([printed, scored, dataset, releases])]);
+  return ReportCache.keyOf([REPORT_LAYOUT_VERSION, version, row.registry_id, row.score_hash, JSON.stringify([printed, scored, dataset, releases])]);
 }
 
 /**

@@ -3,8 +3,9 @@ import { indexIdentity } from '../index/identity';
 import { ReportCache } from '../reports/cache';
 import type { CacheOutcome } from '../reports/model';
 import type { SiteQuery } from './service';
+import { VERSION } from '../version';
 
-/** Bumped when the site report's layout or wording changes, so cached PDFs of the old look are not served. */
+/** Bumped when the site report's layout or wording changes between releases; a new product version is a new key anyway. */
 export const SITE_REPORT_LAYOUT_VERSION = 'site-report-2';
 
 /**
@@ -13,11 +14,12 @@ export const SITE_REPORT_LAYOUT_VERSION = 'site-report-2';
  * everything else the document prints about the property (name, address, how it was located, ZIP).
  * The accuracy limit and the parcel are in it too; the report date is not: a cached PDF is the document of its generation day.
  * Keys live in the dossier cache's directory; the layout version keeps them apart from dossiers.
+ * `version`: the product's, so an upgrade that rewords the report never serves the old wording.
  */
-export function siteReportKey(q: SiteQuery, info: IndexInfo): string {
+export function siteReportKey(q: SiteQuery, info: IndexInfo, version = VERSION): string {
   const s = q.site;
   const site = [s.lat, s.lng, s.located_by, s.zip, s.matched_registry_id, q.name, q.address];
-  return ReportCache.keyOf([SITE_REPORT_LAYOUT_VERSION, indexIdentity(info), JSON.stringify([site, q.distances, q.approximateMeters ?? null, q.boundary ?? null])]);
+  return ReportCache.keyOf([SITE_REPORT_LAYOUT_VERSION, version, indexIdentity(info), JSON.stringify([site, q.distances, q.approximateMeters ?? null, q.boundary ?? null])]);
 }
 
 /**

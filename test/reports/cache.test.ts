@@ -3,6 +3,8 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { join } from 'node:path';
 import type { FacilityRow } from '../../src/index/model';
 import { REPORT_TTL_MS, ReportCache } from '../../src/reports/cache';
+import { reportKey } from '../../src/reports/service';
+import { VERSION } from '../../src/version';
 import { FIXED_NOW, facility, fixedClock } from '../helpers';
 import { observed } from '../ops/observed';
 import { pdfText, qpdfCheck } from './pdf-tools';
@@ -118,6 +120,13 @@ describe('report cache over HTTP', () => {
     const res = await renamed.exportOf();
     expect(res.cache).toBe('MISS');
     expect(pdfText(res.pdf)).toContain('RENAMED WORKS');
+  });
+
+  it("a new product version is a new key, so an upgrade that rewords the dossier never serves the old wording; this build's key carries its own version", async () => {
+    const { world } = await reportWorld(freshDir());
+    const info = world.deps.index.info;
+    expect(reportKey(ROW, info, 1, '0.1.0')).not.toBe(reportKey(ROW, info, 1, '0.2.0'));
+    expect(reportKey(ROW, info)).toBe(reportKey(ROW, info, 1, VERSION));
   });
 
   it.each([

@@ -48,12 +48,12 @@ export async function renderSiteReport(v: SiteReportView): Promise<Uint8Array> {
   drawSummary(flow, r);
   flow.newPage();
   const parcel: MapParcel | undefined = r.site.boundary ? { polygons: polygonsOf(r.site.boundary), site: r.site } : undefined;
-  // a parcel's dots are at their distance from its centre, up to the largest distance from its boundary plus its size
-  const maxMiles = searchedMiles(r) + (parcel ? parcelRadius(parcel) : 0);
+  // a parcel's dots are at their distance from its centre, up to the largest distance from its boundary plus its size (up to the next hundredth: a ring's label)
+  const maxMiles = parcel ? Math.ceil((searchedMiles(r) + parcelRadius(parcel)) * 100) / 100 : searchedMiles(r);
   flow.heading(`Radius map: ${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} found within ${maxMiles} mi`);
   flow.y -= 6;
   const crowded = drawRadiusMap(flow, r.findings, maxMiles, Math.min(CONTENT_WIDTH, flow.y - 150), r.site, parcel);
-  drawMapLegend(flow, r.findings);
+  drawMapLegend(flow, r.findings, parcel ? "The parcel's centre" : 'The site');
   if (crowded.length) {
     const list = crowded.map((g) => `${r.findings.indexOf(g) + 1}: ${g.distance_miles.toFixed(3)} mi ${g.direction}`).join('; ');
     flow.paragraph(`Too close together to number on the map: ${list}.`, { size: 8, color: COLORS.ink });

@@ -6,6 +6,7 @@ import { DEG } from '../area/geo';
 import type { Finding } from './model';
 import { borderLines } from './base-layer';
 import { placeLabels, type Box } from '../shared/label-placement';
+import { scaleBar } from '../shared/scale-bar';
 
 const hex = (h: string): RGB => rgb(parseInt(h.slice(1, 3), 16) / 255, parseInt(h.slice(3, 5), 16) / 255, parseInt(h.slice(5, 7), 16) / 255);
 
@@ -93,13 +94,15 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
   const order = findings.map((_, i) => i).sort((a, b) => findings[b]!.overall_score - findings[a]!.overall_score);
   for (const i of order) page.circle(at[i]!.x, at[i]!.y, 3.4, { fill: scoreBand(findings[i]!.overall_score).color, stroke: COLORS.white, width: 0.6 });
 
-  // the site: a navy square outline over the dots, so a facility on site still shows inside it; labels keep out of it
+  // the site: a navy square outline over the dots, so a facility on site still shows inside it; labels keep out of it, the north arrow and the scale bar
   f.page.rect(cx - 5, cy - 5, 10, 10, { stroke: COLORS.navy, width: 1.6 });
+  const north = { x: x0 + side - 22, y: top - 16 };
+  const bar = { x: x0 + 12, y: top - side + 14, ...scaleBar(perMile, SCALE_BAR_MIN) };
   const style = { size: 5.5, bold: true, color: COLORS.ink };
   const { labels, callOuts } = placeLabels(
     at.slice(0, NUMBERED_DOTS).map((dot, i) => ({ dot, w: f.width(String(i + 1), style) + 1.5 })),
     { x: x0 + 2, y: top - side + 2, w: side - 4, h: side - 4 },
-    [{ x: cx - 7, y: cy - 7, w: 14, h: 14 }, ...ringLabels],
+    [{ x: cx - 7, y: cy - 7, w: 14, h: 14 }, ...ringLabels, { x: north.x - 8, y: north.y - 28, w: 16, h: 31 }, { x: bar.x - 6, y: bar.y - 1, w: bar.length + 12 + f.width(bar.label, { size: 6.5 }) / 2, h: 14 }],
   );
   for (const l of labels) {
     const from = at[l.n - 1]!;
@@ -108,8 +111,8 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
     f.text(String(l.n), l.box.x + 0.75, l.box.y + 1.3, style);
   }
 
-  drawNorthArrow(f, x0 + side - 22, top - 16);
-  drawScaleBar(f, x0 + 12, top - side + 14, perMile);
+  drawNorthArrow(f, north.x, north.y);
+  drawScaleBar(f, bar.x, bar.y, bar);
   f.y = top - side;
   return callOuts.map((n) => findings[n - 1]!);
 }
@@ -121,23 +124,25 @@ function drawNorthArrow(f: Flow, x: number, yTop: number): void {
   f.text('N', x, yTop - 6, { size: 8, bold: true, color: COLORS.navy }, 'center');
 }
 
-/** A bar a round number of miles long (1/4 mile, or 1/2 when the map is wide), with its label. */
-function drawScaleBar(f: Flow, x: number, y: number, perMile: number): void {
-  const miles = perMile * 0.25 >= 40 ? 0.25 : 0.5;
-  const w = miles * perMile;
+/** Points the scale bar is at least: shorter, a reader could not measure with it. */
+const SCALE_BAR_MIN = 40;
+
+/** A bar a round number of miles long (../shared/scale-bar.ts), with its label. */
+function drawScaleBar(f: Flow, x: number, y: number, bar: { label: string; length: number }): void {
+  const w = bar.length;
   f.rect(x, y, w / 2, 3, COLORS.ink);
   f.rect(x + w / 2, y, w / 2, 3, COLORS.white, COLORS.ink);
   f.text('0', x, y + 6, { size: 6.5, color: COLORS.muted }, 'center');
-  f.text(`${miles === 0.25 ? '1/4' : '1/2'} mi`, x + w, y + 6, { size: 6.5, color: COLORS.muted }, 'center');
+  f.text(bar.label, x + w, y + 6, { size: 6.5, color: COLORS.muted }, 'center');
 }
 
-/** The legend under the map: the score bands with their counts, and the site's mark. */
-export function drawMapLegend(f: Flow, findings: readonly Finding[]): void {
+/** The legend under the map: the site's mark (`site` names it), and the score bands with their counts. */
+export function drawMapLegend(f: Flow, findings: readonly Finding[], site: string): void {
   let x = PAGE.margin;
   f.y -= 14;
   f.page.rect(x, f.y - 1, 7, 7, { stroke: COLORS.navy, width: 1.4 });
-  f.text('The site', x + 11, f.y, { size: 7.5, color: COLORS.muted });
-  x += 60;
+  f.text(site, x + 11, f.y, { size: 7.5, color: COLORS.muted });
+  x += Math.max(60, 24 + f.width(site, { size: 7.5 }));
   for (const b of SCORE_BANDS) {
     const n = findings.filter((g) => scoreBand(g.overall_score) === b).length;
     f.page.circle(x + 3.5, f.y + 2.5, 3.4, { fill: b.color });

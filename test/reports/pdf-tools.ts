@@ -41,3 +41,20 @@ export function pdfInfo(pdf: Uint8Array): Record<string, string> {
   const r = runOn(pdf, (p) => ['pdfinfo', '-enc', 'UTF-8', p]);
   return Object.fromEntries(r.stdout.split('\n').filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()]));
 }
+
+/** A word `pdftotext -bbox` finds on a page: its text and box in points, y down from the page's top. */
+export type PdfWord = { text: string; xMin: number; yMin: number; xMax: number; yMax: number };
+
+/** The words of page `page` (1-based) with their boxes, in reading order. */
+export function pdfWords(pdf: Uint8Array, page: number): PdfWord[] {
+  const r = runOn(pdf, (p) => ['pdftotext', '-enc', 'UTF-8', '-bbox', '-f', String(page), '-l', String(page), p, '-']);
+  if (r.code !== 0) throw new Error(`pdftotext -bbox failed (${r.code}): ${r.stderr}`);
+  const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  return [...r.stdout.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
+    text: unescape(m[5]!),
+    xMin: Number(m[1]),
+    yMin: Number(m[2]),
+    xMax: Number(m[3]),
+    yMax: Number(m[4]),
+  }));
+}

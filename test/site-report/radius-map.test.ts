@@ -7,7 +7,7 @@ import { placeLabels, type Box } from '../../src/shared/label-placement';
 import { buildSiteReport } from '../../src/site-report/service';
 import { FIXED_NOW, memoryIndex } from '../helpers';
 import { destination, rng } from '../area/fixtures';
-import { pdfText } from '../reports/pdf-tools';
+import { pdfText, pdfWords, type PdfWord } from '../reports/pdf-tools';
 import { R_MILES, scatter, withTraits } from './fixtures';
 
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
@@ -61,5 +61,46 @@ describe('a PDF of a crowded site', () => {
     for (let n = 1; n <= 40; n++) expect(tokens.has(String(n)) || new RegExp(`\\b${n}: 0\\.`).test(text)).toBe(true);
     expect(text.replace(/\s+/g, ' ')).toContain('The north lot');
     expect(text).not.toContain('`');
+  });
+});
+
+/** The word right after `w` on its line (within a space's width), if any. */
+const nextOnLine = (words: PdfWord[], w: PdfWord) => words.find((v) => Math.abs(v.yMin - w.yMin) < 0.5 && v.xMin > w.xMax && v.xMin < w.xMax + 6);
+
+/** A ring's label on the map page: `text` followed by "mi". */
+const ringLabel = (words: PdfWord[], text: string) => words.find((w) => w.text === text && nextOnLine(words, w)?.text === 'mi')!;
+
+/** The scale bar's labels on the map page: a "0" whose line goes on with "<n> mi" or "<n>/<d> mi" (the bar between them). */
+function scaleBarWords(words: PdfWord[]): { miles: number; zero: PdfWord; end: [PdfWord, PdfWord] } {
+  for (const zero of words.filter((w) => w.text === '0')) {
+    const n = words.filter((v) => Math.abs(v.yMin - zero.yMin) < 0.5 && v.xMin > zero.xMax).sort((a, b) => a.xMin - b.xMin)[0];
+    const mi = n && nextOnLine(words, n);
+    if (!n || mi?.text !== 'mi' || !/^\d+(\/\d+)?$/.test(n.text)) continue;
+    const [a, b = '1'] = n.text.split('/');
+    return { miles: Number(a) / Number(b), zero, end: [n, mi] };
+  }
+  throw new Error('no scale bar labels on the map page');
+}
+
+describe("the PDF map's scale bar", () => {
+  it('of a parcel 20 miles across is a round length at least 40 points long, true to the rings', async () => {
+    // a square parcel about 20 miles on a side in open country, a few facilities inside and around it
+    const SITE = { lat: 31.5, lng: -103.5 };
+    const d = 0.145;
+    const boundary = { type: 'Polygon' as const, coordinates: [[[SITE.lng - d * 1.17, SITE.lat - d], [SITE.lng + d * 1.17, SITE.lat - d], [SITE.lng + d * 1.17, SITE.lat + d], [SITE.lng - d * 1.17, SITE.lat + d], [SITE.lng - d * 1.17, SITE.lat - d]]] };
+    const index = memoryIndex(scatter(rng(4), SITE, 12, 9, 990_700_000_000).map((g) => g.row));
+    const report = buildSiteReport(index, buildSpatialIndex(index), { site: { ...SITE, located_by: 'boundary', approximate: false, zip: null, matched_registry_id: null, note: 'x' }, name: 'Ranch parcel', address: null, distances: defaultDistances(), boundary });
+    const pdf = await renderSiteReport({ report, generated_at: FIXED_NOW, document_id: '0123456789abcdef' });
+    const words = pdfWords(pdf, 2);
+    // the rings' labels sit on the 45° line, r/√2 right of the centre: two of them give the points per mile
+    const outer = Number(/found within ([\d.]+) mi/i.exec(pdfText(pdf))![1]);
+    expect(outer).toBeGreaterThan(10);
+    const perMile = ((ringLabel(words, String(outer)).xMin - ringLabel(words, '1/8').xMin) * Math.SQRT2) / (outer - 0.125);
+    const bar = scaleBarWords(words);
+    // each label is centred on its end of the bar
+    const length = (bar.end[0].xMin + bar.end[1].xMax) / 2 - (bar.zero.xMin + bar.zero.xMax) / 2;
+    expect([0.125, 0.25, 0.5, 1, 2, 5, 10, 20]).toContain(bar.miles);
+    expect(length).toBeGreaterThanOrEqual(40);
+    expect(Math.abs(length - bar.miles * perMile)).toBeLessThan(0.5);
   });
 });

@@ -77,7 +77,7 @@ export type PageWatch = { offsite: string[]; errors: string[] };
 /**
  * Opens a tab that aborts (and records) every request not to `base`, and records every console
  * error and uncaught exception. Chromium logs each non-2xx fetch as a console error ("Failed to
- * load resource"); those for API answers the page turns into sentences (402/403/404/429) are
+ * load resource"); those for API answers the page turns into sentences (402/403/404/422/429) are
  * expected and listed separately, so only real faults (script errors, CSP violations) count.
  */
 let tabs = 0;
@@ -99,7 +99,7 @@ export async function watchedPage(browser: Browser, base: string, watch: PageWat
     if (msg.type() !== 'error') return;
     const text = msg.text();
     const where = msg.location().url ?? '';
-    if (/^Failed to load resource: the server responded with a status of (40[234]|429)\b/.test(text) && where.startsWith(`${base}/api/`)) return;
+    if (/^Failed to load resource: the server responded with a status of (40[234]|422|429)\b/.test(text) && where.startsWith(`${base}/api/`)) return;
     watch.errors.push(`${text} (${where})`);
   });
   page.on('pageerror', (e) => watch.errors.push(`uncaught: ${(e as Error).message}`));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { removeTempDirs, tempDir } from '../support/temp-dir';
 import { completenessNotes } from '../../src/scoring/completeness';
-import { ARTIFACTS, mainText, renders, sampleFacility, settled, startWebWorld, useKey, type WebWorld } from './support';
+import { ARTIFACTS, axeViolations, mainText, renders, sampleFacility, settled, startWebWorld, useKey, type WebWorld } from './support';
 
 // Callbacks passed to page.evaluate/$eval/waitForFunction run inside Chromium; this project is typed
 // without the DOM library, so the browser globals they use are declared here, for this file only.
@@ -14,7 +14,6 @@ declare const localStorage: any;
 declare const sessionStorage: any;
 type HTMLElement = any;
 type SVGPathElement = any;
-type Document = any;
 
 // One serve and one Chromium for the file (each start costs seconds on a loaded machine).
 let w: WebWorld;
@@ -277,15 +276,6 @@ describe('the page with a Starter key', () => {
 });
 
 /** Axe-core run inside the page (DevTools evaluation, which the page's CSP does not govern). */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
-  })) as { id: string; impact: string; nodes: { target: string[] }[] }[];
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-const AXE_SOURCE = await Bun.file(join(import.meta.dir, '..', '..', 'node_modules', 'axe-core', 'axe.min.js')).text();
 
 describe('the area map', () => {
   it('draws the map zoomed to the circle with one dot per facility the area endpoint returns; the table sorts; CSV downloads', async () => {

@@ -108,3 +108,15 @@ export async function settled(page: Page, view: string, after = 0): Promise<void
 }
 
 export const mainText = (page: Page) => page.$eval('#main', (m) => (m as HTMLElement).innerText);
+
+const AXE_SOURCE = await Bun.file(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js')).text();
+
+/** axe-core's serious and critical violations on the page as it stands, one line each (none: []). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (ctx: unknown, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  })) as { id: string; impact: string; nodes: { target: string[] }[] }[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}

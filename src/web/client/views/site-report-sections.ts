@@ -18,15 +18,24 @@ type Finding = {
   significant_violation: boolean;
   active_enforcement: boolean;
   programs: string[];
+  program_ids: Record<'air' | 'npdes' | 'rcra' | 'sdwa' | 'tri', string[]>;
+  rcra_generator_size: string | null;
+  latest_violation_quarter: string | null;
+  latest_action_date: string | null;
+  location_accuracy_m: number | null;
+  location_method: string | null;
+  location: { lat: number; lng: number };
 };
+type Unplaced = Pick<Finding, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip' | 'categories' | 'overall_score'> & { zip: string | null; reason: string };
 type Counts = Record<string, number>;
 export type Report = {
-  site: { lat: number; lng: number; located_by: string; approximate: boolean; name: string | null; address: string | null; zip: string | null; note: string };
+  site: { lat: number; lng: number; located_by: string; approximate: boolean; name: string | null; address: string | null; zip: string | null; note: string; boundary: { type: string; coordinates: number[][][] | number[][][][] } | null };
   findings: Finding[];
-  unmapped: { zip: string | null; searched: boolean; note: string; facilities: Omit<Finding, 'distance_miles' | 'bearing_degrees' | 'direction'>[] };
+  unmapped: { zip: string | null; searched: boolean; note: string; facilities: Unplaced[] };
   summary: { category: string; label: string; search_distance_miles: number; coverage: 'searched' | 'broadened' | 'not_searched'; note: string; counts: Counts; total: number }[];
   sources: { searched: { name: string; as_of: string | null; note: string }[]; not_searched: { name: string; astm_search_distance: string; why: string }[] };
-  dataset: { name: string; as_of: string; fictitious: boolean };
+  dataset: { name: string; as_of: string; fictitious: boolean; score_method: string };
+  warnings: { code: string; message: string }[];
 };
 
 const BANDS: [string, string][] = [
@@ -63,40 +72,80 @@ export function summaryTable(r: Report): HTMLElement {
   return h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Summary table' }, h('table', { class: 'data' }, h('caption', {}, 'Facilities listed, by category and distance band'), h('thead', {}, head), h('tbody', {}, ...rows)), notes.length ? h('ul', { class: 'notes' }, ...notes) : null);
 }
 
+const PROGRAM_IDS = [['air', 'AIR'], ['npdes', 'NPDES'], ['rcra', 'RCRA'], ['sdwa', 'SDWA'], ['tri', 'TRI']] as const;
+
+/** Lines of a cell, one under the other (`kind` names them for styling); '' when there are none. */
+const lines = (kind: string, items: (string | null | false)[]) => {
+  const kept = items.filter((x): x is string => Boolean(x));
+  return kept.length ? h('ul', { class: `cell-lines ${kind}` }, ...kept.map((x) => h('li', {}, x))) : '';
+};
+
+/** What pulls a finding's file, as the PDF prints it under the name: program IDs, generator size, the latest violation quarter and action date (those it has). */
+function fileLines(f: Finding): Node | string {
+  return lines('file', [
+    ...PROGRAM_IDS.filter(([k]) => f.program_ids[k].length > 0).map(([k, label]) => `${label} ${f.program_ids[k].join(', ')}`),
+    f.rcra_generator_size && `RCRA generator: ${f.rcra_generator_size}`,
+    f.latest_violation_quarter && `Last violation: ${f.latest_violation_quarter}`,
+    f.latest_action_date && `Last action: ${f.latest_action_date}`,
+  ]);
+}
+
+/** How well ECHO places the facility: stated accuracy and collection method, or that neither is stated. */
+function locationCell(f: Pick<Finding, 'location_accuracy_m' | 'location_method'>): Node | string {
+  return lines('location', [f.location_accuracy_m === null ? 'Accuracy not stated' : `±${f.location_accuracy_m.toLocaleString('en-US')} m`, f.location_method]);
+}
+
+/** What a reader must know before relying on the report (the API's `warnings`, each its own sentence). */
+export function warningsSection(r: Report): HTMLElement | null {
+  if (r.warnings.length === 0) return null;
+  return h('section', { class: 'notice notice-warn warnings', 'aria-labelledby': 'sr-warnings-h' }, h('h3', { id: 'sr-warnings-h' }, 'Before relying on this report'), h('ul', {}, ...r.warnings.map((w) => h('li', { 'data-code': w.code }, w.message))));
+}
+
 /** Every finding, nearest first (sortable), numbered as on the map. */
 export function findingsTable(r: Report): HTMLElement {
   if (r.findings.length === 0) return h('p', {}, 'No facility falls under any searched category within its search distance.');
   const rows = r.findings.map((f, i) => ({ ...f, n: i + 1 }));
-  return h(
-    'div',
-    { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Findings table' },
-    sortableTable(
-      `Findings: ${rows.length} ${rows.length === 1 ? 'facility' : 'facilities'}`,
-      [
-        { label: '#', value: (f) => f.n, cell: (f) => String(f.n), numeric: true },
-        { label: 'Facility', value: (f) => f.fac_name, cell: (f) => h('span', {}, h('a', { href: routeHref('facility', {}, f.registry_id) }, f.fac_name || f.registry_id), h('br'), h('small', { class: 'muted' }, `${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`)) },
-        { label: 'Distance (miles)', value: (f) => f.distance_miles, cell: (f) => f.distance_miles.toFixed(3), numeric: true },
-        { label: 'Direction', value: (f) => f.bearing_degrees, cell: (f) => f.direction },
-        { label: 'Categories', value: (f) => categories(f.categories), cell: (f) => categories(f.categories) },
-        { label: 'Score', value: (f) => f.overall_score, cell: (f) => scoreBadge(f.overall_score), numeric: true },
-        { label: 'SNC now', value: (f) => (f.significant_violation ? 0 : 1), cell: (f) => (f.significant_violation ? 'Yes' : 'No') },
-        { label: 'Enforcement', value: (f) => (f.active_enforcement ? 0 : 1), cell: (f) => enforcementText(f.active_enforcement) },
-      ],
-      rows,
-      0,
-    ),
+  const table = sortableTable(
+    `Findings: ${rows.length} ${rows.length === 1 ? 'facility' : 'facilities'}`,
+    [
+      { label: '#', value: (f) => f.n, cell: (f) => String(f.n), numeric: true },
+      { label: 'Facility', value: (f) => f.fac_name, cell: (f) => h('span', {}, h('a', { href: routeHref('facility', {}, f.registry_id) }, f.fac_name || f.registry_id), h('br'), h('small', { class: 'muted' }, `${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`), h('br'), h('small', { class: 'muted' }, `Registry ID ${f.registry_id}`), fileLines(f)) },
+      { label: 'Distance (miles)', value: (f) => f.distance_miles, cell: (f) => f.distance_miles.toFixed(3), numeric: true },
+      { label: 'Direction', value: (f) => f.bearing_degrees, cell: (f) => f.direction },
+      { label: 'Categories', value: (f) => categories(f.categories), cell: (f) => categories(f.categories) },
+      { label: 'Score', value: (f) => f.overall_score, cell: (f) => scoreBadge(f.overall_score), numeric: true },
+      { label: 'SNC now', value: (f) => (f.significant_violation ? 0 : 1), cell: (f) => (f.significant_violation ? 'Yes' : 'No') },
+      { label: 'Enforcement', value: (f) => (f.active_enforcement ? 0 : 1), cell: (f) => enforcementText(f.active_enforcement) },
+      { label: 'Location', value: (f) => f.location_accuracy_m ?? Infinity, cell: locationCell },
+    ],
+    rows,
+    0,
   );
+  table.classList.add('findings');
+  return h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Findings table' }, table);
 }
 
-/** Facilities in the site's ZIP without coordinates, or why there are none to show. */
+/** The facilities the report cannot place (no coordinates, or an approximate location), each with its ZIP and why; or why there are none. */
 export function unmappedSection(r: Report): HTMLElement {
   const u = r.unmapped;
+  const head = h('tr', {}, ...['Facility', 'ZIP', 'Why not placed', 'Record types', 'Score'].map((l) => h('th', { scope: 'col' }, l)));
+  const rows = u.facilities.map((f) =>
+    h(
+      'tr',
+      {},
+      h('td', {}, h('a', { href: routeHref('facility', {}, f.registry_id) }, f.fac_name || f.registry_id), h('br'), h('small', { class: 'muted' }, `${f.fac_street}, ${f.fac_city}, ${f.fac_state} ${f.fac_zip}`)),
+      h('td', {}, f.zip ?? 'none'),
+      h('td', {}, f.reason),
+      h('td', {}, categories(f.categories)),
+      h('td', {}, scoreBadge(f.overall_score)),
+    ),
+  );
   return h(
     'section',
     { class: 'panel', 'aria-labelledby': 'sr-unmapped-h' },
-    h('h3', { id: 'sr-unmapped-h' }, 'Facilities without coordinates'),
+    h('h3', { id: 'sr-unmapped-h' }, 'Facilities not placed: no coordinates, or an approximate location'),
     h('p', {}, u.note),
-    u.facilities.length ? h('ul', {}, ...u.facilities.map((f) => h('li', {}, h('a', { href: routeHref('facility', {}, f.registry_id) }, f.fac_name || f.registry_id), ` — ${f.fac_street}, ${f.fac_city}; ${categories(f.categories)}`))) : null,
+    rows.length ? h('div', { class: 'table-wrap', tabindex: 0, role: 'region', 'aria-label': 'Facilities not placed' }, h('table', { class: 'data unmapped' }, h('caption', {}, `${rows.length} not placed`), h('thead', {}, head), h('tbody', {}, ...rows))) : null,
   );
 }
 

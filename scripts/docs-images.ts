@@ -1,9 +1,10 @@
 #!/usr/bin/env bun
 /**
  * The docs' pictures, made from the current build (`npm run docs:images`):
- *   docs/report-page1.png     page 1 of a Platform dossier of a bundled-sample facility (pdftoppm, 60 dpi)
- *   docs/site-report-map.png  the radius map page of a site report in midtown Manhattan (pdftoppm, 60 dpi)
- *   docs/web-page.png         the web page's area view around central Houston (Debian's Chromium, 1280 px)
+ *   docs/report-page1.png       page 1 of a Platform dossier of a bundled-sample facility (pdftoppm, 60 dpi)
+ *   docs/site-report-page1.png  pages 1 and 2 (cover, radius map) of the site report of a parcel in
+ *   docs/site-report-page2.png  lower Manhattan (pdftoppm, 55 dpi: legible, and small in the repository)
+ *   docs/web-page.png           the web page's area view around central Houston (Debian's Chromium, 1280 px)
  * Serves the bundled FICTITIOUS sample on loopback with a fresh state dir, like the tests do; nothing
  * leaves loopback (the browser's requests elsewhere are aborted). Needs poppler-utils and chromium.
  */
@@ -54,14 +55,22 @@ async function reportImage(base: string, key: string, scratch: string): Promise<
   run(['pdftoppm', '-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', pdf, join(DOCS, 'report-page1')]);
 }
 
-/** Page 2 of a site report: the radius map around a point where the sample has a few dozen facilities. */
-async function siteReportImage(base: string, key: string, scratch: string): Promise<void> {
-  const body = { lat: 40.75, lng: -73.99, zip: '10001', name: 'Midtown parcel (example)' };
+/**
+ * Pages 1 and 2 of the site report of a parcel: a block in lower Manhattan holding one facility of
+ * the sample, with a dozen more around it and one placed only by its ZIP+4's centre (a warning, an
+ * unplaced record). Returns the files written.
+ */
+async function siteReportImages(base: string, key: string, scratch: string): Promise<string[]> {
+  const boundary = { type: 'Polygon', coordinates: [[[-74.0078, 40.7118], [-74.0031, 40.7112], [-74.003, 40.713], [-74.0062, 40.7149], [-74.0081, 40.714], [-74.0078, 40.7118]]] };
+  const body = { boundary, zip: '10007', name: 'Lower Manhattan parcel (example)' };
   const res = await fetch(`${base}/api/v1/site-report?format=pdf`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (res.status !== 200) throw new Error(`site report answered ${res.status}: ${await res.text()}`);
   const pdf = join(scratch, 'site-report.pdf');
   writeFileSync(pdf, new Uint8Array(await res.arrayBuffer()));
-  run(['pdftoppm', '-png', '-r', '60', '-f', '2', '-l', '2', '-singlefile', pdf, join(DOCS, 'site-report-map')]);
+  return [1, 2].map((n) => {
+    run(['pdftoppm', '-png', '-r', '55', '-f', String(n), '-l', String(n), '-singlefile', pdf, join(DOCS, `site-report-page${n}`)]);
+    return `docs/site-report-page${n}.png`;
+  });
 }
 
 async function webImage(browser: Browser, base: string, key: string): Promise<void> {
@@ -100,10 +109,10 @@ let browser: Browser | null = null;
 try {
   server = await startServer(['--state-dir', stateDir]);
   await reportImage(server.base, platform, scratch);
-  await siteReportImage(server.base, platform, scratch);
+  const siteReport = await siteReportImages(server.base, platform, scratch);
   browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, `--user-data-dir=${profile}`], userDataDir: profile });
   await webImage(browser, server.base, starter);
-  console.log('docs-images: wrote docs/report-page1.png, docs/site-report-map.png and docs/web-page.png');
+  for (const path of ['docs/report-page1.png', ...siteReport, 'docs/web-page.png']) console.log(`docs-images: wrote ${path}`);
 } finally {
   const proc = browser?.process();
   await Promise.race([browser?.close(), Bun.sleep(5_000)]).catch(() => {});

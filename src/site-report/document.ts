@@ -68,7 +68,7 @@ export async function renderSiteReport(v: SiteReportView): Promise<Uint8Array> {
   flow.y -= 8;
   drawSources(flow, r);
   flow.y -= 8;
-  drawDisclaimer(flow);
+  drawDisclaimer(flow, parcel !== undefined);
   setMetadata(flow, v);
   return flow.finish((f, page, i, n) => drawFooter(f, page, v, i, n));
 }

@@ -111,12 +111,12 @@ export function drawSources(f: Flow, r: SiteReport): void {
   ], r.sources.not_searched, { size: 7.5 });
 }
 
-/** The plain statement of what this document is and is not. */
-export function drawDisclaimer(f: Flow): void {
+/** The plain statement of what this document is and is not; `parcel`: distances were measured from a boundary given. */
+export function drawDisclaimer(f: Flow, parcel: boolean): void {
   const style = { size: 8.5, color: COLORS.ink };
   const text = [
-    'This is a screening of public EPA ECHO compliance records around one point. It is not a Phase I Environmental Site Assessment under ASTM E1527-21 and does not satisfy All Appropriate Inquiries: there was no site reconnaissance, no interviews, no review of historical sources, and most standard environmental record sources were not searched (listed above).',
-    'Locations are ECHO\'s facility coordinates, which can be approximate or wrong; a facility whose coordinates are missing or misplaced can be absent from the map and the findings. Distances are great-circle distances from the site point, not from the property boundary.',
+    `This is a screening of public EPA ECHO compliance records around one ${parcel ? 'parcel' : 'point'}. It is not a Phase I Environmental Site Assessment under ASTM E1527-21 and does not satisfy All Appropriate Inquiries: there was no site reconnaissance, no interviews, no review of historical sources, and most standard environmental record sources were not searched (listed above).`,
+    `Locations are ECHO's facility coordinates, which can be approximate or wrong; a facility whose coordinates are missing or misplaced can be absent from the map and the findings. ${parcel ? 'Distances are great-circle distances from the parcel boundary as given (0 inside it), which is only as exact as its vertices.' : 'Distances are great-circle distances from the site point, not from the property boundary.'}`,
     'Scores and flags are derived from the records as of the date shown, by the scoring method named in the data line; they are not legal findings. Verify anything that matters against the source records before relying on it.',
   ];
   // kept on one page: a disclaimer split across pages reads as two

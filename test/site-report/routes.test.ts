@@ -200,13 +200,16 @@ describe('a parcel over HTTP', () => {
     for (const f of onSite) expect(f).toMatchObject({ distance_miles: 0, direction: 'on site' });
   });
 
-  it('a PDF of a parcel outlines it on the map and says the dots are from its centre', async () => {
+  it('a PDF of a parcel outlines it on the map, says the dots are from its centre and, in its disclaimer, that distances are from the boundary', async () => {
     const { pdfText } = await import('../reports/pdf-tools');
     const res = await post({ boundary }, { headers: { accept: 'application/pdf' } });
     expect(res.status).toBe(200);
     const text = pdfText(new Uint8Array(await res.arrayBuffer()));
     expect(text).toContain('centre of the parcel (outlined');
     expect(text).toContain('Parcel boundary');
+    expect(text).toContain('records around one parcel.');
+    expect(text).toContain('Distances are great-circle distances from the parcel boundary as given (0 inside it)');
+    expect(text).not.toContain('not from the property boundary');
   });
 
   it('an open ring is 422 VALIDATION_ERROR naming boundary, not counted', async () => {

@@ -132,7 +132,7 @@ export const BandCounts = t.Object(Object.fromEntries(DISTANCE_BANDS.map((b) => 
 export const SummaryRow = t.Object({
   category: CategoryKey,
   label: t.String(),
-  search_distance_miles: t.Number(),
+  search_distance_miles: t.Number({ minimum: 0, description: 'How far from the site (a parcel: from its boundary) the category is searched; on_site of a parcel: 0, inside the boundary' }),
   coverage: Coverage,
   note: t.String({ description: 'What the category lists on this index, and from which ECHO columns' }),
   counts: BandCounts,

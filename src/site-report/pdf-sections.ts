@@ -7,6 +7,9 @@ import { scoreBand } from './radius-map';
 const BODY = { size: 9, color: COLORS.ink };
 const NOTE = { size: 8, color: COLORS.muted };
 
+/** A category's search distance in words: 0 is a parcel's on_site, inside its boundary. */
+const distanceWords = (miles: number): string => (miles === 0 ? 'inside' : `${miles} mi`);
+
 const COVERAGE_WORDS = { searched: 'searched', broadened: 'broadened*', not_searched: 'NOT SEARCHED' } as const;
 
 /** Category × distance band counts, one row per category; a legend of the coverage words under it. */
@@ -14,7 +17,7 @@ export function drawSummary(f: Flow, r: SiteReport): void {
   f.heading('Summary: facilities found by category and distance');
   const columns: Column<SiteReport['summary'][number]>[] = [
     { label: 'Category', width: 150, cell: (s) => s.label },
-    { label: 'Search distance', width: 46, align: 'right', cell: (s) => `${s.search_distance_miles} mi` },
+    { label: 'Search distance', width: 46, align: 'right', cell: (s) => distanceWords(s.search_distance_miles) },
     { label: 'Coverage', width: 52, cell: (s) => COVERAGE_WORDS[s.coverage] },
     ...DISTANCE_BANDS.map((b): Column<SiteReport['summary'][number]> => ({ label: b.label, width: 34, align: 'right', cell: (s) => (s.coverage === 'not_searched' ? '-' : String(s.counts[b.key])) })),
     { label: 'Total', width: 32, align: 'right', cell: (s) => (s.coverage === 'not_searched' ? '-' : String(s.total)) },
@@ -97,7 +100,7 @@ export function drawSources(f: Flow, r: SiteReport): void {
   f.y -= 8;
   f.heading('How each category reads the ECHO record');
   drawTable(f, [
-    { label: 'Category', width: 140, boldFirst: true, cell: (s) => [s.label, `${s.search_distance_miles} mi`] },
+    { label: 'Category', width: 140, boldFirst: true, cell: (s) => [s.label, distanceWords(s.search_distance_miles)] },
     { label: 'Basis and ECHO columns', width: 364, cell: (s) => s.note },
   ], r.summary, { size: 7.5, maxLines: 6 });
   f.y -= 8;

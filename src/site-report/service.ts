@@ -116,7 +116,8 @@ function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQue
     return {
       category: c.key,
       label: c.label,
-      search_distance_miles: q.distances[c.key],
+      // a parcel's on_site is inside its boundary: no distance beyond it
+      search_distance_miles: c.key === 'on_site' && from.parcel ? 0 : q.distances[c.key],
       coverage: cov,
       note: withheld(c, approximateSite) ? WITHHELD_NOTE : coverageNote(c, cov),
       counts,

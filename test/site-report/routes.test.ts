@@ -200,6 +200,16 @@ describe('a parcel over HTTP', () => {
     for (const f of onSite) expect(f).toMatchObject({ distance_miles: 0, direction: 'on site' });
   });
 
+  it("a parcel's on_site is searched inside its boundary (0 mi), a point site's within 0.02 mi; the PDF summary says so", async () => {
+    const { pdfText } = await import('../reports/pdf-tools');
+    const onSiteOf = async (site: object) => (await json(await post(site))).data.summary.find((s: { category: string }) => s.category === 'on_site');
+    expect((await onSiteOf({ boundary })).search_distance_miles).toBe(0);
+    expect((await onSiteOf({ lat: 29.7604, lng: -95.3698 })).search_distance_miles).toBe(0.02);
+    const pdf = pdfText(new Uint8Array(await (await post({ boundary, name: 'inside words' }, { headers: { accept: 'application/pdf' } })).arrayBuffer()));
+    expect(pdf).toMatch(/On the property\s+inside/);
+    expect(pdf).not.toMatch(/On the property\s+0\.02 mi/);
+  });
+
   it('a PDF of a parcel outlines it on the map, says the dots are from its centre and, in its disclaimer, that distances are from the boundary', async () => {
     const { pdfText } = await import('../reports/pdf-tools');
     const res = await post({ boundary }, { headers: { accept: 'application/pdf' } });

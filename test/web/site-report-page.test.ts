@@ -95,6 +95,9 @@ describe('a parcel on the site report view', () => {
     expect(rows.length).toBe(expected.findings.length);
     for (const [n, facility] of rows) expect(facility).toContain(`Registry ID ${expected.findings[(n as number) - 1].registry_id}`);
     expect(await mainText(page)).toContain("The parcel's centre");
+    // the summary's on-site row is searched inside the parcel, not within a distance of a point
+    const onSiteRow = await page.$$eval('table tbody tr', (trs) => trs.map((tr) => (tr as HTMLElement).innerText).find((t) => t.startsWith('On the property')));
+    expect(onSiteRow?.split('\t')[1]).toBe('inside');
     await page.$eval('svg.radius-map', (el) => el.scrollIntoView());
     await page.screenshot({ path: join(ARTIFACTS, 'site-report-parcel-1280.png') });
   }, 40_000);

@@ -61,7 +61,7 @@ export function summaryTable(r: Report): HTMLElement {
       'tr',
       {},
       h('th', { scope: 'row' }, s.label),
-      h('td', { class: 'num' }, `${s.search_distance_miles} mi`),
+      h('td', { class: 'num' }, s.search_distance_miles === 0 ? 'inside' : `${s.search_distance_miles} mi`),
       h('td', { title: s.note }, COVERAGE[s.coverage]),
       ...BANDS.map(([k]) => h('td', { class: 'num' }, none ? '–' : String(s.counts[k] ?? 0))),
       h('td', { class: 'num' }, none ? '–' : String(s.total)),

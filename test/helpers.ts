@@ -6,6 +6,7 @@ import { Value } from '@sinclair/typebox/value';
 import { expect } from 'bun:test';
 import { createApp } from '../src/api/app';
 import { makeConfig, type Config } from '../src/config';
+import { tempDir } from './support/temp-dir';
 import { processParts, type AppDeps } from '../src/api/deps';
 import { Meta } from '../src/shared/envelope';
 import { FacilityIndex } from '../src/index/facility-index';
@@ -120,7 +121,8 @@ export function makeWorld(opts: { rows?: FacilityRow[]; config?: Partial<Config>
   const clock = fixedClock();
   const logs: Record<string, unknown>[] = [];
   const store = opts.store ?? new SqliteStateStore(':memory:');
-  const config = makeConfig({ logRequests: false, ...opts.config });
+  // each world keeps its files (the report cache) in a fresh dir: a PDF made by older code is never served to a test
+  const config = makeConfig({ logRequests: false, stateDir: tempDir('world'), ...opts.config });
   const log = (e: Record<string, unknown>) => void logs.push(e);
   const index = opts.deps?.index ?? memoryIndex(opts.rows ?? DEFAULT_ROWS);
   const deps: AppDeps = {

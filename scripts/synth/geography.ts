@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
+import type { ZipRecord } from '../../src/address/zip-table';
+import { ensureZipTable } from '../zip-table';
 import type { Rng } from './rng';
 
-/** A real US place (ZIP centroid from the `zipcodes` package) that invented facilities cluster around. */
+/** A real US place (a ZIP centre of the bundled ZIP table, data/zip-table.tsv) that invented facilities cluster around. */
 export type Place = { zip: string; city: string; state: string; lat: number; lng: number; metro: boolean };
 
 /** US states, DC and the territories ECHO covers; military (AA/AE/AP) and freely associated states are left out. */
@@ -28,12 +30,10 @@ const METROS: readonly [name: string, lat: number, lng: number, boost: number][]
 ];
 const METRO_RADIUS_KM = 45;
 
-type ZipCode = { zip: string; latitude: number; longitude: number; city: string; state: string; country: string };
-
 /** Far-flung places always given weight so every sample reaches them (antimeridian, Pacific, Caribbean). */
 const REMOTE_BOOST: Record<string, number> = { '99546': 8, '99547': 4, '99685': 8, '99692': 6, '99660': 3, '96910': 6, '96913': 4, '96799': 3, '96950': 3 };
 
-/** Shemya (Aleutians, east of the antimeridian) is not a ZIP centroid in the package; added by hand. */
+/** Shemya (Aleutians, east of the antimeridian) is not a ZIP centre in the table; added by hand. */
 const EXTRA: readonly Place[] = [{ zip: '99546', city: 'SHEMYA', state: 'AK', lat: 52.7236, lng: 174.1139, metro: false }];
 
 function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
@@ -43,7 +43,7 @@ function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): num
   return 12742 * Math.asin(Math.sqrt(h));
 }
 
-/** The weighted place table; sample from it with `pickPlace`. Deterministic (package data, fixed order). */
+/** The weighted place table; sample from it with `pickPlace`. Deterministic (the table's rows, in ZIP order). */
 let built: { places: Place[]; cumulative: Float64Array } | null = null;
 
 export function buildPlaces(): { places: Place[]; cumulative: Float64Array } {
@@ -51,22 +51,29 @@ export function buildPlaces(): { places: Place[]; cumulative: Float64Array } {
   return built;
 }
 
+/**
+ * The service's ZIP table (src/address/zip-table.ts), so the sample and the service read one ZIP
+ * truth. Made first when missing (a fresh checkout): that module embeds the file, so it is required
+ * only once the file is there.
+ */
+function bundledZips(): ZipRecord[] {
+  ensureZipTable();
+  const table = createRequire(import.meta.url)('../../src/address/zip-table') as typeof import('../../src/address/zip-table');
+  return table.allZips();
+}
+
 function computePlaces(): { places: Place[]; cumulative: Float64Array } {
   const places: Place[] = [];
   const weights: number[] = [];
-  // required, not imported: the package ships no types, and a module declaration here could clash with another's
-  const zipcodes = createRequire(import.meta.url)('zipcodes') as { codes: Record<string, ZipCode> };
-  const codes = Object.values(zipcodes.codes);
-  codes.sort((a, b) => (a.zip < b.zip ? -1 : a.zip > b.zip ? 1 : 0));
-  for (const c of codes) {
-    if (c.country !== 'US' || !STATES.has(c.state) || !Number.isFinite(c.latitude) || (c.latitude === 0 && c.longitude === 0)) continue;
+  for (const c of bundledZips()) {
+    if (!STATES.has(c.state) || (c.lat === 0 && c.lng === 0)) continue;
     let w = 1;
     for (const [, lat, lng, boost] of METROS) {
-      const d = distanceKm(c.latitude, c.longitude, lat, lng);
+      const d = distanceKm(c.lat, c.lng, lat, lng);
       if (d < 3 * METRO_RADIUS_KM) w += boost * Math.exp(-((d / METRO_RADIUS_KM) ** 2));
     }
     w += REMOTE_BOOST[c.zip] ?? 0;
-    places.push({ zip: c.zip, city: c.city.toUpperCase(), state: c.state, lat: c.latitude, lng: c.longitude, metro: w > 2 });
+    places.push({ zip: c.zip, city: c.city.toUpperCase(), state: c.state, lat: c.lat, lng: c.lng, metro: w > 2 });
     weights.push(w);
   }
   for (const p of EXTRA) {

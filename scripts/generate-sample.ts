@@ -10,6 +10,9 @@
  *   bun run scripts/generate-sample.ts --evolve data/x.csv.gz --as-of 2026-11-07 --change-share 0.02 --seed week-2 --out data/y.csv.gz
  * touches a seeded share of the facilities (edited records, new enforcement, removals, additions) and writes
  * what it did, by registry ID, to --manifest (default: OUT.changes.json).
+ *
+ * The same file as it was at an earlier date (docs/ingest.md, "Rewinding a release"):
+ *   bun run scripts/generate-sample.ts --rewind data/x.csv.gz --as-of 2026-09-30 --seed earlier --out data/w.csv.gz
  */
 import { createWriteStream, renameSync } from 'node:fs';
 import { once } from 'node:events';
@@ -20,6 +23,7 @@ import { buildTempPath } from '../src/index/index-writer';
 import { csvBatches } from '../src/ingest/csv-records';
 import { openSource } from '../src/ingest/source';
 import { evolveLines, type EvolveManifest } from './synth/evolve';
+import { rewindLines, type RewindSummary } from './synth/rewind';
 import { exporterLines } from './synth/generator';
 
 const { values } = parseArgs({
@@ -28,6 +32,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: 'sample-v1' },
     'as-of': { type: 'string' },
     evolve: { type: 'string' },
+    rewind: { type: 'string' },
     'change-share': { type: 'string', default: '0.02' },
     manifest: { type: 'string' },
     out: { type: 'string', default: '-' },
@@ -44,9 +49,13 @@ if (!(changeShare >= 0 && changeShare <= 1)) throw new Error(`--change-share mus
 const missingCoordinatesRate = Number(values['missing-coordinates']);
 if (!(missingCoordinatesRate >= 0 && missingCoordinatesRate <= 1)) throw new Error(`--missing-coordinates must be a share between 0 and 1, got ${values['missing-coordinates']}`);
 const manifest = {} as EvolveManifest;
+const rewound = {} as RewindSummary;
+if (values.rewind && !values['as-of']) throw new Error('--rewind needs --as-of: the earlier date to rewind the file to');
 const lines: AsyncIterable<string> | Iterable<string> = values.evolve
   ? evolveLines(csvBatches(openSource(values.evolve).chunks), { seed: values.seed!, asOf: values['as-of'], changeShare }, manifest)
-  : exporterLines({ seed: values.seed!, rows, asOf: values['as-of'] ?? '2026-10-31', missingCoordinatesRate });
+  : values.rewind
+    ? rewindLines(csvBatches(openSource(values.rewind).chunks), { seed: values.seed!, asOf: values['as-of']! }, rewound)
+    : exporterLines({ seed: values.seed!, rows, asOf: values['as-of'] ?? '2026-10-31', missingCoordinatesRate });
 // written beside the target and renamed at the end: a half-written file never has the final name
 const tmp = buildTempPath(out);
 const file: Writable = out === '-' ? process.stdout : createWriteStream(tmp);
@@ -81,4 +90,7 @@ if (values.evolve) {
       `${m.changed.length} edited (${m.enforcement_started.length} new enforcement), ${m.removed.length} removed, ${m.added.length} added` +
       (manifestPath ? `; manifest ${manifestPath}` : ''),
   );
+} else if (values.rewind) {
+  const r = rewound;
+  console.error(`generate: rewound ${values.rewind} (as of ${r.current_as_of}) into ${out} (as of ${r.as_of}): ${r.rows_in} rows in, ${r.rows_out} out; ${r.added_later.length} not there yet, ${r.removed_later.length} there then only`);
 } else if (out !== '-') console.error(`generate: wrote ${rows} rows to ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

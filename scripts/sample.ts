@@ -4,7 +4,10 @@
  *   npx bun run scripts/sample.ts ensure     build data/sample.sqlite from the committed CSV if missing or stale (fast otherwise), and data/zip-table.tsv
  *   npx bun run scripts/sample.ts build      rebuild it unconditionally
  *   npx bun run scripts/sample.ts generate   regenerate the committed CSV from the generator (maintainers)
- * Stale = the CSV's SHA-256, the score method version, the ingest version or the index format changed.
+ * The index holds two releases: the committed CSV rewound a month by the generator (derived at each
+ * build, never committed: scripts/synth/rewind.ts), then the CSV itself ingested with --previous, so
+ * it carries score changes. Stale = the CSV's SHA-256, the score method version, the ingest version,
+ * the index format or the releases (their dates, the rewind's version) changed.
  */
 import { SpatialCollector } from '../src/index/area/spatial-collector';
 import { loadSpatialFile, spatialFilePath } from '../src/index/area/spatial-file';
@@ -13,11 +16,15 @@ import { indexIdentity } from '../src/index/identity';
 import type { IndexInfo } from '../src/index/model';
 import { Database } from 'bun:sqlite';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { csvBatches } from '../src/ingest/csv-records';
+import { openSource } from '../src/ingest/source';
 import { ingest, INGEST_VERSION } from '../src/ingest/ingest';
 import { INDEX_FORMAT } from '../src/index/schema';
 import { SCORE_VERSION } from '../src/scoring/score';
+import { REWIND_VERSION, rewindLines, type RewindSummary } from './synth/rewind';
 import { ensureZipTable } from './zip-table';
 
 const ROOT = join(import.meta.dir, '..');
@@ -27,7 +34,14 @@ export const SAMPLE = {
   seed: 'sample-v1',
   rows: 20_000,
   asOf: '2026-10-31',
+  /** The release before it, a month earlier: the CSV rewound (same seed). */
+  previousAsOf: '2026-09-30',
 };
+
+const DATASET_NAME = `FICTITIOUS sample: ${SAMPLE.rows.toLocaleString('en-US')} invented facilities (generator seed ${SAMPLE.seed}), not EPA data`;
+const PREVIOUS_NAME = `FICTITIOUS sample a month earlier: the same invented facilities rewound to ${SAMPLE.previousAsOf} (generator ${REWIND_VERSION}), not EPA data`;
+/** The releases the index must hold, oldest first. */
+const RELEASES = [`${SAMPLE.previousAsOf} ${PREVIOUS_NAME}`, `${SAMPLE.asOf} ${DATASET_NAME}`];
 
 /** Why the index needs (re)building, or null when it is current. */
 function staleReason(): string | null {
@@ -36,6 +50,7 @@ function staleReason(): string | null {
   try {
     const db = new Database(SAMPLE.index, { readonly: true });
     const meta = new Map((db.query('SELECT key, value FROM index_meta').all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+    const releases = (db.query('SELECT as_of, dataset_name FROM release ORDER BY seq').all() as { as_of: string; dataset_name: string }[]).map((r) => `${r.as_of} ${r.dataset_name}`);
     db.close();
     const info = JSON.parse(meta.get('info') ?? '{}') as { score_version?: string; sources?: { sha256: string }[] };
     const sha = createHash('sha256').update(readFileSync(SAMPLE.csv)).digest('hex');
@@ -43,6 +58,7 @@ function staleReason(): string | null {
     if (info.score_version !== SCORE_VERSION) return `score version ${info.score_version} != ${SCORE_VERSION}`;
     if (meta.get('ingest_version') !== INGEST_VERSION) return `ingest version ${meta.get('ingest_version')} != ${INGEST_VERSION}`;
     if (info.sources?.[0]?.sha256 !== sha) return 'sample CSV changed';
+    if (releases.join('\n') !== RELEASES.join('\n')) return 'its releases are not the two the sample ships';
     const area = loadSpatialFile(spatialFilePath(SAMPLE.index), indexIdentity(info as IndexInfo), AREA_H3_RES);
     if (!area.ok) return `its area index file is not usable (${area.reason})`;
     return null;
@@ -51,18 +67,30 @@ function staleReason(): string | null {
   }
 }
 
+/** Builds the sample's index at `out`: the earlier release (the CSV rewound), then the CSV with --previous. */
+export async function buildSample(out = SAMPLE.index): Promise<{ changes: Record<string, number>; rewound: RewindSummary; seconds: number }> {
+  const started = performance.now();
+  const dir = mkdtempSync(join(tmpdir(), 'fcs-sample-'));
+  try {
+    const rewound = {} as RewindSummary;
+    const lines: string[] = [];
+    for await (const line of rewindLines(csvBatches(openSource(SAMPLE.csv).chunks), { seed: SAMPLE.seed, asOf: SAMPLE.previousAsOf, currentAsOf: SAMPLE.asOf }, rewound)) lines.push(line);
+    const earlierCsv = join(dir, 'sample-earlier.csv');
+    writeFileSync(earlierCsv, lines.join('\r\n') + '\r\n');
+    const earlier = join(dir, 'sample-earlier.sqlite');
+    const common = { fictitious: true, log: () => {}, showRejects: 0 };
+    await ingest({ ...common, files: [earlierCsv], out: earlier, asOf: SAMPLE.previousAsOf, datasetName: PREVIOUS_NAME });
+    const s = await ingest({ ...common, files: [SAMPLE.csv], out, asOf: SAMPLE.asOf, datasetName: DATASET_NAME, previous: earlier, companions: [new SpatialCollector()] });
+    return { changes: s.release.changes, rewound, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function build(): Promise<void> {
-  const s = await ingest({
-    files: [SAMPLE.csv],
-    out: SAMPLE.index,
-    asOf: SAMPLE.asOf,
-    datasetName: `FICTITIOUS sample: ${SAMPLE.rows.toLocaleString('en-US')} invented facilities (generator seed ${SAMPLE.seed}), not EPA data`,
-    fictitious: true,
-    log: () => {},
-    showRejects: 0,
-    companions: [new SpatialCollector()],
-  });
-  console.error(`sample: built ${SAMPLE.index}: ${s.info.facility_count} facilities, ${s.info.row_counts.rejected} rejected rows, ${s.seconds.toFixed(1)} s`);
+  const { changes, seconds } = await buildSample();
+  const changed = Object.entries(changes).filter(([, n]) => n > 0).map(([kind, n]) => `${n} ${kind}`).join(', ');
+  console.error(`sample: built ${SAMPLE.index} in ${seconds.toFixed(1)} s: releases ${SAMPLE.previousAsOf} and ${SAMPLE.asOf} (${changed} in the later one)`);
 }
 
 async function generate(): Promise<void> {

@@ -1,6 +1,7 @@
 import { csvField, type CsvRecord } from '../../src/ingest/csv-records';
 import { exporterLine } from './exporter-row';
 import { makeFacility } from './generator';
+import { DAY_MS, fromMdy, mdy, rowAsOf, toMs } from './echo-dates';
 import { buildPlaces } from './geography';
 import { Rng } from './rng';
 
@@ -30,18 +31,6 @@ export type EvolveManifest = {
 
 /** How a touched facility changes: shares of the touched ones. */
 const KINDS = [['record', 0.5], ['enforcement', 0.2], ['removed', 0.15], ['added', 0.15]] as const;
-const DAY_MS = 86_400_000;
-
-const toMs = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
-/** ECHO's MM/DD/YYYY of epoch ms (UTC midnight). */
-function mdy(ms: number): string {
-  const d = new Date(ms);
-  return `${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}/${d.getUTCFullYear()}`;
-}
-function fromMdy(s: string): number | null {
-  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(s);
-  return m ? Date.UTC(Number(m[3]), Number(m[1]) - 1, Number(m[2])) : null;
-}
 
 /**
  * The next weekly release of an exporter file, record by record (header first): every day count moves
@@ -98,10 +87,9 @@ export async function* evolveLines(records: AsyncIterable<CsvRecord[]>, opts: Ev
     if (f.every((v) => v === '')) continue;
     if (shift === 0) {
       waiting.push(f);
-      const inspected = fromMdy(f[col.FAC_DATE_LAST_INSPECTION!] ?? '');
-      const days = f[col.FAC_DAYS_LAST_INSPECTION!] ?? '';
-      if (inspected === null || !/^\d+$/.test(days)) continue;
-      setPreviousAsOf(new Date(inspected + Number(days) * DAY_MS).toISOString().slice(0, 10));
+      const asOf = rowAsOf(f, col);
+      if (asOf === null) continue;
+      setPreviousAsOf(asOf);
       for (const w of waiting.splice(0)) yield* evolveOne(w);
       continue;
     }

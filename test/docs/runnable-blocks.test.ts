@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SAMPLE } from '../../scripts/sample';
 import { ROOT, startServer, type Service } from '../support/process';
 
 /**
@@ -50,8 +51,21 @@ describe('runnable shell blocks in the docs', () => {
     const { out } = await runBlock(code);
     expect(out.endsWith('\n')).toBe(true);
     const lines = out.slice(0, -1).split('\n');
-    expect(lines).toHaveLength(4);
+    // one line per answer printed (`-w '\n'`); the watchlist's creation is read into WL, not printed
+    expect(lines).toHaveLength(code.match(/-w '\\n'/g)!.length);
     for (const line of lines) expect(Object.keys(JSON.parse(line))).toContain('data');
+  }, 60_000);
+
+  it("the README's Try-it watchlist shows, at once, a change in the sample's newest release for each facility it watches: a score drop and an enforcement action started", async () => {
+    const [, code] = blocks.find(([name, c]) => name.startsWith('README.md') && c.includes('--print-key'))!;
+    const watched = JSON.parse(/"registry_ids":(\[[^\]]*\])\}' localhost:\$PORT\/api\/v1\/watchlists/.exec(code)![1]!) as string[];
+    const { out } = await runBlock(code);
+    const answer = (JSON.parse(out.trim().split('\n').at(-1)!) as { data: { as_of: string; changes: { registry_id: string; type: string; overall_score: number; previous_score: number }[] } }).data;
+    expect(answer.as_of).toBe(SAMPLE.asOf);
+    expect(answer.changes.map((c) => c.registry_id).sort()).toEqual([...watched].sort());
+    expect(answer.changes.map((c) => c.type).sort()).toEqual(['facility.enforcement_started', 'facility.score_changed']);
+    const changed = answer.changes.find((c) => c.type === 'facility.score_changed')!;
+    expect(changed.overall_score).toBeLessThan(changed.previous_score);
   }, 60_000);
 });
 

@@ -2,6 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
+import { Database } from 'bun:sqlite';
+import { ROOT } from '../support/process';
 import { removeTempDirs, tempDir } from '../support/temp-dir';
 import { completenessNotes } from '../../src/scoring/completeness';
 import { ARTIFACTS, axeViolations, mainText, renders, sampleFacility, settled, startWebWorld, useKey, type WebWorld } from './support';
@@ -430,7 +432,47 @@ describe('watchlists', () => {
     expect(text).toContain('1 facility · alerts on score dropped by 5 points or more');
     expect(text).toMatch(/No changes for this list in the release of \d{4}-\d{2}-\d{2}\./);
   }, 30_000);
+
+  it("on first start, a list made on the page of sample facilities that changed shows at once each one's last change and the newest release's changes; axe finds nothing serious", async () => {
+    const dropped = changedFacility('n.overall_score < p.overall_score AND n.active_enforcement = p.active_enforcement');
+    const started = changedFacility('n.active_enforcement = 1 AND p.active_enforcement = 0');
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.platform);
+    await goto(page, '#/watchlists');
+    expect(await mainText(page)).toContain('No watchlists yet.');
+    await page.click('.new-watchlist summary');
+    await page.type('form[aria-label="New watchlist"] input[name=name]', 'First look');
+    await page.type('form[aria-label="New watchlist"] input[name=registry_ids]', `${dropped.registry_id} ${started.registry_id}`);
+    await page.click('form[aria-label="New watchlist"] button[type=submit]');
+    await page.waitForFunction(() => /Changes 1–2 of 2/.test(document.querySelector('.watchlist')?.innerText ?? ''), { timeout: 15_000 });
+    const changes = await page.$$eval('ol.changes li', (lis) => lis.map((li) => [li.getAttribute('data-type'), (li as HTMLElement).innerText]));
+    expect(changes).toEqual([
+      ['facility.enforcement_started', `${started.as_of} ${started.fac_name} enforcement action started; score ${started.after}`],
+      ['facility.score_changed', `${dropped.as_of} ${dropped.fac_name} score ${dropped.before} → ${dropped.after} (${dropped.after - dropped.before})`],
+    ]);
+    await page.click('.wl-ids-box summary');
+    await page.waitForFunction(() => document.querySelectorAll('.wl-ids li').length === 2);
+    const lastChange = (id: string) => page.$eval(`li[data-registry-id="${id}"] .wl-change`, (s) => s.textContent);
+    expect(await lastChange(dropped.registry_id)).toBe(`changed ${dropped.as_of}: score ${dropped.before} → ${dropped.after}`);
+    expect(await lastChange(started.registry_id)).toBe(`changed ${started.as_of}${started.before === started.after ? '' : `: score ${started.before} → ${started.after}`}`);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.$eval('.watchlist', (el) => el.scrollIntoView());
+    await page.screenshot({ path: join(ARTIFACTS, 'watchlist-first-start.png') });
+  }, 40_000);
 });
+
+/** The first facility (by ID) of the sample whose newest release changed it as `where` says (n: that release's entry, p: the one before). */
+function changedFacility(where: string): { registry_id: string; fac_name: string; as_of: string; before: number; after: number } {
+  const db = new Database(join(ROOT, 'data', 'sample.sqlite'), { readonly: true });
+  try {
+    return db.query(`SELECT f.registry_id, f.fac_name, r.as_of, p.overall_score AS before, n.overall_score AS after
+      FROM history n JOIN history p ON p.registry_id = n.registry_id AND p.seq = n.seq - 1 JOIN release r ON r.seq = n.seq JOIN facility f ON f.registry_id = n.registry_id
+      WHERE n.seq = (SELECT max(seq) FROM release) AND n.change = 'changed' AND ${where} ORDER BY n.registry_id LIMIT 1`).get() as never;
+  } finally {
+    db.close();
+  }
+}
 
 describe('with a Platform key', () => {
   it('the facility page downloads the PDF dossier', async () => {

@@ -11,7 +11,7 @@
  * touches a seeded share of the facilities (edited records, new enforcement, removals, additions) and writes
  * what it did, by registry ID, to --manifest (default: OUT.changes.json).
  *
- * The same file as it was at an earlier date (docs/ingest.md, "Rewinding a release"):
+ * The same file as it was at an earlier date (docs/ingest.md, "Rewinding"):
  *   bun run scripts/generate-sample.ts --rewind data/x.csv.gz --as-of 2026-09-30 --seed earlier --out data/w.csv.gz
  */
 import { createWriteStream, renameSync } from 'node:fs';

@@ -114,7 +114,7 @@ export async function* rewindLines(records: AsyncIterable<CsvRecord[]>, opts: Re
 }
 
 /** One record as it read at t0 (epoch ms), given the record at t1; `rng` invents what the later record no longer shows. */
-export function rewindRecord(f: string[], col: Readonly<Record<string, number>>, t0: number, t1: number, rng: Rng): string[] {
+function rewindRecord(f: string[], col: Readonly<Record<string, number>>, t0: number, t1: number, rng: Rng): string[] {
   const get = (name: string) => (col[name] === undefined ? '' : f[col[name]!]!);
   const set = (name: string, value: string) => {
     if (col[name] !== undefined) f[col[name]!] = value;

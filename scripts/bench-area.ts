@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findWithinRadius } from '../src/area/service';
+import { SITE_BIT } from '../src/index/site-facts';
 import { AREA_H3_RES, type SpatialIndex } from '../src/area/spatial-index';
 import { buildSpatialIndex } from '../src/index/area/spatial-columns';
 import { loadSpatialFile, spatialFilePath, writeSpatialFile } from '../src/index/area/spatial-file';
@@ -92,7 +93,7 @@ const metros = densestMetros(spatial, 20);
 console.log(`## 20 densest metros (facilities within 25 mi)\n${metros.map((m) => `${m.lat.toFixed(3)},${m.lng.toFixed(3)} ${m.within25.toLocaleString()}`).join(' | ')}\n`);
 
 // Warm up the JIT on every combination before timing anything.
-for (const c of COMBOS) timeAll((q) => findWithinRadius(spatial, q), metros, c, 2);
+for (const c of COMBOS) timeAll((q) => findWithinRadius(spatial, q, SITE_BIT.insufficientData), metros, c, 2);
 
 console.log('## In-process (service call: search + names from SQLite), ms');
 const byRes = new Map<number, SpatialIndex>([[AREA_H3_RES, spatial]]);
@@ -101,8 +102,8 @@ console.log(`| radius | limit | sort | ${[...byRes.keys()].map((r) => `res ${r} 
 console.log(`|---|---|---|${[...byRes.keys()].map(() => '---|---|---|---').join('|')}|`);
 for (const c of COMBOS) {
   const cells = [...byRes.values()].map((s) => {
-    timeAll((q) => findWithinRadius(s, q), metros, c, 1);
-    const t = timeAll((q) => findWithinRadius(s, q), metros, c, reps);
+    timeAll((q) => findWithinRadius(s, q, SITE_BIT.insufficientData), metros, c, 1);
+    const t = timeAll((q) => findWithinRadius(s, q, SITE_BIT.insufficientData), metros, c, reps);
     const search = timeAll((q) => searchRadius(s, q), metros, c, reps);
     return `${fmt(pct(t, 50))} | ${fmt(pct(t, 99))} | ${fmt(pct(search, 50))} | ${fmt(pct(search, 99))}`;
   });

@@ -21,6 +21,7 @@ import { createApp } from '../src/api/app';
 import { makeConfig } from '../src/config';
 import { processParts } from '../src/api/deps';
 import { findWithinRadius } from '../src/area/service';
+import { SITE_BIT } from '../src/index/site-facts';
 import { registryIdAt } from '../src/area/spatial-index';
 import { nameAt } from '../src/area/text-bytes';
 import { searchRadius, type RadiusQuery } from '../src/area/spatial-search';
@@ -112,7 +113,7 @@ const batch = (i: number) => JSON.stringify({ registry_ids: ids.slice((i * 500) 
     index.getBriefs(rows.map((r) => r.registry_id));
     phase['names from SQLite (as before)'].push(performance.now() - t0);
     t0 = performance.now();
-    JSON.stringify({ data: findWithinRadius(spatial, q) });
+    JSON.stringify({ data: findWithinRadius(spatial, q, SITE_BIT.insufficientData) });
     phase.json.push(performance.now() - t0 - phase.search.at(-1)! - phase['names from the area file'].at(-1)!);
   }
   for (const [name, xs] of Object.entries(phase)) console.log(`  area phase ${line(name, xs)}`);

@@ -13,6 +13,7 @@ import { metaFor } from './http/request-context';
 import { AreaFacility, AreaQuery, AreaResponse, PlaceQuery, PlaceResponse } from '../area/model';
 import { parseAreaQuery } from '../area/query';
 import { countWithinRadius, findWithinRadius } from '../area/service';
+import { SITE_BIT } from '../index/site-facts';
 import { listTag, notModified, releaseTag } from './http/conditional';
 
 /**
@@ -71,7 +72,7 @@ export function areaRoutes(deps: AppDeps, locator: Geocoder) {
         const spatial = deps.spatial.require();
         const unchanged = notModified(request, listTag(release, request, format, caller.tier), set, 'Accept, Origin, Accept-Encoding');
         if (unchanged) return unchanged;
-        const data = findWithinRadius(spatial, q);
+        const data = findWithinRadius(spatial, q, SITE_BIT.insufficientData);
         // every form is a Response: a 500-facility answer is large, sent in one write (json-response.ts)
         return answerIn(format, set, {
           envelope: () => bulkyJsonResponse({ data, meta: metaFor(facts, deps.clock, dataset) }, set),

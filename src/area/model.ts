@@ -1,5 +1,6 @@
 import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
+import { DataSufficient } from '../scoring/completeness';
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_RADIUS_MILES } from './query';
 
 /**
@@ -30,6 +31,7 @@ export const AreaFacility = t.Object({
   overall_score: t.Integer({ minimum: 0, maximum: 100 }),
   active_enforcement: t.Boolean(),
   distance_miles: t.Number({ minimum: 0, description: 'Great-circle distance from the centre in miles, rounded to 3 decimals (about 5 feet)', examples: [1.234] }),
+  data_sufficient: DataSufficient,
 });
 export type AreaFacility = Static<typeof AreaFacility>;
 

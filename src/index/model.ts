@@ -1,5 +1,6 @@
 import { t, type Static } from '../shared/typebox';
 import { ScoreInputs } from '../scoring/model';
+import { DataSufficient } from '../scoring/completeness';
 import { Evidence } from './evidence';
 
 /** One facility as the index stores it: identity, location and its computed score. */
@@ -39,8 +40,8 @@ export type Location = { lat: number; lng: number } | null;
 export const FacilitySummary = t.Omit(FacilityRow, ['score_inputs', 'evidence']);
 export type FacilitySummary = Static<typeof FacilitySummary>;
 
-/** The four fields of a facility: a portfolio result row, and an area item less the distance. */
-export const FacilityBrief = t.Pick(FacilityRow, ['registry_id', 'fac_name', 'overall_score', 'active_enforcement']);
+/** The first fields of a portfolio result row, and whether the data is enough to judge (site_facts: ./site-facts.ts). */
+export const FacilityBrief = t.Composite([t.Pick(FacilityRow, ['registry_id', 'fac_name', 'overall_score', 'active_enforcement']), t.Object({ data_sufficient: DataSufficient })]);
 export type FacilityBrief = Static<typeof FacilityBrief>;
 
 /** What the index file says about itself (table index_meta), shown by /status and --version. */

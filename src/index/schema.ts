@@ -1,7 +1,7 @@
 import { HISTORY_DDL } from './history-tables/schema';
 
 /**
- * Index format 12, the only one a server reads (an index of another number is refused at open:
+ * Index format 13, the only one a server reads (an index of another number is refused at open:
  * formatRefusal). A file holds `facility` (one slim row per facility: identity, location (NULL for
  * a facility without usable coordinates: served by ID and search, never placed), score components, and `detail`, what a Starter+ lookup shows beyond the row: its programs and the
  * explanation as sentence-template ids and values, or the integer id of a `shared_detail` row many
@@ -16,7 +16,7 @@ import { HISTORY_DDL } from './history-tables/schema';
  * build, search docids `score * 2^32 + rank`: ./search/docids.ts) and `index_meta` (format,
  * info, inputs_keys). Bump INDEX_FORMAT when any of this changes, and retarget ./previous-format.ts.
  */
-export const INDEX_FORMAT = '12';
+export const INDEX_FORMAT = '13';
 
 /**
  * The one sentence a server says about an index of another format, or null for the current one.
@@ -62,7 +62,7 @@ CREATE TABLE facility (
   detail,
   -- what the score's data lacks: the id of a completeness_kind row (few distinct values, loaded at open)
   completeness INTEGER NOT NULL,
-  -- what a site report's record categories read (./site-facts.ts siteFactBitsOf), as of the index's date
+  -- what a site report's record categories read and whether the data is enough to judge (./site-facts.ts siteFactBitsOf), as of the index's date
   site_facts INTEGER NOT NULL,
   -- the ECHO fields shown beside the score (./evidence.ts storedEvidenceJson), NULL when there is
   -- nothing to store; in the row, so a Starter+ lookup reads it with everything else

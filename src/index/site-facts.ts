@@ -1,12 +1,14 @@
+import { hasEnoughData } from '../scoring/completeness';
 import type { ScoreFacts } from '../scoring/facts';
 import type { ScoreInputs } from '../scoring/model';
 import { caaMajorOf, RCRA_GENERATORS, type Evidence } from './evidence';
 
 /**
- * What a site report's record categories ask of one facility (src/site-report/categories.ts), as of
- * the dataset's date. Derived at ingest from the same facts as the score and kept as bits in the
- * facility row (`site_facts`) and in the spatial index, so a report tests the thousands of facilities
- * around a dense site without reading their rows.
+ * What a site report's record categories ask of one facility (src/site-report/categories.ts), and
+ * whether its data is enough to judge it, as of the dataset's date. Derived at ingest from the same
+ * facts as the score and kept as bits in the facility row (`site_facts`) and in the spatial index, so
+ * a report tests the thousands of facilities around a dense site, and every list shows "Not enough
+ * data", without reading their rows.
  */
 export type SiteFacts = {
   /** In significant non-compliance / HPV now, as the score model reads it (scoring/facts.ts `currentStatus`). */
@@ -23,10 +25,12 @@ export type SiteFacts = {
   tri: boolean;
   /** A major source per CAA_PERMIT_TYPES (false where not held). */
   caaMajor: boolean;
+  /** Not enough data to judge the facility: data_completeness.sufficient is false (src/scoring/completeness.ts). */
+  insufficientData: boolean;
 };
 
 // One bit each; the order is part of the stored format (facility.site_facts and the area file).
-const BITS = ['significant', 'formalActionInWindow', 'caa', 'cwa', 'rcra', 'sdwa', 'rcraTsd', 'rcraGenerator', 'tri', 'caaMajor'] as const;
+const BITS = ['significant', 'formalActionInWindow', 'caa', 'cwa', 'rcra', 'sdwa', 'rcraTsd', 'rcraGenerator', 'tri', 'caaMajor', 'insufficientData'] as const;
 const BIT = Object.fromEntries(BITS.map((k, i) => [k, 1 << i])) as Record<(typeof BITS)[number], number>;
 /** Each fact's bit, for readers that test one without reading all back. */
 export const SITE_BIT: Readonly<typeof BIT> = BIT;
@@ -44,6 +48,7 @@ export function siteFactBitsOf(facts: ScoreFacts, programs: ScoreInputs['program
   if (facts.currentStatus === 'significant') b |= BIT.significant;
   // the score model's own reading, the same facts as active_enforcement
   if (facts.formalActions > 0) b |= BIT.formalActionInWindow;
+  if (!hasEnoughData(facts)) b |= BIT.insufficientData;
   if (programs.caa !== null) b |= BIT.caa;
   if (programs.cwa !== null) b |= BIT.cwa;
   if (programs.rcra !== null) b |= BIT.rcra;
@@ -69,5 +74,6 @@ export function siteFactsOfBits(b: number): SiteFacts {
     rcraGenerator: (b & BIT.rcraGenerator) !== 0,
     tri: (b & BIT.tri) !== 0,
     caaMajor: (b & BIT.caaMajor) !== 0,
+    insufficientData: (b & BIT.insufficientData) !== 0,
   };
 }

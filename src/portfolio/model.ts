@@ -2,6 +2,7 @@ import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
 import { ScoreChange } from '../index/history-tables/model';
 import { Peers } from '../index/peers';
+import { DataSufficient } from '../scoring/completeness';
 
 /**
  * The portfolio's request body, for OpenAPI. The route's parse hook only reads the body (it hands Elysia a
@@ -33,6 +34,7 @@ export const PortfolioItem = t.Object({
   score_change: ScoreChange,
   /** Industry peers (portfolio is Starter+, so never redacted here); null without a NAICS code. */
   peers: t.Union([Peers, t.Null()]),
+  data_sufficient: DataSufficient,
 });
 export type PortfolioItem = Static<typeof PortfolioItem>;
 

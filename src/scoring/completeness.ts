@@ -18,13 +18,21 @@ export const InsufficientReason = t.Union([t.Literal('inactive'), t.Literal('no_
 });
 export type InsufficientReason = Static<typeof InsufficientReason>;
 
+const inactive = (f: ScoreFacts) => f.facilityActive === false;
+// inspections not reported count as none shown
+const unobserved = (f: ScoreFacts) => (f.inspections === null || f.inspections.count === 0) && f.knownQuarters === 0;
+
 /** The reasons a facility's data is not enough to judge it (empty: enough). */
 export function insufficientReasons(f: ScoreFacts): InsufficientReason[] {
   const out: InsufficientReason[] = [];
-  if (f.facilityActive === false) out.push('inactive');
-  // inspections not reported count as none shown
-  if ((f.inspections === null || f.inspections.count === 0) && f.knownQuarters === 0) out.push('no_inspection_or_known_quarter');
+  if (inactive(f)) out.push('inactive');
+  if (unobserved(f)) out.push('no_inspection_or_known_quarter');
   return out;
+}
+
+/** True when insufficientReasons is empty, without building it (ingest asks for every row). */
+export function hasEnoughData(f: ScoreFacts): boolean {
+  return !inactive(f) && !unobserved(f);
 }
 
 /** How complete the data behind one facility's score is: what the source lacks and what the model could not place. */
@@ -57,6 +65,11 @@ export const DataCompleteness = t.Object({
   insufficient_reasons: t.Array(InsufficientReason, { description: 'Empty when sufficient' }),
 });
 export type DataCompleteness = Static<typeof DataCompleteness>;
+
+/** A list item's (area, search, portfolio, watchlist, site report) one-bit summary of data_completeness. */
+export const DataSufficient = t.Boolean({
+  description: 'false: not enough data to judge the facility (its lookup\'s data_completeness.insufficient_reasons says why): show "Not enough data" in place of a score band',
+});
 
 /** The data_completeness summary of a facility, from the same facts its score uses. Pure. */
 export function dataCompleteness(f: ScoreFacts, sourceFormat: SourceFormat): DataCompleteness {

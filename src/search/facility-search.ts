@@ -1,5 +1,6 @@
 import type { FacilityIndex } from '../index/facility-index';
 import { indexIdentity } from '../index/identity';
+import { SITE_BIT } from '../index/site-facts';
 import type { SearchFilters, SearchReader, SearchRow } from '../index/search-tables/reader';
 import type { CursorKey } from './cursor';
 import { TOTAL_CAP, type SearchRequest } from './query';
@@ -17,6 +18,8 @@ export type SearchHit = {
   fac_zip: string;
   overall_score: number;
   active_enforcement: boolean;
+  /** false: not enough data to judge (data_completeness.sufficient). */
+  data_sufficient: boolean;
   lat: number | null;
   lng: number | null;
   key: CursorKey;
@@ -34,7 +37,8 @@ const LENGTH_SAMPLE = 1000;
 
 function hit(row: SearchRow, value: number): SearchHit {
   const { registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, overall_score, active_enforcement, lat, lng } = row;
-  return { registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, overall_score, active_enforcement: active_enforcement === 1, lat, lng, key: { value, registryId: registry_id } };
+  const data_sufficient = (row.site_facts & SITE_BIT.insufficientData) === 0;
+  return { registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, overall_score, active_enforcement: active_enforcement === 1, data_sufficient, lat, lng, key: { value, registryId: registry_id } };
 }
 
 /**

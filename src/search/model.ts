@@ -1,5 +1,6 @@
 import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
+import { DataSufficient } from '../scoring/completeness';
 import { MAX_QUERY_CHARS, MAX_QUERY_WORDS } from './match';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, TOTAL_CAP } from './query';
 
@@ -45,6 +46,7 @@ export const SearchFacility = t.Object({
   fac_city: t.String({ examples: ['ELKHART'] }),
   fac_state: t.String({ examples: ['IN'] }),
   fac_zip: t.String({ examples: ['46514'] }),
+  data_sufficient: DataSufficient,
 });
 export type SearchFacility = Static<typeof SearchFacility>;
 

@@ -20,6 +20,7 @@ export function searchFacilities(search: FacilitySearch, r: SearchRequest): { re
       fac_city: h.fac_city,
       fac_state: h.fac_state,
       fac_zip: h.fac_zip,
+      data_sufficient: h.data_sufficient,
     };
   });
   const last = hits.at(-1);

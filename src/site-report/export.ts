@@ -6,7 +6,7 @@ import type { SiteQuery } from './service';
 import { VERSION } from '../version';
 
 /** Bumped when the site report's layout or wording changes between releases; a new product version is a new key anyway. */
-export const SITE_REPORT_LAYOUT_VERSION = 'site-report-4';
+export const SITE_REPORT_LAYOUT_VERSION = 'site-report-5';
 
 /**
  * The cache key of a site report PDF: the site (already rounded to 5 decimals), the search

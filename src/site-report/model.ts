@@ -4,6 +4,7 @@ import { CATEGORY_KEYS, DISTANCE_KEYS, MAX_SEARCH_MILES } from './categories';
 import { MAX_BOUNDARY_VERTICES } from './boundary';
 import { COMPASS_POINTS, DISTANCE_BANDS } from './compass';
 import { FindingDetail } from './finding-detail';
+import { DataSufficient } from '../scoring/completeness';
 
 const Miles = (description: string) => t.Number({ exclusiveMinimum: 0, maximum: MAX_SEARCH_MILES, description });
 const CategoryKey = t.UnionEnum([...CATEGORY_KEYS], { description: 'A record category (docs/site-report.md)' });
@@ -103,6 +104,7 @@ export const Finding = t.Object({
   ...FindingDetail,
   ...LocationQuality,
   location: t.Object({ lat: t.Number(), lng: t.Number() }, { description: 'FAC_LAT, FAC_LONG: where the facility is, WGS84 (a parcel\'s map places it there)' }),
+  data_sufficient: DataSufficient,
 });
 export type Finding = Static<typeof Finding>;
 
@@ -112,6 +114,7 @@ export const UnmappedFacility = t.Object({
   zip: t.Union([t.String(), t.Null()], { description: 'ZIP5 of the facility\'s address' }),
   reason: t.String({ description: '`no coordinates`, or `approximate location (±N m)` (a centroid method or an accuracy coarser than the setting): why it is not placed' }),
   ...LocationQuality,
+  data_sufficient: DataSufficient,
 });
 export type UnmappedFacility = Static<typeof UnmappedFacility>;
 

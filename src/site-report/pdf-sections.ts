@@ -2,7 +2,8 @@ import { COLORS, CONTENT_WIDTH, PAGE, type Flow } from '../reports/layout';
 import { DISTANCE_BANDS } from './compass';
 import type { Finding, SiteReport, UnmappedFacility } from './model';
 import { drawTable, type Column } from './pdf-table';
-import { scoreBand } from './radius-map';
+import { scoreLook } from './radius-map';
+import { NOT_ENOUGH_DATA } from '../shared/completeness-notes';
 
 const BODY = { size: 9, color: COLORS.ink };
 const NOTE = { size: 8, color: COLORS.muted };
@@ -64,7 +65,7 @@ export function drawFindings(f: Flow, r: SiteReport): void {
     { label: 'Distance (mi)', width: 38, align: 'right', cell: (g) => g.distance_miles.toFixed(3) },
     { label: 'Dir.', width: 30, align: 'center', cell: (g) => g.direction },
     { label: 'Categories', width: 84, cell: (g) => g.categories.map((c) => CATEGORY_SHORT[c] ?? c).join(', ') },
-    { label: 'Score', width: 40, align: 'right', cell: (g) => [String(g.overall_score), scoreBand(g.overall_score).label], color: (g) => scoreBand(g.overall_score).color },
+    { label: 'Score', width: 40, align: 'right', cell: (g) => [String(g.overall_score), scoreLook(g).label], color: (g) => scoreLook(g).color },
     { label: 'SNC now', width: 28, align: 'center', cell: (g) => yesNo(g.significant_violation) },
     { label: 'Enf. 12 mo', width: 28, align: 'center', cell: (g) => yesNo(g.active_enforcement) },
     { label: 'Programs', width: 50, cell: (g) => g.programs.join(', ') || '-' },
@@ -81,7 +82,7 @@ export function drawUnmapped(f: Flow, r: SiteReport): void {
   const columns: Column<UnmappedFacility>[] = [
     { label: 'Facility, address, registry ID', width: 200, boldFirst: true, whole: true, cell: (g) => [g.fac_name || 'Unnamed facility', `${g.fac_street}, ${g.fac_city}, ${g.fac_state} ${g.fac_zip}`, `${g.registry_id} · ${g.reason}`] },
     { label: 'Record types', width: 110, cell: (g) => g.categories.map((c) => CATEGORY_SHORT[c] ?? c).join(', ') || '-' },
-    { label: 'Score', width: 40, align: 'right', cell: (g) => String(g.overall_score), color: (g) => scoreBand(g.overall_score).color },
+    { label: 'Score', width: 40, align: 'right', cell: (g) => (g.data_sufficient ? String(g.overall_score) : [String(g.overall_score), NOT_ENOUGH_DATA]), color: (g) => scoreLook(g).color },
     { label: 'SNC now', width: 34, align: 'center', cell: (g) => yesNo(g.significant_violation) },
     { label: 'Enf. 12 mo', width: 34, align: 'center', cell: (g) => yesNo(g.active_enforcement) },
     { label: 'Programs', width: 60, cell: (g) => g.programs.join(', ') || '-' },

@@ -7,6 +7,7 @@ import type { Finding } from './model';
 import { borderLines } from './base-layer';
 import { placeLabels, type Box } from '../shared/label-placement';
 import { scaleBar } from '../shared/scale-bar';
+import { NOT_ENOUGH_DATA } from '../shared/completeness-notes';
 
 const hex = (h: string): RGB => rgb(parseInt(h.slice(1, 3), 16) / 255, parseInt(h.slice(3, 5), 16) / 255, parseInt(h.slice(5, 7), 16) / 255);
 
@@ -20,6 +21,14 @@ export const SCORE_BANDS = [
 
 export function scoreBand(score: number): (typeof SCORE_BANDS)[number] {
   return SCORE_BANDS.find((b) => score >= b.min) ?? SCORE_BANDS[SCORE_BANDS.length - 1]!;
+}
+
+/** In place of a band when the data is not enough to judge the facility: grey, so no colour ranks it. */
+export const NOT_ENOUGH_DATA_LOOK = { label: NOT_ENOUGH_DATA, color: COLORS.muted } as const;
+
+/** A facility's band, or "Not enough data" (data_sufficient false): the word and colour a table cell or dot shows. */
+export function scoreLook(g: { overall_score: number; data_sufficient: boolean }): { label: string; color: RGB } {
+  return g.data_sufficient ? scoreBand(g.overall_score) : NOT_ENOUGH_DATA_LOOK;
 }
 
 /** The rings drawn: the ASTM distances, plus the outermost search distance when it is beyond a mile. */
@@ -92,7 +101,7 @@ export function drawRadiusMap(f: Flow, findings: readonly Finding[], maxMiles: n
   });
   // worst scores drawn last, so they sit on top where dots overlap
   const order = findings.map((_, i) => i).sort((a, b) => findings[b]!.overall_score - findings[a]!.overall_score);
-  for (const i of order) page.circle(at[i]!.x, at[i]!.y, 3.4, { fill: scoreBand(findings[i]!.overall_score).color, stroke: COLORS.white, width: 0.6 });
+  for (const i of order) page.circle(at[i]!.x, at[i]!.y, 3.4, { fill: scoreLook(findings[i]!).color, stroke: COLORS.white, width: 0.6 });
 
   // the site: a navy square outline over the dots, so a facility on site still shows inside it; labels keep out of it, the north arrow and the scale bar
   f.page.rect(cx - 5, cy - 5, 10, 10, { stroke: COLORS.navy, width: 1.6 });
@@ -136,17 +145,18 @@ function drawScaleBar(f: Flow, x: number, y: number, bar: { label: string; lengt
   f.text(bar.label, x + w, y + 6, { size: 6.5, color: COLORS.muted }, 'center');
 }
 
-/** The legend under the map: the site's mark (`site` names it), and the score bands with their counts. */
+/** The legend under the map: the site's mark (`site` names it), and the score bands with their counts (and those without enough data to judge, when any). */
 export function drawMapLegend(f: Flow, findings: readonly Finding[], site: string): void {
   let x = PAGE.margin;
   f.y -= 14;
   f.page.rect(x, f.y - 1, 7, 7, { stroke: COLORS.navy, width: 1.4 });
   f.text(site, x + 11, f.y, { size: 7.5, color: COLORS.muted });
   x += Math.max(60, 24 + f.width(site, { size: 7.5 }));
-  for (const b of SCORE_BANDS) {
-    const n = findings.filter((g) => scoreBand(g.overall_score) === b).length;
+  const entries = findings.some((g) => !g.data_sufficient) ? [...SCORE_BANDS, NOT_ENOUGH_DATA_LOOK] : SCORE_BANDS;
+  for (const b of entries) {
+    const n = findings.filter((g) => scoreLook(g) === b).length;
     f.page.circle(x + 3.5, f.y + 2.5, 3.4, { fill: b.color });
-    const label = `${b.label} (${b.range}): ${n}`;
+    const label = 'range' in b ? `${b.label} (${b.range}): ${n}` : `${b.label}: ${n}`;
     f.text(label, x + 11, f.y, { size: 7.5, color: COLORS.muted });
     x += 24 + f.width(label, { size: 7.5 });
   }

@@ -175,6 +175,7 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       ...findingDetailOf(index.evidenceOf(registry_id), asOf),
       ...locationOf(spatial, p),
       location: { lat: spatial.lat[p]!, lng: spatial.lng[p]! },
+      data_sufficient: (bits & SITE_BIT.insufficientData) === 0,
     };
   }
   report.findings = findings;
@@ -336,6 +337,7 @@ function unmappedOf(index: FacilityIndex, spatial: SpatialIndex, site: LocatedSi
       categories: byType(facts), zip: zip5(address.zip) || null,
       reason: approximateLocationReason(location.location_accuracy_m, location.location_method, approximateMeters)!,
       ...location,
+      data_sufficient: !facts.insufficientData,
     });
   }
   const maxMiles = Math.max(0, ...searched.map((s) => s.miles));
@@ -352,7 +354,7 @@ function unmappedOf(index: FacilityIndex, spatial: SpatialIndex, site: LocatedSi
       if (!row) continue;
       const facts = siteFactsOfRecord(row.score_inputs, row.evidence, asOf);
       found++;
-      facilities.push({ ...identityOf(row), ...recordOf(row.overall_score, row.active_enforcement, facts), categories: byType(facts), zip, reason: 'no coordinates', location_accuracy_m: null, location_method: null });
+      facilities.push({ ...identityOf(row), ...recordOf(row.overall_score, row.active_enforcement, facts), categories: byType(facts), zip, reason: 'no coordinates', location_accuracy_m: null, location_method: null, data_sufficient: !facts.insufficientData });
     }
   }
   const others = zips.length - 1;

@@ -2,6 +2,7 @@ import { t, type Static } from '../shared/typebox';
 import { Envelope } from '../shared/envelope';
 import { Attempt, Delivery, EventType, Rule, type WatchlistRecord, type WatchlistSummaryRecord } from '../state/watch-model';
 import { ChangeReason } from '../index/history-tables/model';
+import { DataSufficient } from '../scoring/completeness';
 
 export { Attempt, Delivery, EventType, Rule, type WatchlistRecord, type WatchlistSummaryRecord };
 
@@ -88,6 +89,7 @@ export const WatchedFacility = t.Object({
   fac_name: t.Union([t.String(), t.Null()], { description: 'null: not in the served release (not yet, or removed)' }),
   overall_score: t.Union([t.Integer({ minimum: 0, maximum: 100 }), t.Null()]),
   active_enforcement: t.Union([t.Boolean(), t.Null()]),
+  data_sufficient: t.Union([DataSufficient, t.Null()], { description: `${DataSufficient.description}; null: not in the served release` }),
   last_change: t.Union(
     [
       t.Object({

@@ -25,7 +25,7 @@ export function parseDeliveriesQuery(params: URLSearchParams): { limit: number }
   return { limit };
 }
 
-/** A page of a list's facilities (`/facilities`): each is a summary read and a history lookup. */
+/** A page of a list's facilities (`/facilities`): one read of their briefs and one of their history. */
 export const MAX_FACILITY_PAGE = 100;
 
 export function parseIdPageQuery(params: URLSearchParams, max = MAX_ID_PAGE): { cursor: string | null; limit: number } {

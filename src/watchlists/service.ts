@@ -136,14 +136,16 @@ export function watchedFacilities(index: FacilityIndex, w: WatchlistRecord, curs
     const seen = latest.get(c.registry_id);
     if (!seen || c.as_of > seen.as_of) latest.set(c.registry_id, c);
   }
+  const briefs = index.getBriefs(registry_ids);
   const facilities = registry_ids.map((id) => {
-    const row = index.getSummary(id);
+    const row = briefs.get(id);
     const c = latest.get(id);
     return {
       registry_id: id,
       fac_name: row?.fac_name ?? null,
       overall_score: row?.overall_score ?? null,
       active_enforcement: row ? row.active_enforcement : null,
+      data_sufficient: row ? row.data_sufficient : null,
       last_change: c ? { as_of: c.as_of, kind: c.kind, overall_score: c.overall_score, previous_score: c.previous_score } : null,
     };
   });

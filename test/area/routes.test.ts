@@ -77,7 +77,7 @@ describe('GET /api/v1/area: what comes back', () => {
       ['990000000105', 24.999],
     ]);
     expect(body.data.total).toBe(8);
-    expect(body.data.facilities[5]).toEqual({ registry_id: '990000000103', fac_name: 'TEST FACILITY 990000000103', overall_score: 30, active_enforcement: true, distance_miles: 2 });
+    expect(body.data.facilities[5]).toEqual({ registry_id: '990000000103', fac_name: 'TEST FACILITY 990000000103', overall_score: 30, active_enforcement: true, distance_miles: 2, data_sufficient: true });
   });
 
   it('sort=score puts the worst compliance (lowest overall_score) first, then the nearest', async () => {

@@ -21,7 +21,7 @@ const portfolio = (accept: string | null, query = '') =>
     body: JSON.stringify({ registry_ids: ['990000000106', '990000000101', '990000000999'] }),
   });
 // Portfolio items carry industry peers and score_change (null on a one-release index, one empty cell).
-const PORTFOLIO_COLUMNS = ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'peers.naics', 'peers.naics_digits', 'peers.peer_count', 'peers.percentile', 'peers.percentile_note', 'peers.median_score', 'peers.share_scoring_better', 'peers.share_tied', 'score_change', 'location.lat', 'location.lng'];
+const PORTFOLIO_COLUMNS = ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'peers.naics', 'peers.naics_digits', 'peers.peer_count', 'peers.percentile', 'peers.percentile_note', 'peers.median_score', 'peers.share_scoring_better', 'peers.share_tied', 'score_change', 'data_sufficient', 'location.lat', 'location.lng'];
 const STATUS = (await json(await world.call('/api/v1/status'))).data.dataset;
 const get = (path: string, accept: string | null = null) => world.call(path, { key, headers: accept ? { accept } : {} });
 
@@ -31,8 +31,8 @@ function csvRecords(text: string): Record<string, string>[] {
 
 describe('CSV form', () => {
   it.each([
-    ['area', () => get(AREA, 'text/csv'), ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'distance_miles', 'location.lat', 'location.lng']],
-    ['search', () => get(SEARCH, 'text/csv'), ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'fac_street', 'fac_city', 'fac_state', 'fac_zip', 'location.lat', 'location.lng']],
+    ['area', () => get(AREA, 'text/csv'), ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'distance_miles', 'data_sufficient', 'location.lat', 'location.lng']],
+    ['search', () => get(SEARCH, 'text/csv'), ['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'fac_street', 'fac_city', 'fac_state', 'fac_zip', 'data_sufficient', 'location.lat', 'location.lng']],
     ['portfolio', () => portfolio('text/csv'), PORTFOLIO_COLUMNS],
   ])('%s: parsed back by csv-parse, a name with a comma, quotes and a line break survives, columns are the item fields + location', async (_name, call, columns) => {
     const res = await call();
@@ -60,7 +60,7 @@ describe('CSV form', () => {
 
   it('an empty result is a header row only', async () => {
     const res = await get('/api/v1/search?q=zzzz&format=csv');
-    expect(await res.text()).toBe('registry_id,fac_name,overall_score,active_enforcement,fac_street,fac_city,fac_state,fac_zip,location.lat,location.lng\r\n');
+    expect(await res.text()).toBe('registry_id,fac_name,overall_score,active_enforcement,fac_street,fac_city,fac_state,fac_zip,data_sufficient,location.lat,location.lng\r\n');
   });
 });
 

@@ -6,7 +6,7 @@ import { FacilityIndex, connectionOf } from '../../src/index/facility-index';
 import { UnusableInputError } from '../../src/ingest/errors';
 import { readPrevious } from '../../src/ingest/previous';
 import { ReleaseOrderError } from '../../src/ingest/ingest';
-import { toFormat11 } from '../support/format-11';
+import { toFormat12 } from '../support/format-12';
 import { threeReleases, directDiff, facilityTuples, historyRowsOf, quietIngest, type ThreeReleases } from './releases';
 
 let r: ThreeReleases;
@@ -142,19 +142,18 @@ describe('a change of score method between releases', () => {
   });
 });
 
-describe('a previous index of the format before (11: no location quality columns) and a new one of the current format', () => {
+describe('a previous index of the format before (12: site facts without the not-enough-data bit) and a new one of the current format', () => {
   it("the change of method finds the same 'rescored' and 'changed' facilities as between two current indexes", async () => {
-    const before = join(r.dir, 'format-11.sqlite');
+    const before = join(r.dir, 'format-12.sqlite');
     copyFileSync(r.chained[0], before);
-    toFormat11(before);
+    toFormat12(before);
     const db = new Database(before, { readonly: true });
-    expect((db.query("SELECT value FROM index_meta WHERE key = 'format'").get() as { value: string }).value).toBe('11');
-    expect(db.query("SELECT name FROM pragma_table_info('facility') WHERE name IN ('loc_accuracy_m', 'loc_method')").all()).toEqual([]);
+    expect((db.query("SELECT value FROM index_meta WHERE key = 'format'").get() as { value: string }).value).toBe('12');
     db.close();
     const base = readPrevious(before);
     expect(base.inputsKeys).toEqual(readPrevious(r.chained[0]).inputsKeys);
     const otherMethod = `${base.releases[base.releases.length - 1]!.score_version}+method-b`;
-    const [fromBefore, fromCurrent] = [join(r.dir, 'method-b-from-format-11.sqlite'), join(r.dir, 'method-b-from-current.sqlite')];
+    const [fromBefore, fromCurrent] = [join(r.dir, 'method-b-from-format-12.sqlite'), join(r.dir, 'method-b-from-current.sqlite')];
     await quietIngest([r.files[1]], fromBefore, { previous: before, scoreVersion: otherMethod });
     await quietIngest([r.files[1]], fromCurrent, { previous: r.chained[0], scoreVersion: otherMethod });
     const [a, b] = [historyRowsOf(fromBefore, 2), historyRowsOf(fromCurrent, 2)];

@@ -10,15 +10,15 @@ import { readPrevious } from '../../src/ingest/previous';
 import { STORED_INPUT_KEYS } from '../../src/index/inputs-codec';
 import { INDEX_FORMAT } from '../../src/index/schema';
 import { DEFAULT_ROWS, FIXED_NOW } from '../helpers';
-import { toFormat11 } from '../support/format-11';
+import { toFormat11, toFormat12 } from '../support/format-12';
 import { cli } from '../support/process';
 import { removeTempDirs, tempDir } from '../support/temp-dir';
 
 let current: string;
-let format11: string;
+let format12: string;
 let dir: string;
-const OLDER = (f: string) => `the index was built by an older version: rebuild it with \`ingest\` (format ${f}; this version reads format 12)`;
-const NEWER = (f: string) => `the index was built by a newer version: serve it with that version or a later one (format ${f}; this version reads format 12)`;
+const OLDER = (f: string) => `the index was built by an older version: rebuild it with \`ingest\` (format ${f}; this version reads format 13)`;
+const NEWER = (f: string) => `the index was built by a newer version: serve it with that version or a later one (format ${f}; this version reads format 13)`;
 
 beforeAll(() => {
   dir = tempDir('readable-formats');
@@ -26,9 +26,9 @@ beforeAll(() => {
   const w = new IndexWriter(current);
   for (const r of DEFAULT_ROWS) w.add(r);
   w.finish({ dataset_name: 'test fixture', as_of: '2026-11-01', score_version: 'test', fictitious: true, built_at: new Date(FIXED_NOW).toISOString(), sources: [], row_counts: { accepted: DEFAULT_ROWS.length } });
-  format11 = join(dir, 'format-11.sqlite');
-  copyFileSync(current, format11);
-  toFormat11(format11);
+  format12 = join(dir, 'format-12.sqlite');
+  copyFileSync(current, format12);
+  toFormat12(format12);
 });
 
 afterAll(removeTempDirs);
@@ -45,8 +45,8 @@ function markedAs(format: string): string {
 }
 
 describe('a server reads exactly the current index format', () => {
-  it('the current format is 12; an index of it opens and answers a Starter+ lookup', () => {
-    expect(INDEX_FORMAT).toBe('12');
+  it('the current format is 13; an index of it opens and answers a Starter+ lookup', () => {
+    expect(INDEX_FORMAT).toBe('13');
     const ix = FacilityIndex.open(current);
     const id = DEFAULT_ROWS[0]!.registry_id;
     expect(lookupFacility(ix, id, 'starter')).toMatchObject({ registry_id: id, explanation: expect.any(Array) });
@@ -54,9 +54,9 @@ describe('a server reads exactly the current index format', () => {
   });
 
   it.each([
-    ['the format before (a real format-11 file)', () => format11, OLDER('11')],
+    ['the format before (a real format-12 file)', () => format12, OLDER('12')],
     ['format 2', () => markedAs('2'), OLDER('2')],
-    ['format 13', () => markedAs('13'), NEWER('13')],
+    ['format 14', () => markedAs('14'), NEWER('14')],
   ])('%s is refused at open with one sentence', (_what, path, sentence) => {
     expect(() => FacilityIndex.open(path())).toThrow(new IndexOpenError(sentence));
   });
@@ -69,7 +69,7 @@ describe('a server reads exactly the current index format', () => {
     expect(() => FacilityIndex.open(path)).toThrow(new IndexOpenError('not a facility index (index_meta has no inputs_keys)'));
   });
 
-  it('a file numbered 12 that lacks a table of the layout is refused as not an index, not failed at a lookup', () => {
+  it('a file numbered 13 that lacks a table of the layout is refused as not an index, not failed at a lookup', () => {
     const path = markedAs(INDEX_FORMAT);
     const db = new Database(path);
     db.run('DROP TABLE shared_detail');
@@ -77,19 +77,19 @@ describe('a server reads exactly the current index format', () => {
     expect(() => FacilityIndex.open(path)).toThrow(new IndexOpenError('not a facility index (no such table: shared_detail)'));
   });
 
-  it('`serve` of a format-11 index exits 1 with the sentence as its one line, no stack trace', () => {
-    const r = cli(['serve', '--index', format11, '--port', '0', '--state-dir', tempDir('readable-formats-state')]);
+  it('`serve` of a format-12 index exits 1 with the sentence as its one line, no stack trace', () => {
+    const r = cli(['serve', '--index', format12, '--port', '0', '--state-dir', tempDir('readable-formats-state')]);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`facility-score serve: ${OLDER('11')}`);
+    expect(r.stderr.trim()).toBe(`facility-score serve: ${OLDER('12')}`);
     expect(r.stdout).not.toContain('listening');
   });
 
   it.each([
     ['2', OLDER('2')],
-    ['11', OLDER('11')],
-    ['13', NEWER('13')],
+    ['12', OLDER('12')],
+    ['14', NEWER('14')],
   ])('`--version` with an index of format %s exits 1 and says the sentence, no stack trace', (format, sentence) => {
-    const r = cli(['--version'], { FCS_INDEX: format === '11' ? format11 : markedAs(format) });
+    const r = cli(['--version'], { FCS_INDEX: format === '12' ? format12 : markedAs(format) });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`dataset unavailable: ${sentence}\n`);
     expect(`${r.stdout}${r.stderr}`).not.toMatch(/\n\s+at /);
@@ -97,8 +97,8 @@ describe('a server reads exactly the current index format', () => {
 });
 
 describe('`ingest --previous` reads the current format and the one before it', () => {
-  it('a format-11 file (no location quality columns): its releases and its inputs_keys', () => {
-    const p = readPrevious(format11);
+  it('a format-12 file (site facts without the not-enough-data bit): its releases and its inputs_keys', () => {
+    const p = readPrevious(format12);
     expect(p.releases).toEqual([{ seq: 1, as_of: '2026-11-01', score_version: 'test', dataset_name: 'test fixture', facility_count: DEFAULT_ROWS.length }]);
     expect(p.inputsKeys).toEqual(STORED_INPUT_KEYS);
   });
@@ -110,15 +110,19 @@ describe('`ingest --previous` reads the current format and the one before it', (
   });
 
   it.each([
-    ['10', 'the index was built by a version too old to carry its history forward from: build without --previous, or carry it forward with a version in between first (format 10; --previous reads formats 11 and 12)'],
-    ['13', 'the index was built by a newer version: ingest with that version or a later one (format 13; --previous reads formats 11 and 12)'],
+    ['11', 'the index was built by a version too old to carry its history forward from: build without --previous, or carry it forward with a version in between first (format 11; --previous reads formats 12 and 13)'],
+    ['14', 'the index was built by a newer version: ingest with that version or a later one (format 14; --previous reads formats 12 and 13)'],
   ])('format %s is refused before the build starts, in one line', (format, sentence) => {
     const path = markedAs(format);
     expect(() => readPrevious(path)).toThrow(new UnusableInputError(`--previous ${path}: ${sentence}`));
   });
 
-  it('a file numbered 11 that is not the format-11 layout is refused, not read half-way', () => {
-    const path = markedAs('11');
-    expect(() => readPrevious(path)).toThrow(new UnusableInputError(`--previous ${path}: not a format-11 index (its tables are not that layout's)`));
+  it('a file numbered 12 that is not the format-12 layout (format 11\'s tables) is refused, not read half-way', () => {
+    const path = markedAs('12');
+    toFormat11(path);
+    const db = new Database(path);
+    db.run("UPDATE index_meta SET value = '12' WHERE key = 'format'");
+    db.close();
+    expect(() => readPrevious(path)).toThrow(new UnusableInputError(`--previous ${path}: not a format-12 index (its tables are not that layout's)`));
   });
 });

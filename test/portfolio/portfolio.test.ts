@@ -75,8 +75,8 @@ describe('POST /api/v1/portfolio: results', () => {
     const body = await json(await postIds(['990000000002', '123', '990000000001', 'nope']));
     expect(body.data).toEqual({
       results: [
-        { registry_id: '990000000002', fac_name: 'TEST FACILITY 990000000002', overall_score: 41, active_enforcement: true, peers: peersOf(41), score_change: null },
-        { registry_id: '990000000001', fac_name: 'TEST FACILITY 990000000001', overall_score: 87, active_enforcement: false, peers: peersOf(87), score_change: null },
+        { registry_id: '990000000002', fac_name: 'TEST FACILITY 990000000002', overall_score: 41, active_enforcement: true, peers: peersOf(41), score_change: null, data_sufficient: true },
+        { registry_id: '990000000001', fac_name: 'TEST FACILITY 990000000001', overall_score: 87, active_enforcement: false, peers: peersOf(87), score_change: null, data_sufficient: true },
       ],
       total: 2,
       not_found: ['123', 'nope'],

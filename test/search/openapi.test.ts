@@ -16,7 +16,7 @@ describe('OpenAPI: search and the export forms', () => {
     expect(Object.keys(search.responses).sort()).toEqual(['200', '304', '401', '403', '422', '429', '500', '503', 'default']);
     const data = schemaOf(schemaOf(search.responses['200'].content['application/json'].schema).properties.data);
     expect(Object.keys(data.properties)).toEqual(['facilities', 'total', 'total_capped', 'next_cursor']);
-    expect(Object.keys(schemaOf(data.properties.facilities.items).properties)).toEqual(['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'fac_street', 'fac_city', 'fac_state', 'fac_zip']);
+    expect(Object.keys(schemaOf(data.properties.facilities.items).properties)).toEqual(['registry_id', 'fac_name', 'overall_score', 'active_enforcement', 'fac_street', 'fac_city', 'fac_state', 'fac_zip', 'data_sufficient']);
   });
 
   it.each([

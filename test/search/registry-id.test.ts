@@ -22,7 +22,7 @@ describe('on the bundled sample', () => {
     for (const sort of ['relevance', 'score']) {
       const body = await search(`q=990000914553&sort=${sort}`);
       expect(body.data.facilities[0]).toEqual({
-        registry_id: '990000914553', fac_name: 'PLOMULON REFINING CO', overall_score: expect.any(Number), active_enforcement: expect.any(Boolean), fac_street: '27244 W HURDORA BLVD', fac_city: 'HOUSTON', fac_state: 'TX', fac_zip: '77257',
+        registry_id: '990000914553', fac_name: 'PLOMULON REFINING CO', overall_score: expect.any(Number), active_enforcement: expect.any(Boolean), fac_street: '27244 W HURDORA BLVD', fac_city: 'HOUSTON', fac_state: 'TX', fac_zip: '77257', data_sufficient: expect.any(Boolean),
       });
       expect(body.data.facilities.filter((f: { registry_id: string }) => f.registry_id === '990000914553')).toHaveLength(1);
       expect(body.data.total).toBe(1);

@@ -21,7 +21,7 @@ describe('GET /api/v1/search matching', () => {
     expect(res.status).toBe(200);
     expect(body.data).toEqual({
       facilities: [
-        { registry_id: '990000000101', fac_name: 'ACME PLATING INC', overall_score: 62, active_enforcement: false, fac_street: '2100 W LUSHER AVE', fac_city: 'ELKHART', fac_state: 'IN', fac_zip: '46517' },
+        { registry_id: '990000000101', fac_name: 'ACME PLATING INC', overall_score: 62, active_enforcement: false, fac_street: '2100 W LUSHER AVE', fac_city: 'ELKHART', fac_state: 'IN', fac_zip: '46517', data_sufficient: true },
       ],
       total: 1,
       total_capped: false,

@@ -27,10 +27,10 @@ describe('GET /api/v1/watchlists/{id}/facilities', () => {
     expect((await json(res)).data).toEqual({
       watchlist_id: made.id,
       facilities: [
-        { registry_id: DROPPED, fac_name: 'DROPPING PLANT', overall_score: 52, active_enforcement: false, last_change: { as_of: '2026-10-08', kind: 'changed', overall_score: 52, previous_score: 80 } },
-        { registry_id: SAME, fac_name: 'STEADY PLANT', overall_score: 80, active_enforcement: false, last_change: { as_of: '2026-10-01', kind: 'added', overall_score: 80, previous_score: null } },
-        { registry_id: REMOVED, fac_name: null, overall_score: null, active_enforcement: null, last_change: { as_of: '2026-10-08', kind: 'removed', overall_score: null, previous_score: 80 } },
-        { registry_id: UNKNOWN, fac_name: null, overall_score: null, active_enforcement: null, last_change: null },
+        { registry_id: DROPPED, fac_name: 'DROPPING PLANT', overall_score: 52, active_enforcement: false, data_sufficient: true, last_change: { as_of: '2026-10-08', kind: 'changed', overall_score: 52, previous_score: 80 } },
+        { registry_id: SAME, fac_name: 'STEADY PLANT', overall_score: 80, active_enforcement: false, data_sufficient: true, last_change: { as_of: '2026-10-01', kind: 'added', overall_score: 80, previous_score: null } },
+        { registry_id: REMOVED, fac_name: null, overall_score: null, active_enforcement: null, data_sufficient: null, last_change: { as_of: '2026-10-08', kind: 'removed', overall_score: null, previous_score: 80 } },
+        { registry_id: UNKNOWN, fac_name: null, overall_score: null, active_enforcement: null, data_sufficient: null, last_change: null },
       ],
       total: 4,
       next_cursor: null,

@@ -9,6 +9,8 @@ export type SearchFields = { docid: number; fac_name: string; fac_street: string
 export type SearchRow = Pick<FacilitySummary, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip' | 'overall_score' | 'lat' | 'lng'> & {
   docid: number;
   active_enforcement: number;
+  /** ../site-facts.ts bits (a hit shows whether the data is enough to judge). */
+  site_facts: number;
 };
 
 /** The filters, each null when unused: state, NAICS prefix, lowest and highest score, enforcement flag (1 or 0). */
@@ -21,7 +23,7 @@ const filtersOn = (t: string) => `
     AND (?4 IS NULL OR ${t}.overall_score >= ?4)
     AND (?5 IS NULL OR ${t}.overall_score <= ?5)
     AND (?6 IS NULL OR ${t}.active_enforcement = ?6)`;
-const FIELDS = 'f.registry_id, f.fac_name, f.fac_street, f.fac_city, f.fac_state, f.fac_zip, f.overall_score, f.active_enforcement, f.lat, f.lng';
+const FIELDS = 'f.registry_id, f.fac_name, f.fac_street, f.fac_city, f.fac_state, f.fac_zip, f.overall_score, f.active_enforcement, f.lat, f.lng, f.site_facts';
 const MATCHED = 'facility_search JOIN search_doc d ON d.docid = facility_search.rowid JOIN facility f ON f.registry_id = d.registry_id';
 const BY_DOCIDS = 'search_doc d JOIN facility f ON f.registry_id = d.registry_id WHERE d.docid IN (SELECT value FROM json_each(?1))';
 

@@ -1,11 +1,14 @@
 import { geoAzimuthalEquidistant, geoDistance } from 'd3-geo';
 import { s } from '../dom';
-import { bandOf } from '../score-band';
+import { bandFor } from '../score-band';
 import { placeLabels, type Box } from '../../../shared/label-placement';
 import { scaleBar } from '../../../shared/scale-bar';
 
-/** A finding on the map: its row number, where it is, and what its <title> says (distance from the site or the parcel's boundary). */
-export type RadiusDot = { n: number; id: string; name: string; score: number; miles: number; direction: string; lat: number; lng: number };
+/**
+ * A finding on the map: its row number, where it is, and what its <title> says (distance from the site or the parcel's boundary);
+ * `sufficient` false: not enough data to judge (a grey dot, "Not enough data" in place of the band).
+ */
+export type RadiusDot = { n: number; id: string; name: string; score: number; sufficient: boolean; miles: number; direction: string; lat: number; lng: number };
 /** A parcel: GeoJSON polygons' rings of [lng, lat]. */
 export type RadiusParcel = number[][][][];
 
@@ -69,7 +72,7 @@ export function radiusMap(site: { lat: number; lng: number }, dots: RadiusDot[],
   // worst scores drawn last, so they sit on top where dots overlap
   for (const d of [...dots].sort((a, b) => b.score - a.score)) {
     const { x, y } = at(d);
-    const band = bandOf(d.score);
+    const band = bandFor(d.score, d.sufficient);
     svg.append(
       s('circle', { cx: x.toFixed(2), cy: y.toFixed(2), r: 5, class: `dot band-${band.cls}`, 'data-registry-id': d.id },
         s('title', {}, `${d.n}. ${d.name}: score ${d.score} (${band.label}), ${d.miles.toFixed(3)} mi ${d.direction}`)),

@@ -3,7 +3,7 @@ import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import states from 'us-atlas/states-10m.json';
 import { s } from '../dom';
-import { bandOf } from '../score-band';
+import { bandFor } from '../score-band';
 import { albersUsaPr, INSET_FRAMES } from './projection';
 
 const EARTH_RADIUS_MILES = 3958.7613;
@@ -12,7 +12,8 @@ const ASPECT = FRAME.w / FRAME.h;
 /** Dot radius as a share of the frame's width: the same size on screen at any zoom. */
 const DOT_SHARE = 150;
 
-export type MapDot = { id: string; name: string; score: number; lng: number; lat: number };
+/** `sufficient` false: not enough data to judge (a grey dot, "Not enough data" in place of the band). */
+export type MapDot = { id: string; name: string; score: number; sufficient: boolean; lng: number; lat: number };
 
 const projection = albersUsaPr();
 const path = geoPath(projection as never);
@@ -40,7 +41,7 @@ export function radiusCircle(lng: number, lat: number, miles: number) {
 
 /**
  * US map (offline: us-atlas outlines, Albers USA with AK/HI/PR insets) with the search circle and
- * one dot per facility coloured by score band, zoomed to the circle. Dots that fall outside every
+ * one dot per facility coloured by score band (grey: not enough data), zoomed to the circle. Dots that fall outside every
  * inset (e.g. Guam) are not drawn; the caller lists them.
  */
 export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles: number; dots: MapDot[]; label: string; onPick?: (lat: number, lng: number) => void }): { svg: SVGSVGElement; drawn: number; showWhole: (whole: boolean) => void } {
@@ -85,9 +86,10 @@ export function usMap(opts: { center: { lat: number; lng: number }; radiusMiles:
     const p = projection([d.lng, d.lat]);
     if (!p) continue;
     drawn++;
+    const band = bandFor(d.score, d.sufficient);
     dotLayer.append(
-      s('circle', { cx: p[0].toFixed(3), cy: p[1].toFixed(3), r: dotR.toFixed(3), class: `dot band-${bandOf(d.score).cls}`, 'data-registry-id': d.id },
-        s('title', {}, `${d.name}: score ${d.score} (${bandOf(d.score).label})`)),
+      s('circle', { cx: p[0].toFixed(3), cy: p[1].toFixed(3), r: dotR.toFixed(3), class: `dot band-${band.cls}`, 'data-registry-id': d.id },
+        s('title', {}, `${d.name}: score ${d.score} (${band.label})`)),
     );
   }
   // the centre above the dots, the scale above everything

@@ -2,13 +2,13 @@ import { getJson, query } from '../api';
 import { field, h, notice, put } from '../dom';
 import { usMap, type MapDot } from '../map/us-map';
 import { routeHref, type Route } from '../router';
-import { BANDS, bandRange } from '../score-band';
+import { BANDS, bandRange, NOT_ENOUGH_DATA_BAND, type Band } from '../score-band';
 import { keyPlan } from '../plan';
 import { downloads, enforcementText, failureNotice, loading, needKey, planGate, scoreBadge, viewHeading } from './common';
 import { sortableTable } from './sortable-table';
 import { scrollingTable } from './table-cue';
 
-type Item = { registry_id: string; fac_name: string; overall_score: number; active_enforcement: boolean; distance_miles: number; lat?: number; lng?: number };
+type Item = { registry_id: string; fac_name: string; overall_score: number; active_enforcement: boolean; distance_miles: number; data_sufficient?: boolean; lat?: number; lng?: number };
 type Feature = { geometry?: { type: string; coordinates: [number, number] } | null; properties: Item };
 type FeatureCollection = { type: 'FeatureCollection'; features: Feature[] };
 type Envelope = { data?: { facilities?: Item[] } };
@@ -25,9 +25,14 @@ function itemsOf(body: FeatureCollection | Envelope): { items: Item[]; located: 
   return { items: (body as Envelope).data?.facilities ?? [], located: false };
 }
 
-function legend(): HTMLElement {
-  return h('ul', { class: 'legend', 'aria-label': 'Dot colours' }, ...BANDS.map((b, i) => h('li', {}, h('span', { class: `swatch band-${b.band.cls}`, 'aria-hidden': 'true' }), `${b.band.label} (${bandRange(i)})`)));
+/** The dot colours: the bands, and "Not enough data" when a dot has it. */
+function legend(unjudged: boolean): HTMLElement {
+  const item = (band: Band, words: string) => h('li', {}, h('span', { class: `swatch band-${band.cls}`, 'aria-hidden': 'true' }), words);
+  return h('ul', { class: 'legend', 'aria-label': 'Dot colours' }, ...BANDS.map((b, i) => item(b.band, `${b.band.label} (${bandRange(i)})`)), unjudged ? item(NOT_ENOUGH_DATA_BAND, NOT_ENOUGH_DATA_BAND.label) : null);
 }
+
+/** An older server's items have no data_sufficient: enough, as the facility page reads it. */
+const sufficient = (i: Item) => i.data_sufficient !== false;
 
 type Place = { lat: number; lng: number; located_by: string; label: string };
 
@@ -90,7 +95,7 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
   const { items, located } = itemsOf(r.data);
   const near = p.get('near');
   const where = `${radius} miles of ${near ? `${near}: ${lat}, ${lng}` : `${lat}, ${lng}`}`;
-  const dots: MapDot[] = items.filter((i) => typeof i.lat === 'number' && typeof i.lng === 'number').map((i) => ({ id: i.registry_id, name: i.fac_name, score: i.overall_score, lat: i.lat!, lng: i.lng! }));
+  const dots: MapDot[] = items.filter((i) => typeof i.lat === 'number' && typeof i.lng === 'number').map((i) => ({ id: i.registry_id, name: i.fac_name, score: i.overall_score, sufficient: sufficient(i), lat: i.lat!, lng: i.lng! }));
   const siteReportAt = (la: number, ln: number) => routeHref('site-report', { lat: la.toFixed(5), lng: ln.toFixed(5) });
   const map = usMap({ center: { lat, lng }, radiusMiles: radius, dots, label: `Map: ${items.length} facilities within ${where}, coloured by score`, onPick: (la, ln) => void (location.hash = siteReportAt(la, ln)) });
   const offMap = dots.length - map.drawn;
@@ -103,7 +108,7 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
   put(
     results,
     h('p', { role: 'status', class: 'area-summary' }, `${items.length} ${items.length === 1 ? 'facility' : 'facilities'} within ${where}${items.length >= LIMIT ? ` (the ${LIMIT} nearest)` : ''}.`),
-    h('figure', { class: 'map-figure' }, map.svg, h('figcaption', {}, legend(), zoom)),
+    h('figure', { class: 'map-figure' }, map.svg, h('figcaption', {}, legend(!items.every(sufficient)), zoom)),
     h('p', { class: 'hint' }, 'Click the map for a site report at that point, or ', h('a', { href: siteReportAt(lat, lng) }, 'make one at the centre'), ' (Platform plan and above).'),
     located ? null : notice('This server does not offer the GeoJSON form of the area search yet, so facilities cannot be placed on the map; the table lists them.', 'info'),
     offMap > 0 ? notice(`${offMap} ${offMap === 1 ? 'facility lies' : 'facilities lie'} outside the map's US insets; the table lists them.`, 'info') : null,
@@ -114,7 +119,7 @@ export async function areaView(main: HTMLElement, route: Route): Promise<void> {
             `Facilities within ${radius} miles`,
             [
               { label: 'Facility', value: (i) => i.fac_name, cell: (i) => h('a', { href: routeHref('facility', {}, i.registry_id) }, i.fac_name) },
-              { label: 'Score', value: (i) => i.overall_score, cell: (i) => scoreBadge(i.overall_score), numeric: true },
+              { label: 'Score', value: (i) => i.overall_score, cell: (i) => scoreBadge(i.overall_score, sufficient(i)), numeric: true },
               { label: 'Distance (miles)', value: (i) => i.distance_miles, cell: (i) => i.distance_miles.toFixed(2), numeric: true },
               { label: 'Enforcement', value: (i) => (i.active_enforcement ? 0 : 1), cell: (i) => enforcementText(i.active_enforcement) },
             ],

@@ -2,8 +2,7 @@ import { getFile, query, saveBlob, type ApiResult } from '../api';
 import { h, notice, put } from '../dom';
 import { readKey } from '../key';
 import { covers, LOWEST_PLAN, type Plan } from '../plan';
-import { bandOf } from '../score-band';
-import { NOT_ENOUGH_DATA } from '../../../shared/completeness-notes';
+import { bandFor } from '../score-band';
 
 /** The sentence for a failed call: the API's own message, or a plain one for a route this server lacks. */
 export function failureNotice(r: Extract<ApiResult<unknown>, { ok: false }>, what: string): HTMLParagraphElement {
@@ -22,9 +21,9 @@ export function needKey(what: string): HTMLElement | null {
   );
 }
 
-/** Score with its band word and colour swatch: "72 Poor". */
-export function scoreBadge(score: number): HTMLSpanElement {
-  const band = bandOf(score);
+/** Score with its band word and colour swatch: "72 Poor"; "72 Not enough data" in grey when the data cannot judge the facility. */
+export function scoreBadge(score: number, sufficient = true): HTMLSpanElement {
+  const band = bandFor(score, sufficient);
   return h('span', { class: `score-badge band-${band.cls}` }, h('strong', {}, String(score)), ' ', band.label);
 }
 
@@ -45,7 +44,7 @@ export function enforcementText(active: boolean, basis?: string | null): HTMLSpa
 
 /** The band label, or "Not enough data" when the data cannot judge the facility (data_completeness.sufficient false). */
 export function bandLabel(score: number, sufficient = true): string {
-  return sufficient ? bandOf(score).label : NOT_ENOUGH_DATA;
+  return bandFor(score, sufficient).label;
 }
 
 /** A view's heading, focusable so a route change can move focus to it. */

@@ -5,7 +5,7 @@ import { keyPlan } from '../plan';
 import { downloads, enforcementText, failureNotice, needKey, planGate, scoreBadge, viewHeading } from './common';
 import { scrollingTable } from './table-cue';
 
-type SearchItem = { registry_id: string; fac_name: string; fac_street?: string; fac_city?: string; fac_state?: string; fac_zip?: string; overall_score: number; active_enforcement: boolean };
+type SearchItem = { registry_id: string; fac_name: string; fac_street?: string; fac_city?: string; fac_state?: string; fac_zip?: string; overall_score: number; active_enforcement: boolean; data_sufficient?: boolean };
 type SearchPage = { items?: SearchItem[]; facilities?: SearchItem[]; results?: SearchItem[]; next_cursor?: string | null; cursor?: string | null; total?: number; total_capped?: boolean };
 
 const FILTERS = ['q', 'state', 'naics', 'min_score', 'max_score', 'active_enforcement', 'sort'] as const;
@@ -22,7 +22,7 @@ function row(f: SearchItem): HTMLTableRowElement {
     h('td', {}, h('a', { href: routeHref('facility', {}, f.registry_id) }, f.fac_name)),
     h('td', { class: 'num' }, f.registry_id),
     h('td', {}, [f.fac_street, f.fac_city, [f.fac_state, f.fac_zip].filter(Boolean).join(' ')].filter(Boolean).join(', ')),
-    h('td', {}, scoreBadge(f.overall_score)),
+    h('td', {}, scoreBadge(f.overall_score, f.data_sufficient !== false)),
     h('td', {}, enforcementText(f.active_enforcement)),
   );
 }

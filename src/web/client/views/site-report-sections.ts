@@ -25,8 +25,9 @@ type Finding = {
   location_accuracy_m: number | null;
   location_method: string | null;
   location: { lat: number; lng: number };
+  data_sufficient?: boolean;
 };
-type Unplaced = Pick<Finding, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip' | 'categories' | 'overall_score'> & { zip: string | null; reason: string };
+type Unplaced = Pick<Finding, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip' | 'categories' | 'overall_score' | 'data_sufficient'> & { zip: string | null; reason: string };
 type Counts = Record<string, number>;
 export type Report = {
   site: { lat: number; lng: number; located_by: string; approximate: boolean; name: string | null; address: string | null; zip: string | null; note: string; boundary: { type: string; coordinates: number[][][] | number[][][][] } | null };
@@ -113,7 +114,7 @@ export function findingsTable(r: Report): HTMLElement {
       { label: 'Distance (miles)', value: (f) => f.distance_miles, cell: (f) => f.distance_miles.toFixed(3), numeric: true },
       { label: 'Direction', value: (f) => f.bearing_degrees, cell: (f) => f.direction },
       { label: 'Categories', value: (f) => categories(f.categories), cell: (f) => categories(f.categories) },
-      { label: 'Score', value: (f) => f.overall_score, cell: (f) => scoreBadge(f.overall_score), numeric: true },
+      { label: 'Score', value: (f) => f.overall_score, cell: (f) => scoreBadge(f.overall_score, f.data_sufficient !== false), numeric: true },
       { label: 'SNC now', value: (f) => (f.significant_violation ? 0 : 1), cell: (f) => (f.significant_violation ? 'Yes' : 'No') },
       { label: 'Enforcement', value: (f) => (f.active_enforcement ? 0 : 1), cell: (f) => enforcementText(f.active_enforcement) },
       { label: 'Location', value: (f) => f.location_accuracy_m ?? Infinity, cell: locationCell },
@@ -137,7 +138,7 @@ export function unmappedSection(r: Report): HTMLElement {
       h('td', {}, f.zip ?? 'none'),
       h('td', {}, f.reason),
       h('td', {}, categories(f.categories)),
-      h('td', {}, scoreBadge(f.overall_score)),
+      h('td', {}, scoreBadge(f.overall_score, f.data_sufficient !== false)),
     ),
   );
   return h(

@@ -2,7 +2,7 @@ import { getFile, getJson, query, saveBlob } from '../api';
 import { field, h, notice, put, uid } from '../dom';
 import { parcelReach, radiusMap, type RadiusParcel } from '../map/radius-map';
 import { routeHref, type Route } from '../router';
-import { BANDS, bandRange } from '../score-band';
+import { BANDS, bandRange, NOT_ENOUGH_DATA_BAND } from '../score-band';
 import { keyPlan } from '../plan';
 import { failureNotice, loading, needKey, planGate, viewHeading } from './common';
 import { findingsTable, sourcesSection, summaryTable, unmappedSection, warningsSection, type Report } from './site-report-sections';
@@ -24,11 +24,12 @@ function bodyOf(p: URLSearchParams, parcel: string | null): Record<string, unkno
   return body.lat !== undefined || body.address !== undefined || body.boundary !== undefined ? body : null;
 }
 
-function legend(parcel: boolean): HTMLElement {
-  const site = parcel
-    ? [h('li', {}, h('span', { class: 'swatch parcel-swatch', 'aria-hidden': 'true' }), 'The parcel'), h('li', {}, h('span', { class: 'swatch site-swatch', 'aria-hidden': 'true' }), "The parcel's centre")]
-    : [h('li', {}, h('span', { class: 'swatch site-swatch', 'aria-hidden': 'true' }), 'The site')];
-  return h('ul', { class: 'legend', 'aria-label': 'Map key' }, ...site, ...BANDS.map((b, i) => h('li', {}, h('span', { class: `swatch band-${b.band.cls}`, 'aria-hidden': 'true' }), `${b.band.label} (${bandRange(i)})`)));
+/** The site's mark (a parcel's outline and centre) and the dot colours: the bands, and "Not enough data" when a dot has it. */
+function legend(parcel: boolean, unjudged: boolean): HTMLElement {
+  const swatch = (cls: string) => h('span', { class: `swatch ${cls}`, 'aria-hidden': 'true' });
+  const site = parcel ? [h('li', {}, swatch('parcel-swatch'), 'The parcel'), h('li', {}, swatch('site-swatch'), "The parcel's centre")] : [h('li', {}, swatch('site-swatch'), 'The site')];
+  return h('ul', { class: 'legend', 'aria-label': 'Map key' }, ...site, ...BANDS.map((b, i) => h('li', {}, swatch(`band-${b.band.cls}`), `${b.band.label} (${bandRange(i)})`)),
+    unjudged ? h('li', {}, swatch(`band-${NOT_ENOUGH_DATA_BAND.cls}`), NOT_ENOUGH_DATA_BAND.label) : null);
 }
 
 /** PDF, CSV and GeoJSON of the same request (each a counted call). */
@@ -57,7 +58,7 @@ function results(r: Report, body: Record<string, unknown>): (Node | null)[] {
   const searched = Math.max(...r.summary.filter((x) => x.coverage !== 'not_searched').map((x) => x.search_distance_miles));
   const maxMiles = parcel ? Math.ceil((searched + parcelReach(s, parcel)) * 100) / 100 : searched;
   const named = s.name ?? s.address;
-  const dots = r.findings.map((f, i) => ({ n: i + 1, id: f.registry_id, name: f.fac_name, score: f.overall_score, miles: f.distance_miles, direction: f.direction, ...f.location }));
+  const dots = r.findings.map((f, i) => ({ n: i + 1, id: f.registry_id, name: f.fac_name, score: f.overall_score, sufficient: f.data_sufficient !== false, miles: f.distance_miles, direction: f.direction, ...f.location }));
   const where = parcel ? 'the parcel' : 'the site';
   return [
     h('p', { role: 'status', class: 'area-summary' }, `${r.findings.length} ${r.findings.length === 1 ? 'facility' : 'facilities'} listed around ${named ? `${named} (${s.lat}, ${s.lng})` : `${s.lat}, ${s.lng}`}; data as of ${r.dataset.as_of}.`),
@@ -69,7 +70,7 @@ function results(r: Report, body: Record<string, unknown>): (Node | null)[] {
       'figure',
       { class: 'map-figure' },
       radiusMap(s, dots, maxMiles, `Radius map: ${r.findings.length} facilities around ${where}, coloured by score`, parcel),
-      h('figcaption', {}, legend(parcel !== null), parcel ? "North up; dots where the facilities are, around the parcel's centre; rings are miles from that centre, the table's distances are from the parcel's edge." : 'North up; dots at their true bearing and distance from the site.'),
+      h('figcaption', {}, legend(parcel !== null, dots.some((d) => !d.sufficient)), parcel ? "North up; dots where the facilities are, around the parcel's centre; rings are miles from that centre, the table's distances are from the parcel's edge." : 'North up; dots at their true bearing and distance from the site.'),
     ),
     findingsTable(r),
     unmappedSection(r),

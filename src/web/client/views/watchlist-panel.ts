@@ -5,7 +5,7 @@ import { failureNotice, scoreBadge } from './common';
 import { changesBlock } from './watchlist-changes';
 
 export type Summary = { id: string; name: string; registry_id_count: number; rule: { type: string; min_points?: number } | null; webhook_url: string | null };
-type Watched = { registry_id: string; fac_name: string | null; overall_score: number | null; active_enforcement: boolean | null; last_change: { as_of: string; kind: string; overall_score: number | null; previous_score: number | null } | null };
+type Watched = { registry_id: string; fac_name: string | null; overall_score: number | null; active_enforcement: boolean | null; data_sufficient?: boolean | null; last_change: { as_of: string; kind: string; overall_score: number | null; previous_score: number | null } | null };
 type FacilityPage = { facilities: Watched[]; total: number; next_cursor: string | null };
 
 /** "changed 2026-10-08: 80 → 52" / "removed 2026-10-08" / "added 2026-10-01" / "no change on record". */
@@ -102,7 +102,7 @@ export function watchlistPanel(list: Summary, index: number, autoChanges: boolea
         h('li', { class: 'wl-facility', 'data-registry-id': id },
           f.fac_name ? h('a', { href: routeHref('facility', {}, id) }, f.fac_name) : h('span', { class: 'muted' }, 'Not in the current release'),
           ' ', h('span', { class: 'muted' }, id), ' ',
-          f.overall_score === null ? null : scoreBadge(f.overall_score), ' ',
+          f.overall_score === null ? null : scoreBadge(f.overall_score, f.data_sufficient !== false), ' ',
           h('span', { class: 'wl-change' }, changeText(f.last_change)), ' ', remove),
       );
     }

@@ -61,11 +61,12 @@ export function drawFindings(f: Flow, r: SiteReport): void {
   const numbered = r.findings.map((g, i) => ({ ...g, n: i + 1 }));
   const columns: Column<Finding & { n: number }>[] = [
     { label: '#', width: 18, align: 'right', cell: (g) => String(g.n) },
-    { label: 'Facility, address, registry ID, file', width: 160, boldFirst: true, whole: true, cell: (g) => [g.fac_name || 'Unnamed facility', `${g.fac_street}, ${g.fac_city}, ${g.fac_state} ${g.fac_zip}`, g.registry_id, ...fileLines(g)] },
+    { label: 'Facility, address, registry ID, file', width: 156, boldFirst: true, whole: true, cell: (g) => [g.fac_name || 'Unnamed facility', `${g.fac_street}, ${g.fac_city}, ${g.fac_state} ${g.fac_zip}`, g.registry_id, ...fileLines(g)] },
     { label: 'Distance (mi)', width: 38, align: 'right', cell: (g) => g.distance_miles.toFixed(3) },
     { label: 'Dir.', width: 30, align: 'center', cell: (g) => g.direction },
     { label: 'Categories', width: 84, cell: (g) => g.categories.map((c) => CATEGORY_SHORT[c] ?? c).join(', ') },
-    { label: 'Score', width: 40, align: 'right', cell: (g) => [String(g.overall_score), scoreLook(g).label], color: (g) => scoreLook(g).color },
+    // wide enough for "Not enough data" on two lines
+    { label: 'Score', width: 44, align: 'right', cell: (g) => [String(g.overall_score), scoreLook(g).label], color: (g) => scoreLook(g).color },
     { label: 'SNC now', width: 28, align: 'center', cell: (g) => yesNo(g.significant_violation) },
     { label: 'Enf. 12 mo', width: 28, align: 'center', cell: (g) => yesNo(g.active_enforcement) },
     { label: 'Programs', width: 50, cell: (g) => g.programs.join(', ') || '-' },
@@ -80,9 +81,9 @@ export function drawUnmapped(f: Flow, r: SiteReport): void {
   if (r.unmapped.facilities.length === 0) return;
   f.y -= 4;
   const columns: Column<UnmappedFacility>[] = [
-    { label: 'Facility, address, registry ID', width: 200, boldFirst: true, whole: true, cell: (g) => [g.fac_name || 'Unnamed facility', `${g.fac_street}, ${g.fac_city}, ${g.fac_state} ${g.fac_zip}`, `${g.registry_id} · ${g.reason}`] },
+    { label: 'Facility, address, registry ID', width: 196, boldFirst: true, whole: true, cell: (g) => [g.fac_name || 'Unnamed facility', `${g.fac_street}, ${g.fac_city}, ${g.fac_state} ${g.fac_zip}`, `${g.registry_id} · ${g.reason}`] },
     { label: 'Record types', width: 110, cell: (g) => g.categories.map((c) => CATEGORY_SHORT[c] ?? c).join(', ') || '-' },
-    { label: 'Score', width: 40, align: 'right', cell: (g) => (g.data_sufficient ? String(g.overall_score) : [String(g.overall_score), NOT_ENOUGH_DATA]), color: (g) => scoreLook(g).color },
+    { label: 'Score', width: 44, align: 'right', cell: (g) => (g.data_sufficient ? String(g.overall_score) : [String(g.overall_score), NOT_ENOUGH_DATA]), color: (g) => scoreLook(g).color },
     { label: 'SNC now', width: 34, align: 'center', cell: (g) => yesNo(g.significant_violation) },
     { label: 'Enf. 12 mo', width: 34, align: 'center', cell: (g) => yesNo(g.active_enforcement) },
     { label: 'Programs', width: 60, cell: (g) => g.programs.join(', ') || '-' },

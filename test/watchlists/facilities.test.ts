@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { facility, json, makeWorld } from '../helpers';
 import { historyIndex } from '../support/history-index';
+import { judgedPair, PAIRED, without } from '../support/judged-pair';
 
 // GET /api/v1/watchlists/{id}/facilities: the list as a person reads it (name, score, latest change), counted.
 const DROPPED = '990000003001';
@@ -47,5 +48,17 @@ describe('GET /api/v1/watchlists/{id}/facilities', () => {
     expect([rest.facilities.map((f: { registry_id: string }) => f.registry_id), rest.next_cursor]).toEqual([[UNKNOWN], null]);
     expect((await world.call(`/api/v1/watchlists/${made.id}/facilities?limit=101`, { key })).status).toBe(422);
     expect(await world.store.monthlyUsage(accountId, world.clock())).toBe(2);
+  });
+});
+
+describe('a watched facility whose data is not enough to judge: one input changed, FAC_ACTIVE_FLAG Y, then N', () => {
+  it('data_sufficient is true, then false; nothing else of it differs', async () => {
+    const pair = await judgedPair();
+    const [judged, unjudged] = await Promise.all([pair.judged, pair.unjudged].map(async (w) => {
+      const made = (await json(await w.call('/api/v1/watchlists', { method: 'POST', key: w.key, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'n', registry_ids: [PAIRED.registry_id] }) }))).data;
+      return (await json(await w.call(`/api/v1/watchlists/${made.id}/facilities`, { key: w.key }))).data.facilities[0];
+    }));
+    expect([judged.registry_id, judged.data_sufficient, unjudged.data_sufficient]).toEqual([PAIRED.registry_id, true, false]);
+    expect(without(unjudged, 'data_sufficient')).toEqual(without(judged, 'data_sufficient'));
   });
 });

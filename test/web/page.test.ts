@@ -378,6 +378,44 @@ describe('the area map', () => {
     expect(await axeViolations(page)).toEqual([]);
   }, 30_000);
 
+  it('a facility without enough data to judge reads "Not enough data" in grey in place of its band, wherever the API says so: area table, map dots and legend, search list', async () => {
+    type Item = { registry_id: string; overall_score: number; data_sufficient: boolean };
+    const ask = async (path: string) => ((await (await fetch(`${w.base}${path}`, { headers: { 'x-api-key': w.keys.starter } })).json()) as { data: { facilities: Item[] } }).data.facilities;
+    /** What a badge must say: the band's word, or "Not enough data" and grey. */
+    const expectBadge = (item: Item, shown: { text: string; cls: string }) => {
+      if (item.data_sufficient) expect([shown.text, shown.cls]).toEqual([expect.not.stringContaining('Not enough data'), expect.not.stringContaining('band-none')]);
+      else expect([shown.text, shown.cls]).toEqual([`${item.overall_score} Not enough data`, 'score-badge band-none']);
+    };
+    const area = await ask('/api/v1/area?lat=29.76&lng=-95.37&radius_miles=5&limit=500');
+    // the sample has both kinds here: inactive facilities (FAC_ACTIVE_FLAG N) and judged ones
+    expect(new Set(area.map((i) => i.data_sufficient))).toEqual(new Set([true, false]));
+    const byId = new Map(area.map((i) => [i.registry_id, i]));
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    await goto(page, '#/area?lat=29.76&lng=-95.37&r=5');
+    const rows = await page.$$eval('table.sortable tbody tr', (trs) => trs.map((tr) => ({ id: tr.querySelector('a').getAttribute('href').match(/\d{12}/)[0], text: tr.querySelector('.score-badge').textContent, cls: tr.querySelector('.score-badge').className })));
+    expect(rows.map((r) => r.id).sort()).toEqual([...byId.keys()].sort());
+    for (const r of rows) expectBadge(byId.get(r.id)!, r);
+    const dots = await page.$$eval('svg.us-map circle.dot', (cs) => cs.map((c) => ({ id: c.getAttribute('data-registry-id'), cls: c.getAttribute('class'), title: c.querySelector('title').textContent })));
+    for (const d of dots) {
+      const item = byId.get(d.id)!;
+      if (item.data_sufficient) expect(d.cls).not.toBe('dot band-none');
+      else expect(d).toEqual({ id: d.id, cls: 'dot band-none', title: expect.stringMatching(new RegExp(`: score ${item.overall_score} \\(Not enough data\\)$`)) });
+    }
+    expect(await page.$$eval('.map-figure .legend li', (lis) => lis.map((li) => (li as HTMLElement).innerText).at(-1))).toBe('Not enough data');
+    expect(await axeViolations(page)).toEqual([]);
+
+    const found = await ask('/api/v1/search?q=houston');
+    expect(new Set(found.map((i) => i.data_sufficient))).toEqual(new Set([true, false]));
+    await goto(page, '#/search?q=houston');
+    await page.waitForSelector('table.data tbody tr');
+    const listed = await page.$$eval('table.data tbody tr', (trs) => trs.map((tr) => ({ id: tr.querySelectorAll('td')[1].textContent, text: tr.querySelector('.score-badge').textContent, cls: tr.querySelector('.score-badge').className })));
+    expect(listed.map((r) => r.id)).toEqual(found.map((i) => i.registry_id));
+    for (const [k, r] of listed.entries()) expectBadge(found[k]!, r);
+    expect(await axeViolations(page)).toEqual([]);
+  }, 40_000);
+
   it('draws the geodesic circle across the antimeridian (Aleutians) as one closed shape in the Alaska inset', async () => {
     const page = await tab();
     await goto(page);
@@ -547,6 +585,30 @@ describe('the site report view', () => {
     await page.$eval('svg.radius-map', (el) => el.scrollIntoView());
     await page.screenshot({ path: join(ARTIFACTS, 'site-report-1280.png') });
   }, 40_000);
+
+  it('a finding without enough data to judge reads "Not enough data" in grey in the findings table and on its dot, as the API says; the legend names the grey', async () => {
+    const api = await fetch(`${w.base}/api/v1/site-report`, { method: 'POST', headers: { 'x-api-key': w.keys.platform, 'content-type': 'application/json' }, body: JSON.stringify({ ...HOUSTON, zip: '77002' }) });
+    const findings = ((await api.json()) as { data: { findings: { registry_id: string; overall_score: number; data_sufficient: boolean }[] } }).data.findings;
+    expect(new Set(findings.map((f) => f.data_sufficient))).toEqual(new Set([true, false]));
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.platform);
+    await goto(page, `#/site-report?lat=${HOUSTON.lat}&lng=${HOUSTON.lng}&zip=77002`);
+    // table rows in the API's order (nearest first), numbered as on the map
+    const rows = await page.$$eval('table.sortable tbody tr', (trs) => trs.map((tr) => ({ text: tr.querySelector('.score-badge').textContent, cls: tr.querySelector('.score-badge').className })));
+    const dots = new Map(await page.$$eval('svg.radius-map circle.dot', (cs) => cs.map((c) => [c.getAttribute('data-registry-id'), { cls: c.getAttribute('class'), title: c.querySelector('title').textContent }] as const)));
+    expect(rows).toHaveLength(findings.length);
+    for (const [k, f] of findings.entries()) {
+      const dot = dots.get(f.registry_id)!;
+      if (f.data_sufficient) {
+        expect([rows[k]!.text, rows[k]!.cls, dot.cls]).toEqual([expect.not.stringContaining('Not enough data'), expect.not.stringContaining('band-none'), expect.not.stringContaining('band-none')]);
+      } else {
+        expect(rows[k]).toEqual({ text: `${f.overall_score} Not enough data`, cls: 'score-badge band-none' });
+        expect([dot.cls, dot.title]).toEqual(['dot band-none', expect.stringContaining(`: score ${f.overall_score} (Not enough data), `)]);
+      }
+    }
+    expect(await page.$$eval('.map-figure .legend li', (lis) => lis.map((li) => (li as HTMLElement).innerText).at(-1))).toBe('Not enough data');
+  }, 30_000);
 
   it('a typed address of a sample facility is located at that facility, which is on site', async () => {
     const f = sampleFacility();

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test';
 import { join } from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { facility } from '../helpers';
+import { facility, inputsWith } from '../helpers';
 import { historyIndexFile, type TestHistoryRow } from '../support/history-index';
 import { removeTempDirs, tempDir } from '../support/temp-dir';
 import { ARTIFACTS, mainText, renders, settled, startWebWorld, useKey, type WebWorld } from './support';
@@ -20,7 +20,8 @@ const history: TestHistoryRow[] = [
     kindOf(i) === 'same' ? [] : kindOf(i) === 'removed' ? [{ registry_id: id, seq: 2, change: 'removed' }] : [{ registry_id: id, seq: 2, change: 'changed', score: scoreOf(i), enforcement: kindOf(i) === 'started' }],
   ),
 ];
-const rows = IDS.flatMap((id, i) => (kindOf(i) === 'removed' ? [] : [facility({ registry_id: id, fac_name: `WATCHED PLANT ${i} (FICTITIOUS)`, overall_score: scoreOf(i), active_enforcement: kindOf(i) === 'started' })]));
+// Plants 0 and 1 differ in one input: plant 1 is inactive (FAC_ACTIVE_FLAG N), so its data is not enough to judge it.
+const rows = IDS.flatMap((id, i) => (kindOf(i) === 'removed' ? [] : [facility({ registry_id: id, fac_name: `WATCHED PLANT ${i} (FICTITIOUS)`, overall_score: scoreOf(i), active_enforcement: kindOf(i) === 'started', score_inputs: inputsWith({ facility_active: i !== 1 }) })]));
 
 let w: WebWorld;
 beforeAll(async () => {
@@ -120,6 +121,10 @@ describe('the watchlists page', () => {
     await page.waitForFunction(() => document.querySelectorAll('.wl-ids li').length === 100);
     const rowText = (id: string) => page.$eval(`li[data-registry-id="${id}"]`, (li) => (li as HTMLElement).innerText.replace(/\s+/g, ' '));
     expect(await rowText(IDS[0]!)).toBe(`WATCHED PLANT 0 (FICTITIOUS) ${IDS[0]} 78 Fair changed 2026-10-08: score 80 → 78 Remove`);
+    // the same record but inactive: the words and the grey badge of "not enough data to judge" in place of the band
+    expect(await rowText(IDS[1]!)).toBe(`WATCHED PLANT 1 (FICTITIOUS) ${IDS[1]} 78 Not enough data changed 2026-10-08: score 80 → 78 Remove`);
+    const badge = (id: string) => page.$eval(`li[data-registry-id="${id}"] .score-badge`, (b) => b.className);
+    expect([await badge(IDS[0]!), await badge(IDS[1]!)]).toEqual(['score-badge band-fair', 'score-badge band-none']);
     await page.$eval('.wl-ids-box', (el) => el.scrollIntoView());
     await page.screenshot({ path: join(ARTIFACTS, 'watchlist-facilities.png') });
     await (await button(page, 'More facilities')).click();

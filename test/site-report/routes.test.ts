@@ -159,7 +159,7 @@ describe('the findings as CSV and GeoJSON', () => {
     expect([res.headers.get('x-dataset-as-of'), res.headers.get('x-dataset-fictitious'), res.headers.get('x-score-method')]).toEqual([json0.dataset.as_of, String(json0.dataset.fictitious), json0.dataset.score_method]);
     const lines = (await res.text()).trimEnd().split('\r\n');
     expect(lines[0]).toStartWith('registry_id,fac_name,fac_street,fac_city,fac_state,fac_zip,distance_miles,bearing_degrees,direction,categories,');
-    expect(lines[0]).toEndWith('location.lat,location.lng');
+    expect(lines[0]).toEndWith('location.lat,location.lng,data_sufficient');
     expect(lines.length - 1).toBe(json0.findings.length);
     expect(lines[1]).toStartWith(`${json0.findings[0].registry_id},`);
     expect(lines.join('\n')).not.toContain('["');

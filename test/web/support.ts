@@ -18,12 +18,12 @@ export const ARTIFACTS = join(ROOT, 'test-artifacts', 'web');
 export type Keys = { free: string; starter: string; platform: string };
 
 /** A facility of data/sample.sqlite, read with plain SQLite (not the code under test). */
-export type SampleFacility = { registry_id: string; fac_name: string; fac_street: string; fac_city: string; fac_state: string; fac_zip: string; lat: number; lng: number };
+export type SampleFacility = { registry_id: string; fac_name: string; fac_street: string; fac_city: string; fac_state: string; fac_zip: string; lat: number; lng: number; overall_score: number };
 
 export function sampleFacility(where = '1 = 1'): SampleFacility {
   const db = new Database(join(ROOT, 'data', 'sample.sqlite'), { readonly: true });
   try {
-    return db.query(`SELECT registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng FROM facility WHERE ${where} ORDER BY registry_id LIMIT 1`).get() as SampleFacility;
+    return db.query(`SELECT registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, overall_score FROM facility WHERE ${where} ORDER BY registry_id LIMIT 1`).get() as SampleFacility;
   } finally {
     db.close();
   }

@@ -3,7 +3,7 @@ import { field, h, notice, put } from '../dom';
 import { readKey } from '../key';
 import { covers, keyPlan } from '../plan';
 import { routeHref, type Route } from '../router';
-import { enforcementText, failureNotice, loading, scoreBadge, viewHeading } from './common';
+import { enforcementText, failureNotice, loading, viewHeading } from './common';
 
 type Preview = {
   fac_name: string;
@@ -130,7 +130,9 @@ export async function lookupView(main: HTMLElement, route: Route): Promise<void>
       { class: 'card', 'aria-labelledby': 'demo-name' },
       h('h3', { id: 'demo-name' }, f.fac_name),
       h('p', {}, `${f.fac_city}, ${f.fac_state}`),
-      h('p', { class: 'score-line' }, 'Compliance score: ', scoreBadge(f.overall_score)),
+      // the preview carries no data completeness (docs/demo.md), so no band: a band would call a facility with no data "Good"
+      h('p', { class: 'score-line' }, 'Compliance score: ', h('span', { class: 'score-badge band-none' }, h('strong', {}, String(f.overall_score)), ' of 100')),
+      h('p', { class: 'muted' }, 'The band, and whether the data is enough to judge, come with a lookup by key.'),
       h('p', {}, enforcementText(f.active_enforcement)),
       f.score_components?.redacted ? h('p', { class: 'notice notice-info redaction' }, f.score_components.message ?? 'Score components are not shown in the demo.') : null,
     ),

@@ -417,6 +417,22 @@ describe('the area map', () => {
     expect(await axeViolations(page)).toEqual([]);
   }, 40_000);
 
+  it("a facility page's gauge reads \"Not enough data\" in grey when the data cannot judge the facility, and its band's word and colour when it can", async () => {
+    const inactive = sampleFacility("completeness IN (SELECT id FROM completeness_kind WHERE completeness LIKE '%\"sufficient\":false%')");
+    const judged = sampleFacility("completeness IN (SELECT id FROM completeness_kind WHERE completeness LIKE '%\"sufficient\":true%')");
+    const page = await tab();
+    await goto(page);
+    await useKey(page, w.keys.starter);
+    const gaugeOf = async (id: string) => {
+      await goto(page, `#/facility/${id}`);
+      return page.$eval('svg.gauge', (g) => ({ value: g.querySelector('.gauge-value')?.getAttribute('class'), label: g.querySelector('.gauge-label')?.textContent, aria: g.getAttribute('aria-label') }));
+    };
+    expect(await gaugeOf(inactive.registry_id)).toEqual({ value: 'gauge-value band-none', label: 'Not enough data', aria: `Score ${inactive.overall_score} out of 100, Not enough data` });
+    const shown = await gaugeOf(judged.registry_id);
+    expect(shown.value).not.toBe('gauge-value band-none');
+    expect(shown.label).toMatch(/^(Good|Fair|Poor|Very poor)$/);
+  }, 30_000);
+
   it('draws the geodesic circle across the antimeridian (Aleutians) as one closed shape in the Alaska inset', async () => {
     const page = await tab();
     await goto(page);

@@ -1,10 +1,10 @@
 import { h, s } from './dom';
-import { bandOf } from './score-band';
+import { bandFor, bandOf } from './score-band';
 
 /** Half-circle gauge of a 0-100 score, with the number and its band word in text. */
 export function gauge(score: number, sufficient = true): SVGSVGElement {
-  // not enough data to judge: the integer stays, the band's word gives way
-  const band = sufficient ? bandOf(score) : { ...bandOf(score), label: 'Not enough data' };
+  // not enough data to judge: the integer stays, the band gives way to grey "Not enough data", as in the lists
+  const band = bandFor(score, sufficient);
   const r = 80;
   const cx = 100;
   const cy = 95;

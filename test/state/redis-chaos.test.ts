@@ -26,6 +26,21 @@ afterAll(async () => {
   await redis.dispose();
 });
 
+/**
+ * A read after the chaos, retried while it answers 503: with a 250 ms reply limit, a loaded machine
+ * can time out one read, and the counts are what the test judges here, not availability.
+ */
+async function afterFaults<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (e) {
+      if (attempt >= 20 || !(e instanceof AppError) || e.errorCode !== 'SERVICE_UNAVAILABLE') throw e;
+      await Bun.sleep(100);
+    }
+  }
+}
+
 type Acct = { id: string; hash: string; limit: number; allowed: number; unavailable: number };
 
 it('answers stay true to the model through kills, restarts, pauses and freezes, and service resumes after each', async () => {
@@ -99,7 +114,7 @@ it('answers stay true to the model through kills, restarts, pauses and freezes, 
   expect(outcomes.ok).toBeGreaterThan(500);
   for (const r of recoveries) expect(r).toBeLessThan(3000);
   for (const a of accounts) {
-    const used = await stores[1]!.monthlyUsage(a.id, NOW);
+    const used = await afterFaults(() => stores[1]!.monthlyUsage(a.id, NOW));
     if (a.limit === CAP) {
       expect(a.allowed).toBeLessThanOrEqual(CAP);
       expect(used).toBeLessThanOrEqual(CAP);

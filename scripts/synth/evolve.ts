@@ -34,7 +34,8 @@ const KINDS = [['record', 0.5], ['enforcement', 0.2], ['removed', 0.15], ['added
 
 /**
  * The next weekly release of an exporter file, record by record (header first): every day count moves
- * on by the days between the two as-of dates, and a seeded `changeShare` of facilities changes (see
+ * on by the days between the two as-of dates, the quarterly histories move on when the later date is
+ * in a later quarter (nextQuarters), and a seeded `changeShare` of facilities changes (see
  * KINDS); the rest keep their record (their scores may still move as their events age). Deterministic
  * for a seed and input. `manifest` is filled as lines are produced.
  */
@@ -42,11 +43,13 @@ export async function* evolveLines(records: AsyncIterable<CsvRecord[]>, opts: Ev
   let asOfMs = 0;
   Object.assign(manifest, { previous_as_of: '', as_of: '', rows_in: 0, rows_out: 0, changed: [], enforcement_started: [], removed: [], added: [] });
   let shift = 0;
+  let quarters = 0;
   const setPreviousAsOf = (iso: string) => {
     manifest.previous_as_of = iso;
     asOfMs = opts.asOf ? toMs(opts.asOf) : toMs(iso) + 7 * DAY_MS;
     manifest.as_of = new Date(asOfMs).toISOString().slice(0, 10);
     shift = Math.round((asOfMs - toMs(iso)) / DAY_MS);
+    quarters = quarterOf(asOfMs) - quarterOf(toMs(iso));
     if (!(shift > 0)) throw new Error(`--as-of ${manifest.as_of} must be after the previous file's as-of date ${iso}`);
   };
   if (opts.previousAsOf) setPreviousAsOf(opts.previousAsOf);
@@ -103,6 +106,7 @@ export async function* evolveLines(records: AsyncIterable<CsvRecord[]>, opts: Ev
     const id = f[col.REGISTRY_ID!]!;
     yield* release(id);
     for (const i of dayColumns) if (/^\d+$/.test(f[i]!)) f[i] = String(Number(f[i]) + shift);
+    if (quarters > 0) nextQuarters(f, col, quarters);
     addAfterHeld = false;
     // rows ingest rejects (no coordinates) are never touched, so every change shows in the index
     if (rng.chance(opts.changeShare) && f[col.FAC_LAT!] !== '') {
@@ -121,6 +125,41 @@ export async function* evolveLines(records: AsyncIterable<CsvRecord[]>, opts: Ev
     }
     held = f;
   }
+}
+
+const quarterOf = (ms: number) => new Date(ms).getUTCFullYear() * 4 + Math.floor(new Date(ms).getUTCMonth() / 3);
+const violationQuarters = (h: string) => [...h].filter((q) => q === 'V' || q === 'S').length;
+/** The quarterly history columns and the quarters-in-violation count each one holds. */
+const HISTORIES = [
+  ['FAC_3YR_COMPLIANCE_HISTORY', 'FAC_QTRS_WITH_NC'],
+  ['CAA_3YR_COMPL_QTRS_HISTORY', 'CAA_QTRS_WITH_NC'],
+  ['RCRA_3YR_COMPL_QTRS_HISTORY', 'RCRA_QTRS_WITH_NC'],
+  ['CWA_13QTRS_COMPL_HISTORY', 'CWA_QTRS_WITH_NC'],
+] as const;
+
+/**
+ * A release in a later quarter: ECHO's quarterly histories end at the as-of date's quarter, so each
+ * drops its oldest `q` quarters and gains `q` new ones. A new quarter keeps the latest one's letter:
+ * the record goes on as it stands (the status, SNC flags and programs in SNC stay true), and this
+ * week's edits (editRecord) then change it as they would. The quarters-in-violation counts, the CWA
+ * exceedances and the QNCR codes follow the shifted histories.
+ */
+function nextQuarters(f: string[], col: Record<string, number>, q: number): void {
+  const cwaBefore = f[col.CWA_13QTRS_COMPL_HISTORY!] ?? '';
+  for (const [h, n] of HISTORIES) {
+    const history = f[col[h]!] ?? '';
+    if (history === '') continue;
+    const shifted = (history + history.at(-1)!.repeat(q)).slice(-history.length);
+    f[col[h]!] = shifted;
+    if (f[col[n]!] !== '') f[col[n]!] = String(violationQuarters(shifted));
+  }
+  const cwaAfter = f[col.CWA_13QTRS_COMPL_HISTORY!] ?? '';
+  const exceedances = count(f[col.CWA_13QTRS_EFFLNT_EXCEEDANCES!]);
+  if (exceedances > 0 && violationQuarters(cwaBefore) > 0) {
+    f[col.CWA_13QTRS_EFFLNT_EXCEEDANCES!] = String(violationQuarters(cwaAfter) * Math.round(exceedances / violationQuarters(cwaBefore)));
+  }
+  const codes = f[col.CWA_3_YR_QNCR_CODES!] ?? '';
+  if (codes.length > 0) f[col.CWA_3_YR_QNCR_CODES!] = (codes + codes.at(-1)!.repeat(q)).slice(-codes.length);
 }
 
 const recent = (asOfMs: number, rng: Rng) => mdy(asOfMs - rng.int(1, 6) * DAY_MS);

@@ -10,8 +10,10 @@
  * `serve` child process of this checkout (the way a response is written to the socket is part of
  * the figure there). `--where metro` (default) draws the sites in the densest metro: the
  * 0.2-degree square holding the most facilities; `--where national` draws them anywhere. The draw
- * is fixed by `--seed` (default 1), so two builds are compared on the same sites. Run it alone:
- *   npx bun run scripts/bench-site-report.ts [--index var/bench/national.sqlite] [--samples 100] [--passes 10] [--where metro|national] [--seed N] [--http]
+ * is fixed by `--seed` (default 1), so two builds are compared on the same sites. `--parcel N`
+ * sends each site with a `boundary`: an irregular N-vertex ring about 0.15 mile around it (drawn
+ * from the site's ID, so the same for every build). Run it alone:
+ *   npx bun run scripts/bench-site-report.ts [--index var/bench/national.sqlite] [--samples 100] [--passes 10] [--where metro|national] [--seed N] [--parcel N] [--http]
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +26,7 @@ import { densestSquare, drawSites } from './bench/metro-sites';
 
 // in process, the app runs with serve's allocator setting, as it does when served
 runAsServed();
-const { values } = parseArgs({ options: { index: { type: 'string' }, samples: { type: 'string' }, passes: { type: 'string' }, where: { type: 'string', default: 'metro' }, seed: { type: 'string', default: '1' }, http: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { index: { type: 'string' }, samples: { type: 'string' }, passes: { type: 'string' }, where: { type: 'string', default: 'metro' }, seed: { type: 'string', default: '1' }, parcel: { type: 'string' }, http: { type: 'boolean' } } });
 const indexPath = values.index ?? 'var/bench/national.sqlite';
 const samples = Math.max(1, Number(values.samples ?? 100));
 const passes = Math.max(1, Number(values.passes ?? 10));
@@ -68,8 +70,31 @@ async function overHttp(): Promise<Target> {
 
 const target = values.http ? await overHttp() : await inProcess();
 const { base, key } = target;
-const siteReport = (s: { lat: number; lng: number }, accept: string) =>
-  target.send(new Request(`${base}/api/v1/site-report`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', accept }, body: JSON.stringify({ lat: s.lat, lng: s.lng }) }));
+const parcelVertices = values.parcel === undefined ? 0 : Math.max(3, Number.parseInt(values.parcel, 10) || 0);
+
+/**
+ * An irregular ring of `n` vertices around a site: each vertex 0.09-0.21 mile from it, at evenly
+ * spaced bearings jittered by up to a third of a step (a star-shaped, so simple, polygon), from a
+ * generator seeded by the site's ID.
+ */
+function parcelAround(s: { registry_id: string; lat: number; lng: number }, n: number) {
+  let x = Number(s.registry_id.slice(-9)) || 1;
+  const rand = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const milesPerDegree = 69.05;
+  const ring: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    const angle = ((i + (rand() - 0.5) * 0.66) / n) * 2 * Math.PI;
+    const miles = 0.15 * (0.6 + 0.8 * rand());
+    const lat = s.lat + (miles * Math.cos(angle)) / milesPerDegree;
+    const lng = s.lng + (miles * Math.sin(angle)) / (milesPerDegree * Math.cos((s.lat * Math.PI) / 180));
+    ring.push([Math.round(lng * 1e7) / 1e7, Math.round(lat * 1e7) / 1e7]);
+  }
+  ring.push(ring[0]!);
+  return { type: 'Polygon', coordinates: [ring] };
+}
+const bodies = new Map(drawn.map((s) => [s, JSON.stringify(parcelVertices > 0 ? { lat: s.lat, lng: s.lng, boundary: parcelAround(s, parcelVertices) } : { lat: s.lat, lng: s.lng })]));
+const siteReport = (s: { registry_id: string; lat: number; lng: number }, accept: string) =>
+  target.send(new Request(`${base}/api/v1/site-report`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', accept }, body: bodies.get(s)! }));
 const dossier = (id: string) => target.send(new Request(`${base}/api/v1/facility/${id}/report`, { method: 'POST', headers: { 'x-api-key': key } }));
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
@@ -100,7 +125,7 @@ async function timed(call: () => Promise<Response>, want: { cache?: string } = {
 }
 
 const mode = values.http ? 'over HTTP (fetch, one kept-alive loopback connection, a serve child process)' : `in process (app.handle; MIMALLOC_PURGE_DELAY=${process.env.MIMALLOC_PURGE_DELAY ?? 'unset'})`;
-console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities, fictitious=${index.info.fictitious}); ${sites.length} sites sampled (seed ${seed}), ${where}; ${mode}; ${new Date().toISOString()}`);
+console.log(`index: ${indexPath} (${facilities.toLocaleString()} facilities, fictitious=${index.info.fictitious}); ${sites.length} sites sampled (seed ${seed}), ${where}; ${parcelVertices > 0 ? `each a ${parcelVertices}-vertex parcel` : 'point sites'}; ${mode}; ${new Date().toISOString()}`);
 for (const s of warm) {
   await timed(() => siteReport(s, 'application/json'));
   await timed(() => siteReport(s, 'application/pdf'));

@@ -19,46 +19,52 @@ function isShortDigitString(id: string): boolean {
   return true;
 }
 
+/** The typed array classes per-facility arrays are kept in, by name (a name, unlike a class, goes to a worker with the index). */
+export const ARRAY_TYPES = { Float64Array, Float32Array, Int32Array, Uint32Array, Uint16Array, Uint8Array };
+export type ArrayTypeName = keyof typeof ARRAY_TYPES;
+export type ArrayType = (typeof ARRAY_TYPES)[ArrayTypeName];
+/** A per-facility array: one value per facility. */
+export type FixedArray = InstanceType<ArrayType>;
+
+/**
+ * The arrays an index carries per facility beyond those the search reads, for its callers: named and
+ * typed by them (src/index/declared-columns.ts), moved with their facility wherever facilities are
+ * copied, and never read here. Each is a property of the columns (and of the laid-out index) under
+ * its name.
+ */
+export type Carried = {
+  /** [name, element type]: one value per facility. */
+  fixed: readonly (readonly [name: string, type: ArrayTypeName])[];
+  /** Texts: `<name>Start` (facility i's is bytes [start[i], start[i + 1])) and `<name>Bytes` (UTF-8), as the names are kept. */
+  texts: readonly string[];
+  /** Lists of words some fixed arrays index ('' first), kept with the index, not per facility. */
+  words: readonly string[];
+};
+
+/** An index that carries nothing beyond what the search reads. */
+export const CARRIES_NOTHING: Carried = { fixed: [], texts: [], words: [] };
+
+/** The per-facility arrays every index has, with their element types: what facilities are copied by (copyFacility). */
+export const FACILITY_ARRAYS = [
+  ['lat', Float64Array], ['lng', Float64Array], ['score', Int32Array], ['flags', Uint8Array], ['site', Uint16Array],
+  ['state', Uint16Array], ['idNum', Float64Array], ['idLen', Uint8Array],
+] as const satisfies readonly (readonly [keyof SpatialColumns, ArrayType])[];
+/** The texts every index has: names and addresses. */
+export const FACILITY_TEXTS = ['name', 'addr'] as const;
+
 /**
  * The whole facility table as columns in memory, grouped by H3 cell, for the radius search.
  * Facility i lives at position i of every per-facility array; cell c owns positions
  * cellStart[c] .. cellStart[c + 1] - 1, sorted by score ascending, then registry ID.
- * Only what a search needs to pick and order rows is here; names are read from SQLite for the
- * rows returned.
+ * Besides what a search needs to pick and order rows, it holds what answers show (names,
+ * addresses) and the arrays its `carried` names, so an answer reads no SQLite row.
  */
-export type SpatialIndex = {
+export type SpatialIndex = SpatialColumns & {
   res: number;
-  count: number;
-  lat: Float64Array;
-  lng: Float64Array;
   /** cos(lat) as `haversinePre` takes it. */
   cos: Float64Array;
-  score: Int32Array;
-  /** Bit 0: active_enforcement. */
-  flags: Uint8Array;
-  /** What a site report's categories read (src/index/site-facts.ts siteFactBitsOf). */
-  site: Uint16Array;
-  /** Index into `states`. */
-  state: Uint16Array;
-  /** How well the point places the facility (src/index/location-quality.ts): FAC_ACCURACY_METERS, NaN when not stated. */
-  locAccuracy: Float32Array;
-  /** FAC_COLLECTION_METHOD as an index into `methods` (0: not stated). */
-  locMethod: Uint8Array;
   /** Position of the facility in registry_id order: the tie-break of every sort. */
   rank: Uint32Array;
-  idNum: Float64Array;
-  idLen: Uint8Array;
-  /** Registry IDs that are not 1-15 digits, by position (the ingest rejects those, so normally empty). */
-  idOther: Map<number, string>;
-  /** Facility names, UTF-8: facility i's is nameBytes[nameStart[i] .. nameStart[i + 1]) (so an area answer needs no SQLite read). */
-  nameStart: Uint32Array;
-  nameBytes: Uint8Array;
-  /** Street, city and ZIP joined by ADDRESS_SEPARATOR, UTF-8, as the names are (so a site report's findings need no SQLite read). */
-  addrStart: Uint32Array;
-  addrBytes: Uint8Array;
-  states: string[];
-  /** The collection method words, '' first (./location-quality.ts). */
-  methods: string[];
   stateCode: Map<string, number>;
   /** The cells' 64-bit H3 indexes, upper and lower 32 bits, ascending (see `cellNumber`). */
   cellHi: Uint32Array;
@@ -91,108 +97,106 @@ export function registryIdAt(s: SpatialIndex, i: number): string {
 
 /**
  * What the spatial index is made from: one entry per facility, in registry_id order (the order of
- * the facility table's primary key, so position = rank). Read from an index file
- * (`readSpatialColumns`) or collected while ingest writes one (./spatial-collector.ts).
+ * the facility table's primary key, so position = rank). Read from an index file or collected
+ * while ingest writes one (src/index/area/spatial-collector.ts).
  */
 export type SpatialColumns = {
   count: number;
   lat: Float64Array;
   lng: Float64Array;
   score: Int32Array;
+  /** Bit 0: active_enforcement. */
   flags: Uint8Array;
+  /** What a site report's categories read (src/index/site-facts.ts siteFactBitsOf). */
   site: Uint16Array;
   /** Index into `states`. */
   state: Uint16Array;
   states: string[];
-  /** FAC_ACCURACY_METERS (NaN: not stated) and FAC_COLLECTION_METHOD as an index into `methods` ('' first). */
-  locAccuracy: Float32Array;
-  locMethod: Uint8Array;
-  methods: string[];
   idNum: Float64Array;
   idLen: Uint8Array;
+  /** Registry IDs that are not 1-15 digits, by position (the ingest rejects those, so normally empty). */
   idOther: Map<number, string>;
-  /** Names, UTF-8, facility i's at nameBytes[nameStart[i] .. nameStart[i + 1]). */
+  /** Facility names, UTF-8: facility i's is nameBytes[nameStart[i] .. nameStart[i + 1]) (so an area answer needs no SQLite read). */
   nameStart: Uint32Array;
   nameBytes: Uint8Array;
-  /** Street, city and ZIP (ADDRESS_SEPARATOR between them), stored as the names are. */
+  /** Street, city and ZIP joined by ADDRESS_SEPARATOR, UTF-8, as the names are (so a site report's findings need no SQLite read). */
   addrStart: Uint32Array;
   addrBytes: Uint8Array;
+  /** The arrays carried beside these, each a property under its name. */
+  carried: Carried;
 };
 
-/** What a facility is, apart from where: score, flags, site facts, state and registry ID. */
-export type FacilityRecord = Pick<SpatialColumns, 'score' | 'flags' | 'site' | 'state' | 'locAccuracy' | 'locMethod' | 'idNum' | 'idLen' | 'idOther'>;
-/** A facility's fixed-size fields, as columns and the laid-out index both hold them. */
-export type FacilityFields = FacilityRecord & Pick<SpatialColumns, 'lat' | 'lng'>;
+/** The columns' arrays by name (those of `carried` have no static type here). */
+const arraysOf = (c: SpatialColumns) => c as unknown as Record<string, FixedArray & { subarray(a: number, b?: number): FixedArray }> & Record<string, string[]>;
 
-/** Fresh records for `n` facilities (filled by the caller: copyRecord). */
-export function allocateRecords(n: number): FacilityRecord {
-  return {
+/** Fresh columns for `n` facilities, with the arrays `carried` names (filled by the caller). */
+export function allocateColumns(n: number, carried: Carried = CARRIES_NOTHING): SpatialColumns {
+  const c: SpatialColumns = {
+    count: n,
+    lat: new Float64Array(n),
+    lng: new Float64Array(n),
     score: new Int32Array(n),
     flags: new Uint8Array(n),
     site: new Uint16Array(n),
     state: new Uint16Array(n),
-    locAccuracy: new Float32Array(n),
-    locMethod: new Uint8Array(n),
+    states: [],
     idNum: new Float64Array(n),
     idLen: new Uint8Array(n),
     idOther: new Map(),
-  };
-}
-
-/** Fresh columns for `n` facilities (filled by the caller). */
-export function allocateColumns(n: number): SpatialColumns {
-  return {
-    count: n,
-    lat: new Float64Array(n),
-    lng: new Float64Array(n),
-    ...allocateRecords(n),
-    states: [],
-    methods: [''],
     nameStart: new Uint32Array(n + 1),
     nameBytes: new Uint8Array(0),
     addrStart: new Uint32Array(n + 1),
     addrBytes: new Uint8Array(0),
+    carried,
   };
+  const a = arraysOf(c) as Record<string, unknown>;
+  for (const [name, T] of carried.fixed) a[name] = new ARRAY_TYPES[T](n);
+  for (const name of carried.texts) {
+    a[`${name}Start`] = new Uint32Array(n + 1);
+    a[`${name}Bytes`] = new Uint8Array(0);
+  }
+  for (const name of carried.words) a[name] = [''];
+  return c;
 }
 
 /**
- * Copies the record of facility `p` of `src` to place `k` of `dst`. Every copy of facilities between
- * columns, the laid-out index and a report's gathered findings goes through here (or copyFacility),
- * so a new field is added once. Names and addresses are variable-length and move apart
- * (./text-bytes.ts permuteTexts).
+ * The names of every per-facility array of fixed width `c` holds: the ones every index has, then
+ * those it carries.
  */
-export function copyRecord(dst: FacilityRecord, k: number, src: FacilityRecord, p: number): void {
+export function fixedArrayNames(c: Pick<SpatialColumns, 'carried'>): string[] {
+  return [...FACILITY_ARRAYS.map(([name]) => name), ...c.carried.fixed.map(([name]) => name)];
+}
+
+/** The names of the texts `c` holds: names, addresses, then those it carries. */
+export function textNames(c: Pick<SpatialColumns, 'carried'>): string[] {
+  return [...FACILITY_TEXTS, ...c.carried.texts];
+}
+
+/**
+ * Copies facility `p` of `src` to place `k` of `dst`: every fixed-width array `dst` holds. Every
+ * copy of facilities between columns and the laid-out index goes through here, so an array is
+ * added once (in `carried`). Texts are variable-length and move apart (./text-bytes.ts permuteTexts).
+ */
+export function copyFacility(dst: SpatialColumns, k: number, src: SpatialColumns, p: number): void {
+  dst.lat[k] = src.lat[p]!;
+  dst.lng[k] = src.lng[p]!;
   dst.score[k] = src.score[p]!;
   dst.flags[k] = src.flags[p]!;
   dst.site[k] = src.site[p]!;
   dst.state[k] = src.state[p]!;
-  dst.locAccuracy[k] = src.locAccuracy[p]!;
-  dst.locMethod[k] = src.locMethod[p]!;
   dst.idNum[k] = src.idNum[p]!;
   dst.idLen[k] = src.idLen[p]!;
+  const fixed = dst.carried.fixed;
+  if (fixed.length > 0) {
+    const to = arraysOf(dst), from = arraysOf(src);
+    for (let f = 0; f < fixed.length; f++) {
+      const name = fixed[f]![0];
+      to[name]![k] = from[name]![p]!;
+    }
+  }
   if (src.idOther.size === 0) return;
   const other = src.idOther.get(p);
   if (other !== undefined) dst.idOther.set(k, other);
-}
-
-/** copyRecord with the facility's coordinates. */
-export function copyFacility(dst: FacilityFields, k: number, src: FacilityFields, p: number): void {
-  dst.lat[k] = src.lat[p]!;
-  dst.lng[k] = src.lng[p]!;
-  copyRecord(dst, k, src, p);
-}
-
-/**
- * Stores a facility's location quality at position i: the accuracy (NaN when not stated) and the
- * method's code in `methods` (0: not stated). EPA's method words are a short closed list; a file
- * with more than 255 distinct words keeps the first 255 and files the rest as not stated.
- */
-export function putLocation(c: Pick<SpatialColumns, 'locAccuracy' | 'locMethod' | 'methods'>, codes: Map<string, number>, i: number, accuracy: number | null, method: string | null): void {
-  c.locAccuracy[i] = accuracy ?? NaN;
-  if (!method) return void (c.locMethod[i] = 0);
-  let code = codes.get(method);
-  if (code === undefined && c.methods.length < 256) codes.set(method, (code = c.methods.push(method) - 1));
-  c.locMethod[i] = code ?? 0;
 }
 
 /** Stores `registryId` at position i of the columns' ID arrays. */
@@ -201,6 +205,28 @@ export function putRegistryId(c: SpatialColumns, i: number, registryId: string):
     c.idNum[i] = Number(registryId);
     c.idLen[i] = registryId.length;
   } else c.idOther.set(i, registryId);
+}
+
+/**
+ * Fills `dst` (allocated for as many facilities) with the facilities of `src` in the order `perm`:
+ * facility k of `dst` is facility perm[k] of `src`, in every array and text `dst` holds and its
+ * IDs kept as text; the word lists are shared. Array by array (a loop per array is faster than
+ * copyFacility per facility over many arrays).
+ */
+export function permuteFacilities(dst: SpatialColumns, src: SpatialColumns, perm: Uint32Array): void {
+  const to = arraysOf(dst), from = arraysOf(src);
+  for (const name of fixedArrayNames(dst)) gather(to[name]!, from[name]!, perm);
+  for (const name of textNames(dst)) (to as Record<string, unknown>)[`${name}Bytes`] = permuteTexts(perm, from[`${name}Start`] as Uint32Array, from[`${name}Bytes`] as Uint8Array, to[`${name}Start`] as Uint32Array);
+  for (const name of dst.carried.words) to[name] = from[name]!;
+  if (src.idOther.size === 0) return;
+  for (let k = 0; k < perm.length; k++) {
+    const other = src.idOther.get(perm[k]!);
+    if (other !== undefined) dst.idOther.set(k, other);
+  }
+}
+
+function gather(to: FixedArray, from: FixedArray, perm: Uint32Array): void {
+  for (let k = 0; k < perm.length; k++) to[k] = from[perm[k]!]!;
 }
 
 /**
@@ -235,18 +261,14 @@ export function layoutSpatialIndex(src: SpatialColumns, res = AREA_H3_RES): Spat
   const byScore = sortByScore(identity, score0);
   const perm = countingSort(byScore, (p) => cellRank[cell0[p]!]!, cellNames.length);
 
-  const s = allocate(count, cellNames.length, res);
+  const s = allocate(count, cellNames.length, res, src.carried);
   s.states = src.states;
-  s.methods = src.methods;
   s.stateCode = new Map(src.states.map((st, i) => [st, i]));
+  permuteFacilities(s, src, perm);
   for (let k = 0; k < count; k++) {
-    const p = perm[k]!;
-    copyFacility(s, k, src, p);
-    s.cos[k] = cosLat(lat0[p]!);
-    s.rank[k] = p;
+    s.cos[k] = cosLat(s.lat[k]!);
+    s.rank[k] = perm[k]!;
   }
-  s.nameBytes = permuteTexts(perm, src.nameStart, src.nameBytes, s.nameStart);
-  s.addrBytes = permuteTexts(perm, src.addrStart, src.addrBytes, s.addrStart);
   for (let k = 0; k < count; k++) {
     const c = cellRank[cell0[perm[k]!]!]! + 1;
     s.cellStart[c] = s.cellStart[c]! + 1;
@@ -306,29 +328,12 @@ function sortByScore(items: Uint32Array, score: Int32Array): Uint32Array {
   return items.slice().sort((a, b) => score[a]! - score[b]! || a - b);
 }
 
-function allocate(count: number, cells: number, res: number): SpatialIndex {
+function allocate(count: number, cells: number, res: number, carried: Carried): SpatialIndex {
   return {
+    ...allocateColumns(count, carried),
     res,
-    count,
-    lat: new Float64Array(count),
-    lng: new Float64Array(count),
     cos: new Float64Array(count),
-    score: new Int32Array(count),
-    flags: new Uint8Array(count),
-    site: new Uint16Array(count),
-    state: new Uint16Array(count),
-    locAccuracy: new Float32Array(count),
-    locMethod: new Uint8Array(count),
     rank: new Uint32Array(count),
-    idNum: new Float64Array(count),
-    idLen: new Uint8Array(count),
-    idOther: new Map(),
-    nameStart: new Uint32Array(count + 1),
-    nameBytes: new Uint8Array(0),
-    addrStart: new Uint32Array(count + 1),
-    addrBytes: new Uint8Array(0),
-    states: [],
-    methods: [''],
     stateCode: new Map(),
     cellHi: new Uint32Array(cells),
     cellLo: new Uint32Array(cells),

@@ -59,6 +59,12 @@ export function textsOf(s: { nameStart: Uint32Array; nameBytes: Uint8Array; addr
   };
 }
 
+/** A reader of texts kept as names are (`start` offsets, `bytes`): a carried text (./spatial-index.ts Carried). */
+export function textReader(start: Uint32Array, bytes: Uint8Array): (i: number) => string {
+  const b = viewOf(bytes);
+  return (i) => b.toString('utf8', start[i]!, start[i + 1]!);
+}
+
 /** Name of the facility at position i (one read; a caller reading many takes textsOf). */
 export function nameAt(s: { nameStart: Uint32Array; nameBytes: Uint8Array }, i: number): string {
   return viewOf(s.nameBytes).toString('utf8', s.nameStart[i]!, s.nameStart[i + 1]!);

@@ -1,6 +1,8 @@
 import { t, type Static } from '../shared/typebox';
 import type { StoredEvidence } from '../index/beside-score';
-import type { Evidence } from '../index/evidence';
+import { latestActionOf } from '../index/evidence';
+
+export { latestActionOf };
 
 const History = t.Union([t.String({ examples: ['____VV______'] }), t.Null()]);
 
@@ -43,21 +45,6 @@ export const LookupEvidence = t.Object({
   ghg_co2_tonnes: t.Union([t.Number({ minimum: 0 }), t.Null()], { description: 'Greenhouse Gas Reporting Program, metric tons CO2e' }),
 });
 export type LookupEvidence = Static<typeof LookupEvidence>;
-
-/** The latest of two optional ISO dates (ISO dates compare as strings). */
-function later(a: string | null, b: string | null): string | null {
-  return a === null ? b : b === null || a >= b ? a : b;
-}
-
-type ActionDates = Pick<Evidence, 'last_formal_action_epa' | 'last_informal_action_epa' | 'last_formal_action_state' | 'last_informal_action_state'>;
-
-/** Who acted last, EPA or the state, from ECHO's per-agency last formal / informal action dates. */
-export function latestActionOf(e: ActionDates): { by: 'EPA' | 'state' | null; date: string | null } {
-  const epa = later(e.last_formal_action_epa, e.last_informal_action_epa);
-  const state = later(e.last_formal_action_state, e.last_informal_action_state);
-  if (epa === null && state === null) return { by: null, date: null };
-  return epa !== null && (state === null || epa >= state) ? { by: 'EPA', date: epa } : { by: 'state', date: state };
-}
 
 /**
  * The API's evidence of a facility's stored one: each field is what ingest stored or, absent (ingest

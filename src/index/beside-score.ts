@@ -15,7 +15,6 @@ const NOTHING_STORED: Partial<Evidence> = Object.freeze({});
  * lookup's row; the empty evidence is one shared object).
  */
 export class BesideScore {
-  private readonly evidenceById;
   /** index_meta `evidence_reported`: the evidence keys every source had a column for (./evidence.ts). */
   readonly evidenceReported: ReadonlySet<string>;
   private readonly noEvidence: Evidence;
@@ -26,7 +25,6 @@ export class BesideScore {
   constructor(db: Database) {
     const reported = db.query<{ value: string }, []>("SELECT value FROM index_meta WHERE key = 'evidence_reported'").get();
     this.evidenceReported = new Set(reported ? (JSON.parse(reported.value) as string[]) : []);
-    this.evidenceById = db.prepare<{ evidence: string | null }, [string]>('SELECT evidence FROM facility WHERE registry_id = ?');
     this.noEvidence = Object.freeze(evidenceOfStored(null, this.evidenceReported));
     for (const r of db.query<{ id: number; completeness: string }, []>('SELECT id, completeness FROM completeness_kind').all()) {
       // shared between responses: frozen (its arrays are not: a frozen array sends JSON.stringify off its fast path; callers must not change them)
@@ -35,11 +33,6 @@ export class BesideScore {
       // an index built before the basis was stored has none: null
       this.bases[r.id] = active_enforcement_basis ?? null;
     }
-  }
-
-  /** The facility's evidence; null for a key no source reported. Shared when empty: read-only. */
-  evidence(registryId: string): Evidence {
-    return this.evidenceOfStored(this.evidenceById.get(registryId)?.evidence ?? null);
   }
 
   /** The evidence of a stored facility.evidence text (null: nothing stored). Shared when empty: read-only. */

@@ -102,3 +102,18 @@ export function rcraUniversesOf(cell: string): string[] {
 export function caaMajorOf(e: Evidence): boolean | null {
   return e.caa_permit_types === null ? null : /\bmajor\b/i.test(e.caa_permit_types);
 }
+
+/** The latest of two optional ISO dates (ISO dates compare as strings). */
+function later(a: string | null, b: string | null): string | null {
+  return a === null ? b : b === null || a >= b ? a : b;
+}
+
+type ActionDates = Pick<Evidence, 'last_formal_action_epa' | 'last_informal_action_epa' | 'last_formal_action_state' | 'last_informal_action_state'>;
+
+/** Who acted last, EPA or the state, from ECHO's per-agency last formal / informal action dates. */
+export function latestActionOf(e: ActionDates): { by: 'EPA' | 'state' | null; date: string | null } {
+  const epa = later(e.last_formal_action_epa, e.last_informal_action_epa);
+  const state = later(e.last_formal_action_state, e.last_informal_action_state);
+  if (epa === null && state === null) return { by: null, date: null };
+  return epa !== null && (state === null || epa >= state) ? { by: 'EPA', date: epa } : { by: 'state', date: state };
+}

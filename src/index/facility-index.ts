@@ -5,7 +5,6 @@ import type { HistoryEntry, Release, ScoreChange } from './history-tables/model'
 import type { ReleaseChange } from './history-tables/release-changes';
 import { ListReads, type BriefWithPeers, type PlacedRow } from './list-reads';
 import type { FacilityBrief, FacilitySummary, IndexInfo, Location } from './model';
-import type { Evidence } from './evidence';
 import { IndexOpenError, openIndexFile, readIndexHeader } from './open-index';
 import { SearchReader } from './search-tables/reader';
 import { ownSearchTables } from './search-tables/file';
@@ -137,11 +136,6 @@ export class FacilityIndex {
   /** Facilities with coordinates, counted now (the area search sizes its arrays by it). */
   placedCount(): number {
     return this.lists.placedCount();
-  }
-
-  /** The ECHO fields stored beside the score of a facility (./evidence.ts); null for a key no source reported. */
-  evidenceOf(registryId: string): Evidence {
-    return this.facilities.evidence(registryId);
   }
 
   /** index_meta `evidence_reported`: the evidence keys every source had a column for. */

@@ -87,11 +87,6 @@ export class FacilityReads {
     return Object.assign(summary, { score_inputs: inputs, evidence: this.beside.evidenceOfStored(stored.evidence), peers: peers ? peersOf(peers) : null, data_completeness, active_enforcement_basis });
   }
 
-  /** The ECHO fields stored beside the score (./evidence.ts); null for a key no source reported. */
-  evidence(registryId: string): Evidence {
-    return this.beside.evidence(registryId);
-  }
-
   /** index_meta `evidence_reported`: the evidence keys every source had a column for (./evidence.ts). */
   get evidenceReported(): ReadonlySet<string> {
     return this.beside.evidenceReported;

@@ -1,10 +1,14 @@
+import type { DeclaredValues } from './declared-columns';
+
 /**
  * A scored facility as the index's writers take it: the facility table, the `.area` collector and
  * the `.search` build each read the fields they need by name. Ingest's producer makes them (a
- * plain object of strings and numbers, so it crosses between threads as it is). A new facility
- * field is read from the exporter (src/ingest/row-mapper.ts), added here and stored by the writer.
+ * plain object of strings and numbers, so it crosses between threads as it is). The fields a site
+ * report reads beyond these are declared in ./declared-columns.ts (a row that leaves one out has
+ * it not stated); a new facility field is read from the exporter (src/ingest/row-mapper.ts) and
+ * declared there.
  */
-export type IndexRow = {
+export type IndexRow = Partial<DeclaredValues> & {
   registry_id: string;
   fac_name: string;
   fac_street: string;
@@ -13,9 +17,6 @@ export type IndexRow = {
   fac_zip: string;
   lat: number | null;
   lng: number | null;
-  /** How well lat/lng place it (./location-quality.ts): FAC_ACCURACY_METERS (null: not stated), FAC_COLLECTION_METHOD ('': not stated). */
-  loc_accuracy_m: number | null;
-  loc_method: string;
   fac_naics: string;
   overall_score: number;
   active_enforcement: 0 | 1;

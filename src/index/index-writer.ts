@@ -15,6 +15,7 @@ import { STORED_INPUT_KEYS, storedInputsJson } from './inputs-codec';
 import { EVIDENCE_KEYS, storedEvidenceJson, type Evidence } from './evidence';
 import { siteFactBitsOf } from './site-facts';
 import { DETAIL_DDL, INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
+import { DECLARED_COLUMNS, declaredColumnValues, type DeclaredValues } from './declared-columns';
 import { fillSearchTables, SEARCH_DDL } from './search-tables/table';
 
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
@@ -28,9 +29,12 @@ function facilityValues(r: IndexRow) {
     r.registry_id, r.fac_name, r.fac_street, r.fac_city, r.fac_state, r.fac_zip, r.lat, r.lng, r.fac_naics, r.overall_score, r.active_enforcement,
     r.baseline, r.violation_frequency, r.penalty_severity, r.recency, r.repeat_offender, r.score_hash,
     r.detail === '' ? null : r.detail, r.completeness, r.site_facts, r.evidence_json || null,
-    r.loc_accuracy_m, r.loc_method || null,
-  ] as const;
+    ...declaredColumnValues(r),
+  ];
 }
+
+/** The facility table's columns: the 21 every row has (facilityValues), then the declared ones. */
+const FACILITY_COLUMNS = 21 + DECLARED_COLUMNS.length;
 
 /**
  * Builds an index file atomically: rows go into `<path>.tmp-<pid>`, which is renamed over `path`
@@ -90,7 +94,7 @@ export class IndexWriter {
     }
     this.db.exec('BEGIN');
     this.insert = this.db.prepare(
-      `INSERT INTO facility VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,?21,?22,?23) ON CONFLICT(registry_id) DO NOTHING`,
+      `INSERT INTO facility VALUES (${Array.from({ length: FACILITY_COLUMNS }, (_, i) => `?${i + 1}`).join(',')}) ON CONFLICT(registry_id) DO NOTHING`,
     );
     this.insertInputs = this.db.prepare('INSERT INTO facility_inputs VALUES (?1, ?2)');
     this.insertAddress = this.db.prepare('INSERT OR IGNORE INTO facility_address VALUES (?1, ?2)');
@@ -100,7 +104,7 @@ export class IndexWriter {
     this.insertDetail = this.db.prepare('INSERT INTO shared_detail VALUES (?1, ?2)');
     this.insertCompleteness = this.db.prepare('INSERT INTO completeness_kind VALUES (?1, ?2)');
     this.bulk = {
-      facility: new BulkInsert(this.db, 'INSERT', 'facility', 23),
+      facility: new BulkInsert(this.db, 'INSERT', 'facility', FACILITY_COLUMNS),
       inputs: new BulkInsert(this.db, 'INSERT', 'facility_inputs', 2),
       address: new BulkInsert(this.db, 'INSERT OR IGNORE', 'facility_address', 2),
     };
@@ -113,7 +117,7 @@ export class IndexWriter {
   add(row: FacilityRow): void {
     const added = this.addIfNew({
       registry_id: row.registry_id, fac_name: row.fac_name, fac_street: row.fac_street, fac_city: row.fac_city, fac_state: row.fac_state, fac_zip: row.fac_zip,
-      lat: row.lat, lng: row.lng, loc_accuracy_m: row.loc_accuracy_m ?? null, loc_method: row.loc_method ?? '', fac_naics: row.fac_naics, overall_score: row.overall_score, active_enforcement: row.active_enforcement ? 1 : 0,
+      lat: row.lat, lng: row.lng, ...declaredColumnsOf(row), fac_naics: row.fac_naics, overall_score: row.overall_score, active_enforcement: row.active_enforcement ? 1 : 0,
       baseline: row.baseline, violation_frequency: row.violation_frequency, penalty_severity: row.penalty_severity, recency: row.recency,
       repeat_offender: row.repeat_offender, score_hash: row.score_hash, score_inputs_json: storedInputsJson(row.score_inputs),
       detail: '', evidence_json: row.evidence ? storedEvidenceJson(row.evidence) : '', completeness: 0, site_facts: 0,
@@ -290,4 +294,12 @@ export class IndexWriter {
  */
 function sourceFormatOf(notReported: readonly string[] | null | undefined): SourceFormat {
   return notReported?.includes('facility_active') ? 'echo-facility-search' : 'echo-exporter';
+}
+
+/** The declared fields a test row gives that are kept in columns (the others derive from its evidence when read). */
+function declaredColumnsOf(row: FacilityRow): Partial<DeclaredValues> {
+  const out: Partial<Record<string, unknown>> = {};
+  const given = row as Partial<Record<string, unknown>>;
+  for (const k of DECLARED_COLUMNS) if (given[k] !== undefined) out[k] = given[k];
+  return out as Partial<DeclaredValues>;
 }

@@ -5,15 +5,21 @@ import { manyChangeEntriesStatement, scoreChangesOf } from './history-tables/sco
 import type { FacilityBrief, Location } from './model';
 import type { Peers } from './peers';
 import { SITE_BIT } from './site-facts';
+import { DECLARED_COLUMNS, DERIVED_FROM_EVIDENCE, type ColumnKey, type DeclaredValues } from './declared-columns';
+
+/** What a placed row reads beyond the area's own fields: the declared columns, and the evidence when a declared field derives from it. */
+const PLACED_EXTRA = [...DECLARED_COLUMNS, DERIVED_FROM_EVIDENCE ? 'evidence AS evidence_json' : 'NULL AS evidence_json'].join(', ');
 
 /** A portfolio item: the brief plus peers and score change. */
 export type BriefWithPeers = FacilityBrief & { peers: Peers | null; score_change: ScoreChange };
-/** A facility table row as the area search reads it (`placedRows`): the flag as SQLite stores it, 0 or 1. */
+/**
+ * A facility table row as the area search reads it (`placedRows`): the flag as SQLite stores it, 0
+ * or 1; the declared columns (NULL: not stated) and the stored evidence they derive the others from.
+ */
 export type PlacedRow = {
   registry_id: string; fac_name: string; fac_street: string; fac_city: string; fac_zip: string; lat: number; lng: number;
-  overall_score: number; active_enforcement: number; fac_state: string; site_facts: number;
-  loc_accuracy_m: number | null; loc_method: string | null;
-};
+  overall_score: number; active_enforcement: number; fac_state: string; site_facts: number; evidence_json: string | null;
+} & { [K in ColumnKey]: DeclaredValues[K] | null };
 type RawBrief = Omit<FacilityBrief, 'active_enforcement' | 'data_sufficient'> & { active_enforcement: number; site_facts: number };
 type StoredPlace = { lat: number | null; lng: number | null };
 const sufficient = (siteFacts: number) => (siteFacts & SITE_BIT.insufficientData) === 0;
@@ -81,10 +87,10 @@ export class ListReads {
     return this.db.query<{ n: number }, []>('SELECT count(*) AS n FROM facility WHERE lat IS NOT NULL').get()!.n;
   }
 
-  /** Every placed facility's place, address, score and flags, in registry_id order; those without coordinates are never in the area search. */
+  /** Every placed facility's place, address, score, flags and declared fields, in registry_id order; those without coordinates are never in the area search. */
   placed(): IterableIterator<PlacedRow> {
     return this.db
-      .query<PlacedRow, []>('SELECT registry_id, fac_name, fac_street, fac_city, fac_zip, lat, lng, overall_score, active_enforcement, fac_state, site_facts, loc_accuracy_m, loc_method FROM facility WHERE lat IS NOT NULL ORDER BY registry_id')
+      .query<PlacedRow, []>(`SELECT registry_id, fac_name, fac_street, fac_city, fac_zip, lat, lng, overall_score, active_enforcement, fac_state, site_facts, ${PLACED_EXTRA} FROM facility WHERE lat IS NOT NULL ORDER BY registry_id`)
       .iterate();
   }
 }

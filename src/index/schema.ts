@@ -1,3 +1,4 @@
+import { DECLARED_COLUMNS_DDL } from './declared-columns';
 import { HISTORY_DDL } from './history-tables/schema';
 
 /**
@@ -65,11 +66,9 @@ CREATE TABLE facility (
   -- what a site report's record categories read and whether the data is enough to judge (./site-facts.ts siteFactBitsOf), as of the index's date
   site_facts INTEGER NOT NULL,
   -- the ECHO fields shown beside the score (./evidence.ts storedEvidenceJson), NULL when there is
-  -- nothing to store; in the row, so a Starter+ lookup reads it with everything else
-  evidence TEXT,
-  -- how well lat/lng place the facility (./location-quality.ts): FAC_ACCURACY_METERS, FAC_COLLECTION_METHOD; NULL when not stated
-  loc_accuracy_m REAL,
-  loc_method TEXT
+  -- nothing to store; in the row, so a Starter+ lookup reads it with everything else; then the
+  -- declared fields kept in columns of their own (./declared-columns.ts), NULL when not stated
+  evidence TEXT${DECLARED_COLUMNS_DDL}
 ) WITHOUT ROWID;
 -- facilities without coordinates by ZIP5 (a site report's unmapped list looks in dozens of ZIPs): a
 -- few rows in a thousand, so a small index

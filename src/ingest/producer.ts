@@ -4,6 +4,7 @@ import { DetailEncoder, type DetailDictionary } from '../index/facility-detail';
 import { storedInputsJson } from '../index/inputs-codec';
 import { storedEvidenceJson } from '../index/evidence';
 import { siteFactBitsOf } from '../index/site-facts';
+import { declaredValuesOf } from '../index/declared-columns';
 import type { IndexRow } from '../index/index-row';
 import { evidenceReported } from './evidence-columns';
 import { AS_OF_BUFFER_ROWS, AsOfVoter, type AsOfSource } from './as-of';
@@ -65,11 +66,13 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     const { score: s, why, facts } = scoreAndExplain(m.inputs, asOf!, inputsJson);
     batch.push({
       registry_id: m.registry_id, fac_name: m.fac_name, fac_street: m.fac_street, fac_city: m.fac_city, fac_state: m.fac_state, fac_zip: m.fac_zip,
-      lat: m.lat, lng: m.lng, loc_accuracy_m: m.loc_accuracy_m, loc_method: m.loc_method, fac_naics: m.fac_naics,
+      lat: m.lat, lng: m.lng, fac_naics: m.fac_naics,
       overall_score: s.overall, active_enforcement: s.active_enforcement ? 1 : 0, baseline: s.baseline, violation_frequency: s.violation_frequency,
       penalty_severity: s.penalty_severity, recency: s.recency, repeat_offender: s.repeat_offender, score_hash: s.score_hash,
       score_inputs_json: inputsJson, detail: details.encode(m.inputs.programs, why), evidence_json: storedEvidenceJson(m.evidence),
       completeness: details.completeness(facts, format), site_facts: siteFactBitsOf(facts, m.inputs.programs, m.evidence),
+      // what a site report reads beyond the row (../index/declared-columns.ts): the row's own, or derived from its evidence
+      ...declaredValuesOf(m, m.evidence, asOf!),
     });
     if (batch.length >= BATCH) await flushBatch();
   };

@@ -1,6 +1,8 @@
 import { t, type Static } from '../shared/typebox';
-import type { Evidence } from '../index/evidence';
-import { latestActionOf } from '../facilities/evidence';
+import type { SpatialIndex } from '../area/spatial-index';
+import { declaredReader, programIdsOfText } from '../index/declared-columns';
+
+export { quarterBefore } from '../index/declared-columns';
 
 const Ids = (column: string) => t.Array(t.String(), { description: `${column}: empty when the facility is not in the program or the source has no such column` });
 
@@ -20,29 +22,29 @@ export const FindingDetail = {
 };
 export type FindingDetail = { [K in keyof typeof FindingDetail]: Static<(typeof FindingDetail)[K]> };
 
-const NO_IDS: readonly string[] = Object.freeze([]);
+/** How well a facility's coordinates place it (docs/site-report.md, "Location quality"). */
+export const LocationQuality = {
+  location_accuracy_m: t.Union([t.Number(), t.Null()], { description: 'FAC_ACCURACY_METERS: the stated accuracy of the coordinates, metres; null when not stated' }),
+  location_method: t.Union([t.String(), t.Null()], { description: 'FAC_COLLECTION_METHOD: how the coordinates were found (EPA Horizontal Collection Method); null when not stated' }),
+};
+export type LocationQuality = { [K in keyof typeof LocationQuality]: Static<(typeof LocationQuality)[K]> };
 
-/** The quarter `back` quarters before the one holding `asOf` (YYYY-MM-DD), as YYYY-Qn. */
-export function quarterBefore(asOf: string, back: number): string {
-  const q = Number(asOf.slice(0, 4)) * 4 + Math.floor((Number(asOf.slice(5, 7)) - 1) / 3) - back;
-  return `${Math.floor(q / 4)}-Q${(q % 4) + 1}`;
-}
-
-/** Quarters back from the latest of the last V or S of a history (oldest first), or -1. */
-function lastViolationBack(history: string | null): number {
-  if (!history) return -1;
-  const at = Math.max(history.lastIndexOf('V'), history.lastIndexOf('S'));
-  return at < 0 ? -1 : history.length - 1 - at;
-}
-
-/** A finding's detail from the facility's stored evidence (read once per finding). */
-export function findingDetailOf(e: Evidence, asOf: string): FindingDetail {
-  const u = e.rcra_universes ?? NO_IDS;
-  const backs = [lastViolationBack(e.caa_history), lastViolationBack(e.cwa_history), lastViolationBack(e.rcra_history)].filter((b) => b >= 0);
+/**
+ * Readers of the detail and the location quality of the facility at a position of `spatial`: the
+ * area file carries what they show (src/index/declared-columns.ts), so a finding reads no row.
+ */
+export function findingReaders(spatial: SpatialIndex): { detail: (p: number) => FindingDetail; location: (p: number) => LocationQuality } {
+  const v = declaredReader(spatial);
   return {
-    program_ids: { air: (e.air_ids ?? NO_IDS) as string[], npdes: (e.npdes_ids ?? NO_IDS) as string[], rcra: (e.rcra_ids ?? NO_IDS) as string[], sdwa: (e.sdwa_ids ?? NO_IDS) as string[], tri: (e.tri_ids ?? NO_IDS) as string[] },
-    rcra_generator_size: u.includes('LQG') ? 'LQG' : u.includes('SQG') ? 'SQG' : u.includes('VSQG') || u.includes('CESQG') ? 'VSQG' : null,
-    latest_violation_quarter: backs.length === 0 ? null : quarterBefore(asOf, Math.min(...backs)),
-    latest_action_date: latestActionOf(e).date,
+    detail: (p) => {
+      const [air, npdes, rcra, sdwa, tri] = programIdsOfText(v.program_ids(p));
+      return {
+        program_ids: { air: air!, npdes: npdes!, rcra: rcra!, sdwa: sdwa!, tri: tri! },
+        rcra_generator_size: (v.rcra_generator_size(p) || null) as FindingDetail['rcra_generator_size'],
+        latest_violation_quarter: v.latest_violation_quarter(p) || null,
+        latest_action_date: v.latest_action_date(p),
+      };
+    },
+    location: (p) => ({ location_accuracy_m: v.loc_accuracy_m(p), location_method: v.loc_method(p) || null }),
   };
 }

@@ -3,7 +3,7 @@ import { DatasetMeta, Envelope } from '../shared/envelope';
 import { CATEGORY_KEYS, DISTANCE_KEYS, MAX_SEARCH_MILES } from './categories';
 import { MAX_BOUNDARY_VERTICES } from './boundary';
 import { COMPASS_POINTS, DISTANCE_BANDS } from './compass';
-import { FindingDetail } from './finding-detail';
+import { FindingDetail, LocationQuality } from './finding-detail';
 import { DataSufficient } from '../scoring/completeness';
 
 const Miles = (description: string) => t.Number({ exclusiveMinimum: 0, maximum: MAX_SEARCH_MILES, description });
@@ -79,11 +79,6 @@ const Facility = {
   significant_violation: t.Boolean({ description: 'In significant non-compliance (SNC / HPV) now' }),
   active_enforcement: t.Boolean(),
   programs: t.Array(t.String(), { description: 'ECHO programs the facility is in: CAA, CWA, RCRA, SDWA' }),
-};
-
-const LocationQuality = {
-  location_accuracy_m: t.Union([t.Number(), t.Null()], { description: 'FAC_ACCURACY_METERS: the stated accuracy of the coordinates, metres; null when not stated' }),
-  location_method: t.Union([t.String(), t.Null()], { description: 'FAC_COLLECTION_METHOD: how the coordinates were found (EPA Horizontal Collection Method); null when not stated' }),
 };
 
 export const Finding = t.Object({

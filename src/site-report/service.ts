@@ -17,7 +17,8 @@ import { zip5 } from '../address/address';
 import { approximateLocationReason, APPROXIMATE_LOCATION_METERS, isAreaCentreMethod } from '../index/location-quality';
 import { nearestZip, zipsWithin } from './zip-centres';
 import { sourcesOf } from './sources';
-import { findingDetailOf } from './finding-detail';
+import { findingReaders } from './finding-detail';
+import { areaArrays } from '../index/declared-columns';
 import { datasetMeta } from '../shared/envelope';
 
 /**
@@ -145,7 +146,7 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
   const approximateSite = q.site.located_by === 'zip_centroid';
   const findings: Finding[] = new Array(list.length);
   const texts = textsOf(spatial);
-  const asOf = index.info.as_of;
+  const read = findingReaders(spatial);
   // the programs' labels of one combination of program bits, shared by the findings that have it
   const programsOf = new Map<number, string[]>();
   for (let i = 0; i < list.length; i++) {
@@ -171,9 +172,8 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       significant_violation: (bits & SITE_BIT.significant) !== 0,
       active_enforcement: (spatial.flags[p]! & 1) === 1,
       programs,
-      // the file's IDs and dates are not in the spatial index: one point read of the stored evidence per finding
-      ...findingDetailOf(index.evidenceOf(registry_id), asOf),
-      ...locationOf(spatial, p),
+      ...read.detail(p),
+      ...read.location(p),
       location: { lat: spatial.lat[p]!, lng: spatial.lng[p]! },
       data_sufficient: (bits & SITE_BIT.insufficientData) === 0,
     };
@@ -209,8 +209,8 @@ function listed(spatial: SpatialIndex, site: From, searched: readonly Searched[]
   const approximate: Approximate[] = [];
   if (searched.length === 0) return { list: out, approximate };
   // a point at an area's centre, or coarser than the setting, is listed apart (unmapped), never placed
-  const centreMethod = Uint8Array.from(spatial.methods, (m) => (m !== '' && isAreaCentreMethod(m) ? 1 : 0));
-  const { locMethod, locAccuracy } = spatial;
+  const { locMethod, locAccuracy, methods } = areaArrays(spatial);
+  const centreMethod = Uint8Array.from(methods, (m) => (m !== '' && isAreaCentreMethod(m) ? 1 : 0));
   const maxMiles = Math.max(...searched.map((s) => s.miles));
   const miles = searched.map((s) => s.miles);
   const place = searched.map((s) => CATEGORIES.indexOf(s.rule));
@@ -302,12 +302,6 @@ function withZip(site: LocatedSite): LocatedSite {
   return { ...site, zip: nearest.zip, note: `${site.note} No ZIP was given: ZIP ${nearest.zip} is the one whose centre is nearest the site (${nearest.miles.toFixed(1)} mi, bundled ZIP table).` };
 }
 
-/** A finding's location quality, from the spatial index. */
-function locationOf(spatial: SpatialIndex, p: number): { location_accuracy_m: number | null; location_method: string | null } {
-  const accuracy = spatial.locAccuracy[p]!;
-  return { location_accuracy_m: Number.isNaN(accuracy) ? null : accuracy, location_method: spatial.methods[spatial.locMethod[p]!] || null };
-}
-
 function coverageNote(c: CategoryRule, cov: Coverage): string {
   const columns = `ECHO columns: ${c.columns.join(', ')}.`;
   if (cov === 'broadened') return `Broadened: ${c.broadNote}. ${columns}`;
@@ -326,11 +320,12 @@ function unmappedOf(index: FacilityIndex, spatial: SpatialIndex, site: LocatedSi
   const byType = (facts: SiteFacts) => searched.filter((s) => s.rule.key !== 'adjoining' && s.rule.key !== 'on_site' && s.test(facts)).map((s) => s.rule.key);
   const facilities: UnmappedFacility[] = [];
   const texts = textsOf(spatial);
+  const read = findingReaders(spatial);
   for (const { pos: p } of approximate) {
     const address = texts.address(p);
     const bits = spatial.site[p]!;
     const facts = siteFactsOfBits(bits);
-    const location = locationOf(spatial, p);
+    const location = read.location(p);
     facilities.push({
       registry_id: registryIdAt(spatial, p), fac_name: texts.name(p), fac_street: address.street, fac_city: address.city, fac_state: spatial.states[spatial.state[p]!]!, fac_zip: address.zip,
       overall_score: spatial.score[p]!, significant_violation: (bits & SITE_BIT.significant) !== 0, active_enforcement: (spatial.flags[p]! & 1) === 1, programs: programList(facts),

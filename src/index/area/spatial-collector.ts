@@ -4,8 +4,9 @@ import type { IndexInfo } from '../model';
 import { writeColumnsFile } from './spatial-columns-file';
 import { indexIdentity } from '../identity';
 import { spatialFilePath, writeSpatialFileAt } from './spatial-file';
-import { AREA_H3_RES, allocateColumns, copyFacility, layoutSpatialIndex, putLocation, putRegistryId, type SpatialColumns } from '../../area/spatial-index';
-import { addressEntry, permuteTexts, TextBytes } from '../../area/text-bytes';
+import { AREA_H3_RES, allocateColumns, fixedArrayNames, layoutSpatialIndex, permuteFacilities, putRegistryId, type FixedArray } from '../../area/spatial-index';
+import { addressEntry, TextBytes } from '../../area/text-bytes';
+import { AREA_CARRIED, DeclaredPut, type AreaColumns, type DeclaredValues } from '../declared-columns';
 import { layoutInChildProcess } from './spatial-layout-process';
 
 /** The area file a build of `indexPath` writes before it is put in place, and the columns handed to the layout process. */
@@ -21,25 +22,35 @@ export function spatialTempPaths(indexPath: string, pid: number = process.pid): 
  */
 export type LayoutWhere = { command?: string[] } | 'in-process';
 
+/** What the collector reads of a row: the area's own fields and the declared ones (../declared-columns.ts). */
+export type AreaRow = Pick<IndexRow, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip' | 'lat' | 'lng' | 'overall_score' | 'site_facts'> & {
+  active_enforcement: number;
+} & Partial<DeclaredValues>;
+
 /**
  * Collects, while ingest writes an index, what its spatial index is made of (a few typed-array
  * entries per facility: no second read of the table), then lays it out and writes it beside the
  * index as `<index>.area` (./spatial-file.ts), tied to the index by its metadata. So a release
- * carries its spatial index and `serve` uses it in place instead of building it at start.
+ * carries its spatial index and `serve` uses it in place instead of building it at start. A read
+ * of a finished table collects the same way (./spatial-columns.ts).
  */
 export class SpatialCollector {
-  constructor(private readonly where: LayoutWhere = {}) {}
+  /** `capacity`: the facilities expected (the arrays grow beyond it). */
+  constructor(private readonly where: LayoutWhere = {}, capacity = 1 << 16) {
+    this.cap = Math.max(1, capacity);
+    this.cols = allocateColumns(this.cap, AREA_CARRIED) as AreaColumns;
+  }
 
   private n = 0;
-  private cap = 1 << 16;
-  private cols: SpatialColumns = allocateColumns(this.cap);
+  private cap: number;
+  private cols: AreaColumns;
   private names = new TextBytes();
   private addresses = new TextBytes();
+  private declared = new DeclaredPut();
   private readonly stateCode = new Map<string, number>();
-  private readonly methodCode = new Map<string, number>();
 
   /** One indexed facility (each registry ID once: what the index writer accepted). */
-  add(row: IndexRow): void {
+  add(row: AreaRow): void {
     if (row.lat === null || row.lng === null) return; // no coordinates: found by ID and search, never by area
     if (this.n === this.cap) this.grow();
     const c = this.cols;
@@ -53,7 +64,7 @@ export class SpatialCollector {
     if (sc === undefined) this.stateCode.set(row.fac_state, (sc = c.states.push(row.fac_state) - 1));
     c.state[i] = sc;
     putRegistryId(c, i, row.registry_id);
-    putLocation(c, this.methodCode, i, row.loc_accuracy_m, row.loc_method);
+    this.declared.put(c, i, row);
     c.nameStart[i + 1] = this.names.push(row.fac_name);
     c.addrStart[i + 1] = this.addresses.push(addressEntry(row.fac_street, row.fac_city, row.fac_zip));
   }
@@ -63,19 +74,17 @@ export class SpatialCollector {
   }
 
   /** The collected facilities as columns in registry_id order (the facility table's order). */
-  columns(): SpatialColumns {
+  columns(): AreaColumns {
     const src = this.cols;
     src.count = this.n;
     src.nameBytes = this.names.bytes;
     src.addrBytes = this.addresses.bytes;
+    this.declared.done(src, false);
     const order = registryOrder(src);
     if (!order) return src;
-    const c = allocateColumns(this.n);
+    const c = allocateColumns(this.n, AREA_CARRIED) as AreaColumns;
     c.states = src.states;
-    c.methods = src.methods;
-    for (let k = 0; k < this.n; k++) copyFacility(c, k, src, order[k]!);
-    c.nameBytes = permuteTexts(order, src.nameStart, src.nameBytes, c.nameStart);
-    c.addrBytes = permuteTexts(order, src.addrStart, src.addrBytes, c.addrStart);
+    permuteFacilities(c, src, order);
     return c;
   }
 
@@ -89,11 +98,12 @@ export class SpatialCollector {
     const started = performance.now();
     const tmp = spatialTempPaths(indexPath);
     const identity = indexIdentity(info);
-    let cols: SpatialColumns | null = this.columns();
+    let cols: AreaColumns | null = this.columns();
     // What was collected is no longer needed here once written or laid out: let its memory go.
-    this.cols = allocateColumns(0);
+    this.cols = allocateColumns(0, AREA_CARRIED) as AreaColumns;
     this.names = new TextBytes();
     this.addresses = new TextBytes();
+    this.declared = new DeclaredPut();
     try {
       if (this.where === 'in-process') {
         // The load's garbage goes before the layout allocates its arrays, so the two add up less.
@@ -115,12 +125,12 @@ export class SpatialCollector {
 
   private grow(): void {
     this.cap *= 2;
-    const old = this.cols;
-    const c = allocateColumns(this.cap);
-    for (const k of ['lat', 'lng', 'score', 'flags', 'site', 'state', 'locAccuracy', 'locMethod', 'idNum', 'idLen', 'nameStart', 'addrStart'] as const) (c[k] as Float64Array).set(old[k] as Float64Array);
-    c.states = old.states;
-    c.methods = old.methods;
-    c.idOther = old.idOther;
+    const old = this.cols as unknown as Record<string, FixedArray>;
+    const c = allocateColumns(this.cap, AREA_CARRIED) as AreaColumns;
+    const arrays = c as unknown as Record<string, FixedArray>;
+    for (const k of [...fixedArrayNames(c), 'nameStart', 'addrStart', ...AREA_CARRIED.texts.map((t) => `${t}Start`)]) arrays[k]!.set(old[k]!);
+    for (const k of ['states', ...AREA_CARRIED.words]) (c as unknown as Record<string, unknown>)[k] = (old as unknown as Record<string, unknown>)[k];
+    c.idOther = this.cols.idOther;
     this.cols = c;
   }
 }
@@ -131,7 +141,7 @@ export class SpatialCollector {
  * string order is numeric order: a radix sort on the number then (milliseconds for millions);
  * otherwise a string sort.
  */
-export function registryOrder(c: Pick<SpatialColumns, 'count' | 'idNum' | 'idLen' | 'idOther'>): Uint32Array | null {
+export function registryOrder(c: Pick<AreaColumns, 'count' | 'idNum' | 'idLen' | 'idOther'>): Uint32Array | null {
   const n = c.count;
   const len = c.idLen[0] ?? 0;
   let sameShape = c.idOther.size === 0;

@@ -1,37 +1,24 @@
 import type { FacilityIndex } from '../facility-index';
-import { AREA_H3_RES, allocateColumns, layoutSpatialIndex, putLocation, putRegistryId, type SpatialColumns, type SpatialIndex } from '../../area/spatial-index';
-import { addressEntry, TextBytes } from '../../area/text-bytes';
+import { AREA_H3_RES, layoutSpatialIndex, type SpatialIndex } from '../../area/spatial-index';
+import { declaredValuesOf, type AreaColumns } from '../declared-columns';
+import type { Evidence } from '../evidence';
+import { SpatialCollector } from './spatial-collector';
 
-/** Reads the facility table once, in registry_id order (the primary key's order). */
-export function readSpatialColumns(index: FacilityIndex): SpatialColumns {
-  const n = index.placedCount();
-  const c = allocateColumns(n);
-  const stateCode = new Map<string, number>();
-  const methodCode = new Map<string, number>();
-  const rows = index.placedRows();
-  const names = new TextBytes();
-  const addresses = new TextBytes();
-  let count = 0;
-  for (const r of rows) {
-    if (count >= n) break;
-    const i = count++;
-    c.lat[i] = r.lat;
-    c.lng[i] = r.lng;
-    c.score[i] = r.overall_score;
-    c.flags[i] = r.active_enforcement ? 1 : 0;
-    c.site[i] = r.site_facts;
-    c.addrStart[i + 1] = addresses.push(addressEntry(r.fac_street, r.fac_city, r.fac_zip));
-    let sc = stateCode.get(r.fac_state);
-    if (sc === undefined) stateCode.set(r.fac_state, (sc = c.states.push(r.fac_state) - 1));
-    c.state[i] = sc;
-    putRegistryId(c, i, r.registry_id);
-    putLocation(c, methodCode, i, r.loc_accuracy_m, r.loc_method);
-    c.nameStart[i + 1] = names.push(r.fac_name);
+const NOTHING_STORED: Partial<Evidence> = Object.freeze({});
+
+/**
+ * Reads the facility table once, in registry_id order (the primary key's order), into the columns
+ * ingest's collector would have made of its rows: the declared fields a table keeps in the stored
+ * evidence are derived from it as ingest derived them (../declared-columns.ts).
+ */
+export function readSpatialColumns(index: FacilityIndex): AreaColumns {
+  const collector = new SpatialCollector('in-process', index.placedCount());
+  const asOf = index.info.as_of;
+  for (const r of index.placedRows()) {
+    const evidence = r.evidence_json ? (JSON.parse(r.evidence_json) as Partial<Evidence>) : NOTHING_STORED;
+    collector.add({ ...r, ...declaredValuesOf(r, evidence, asOf) });
   }
-  c.count = count;
-  c.nameBytes = names.done();
-  c.addrBytes = addresses.done();
-  return c;
+  return collector.columns();
 }
 
 /** Reads the facility table of `index` and lays it out (seconds at national scale: one H3 call per facility). */

@@ -1,6 +1,7 @@
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { writeArrayFile } from './array-file';
-import { MIXED_STATES, type SpatialIndex } from '../../area/spatial-index';
+import { ARRAY_TYPES, FACILITY_ARRAYS, MIXED_STATES, textNames, type ArrayType, type SpatialIndex } from '../../area/spatial-index';
+import { AREA_CARRIED, areaArrays } from '../declared-columns';
 
 /**
  * The spatial index as a file beside its index (`<index>.area`), written by ingest as part of the
@@ -15,28 +16,31 @@ import { MIXED_STATES, type SpatialIndex } from '../../area/spatial-index';
  * refused (and rebuilt from the index) instead of serving run-together names or lost facilities.
  */
 const MAGIC = 'FCSAREA1';
-const FORMAT = 'area-file/4';
+const FORMAT = 'area-file/5';
 
 /** Where an index file's spatial index lives. */
 export function spatialFilePath(indexPath: string): string {
   return `${indexPath}.area`;
 }
 
-
-const ARRAYS = [
-  'lat', 'lng', 'cos', 'idNum', 'cellLat', 'cellLng', 'cellCos', 'cellRadius',
-  'score', 'rank', 'cellStart', 'cellHi', 'cellLo', 'cellMinScore', 'nameStart', 'addrStart',
-  'state', 'cellState', 'site', 'flags', 'idLen', 'cellActive', 'nameBytes', 'addrBytes', 'locAccuracy', 'locMethod',
-] as const satisfies readonly (keyof SpatialIndex)[];
-type ArrayName = (typeof ARRAYS)[number];
-
-const TYPES = {
-  lat: Float64Array, lng: Float64Array, cos: Float64Array, idNum: Float64Array, cellLat: Float64Array, cellLng: Float64Array,
-  cellCos: Float64Array, cellRadius: Float64Array, score: Int32Array, rank: Uint32Array, cellStart: Uint32Array, cellHi: Uint32Array,
-  cellLo: Uint32Array, cellMinScore: Int32Array, state: Uint16Array, cellState: Uint16Array, flags: Uint8Array, idLen: Uint8Array,
-  cellActive: Uint8Array, nameStart: Uint32Array, nameBytes: Uint8Array, site: Uint16Array, addrStart: Uint32Array, addrBytes: Uint8Array,
-  locAccuracy: Float32Array, locMethod: Uint8Array,
-} as const satisfies Record<ArrayName, unknown>;
+/** The laid-out index's arrays beyond the per-facility ones: by facility, then by cell. */
+const INDEX_ARRAYS = [['cos', Float64Array], ['rank', Uint32Array]] as const;
+const CELL_ARRAYS = [
+  ['cellLat', Float64Array], ['cellLng', Float64Array], ['cellCos', Float64Array], ['cellRadius', Float64Array], ['cellStart', Uint32Array],
+  ['cellHi', Uint32Array], ['cellLo', Uint32Array], ['cellMinScore', Int32Array], ['cellActive', Uint8Array], ['cellState', Uint16Array],
+] as const;
+const TEXTS = textNames({ carried: AREA_CARRIED });
+/**
+ * Every array of the file with its element type: the per-facility ones every index has and those the
+ * area carries for the site report (../declared-columns.ts), the index's own, then the texts.
+ */
+const TYPES: Record<string, ArrayType> = Object.fromEntries([
+  ...FACILITY_ARRAYS, ...AREA_CARRIED.fixed.map(([name, type]) => [name, ARRAY_TYPES[type]] as const), ...INDEX_ARRAYS, ...CELL_ARRAYS,
+  ...TEXTS.flatMap((t) => [[`${t}Start`, Uint32Array], [`${t}Bytes`, Uint8Array]] as const),
+]);
+const ARRAYS = Object.keys(TYPES);
+const TEXT_BYTES = new Set(TEXTS.map((t) => `${t}Bytes`));
+const TEXT_STARTS = new Set(TEXTS.map((t) => `${t}Start`));
 
 type Header = {
   format: string;
@@ -45,7 +49,8 @@ type Header = {
   count: number;
   cells: number;
   states: string[];
-  methods: string[];
+  /** The word lists the carried arrays index, by name. */
+  words: Record<string, string[]>;
   idOther: [number, string][];
   /** name -> [byte offset, element count] */
   arrays: Record<string, [number, number]>;
@@ -53,6 +58,7 @@ type Header = {
   sums: Record<string, number>;
 };
 
+type View = ArrayBufferView & { length: number };
 const bytesOf = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -75,8 +81,11 @@ export function writeSpatialFile(path: string, s: SpatialIndex, identity: string
  */
 export function writeSpatialFileAt(path: string, s: SpatialIndex, identity: string): void {
   rmSync(path, { force: true });
-  const sums = Object.fromEntries(ARRAYS.map((name) => [name, Bun.hash.crc32(bytesOf(s[name]))]));
-  writeArrayFile(path, MAGIC, ARRAYS, s, (arrays) => ({ format: FORMAT, identity, res: s.res, count: s.count, cells: s.cellLat.length, states: s.states, methods: s.methods, idOther: [...s.idOther], arrays, sums }) satisfies Header);
+  const a = areaArrays(s) as unknown as Record<string, View>;
+  const views = Object.fromEntries(ARRAYS.map((name) => [name, a[name]!]));
+  const sums = Object.fromEntries(ARRAYS.map((name) => [name, Bun.hash.crc32(bytesOf(views[name]!))]));
+  const words = Object.fromEntries(AREA_CARRIED.words.map((w) => [w, (a as unknown as Record<string, string[]>)[w]!]));
+  writeArrayFile(path, MAGIC, ARRAYS, views, (arrays) => ({ format: FORMAT, identity, res: s.res, count: s.count, cells: s.cellLat.length, states: s.states, words, idOther: [...s.idOther], arrays, sums }) satisfies Header);
 }
 
 /** Why a file was not used, for the log line; or the index. */
@@ -119,32 +128,34 @@ export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: numbe
   if (h.format !== FORMAT) return { ok: false, reason: `format ${h.format}, expected ${FORMAT}` };
   if (h.res !== res) return { ok: false, reason: `resolution ${h.res}, expected ${res}` };
   if (h.identity !== identity) return { ok: false, reason: 'it belongs to another build of the index' };
-  const expected = (n: ArrayName, length: number) =>
-    n === 'nameBytes' || n === 'addrBytes' ? length : n === 'cellStart' ? h.cells + 1 : n === 'nameStart' || n === 'addrStart' ? h.count + 1 : n.startsWith('cell') ? h.cells : h.count;
-  const views: Partial<Record<ArrayName, ArrayBufferView & { length: number }>> = {};
+  const expected = (n: string, length: number) =>
+    TEXT_BYTES.has(n) ? length : n === 'cellStart' ? h.cells + 1 : TEXT_STARTS.has(n) ? h.count + 1 : n.startsWith('cell') ? h.cells : h.count;
+  const views: Record<string, unknown> = {};
   for (const name of ARRAYS) {
-    const T = TYPES[name];
+    const T = TYPES[name]!;
     const [offset, length] = h.arrays[name] ?? [-1, -1];
     const start = bytes.byteOffset + offset;
     if (length !== expected(name, length) || offset < 0 || start % T.BYTES_PER_ELEMENT !== 0 || offset + length * T.BYTES_PER_ELEMENT > bytes.length) {
       return { ok: false, reason: `array ${name} missing, truncated or misplaced` };
     }
-    views[name] = new T(bytes.buffer as ArrayBuffer, start, length);
+    const view = new T(bytes.buffer as ArrayBuffer, start, length);
+    views[name] = view;
     // Every byte read once at open (docs/benchmarks.md, "Area file checksums"), never per query.
-    if (Bun.hash.crc32(bytesOf(views[name])) !== h.sums?.[name]) return { ok: false, reason: `damaged: array ${name} fails its checksum` };
+    if (Bun.hash.crc32(bytesOf(view)) !== h.sums?.[name]) return { ok: false, reason: `damaged: array ${name} fails its checksum` };
   }
-  const s = {
-    ...(views as Pick<SpatialIndex, ArrayName>),
+  for (const w of AREA_CARRIED.words) views[w] = h.words?.[w] ?? [''];
+  const s = Object.assign(views, {
     res: h.res,
     count: h.count,
     states: h.states,
-    methods: h.methods,
     stateCode: new Map(h.states.map((st, i) => [st, i])),
     idOther: new Map(h.idOther),
+    carried: AREA_CARRIED,
     buildMs: 0,
     origin: 'stored' as const,
-  } satisfies SpatialIndex;
-  if (s.cellStart[h.cells] !== h.count || s.nameStart[h.count] !== s.nameBytes.length || s.addrStart[h.count] !== s.addrBytes.length || h.states.length >= MIXED_STATES) return { ok: false, reason: 'inconsistent counts' };
+  }) as unknown as SpatialIndex;
+  const textsFit = TEXTS.every((t) => (views[`${t}Start`] as Uint32Array)[h.count] === (views[`${t}Bytes`] as Uint8Array).length);
+  if (s.cellStart[h.cells] !== h.count || !textsFit || h.states.length >= MIXED_STATES) return { ok: false, reason: 'inconsistent counts' };
   s.buildMs = performance.now() - started;
   return { ok: true, spatial: s };
 }

@@ -14,12 +14,13 @@ import type { IndexInfo } from '../../../src/index/model';
 import { csvText, exporterRow, runIngest, writeFile } from '../../ingest/support';
 import { removeTempDirs, tempDir } from '../../support/temp-dir';
 import type { IndexRow } from '../../../src/index/index-row';
+import { declaredValuesOf } from '../../../src/index/declared-columns';
 
 // Releases of thousands of rows: removed when the file is done, not left for the next run.
 afterAll(removeTempDirs);
 
-/** The facility columns ingest's companions read. */
-const COMPANION_COLUMNS = 'registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score, active_enforcement, site_facts, loc_accuracy_m, loc_method';
+/** The facility columns ingest's companions read, and the stored evidence the declared fields kept in it are derived from. */
+const COMPANION_COLUMNS = 'registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, lat, lng, fac_naics, overall_score, active_enforcement, site_facts, loc_accuracy_m, loc_method, evidence';
 type CompanionRow = Pick<IndexRow, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip' | 'lat' | 'lng' | 'fac_naics' | 'overall_score' | 'active_enforcement' | 'site_facts' | 'loc_accuracy_m' | 'loc_method'>;
 /** A companion row as ingest hands it over (what the companions skip left empty). */
 const indexRow = (r: CompanionRow): IndexRow => ({
@@ -39,7 +40,9 @@ describe('the area layout in a child process', () => {
     const dir = tempDir('area-child');
     const db = new Database(SAMPLE.index, { readonly: true });
     const info = JSON.parse((db.query("SELECT value FROM index_meta WHERE key = 'info'").get() as { value: string }).value) as IndexInfo;
-    const rows = db.query(`SELECT ${COMPANION_COLUMNS} FROM facility ORDER BY registry_id`).all().map((r) => indexRow(r as CompanionRow));
+    const rows = (db.query(`SELECT ${COMPANION_COLUMNS} FROM facility ORDER BY registry_id`).all() as (CompanionRow & { evidence: string | null })[]).map((r) =>
+      indexRow({ ...r, ...declaredValuesOf(r, JSON.parse(r.evidence ?? '{}'), info.as_of) }),
+    );
     db.close();
     const child = await areaBytes(rows, info, {}, dir);
     expect(child.equals(await areaBytes(rows, info, 'in-process', dir))).toBe(true);

@@ -17,7 +17,8 @@ import { Database } from 'bun:sqlite';
 import { SpatialCollector } from '../src/index/area/spatial-collector';
 import { loadSpatialFile, spatialFilePath } from '../src/index/area/spatial-file';
 import { indexIdentity } from '../src/index/identity';
-import { AREA_H3_RES, allocateColumns, copyFacility, type SpatialColumns, type SpatialIndex } from '../src/area/spatial-index';
+import { AREA_H3_RES, allocateColumns, permuteFacilities, type SpatialIndex } from '../src/area/spatial-index';
+import { AREA_CARRIED, type AreaColumns } from '../src/index/declared-columns';
 import type { IndexInfo } from '../src/index/model';
 
 const { values } = parseArgs({ options: { index: { type: 'string' }, runs: { type: 'string' }, variant: { type: 'string' }, out: { type: 'string' } } });
@@ -26,25 +27,19 @@ const mb = (kb: number) => Math.round(kb / 1024);
 const status = (key: string) => Number(/\d+/.exec(readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith(key)) ?? '0')?.[0]);
 
 /** The columns the stored index was laid out from: position k of the stored arrays is registry position rank[k]. */
-function columnsOf(s: SpatialIndex): SpatialColumns {
-  const c = allocateColumns(s.count);
+function columnsOf(s: SpatialIndex): AreaColumns {
+  const c = allocateColumns(s.count, AREA_CARRIED) as AreaColumns;
   c.states = s.states;
-  const lengths = new Uint32Array(s.count);
-  for (let k = 0; k < s.count; k++) {
-    const p = s.rank[k]!;
-    copyFacility(c, p, s, k);
-    lengths[p] = s.nameStart[k + 1]! - s.nameStart[k]!;
-  }
-  for (let p = 0; p < s.count; p++) c.nameStart[p + 1] = c.nameStart[p]! + lengths[p]!;
-  c.nameBytes = new Uint8Array(c.nameStart[s.count]!);
-  for (let k = 0; k < s.count; k++) c.nameBytes.set(s.nameBytes.subarray(s.nameStart[k]!, s.nameStart[k + 1]!), c.nameStart[s.rank[k]!]!);
+  const inverse = new Uint32Array(s.count);
+  for (let k = 0; k < s.count; k++) inverse[s.rank[k]!] = k;
+  permuteFacilities(c, s, inverse);
   return c;
 }
 
 /** A collector holding `c` as if ingest had added its rows (the same arrays, no copy). */
-function collectorOf(c: SpatialColumns, where: ConstructorParameters<typeof SpatialCollector>[0]): SpatialCollector {
+function collectorOf(c: AreaColumns, where: ConstructorParameters<typeof SpatialCollector>[0]): SpatialCollector {
   const collector = new SpatialCollector(where);
-  Object.assign(collector, { n: c.count, cap: c.count, cols: c, names: { bytes: c.nameBytes, length: c.nameBytes.length } });
+  Object.assign(collector, { n: c.count, cap: c.count, cols: c, names: { bytes: c.nameBytes }, addresses: { bytes: c.addrBytes }, declared: { done() {} } });
   return collector;
 }
 
@@ -55,7 +50,7 @@ if (values.variant) {
   db.close();
   const loaded = loadSpatialFile(spatialFilePath(indexPath), indexIdentity(info), AREA_H3_RES);
   if (!loaded.ok) throw new Error(`${spatialFilePath(indexPath)}: ${loaded.reason}`);
-  let cols: SpatialColumns | null = columnsOf(loaded.spatial);
+  let cols: AreaColumns | null = columnsOf(loaded.spatial);
   const collector = collectorOf(cols, values.variant === 'child' ? {} : 'in-process');
   cols = null;
   Bun.gc(true);

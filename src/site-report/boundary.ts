@@ -18,10 +18,22 @@ export type Parcel = {
   vertices: number;
   /** Edges: start and end as unit vectors, and the unit normal of their great circle (0 for a point edge). */
   edges: Float64Array;
+  /**
+   * The edges in runs of EDGES_PER_RUN, each run as a cap holding all its edges' points: a centre
+   * (unit vector) and an angular radius. A run whose cap is farther than the nearest edge found so
+   * far holds no nearer edge, so a facility's distance measures a few runs, not every edge.
+   */
+  runs: Float64Array;
+  /** The rings' bounds in unwrapped degrees: a point outside them is outside the parcel. */
+  bounds: { minLng: number; maxLng: number; minLat: number; maxLat: number };
 };
 
 export const MAX_BOUNDARY_VERTICES = 2000;
 const EDGE = 9;
+const EDGES_PER_RUN = 16;
+const RUN = 4;
+/** Slack (radians, about 6 µm) by which a run's bound must exceed the nearest edge so far to be skipped: far above rounding, so the minimum found is the one every edge gives. */
+const RUN_SLACK = 1e-12;
 
 /** A longitude moved by whole turns to within 180° of `ref`. */
 export function unwrap(lng: number, ref: number): number {
@@ -70,7 +82,35 @@ export function parcelOf(polygons: number[][][][]): Parcel {
       }
     }
   }
-  return { polygons: uw, lng0, centre, radius, vertices, edges: Float64Array.from(edges) };
+  const e = Float64Array.from(edges);
+  let minLng = Infinity, maxLng = -Infinity, minLat = Infinity, maxLat = -Infinity;
+  for (const rings of uw) for (const ring of rings) for (const [x, y] of ring) (minLng = Math.min(minLng, x!)), (maxLng = Math.max(maxLng, x!)), (minLat = Math.min(minLat, y!)), (maxLat = Math.max(maxLat, y!));
+  return { polygons: uw, lng0, centre, radius, vertices, edges: e, runs: runsOf(e), bounds: { minLng, maxLng, minLat, maxLat } };
+}
+
+/**
+ * The caps of the edges' runs (Parcel.runs): centred on the mean of the run's ends, as wide as its
+ * farthest end plus half its longest edge (a point of an edge is within half its length of an end).
+ */
+function runsOf(e: Float64Array): Float64Array {
+  const edges = e.length / EDGE;
+  const out = new Float64Array(Math.ceil(edges / EDGES_PER_RUN) * RUN);
+  for (let r = 0; r * EDGES_PER_RUN < edges; r++) {
+    const from = r * EDGES_PER_RUN * EDGE, to = Math.min(edges, (r + 1) * EDGES_PER_RUN) * EDGE;
+    let cx = 0, cy = 0, cz = 0;
+    for (let i = from; i < to; i += EDGE) (cx += e[i]! + e[i + 3]!), (cy += e[i + 1]! + e[i + 4]!), (cz += e[i + 2]! + e[i + 5]!);
+    const len = Math.hypot(cx, cy, cz);
+    // ends that cancel out (a run around a pole): any centre with a radius of the whole sphere
+    if (len < 1e-12) (cx = 1), (cy = 0), (cz = 0);
+    else (cx /= len), (cy /= len), (cz /= len);
+    let far = 0, halfEdge = 0;
+    for (let i = from; i < to; i += EDGE) {
+      far = Math.max(far, angleOf(cx, cy, cz, e[i]!, e[i + 1]!, e[i + 2]!), angleOf(cx, cy, cz, e[i + 3]!, e[i + 4]!, e[i + 5]!));
+      halfEdge = Math.max(halfEdge, angleOf(e[i]!, e[i + 1]!, e[i + 2]!, e[i + 3]!, e[i + 4]!, e[i + 5]!) / 2);
+    }
+    out.set([cx, cy, cz, len < 1e-12 ? Math.PI : far + halfEdge], r * RUN);
+  }
+  return out;
 }
 
 /** Whether (lat, lng) is inside the parcel (in an outer ring and in none of its holes), by ray casting on unwrapped coordinates. */
@@ -102,14 +142,34 @@ function angleOf(ax: number, ay: number, az: number, bx: number, by: number, bz:
 
 /**
  * Great-circle distance in miles from (lat, lng) to the parcel: 0 inside, else to the nearest edge
- * (its nearest point when the foot of the perpendicular lies on the edge, else its nearer end).
+ * (its nearest point when the foot of the perpendicular lies on the edge, else its nearer end). The
+ * run nearest by its cap is measured first; a run whose cap lies beyond the nearest edge so far is
+ * skipped (Parcel.runs), which changes no result: every edge it holds is farther.
  */
 export function distanceToParcel(p: Parcel, lat: number, lng: number): number {
-  if (insideParcel(p, lat, lng)) return 0;
+  const b = p.bounds;
+  if (lat >= b.minLat && lat <= b.maxLat) {
+    const x = unwrap(lng, p.lng0);
+    if (x >= b.minLng && x <= b.maxLng && insideParcel(p, lat, lng)) return 0;
+  }
   const [px, py, pz] = unit(lat, lng);
-  const e = p.edges;
-  let best = Infinity;
-  for (let i = 0; i < e.length; i += EDGE) {
+  const runs = p.runs, count = runs.length / RUN;
+  const bound = new Float64Array(count);
+  let first = 0;
+  for (let r = 0; r < count; r++) {
+    const k = r * RUN;
+    bound[r] = angleOf(px, py, pz, runs[k]!, runs[k + 1]!, runs[k + 2]!) - runs[k + 3]!;
+    if (bound[r]! < bound[first]!) first = r;
+  }
+  let best = nearestEdgeOfRun(p.edges, first, px, py, pz, Infinity);
+  for (let r = 0; r < count; r++) if (r !== first && bound[r]! <= best + RUN_SLACK) best = nearestEdgeOfRun(p.edges, r, px, py, pz, best);
+  return best * EARTH_RADIUS_MILES;
+}
+
+/** The smaller of `best` and the angle from p to the nearest edge of run `r`. */
+function nearestEdgeOfRun(e: Float64Array, r: number, px: number, py: number, pz: number, best: number): number {
+  const to = Math.min(e.length, (r + 1) * EDGES_PER_RUN * EDGE);
+  for (let i = r * EDGES_PER_RUN * EDGE; i < to; i += EDGE) {
     const ax = e[i]!, ay = e[i + 1]!, az = e[i + 2]!, bx = e[i + 3]!, by = e[i + 4]!, bz = e[i + 5]!, nx = e[i + 6]!, ny = e[i + 7]!, nz = e[i + 8]!;
     const s = px * nx + py * ny + pz * nz;
     // the foot q = p - s n lies on the arc when it is on the inner side of both ends' planes
@@ -120,5 +180,5 @@ export function distanceToParcel(p: Parcel, lat: number, lng: number): number {
     const angle = onArc ? Math.asin(Math.min(1, Math.abs(s))) : Math.min(angleOf(px, py, pz, ax, ay, az), angleOf(px, py, pz, bx, by, bz));
     if (angle < best) best = angle;
   }
-  return best * EARTH_RADIUS_MILES;
+  return best;
 }

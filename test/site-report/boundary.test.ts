@@ -154,3 +154,53 @@ describe('the request\'s boundary', () => {
     expect(e.message).toContain('search_distances.on_site is not a distance');
   });
 });
+
+/** An irregular star-shaped ring of `n` vertices, 0.6-1.4 times `miles` from `at` (a surveyed lot's many vertices). */
+function starRing(rand: () => number, at: { lat: number; lng: number }, n: number, miles = 0.15): number[][] {
+  const pts: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    const p = destination(at.lat, at.lng, ((i + (rand() - 0.5) * 0.66) / n) * 360, miles * (0.6 + 0.8 * rand()), R_MILES);
+    pts.push([p.lng, p.lat]);
+  }
+  return ring(pts);
+}
+
+describe('distances from a parcel of many vertices', () => {
+  const rand = rng(42);
+  const houston = { lat: 29.7604, lng: -95.3698 };
+  const aleutians = { lat: 51.88, lng: 179.999 };
+  const east = destination(houston.lat, houston.lng, 90, 0.5, R_MILES);
+  const boundaries: [string, SiteBoundary][] = [
+    ['a 500-vertex lot', { type: 'Polygon', coordinates: [starRing(rand, houston, 500)] }],
+    ['a 2,000-vertex lot across the antimeridian', { type: 'Polygon', coordinates: [starRing(rand, aleutians, 2000)] }],
+    ['two 300-vertex lots, one with a 100-vertex courtyard', {
+      type: 'MultiPolygon',
+      coordinates: [[starRing(rand, houston, 300)], [starRing(rand, east, 300), starRing(rand, east, 100, 0.05)]],
+    }],
+  ];
+
+  it.each(boundaries)('%s: are those of measuring every edge, to the bit, inside and out to 2 miles', (_name, boundary) => {
+    const parcel = parcelOf(polygonsOf(boundary));
+    // every run's cap widened to the whole sphere and the bounds to everything: no run is skipped, every point goes to the ring test
+    const runs = parcel.runs.slice();
+    for (let k = 3; k < runs.length; k += 4) runs[k] = Math.PI;
+    const everyEdge = { ...parcel, runs, bounds: { minLng: -Infinity, maxLng: Infinity, minLat: -Infinity, maxLat: Infinity } };
+    let inside = 0, near = 0;
+    for (const { row } of scatter(rng(7), parcel.centre, 3000, 2, 990_300_000_000)) {
+      const d = distanceToParcel(parcel, row.lat!, row.lng!);
+      if (d === 0) inside++;
+      else if (d < 0.05) near++;
+      expect(d).toBe(distanceToParcel(everyEdge, row.lat!, row.lng!));
+    }
+    expect(inside).toBeGreaterThan(0);
+    expect(near).toBeGreaterThan(0);
+  });
+
+  it('agree with the densified haversine to 0.001 mi for a 500-vertex lot', () => {
+    const boundary = boundaries[0]![1];
+    const parcel = parcelOf(polygonsOf(boundary));
+    for (const { row } of scatter(rng(8), parcel.centre, 25, 0.6, 990_300_100_000)) {
+      expect(Math.abs(distanceToParcel(parcel, row.lat!, row.lng!) - bruteDistance(boundary, row.lat!, row.lng!))).toBeLessThan(0.001);
+    }
+  });
+});

@@ -12,7 +12,7 @@
  * 0.2-degree square holding the most facilities; `--where national` draws them anywhere. The draw
  * is fixed by `--seed` (default 1), so two builds are compared on the same sites. `--parcel N`
  * sends each site with a `boundary`: an irregular N-vertex ring about 0.15 mile around it (drawn
- * from the site's ID, so the same for every build). Run it alone:
+ * from the site's ID, so the same for every build: parcelAround). Run it alone:
  *   npx bun run scripts/bench-site-report.ts [--index var/bench/national.sqlite] [--samples 100] [--passes 10] [--where metro|national] [--seed N] [--parcel N] [--http]
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -73,18 +73,19 @@ const { base, key } = target;
 const parcelVertices = values.parcel === undefined ? 0 : Math.max(3, Number.parseInt(values.parcel, 10) || 0);
 
 /**
- * An irregular ring of `n` vertices around a site: each vertex 0.09-0.21 mile from it, at evenly
- * spaced bearings jittered by up to a third of a step (a star-shaped, so simple, polygon), from a
- * generator seeded by the site's ID.
+ * An irregular ring of `n` vertices around a site, from a generator seeded by the site's ID: at
+ * evenly spaced bearings (jittered by up to a third of a step), 0.15 mile from it give or take a
+ * half (three waves of random phase, and 2% per vertex): a lobed lot outline, star-shaped, so simple.
  */
 function parcelAround(s: { registry_id: string; lat: number; lng: number }, n: number) {
   let x = Number(s.registry_id.slice(-9)) || 1;
   const rand = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
   const milesPerDegree = 69.05;
+  const phase = [rand() * 6.3, rand() * 6.3, rand() * 6.3];
   const ring: [number, number][] = [];
   for (let i = 0; i < n; i++) {
     const angle = ((i + (rand() - 0.5) * 0.66) / n) * 2 * Math.PI;
-    const miles = 0.15 * (0.6 + 0.8 * rand());
+    const miles = 0.15 * (1 + 0.25 * Math.sin(2 * angle + phase[0]!) + 0.15 * Math.sin(3 * angle + phase[1]!) + 0.1 * Math.sin(5 * angle + phase[2]!)) * (0.98 + 0.04 * rand());
     const lat = s.lat + (miles * Math.cos(angle)) / milesPerDegree;
     const lng = s.lng + (miles * Math.sin(angle)) / (milesPerDegree * Math.cos((s.lat * Math.PI) / 180));
     ring.push([Math.round(lng * 1e7) / 1e7, Math.round(lat * 1e7) / 1e7]);

@@ -9,6 +9,8 @@ import { DEG, EARTH_RADIUS_MILES, haversineMiles } from '../area/geo';
 export type Parcel = {
   /** Polygons of rings (the first the outer one), [lng, lat] with unwrapped longitudes. */
   polygons: number[][][][];
+  /** The same rings as flat arrays: lng, lat, lng, lat, ... (what the ring test reads). */
+  flat: Float64Array[][];
   /** Longitude every ring is unwrapped around. */
   lng0: number;
   /** The parcel's centre (area-weighted), longitude in [-180, 180]: directions are taken from it. */
@@ -30,8 +32,10 @@ export type Parcel = {
 
 export const MAX_BOUNDARY_VERTICES = 2000;
 const EDGE = 9;
-const EDGES_PER_RUN = 16;
-const RUN = 4;
+const EDGES_PER_RUN = 8;
+/** A run's cap in Parcel.runs: its centre (x, y, z), its radius r, sin(r / 2) and cos(r / 2). */
+export const RUN_FLOATS = 6;
+const RUN = RUN_FLOATS;
 /** Slack (radians, about 6 µm) by which a run's bound must exceed the nearest edge so far to be skipped: far above rounding, so the minimum found is the one every edge gives. */
 const RUN_SLACK = 1e-12;
 
@@ -85,7 +89,8 @@ export function parcelOf(polygons: number[][][][]): Parcel {
   const e = Float64Array.from(edges);
   let minLng = Infinity, maxLng = -Infinity, minLat = Infinity, maxLat = -Infinity;
   for (const rings of uw) for (const ring of rings) for (const [x, y] of ring) (minLng = Math.min(minLng, x!)), (maxLng = Math.max(maxLng, x!)), (minLat = Math.min(minLat, y!)), (maxLat = Math.max(maxLat, y!));
-  return { polygons: uw, lng0, centre, radius, vertices, edges: e, runs: runsOf(e), bounds: { minLng, maxLng, minLat, maxLat } };
+  const flat = uw.map((rings) => rings.map((ring) => Float64Array.from(ring.flat())));
+  return { polygons: uw, flat, lng0, centre, radius, vertices, edges: e, runs: runsOf(e), bounds: { minLng, maxLng, minLat, maxLat } };
 }
 
 /**
@@ -108,7 +113,8 @@ function runsOf(e: Float64Array): Float64Array {
       far = Math.max(far, angleOf(cx, cy, cz, e[i]!, e[i + 1]!, e[i + 2]!), angleOf(cx, cy, cz, e[i + 3]!, e[i + 4]!, e[i + 5]!));
       halfEdge = Math.max(halfEdge, angleOf(e[i]!, e[i + 1]!, e[i + 2]!, e[i + 3]!, e[i + 4]!, e[i + 5]!) / 2);
     }
-    out.set([cx, cy, cz, len < 1e-12 ? Math.PI : far + halfEdge], r * RUN);
+    const radius = len < 1e-12 ? Math.PI : far + halfEdge;
+    out.set([cx, cy, cz, radius, Math.sin(radius / 2), Math.cos(radius / 2)], r * RUN);
   }
   return out;
 }
@@ -116,7 +122,7 @@ function runsOf(e: Float64Array): Float64Array {
 /** Whether (lat, lng) is inside the parcel (in an outer ring and in none of its holes), by ray casting on unwrapped coordinates. */
 export function insideParcel(p: Parcel, lat: number, lng: number): boolean {
   const x = unwrap(lng, p.lng0);
-  for (const rings of p.polygons) {
+  for (const rings of p.flat) {
     if (!inRing(rings[0]!, x, lat)) continue;
     let hole = false;
     for (let r = 1; r < rings.length && !hole; r++) hole = inRing(rings[r]!, x, lat);
@@ -125,11 +131,13 @@ export function insideParcel(p: Parcel, lat: number, lng: number): boolean {
   return false;
 }
 
-function inRing(ring: number[][], x: number, y: number): boolean {
+/** Ray casting over a ring's vertices as x0, y0, x1, y1, ... (the first repeated last). */
+function inRing(ring: Float64Array, x: number, y: number): boolean {
   let inside = false;
-  for (let i = 0, j = ring.length - 2; i < ring.length - 1; j = i++) {
-    const [xi, yi] = ring[i]!, [xj, yj] = ring[j]!;
-    if (yi! > y !== yj! > y && x < ((xj! - xi!) * (y - yi!)) / (yj! - yi!) + xi!) inside = !inside;
+  const n = ring.length / 2 - 1;
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const xi = ring[2 * i]!, yi = ring[2 * i + 1]!, xj = ring[2 * j]!, yj = ring[2 * j + 1]!;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;
 }
@@ -147,22 +155,40 @@ function angleOf(ax: number, ay: number, az: number, bx: number, by: number, bz:
  * skipped (Parcel.runs), which changes no result: every edge it holds is farther.
  */
 export function distanceToParcel(p: Parcel, lat: number, lng: number): number {
-  const b = p.bounds;
-  if (lat >= b.minLat && lat <= b.maxLat) {
+  const box = p.bounds;
+  if (lat >= box.minLat && lat <= box.maxLat) {
     const x = unwrap(lng, p.lng0);
-    if (x >= b.minLng && x <= b.maxLng && insideParcel(p, lat, lng)) return 0;
+    if (x >= box.minLng && x <= box.maxLng && insideParcel(p, lat, lng)) return 0;
   }
   const [px, py, pz] = unit(lat, lng);
   const runs = p.runs, count = runs.length / RUN;
-  const bound = new Float64Array(count);
-  let first = 0;
-  for (let r = 0; r < count; r++) {
-    const k = r * RUN;
-    bound[r] = angleOf(px, py, pz, runs[k]!, runs[k + 1]!, runs[k + 2]!) - runs[k + 3]!;
-    if (bound[r]! < bound[first]!) first = r;
+  // the run whose centre is nearest first: a near edge, so most runs are then skipped
+  let first = 0, nearest = Infinity;
+  for (let k = 0; k < runs.length; k += RUN) {
+    const dx = px - runs[k]!, dy = py - runs[k + 1]!, dz = pz - runs[k + 2]!;
+    const chord2 = dx * dx + dy * dy + dz * dz;
+    if (chord2 < nearest) (nearest = chord2), (first = k / RUN);
   }
   let best = nearestEdgeOfRun(p.edges, first, px, py, pz, Infinity);
-  for (let r = 0; r < count; r++) if (r !== first && bound[r]! <= best + RUN_SLACK) best = nearestEdgeOfRun(p.edges, r, px, py, pz, best);
+  // a run is skipped when its centre is farther than best + slack + its radius: compared as chords
+  // (2 sin(angle / 2)), sin((b + r) / 2) from the halves' sines and cosines
+  let b = best + RUN_SLACK, sinB = Math.sin(b / 2), cosB = Math.cos(b / 2);
+  for (let r = 0; r < count; r++) {
+    if (r === first) continue;
+    const k = r * RUN;
+    if (b + runs[k + 3]! < Math.PI) {
+      const dx = px - runs[k]!, dy = py - runs[k + 1]!, dz = pz - runs[k + 2]!;
+      const half = sinB * runs[k + 5]! + cosB * runs[k + 4]!;
+      if (dx * dx + dy * dy + dz * dz > 4 * half * half) continue;
+    }
+    const next = nearestEdgeOfRun(p.edges, r, px, py, pz, best);
+    if (next < best) {
+      best = next;
+      b = best + RUN_SLACK;
+      sinB = Math.sin(b / 2);
+      cosB = Math.cos(b / 2);
+    }
+  }
   return best * EARTH_RADIUS_MILES;
 }
 

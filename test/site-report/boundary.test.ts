@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { buildSpatialIndex } from '../../src/index/area/spatial-columns';
 import { defaultDistances } from '../../src/site-report/categories';
-import { distanceToParcel, parcelOf } from '../../src/site-report/boundary';
+import { distanceToParcel, parcelOf, RUN_FLOATS } from '../../src/site-report/boundary';
 import type { LocatedSite } from '../../src/site-report/locate';
 import { checkSiteRequest, polygonsOf, type SiteBoundary } from '../../src/site-report/request';
 import { buildSiteReport } from '../../src/site-report/service';
@@ -183,7 +183,7 @@ describe('distances from a parcel of many vertices', () => {
     const parcel = parcelOf(polygonsOf(boundary));
     // every run's cap widened to the whole sphere and the bounds to everything: no run is skipped, every point goes to the ring test
     const runs = parcel.runs.slice();
-    for (let k = 3; k < runs.length; k += 4) runs[k] = Math.PI;
+    for (let k = 3; k < runs.length; k += RUN_FLOATS) runs[k] = Math.PI;
     const everyEdge = { ...parcel, runs, bounds: { minLng: -Infinity, maxLng: Infinity, minLat: -Infinity, maxLat: Infinity } };
     let inside = 0, near = 0;
     for (const { row } of scatter(rng(7), parcel.centre, 3000, 2, 990_300_000_000)) {

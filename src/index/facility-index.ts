@@ -10,7 +10,7 @@ import { SearchReader } from './search-tables/reader';
 import { ownSearchTables } from './search-tables/file';
 import { StoredLookup } from './stored-lookup';
 import { BesideScore } from './beside-score';
-import { UnmappedReads } from './unmapped-reads';
+import { UnmappedReads, type UnplacedFacility } from './unmapped-reads';
 
 export { IndexOpenError } from './open-index';
 export type { FacilityDetail } from './facility-reads';
@@ -128,8 +128,8 @@ export class FacilityIndex {
     return this.lists.locations(ids);
   }
 
-  /** Facilities without coordinates whose ZIP5 is `zip`, lowest registry ID first. */
-  unmappedInZip(zip: string): FacilitySummary[] {
+  /** Facilities without coordinates whose ZIP5 is `zip`, with their site facts, lowest registry ID first. */
+  unmappedInZip(zip: string): UnplacedFacility[] {
     return this.unmapped.inZip(zip);
   }
 

@@ -10,7 +10,7 @@ import { bandIndexOf, bearingDegrees, compassPoint, DISTANCE_BANDS, ON_SITE_MILE
 import { parcelOf, distanceToParcel, type Parcel } from './boundary';
 import { polygonsOf, type SiteBoundary } from './request';
 import { haversineMiles } from '../area/geo';
-import { heldFields, programList, siteFactsOfRecord, type SiteFacts } from './facts';
+import { heldFields, programList, type SiteFacts } from './facts';
 import type { LocatedSite } from './locate';
 import type { Finding, SiteReport, SummaryRow, UnmappedFacility, Warning } from './model';
 import { zip5 } from '../address/address';
@@ -79,7 +79,7 @@ function identityOf(row: FacilitySummary) {
   return { registry_id: row.registry_id, fac_name: row.fac_name, fac_street: row.fac_street, fac_city: row.fac_city, fac_state: row.fac_state, fac_zip: row.fac_zip };
 }
 
-/** What the record of a facility read in full says: the last fields of an unmapped facility. */
+/** What a facility's row and site facts say: the last fields of an unmapped facility. */
 function recordOf(score: number, activeEnforcement: boolean, facts: SiteFacts) {
   return {
     overall_score: score,
@@ -130,7 +130,7 @@ function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQue
     site: { lat: site.lat, lng: site.lng, located_by: site.located_by, approximate: site.approximate, name: q.name, address: q.address, zip: site.zip, matched_registry_id: site.matched_registry_id, note: site.note, boundary: q.boundary ?? null },
     search_distances: q.distances,
     findings: [],
-    unmapped: unmappedOf(index, spatial, site, searched, asOf, approximate, approximateMeters),
+    unmapped: unmappedOf(index, spatial, site, searched, approximate, approximateMeters),
     summary,
     sources: sourcesOf(index.info, approximateSite || site.zip !== null, CATEGORIES.filter((c) => coverage.get(c.key) === 'not_searched' && !withheld(c, approximateSite))),
     dataset: datasetMeta(index.info),
@@ -312,11 +312,11 @@ function coverageNote(c: CategoryRule, cov: Coverage): string {
 /**
  * The facilities a report cannot place, as database reports list them: those without coordinates
  * in the site's ZIP and in every ZIP whose centre is within the largest search distance plus
- * UNMAPPED_ZIP_MARGIN_MILES (found through the search tables), and those within the search
+ * UNMAPPED_ZIP_MARGIN_MILES (one read per ZIP, each row with its stored site facts), and those within the search
  * distances whose point is an area's centre or coarser than the setting (from the walk). Each with
  * its ZIP, why it is not placed and the categories whose record type it has.
  */
-function unmappedOf(index: FacilityIndex, spatial: SpatialIndex, site: LocatedSite, searched: Searched[], asOf: string, approximate: Approximate[], approximateMeters: number): SiteReport['unmapped'] {
+function unmappedOf(index: FacilityIndex, spatial: SpatialIndex, site: LocatedSite, searched: Searched[], approximate: Approximate[], approximateMeters: number): SiteReport['unmapped'] {
   const byType = (facts: SiteFacts) => searched.filter((s) => s.rule.key !== 'adjoining' && s.rule.key !== 'on_site' && s.test(facts)).map((s) => s.rule.key);
   const facilities: UnmappedFacility[] = [];
   const texts = textsOf(spatial);
@@ -344,10 +344,8 @@ function unmappedOf(index: FacilityIndex, spatial: SpatialIndex, site: LocatedSi
   }
   let found = 0;
   for (const zip of zips) {
-    for (const summary of index.unmappedInZip(zip)) {
-      const row = index.getDetail(summary.registry_id);
-      if (!row) continue;
-      const facts = siteFactsOfRecord(row.score_inputs, row.evidence, asOf);
+    for (const row of index.unmappedInZip(zip)) {
+      const facts = siteFactsOfBits(row.site_facts);
       found++;
       facilities.push({ ...identityOf(row), ...recordOf(row.overall_score, row.active_enforcement, facts), categories: byType(facts), zip, reason: 'no coordinates', location_accuracy_m: null, location_method: null, data_sufficient: !facts.insufficientData });
     }

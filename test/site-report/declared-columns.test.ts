@@ -19,8 +19,8 @@ import { scatter } from './fixtures';
 
 afterAll(removeTempDirs);
 
-const located = (lat: number, lng: number): LocatedSite => ({ lat, lng, located_by: 'coordinates', approximate: false, zip: null, matched_registry_id: null, note: 'test' });
-const query = (lat: number, lng: number, distances = defaultDistances()): SiteQuery => ({ site: located(lat, lng), name: null, address: null, distances, reportDate: '2026-11-29' });
+const located = (lat: number, lng: number, zip: string | null = null): LocatedSite => ({ lat, lng, located_by: 'coordinates', approximate: false, zip, matched_registry_id: null, note: 'test' });
+const query = (lat: number, lng: number, distances = defaultDistances(), zip: string | null = null): SiteQuery => ({ site: located(lat, lng, zip), name: null, address: null, distances, reportDate: '2026-11-29' });
 
 /** An exporter file of one facility filed with program IDs, a generator universe, quarter histories, action dates and location quality; ingested with its area file. */
 async function release(dir: string): Promise<string> {
@@ -119,5 +119,19 @@ describe('the index reads of a site report', () => {
     expect(small.findings).toBeLessThan(20);
     expect(large.findings).toBeGreaterThan(200);
     expect(large.calls).toEqual(small.calls);
+  });
+
+  it('do not grow with the facilities without coordinates it lists: one read per ZIP looked in', () => {
+    // a site far from every other ZIP: its own is the one looked in
+    const site = { lat: 0.5, lng: -150 };
+    const unplaced = (n: number) => scatter(rng(12), site, n, 0.3, 990_800_000_000).map((g) => ({ ...g.row, lat: null, lng: null, fac_zip: '99999' }));
+    const readsFor = (n: number) => {
+      const { index, calls } = counting(memoryIndex([...scatter(rng(13), site, 50, 0.3, 990_900_000_000).map((g) => g.row), ...unplaced(n)]));
+      const listed = buildSiteReport(index, buildSpatialIndex(index), query(site.lat, site.lng, defaultDistances(), '99999')).unmapped.facilities.length;
+      return { listed, calls: Object.fromEntries([...calls].filter(([name]) => name !== 'placedRows' && name !== 'placedCount')) };
+    };
+    const few = readsFor(2), many = readsFor(60);
+    expect([few.listed, many.listed]).toEqual([2, 60]);
+    expect(many.calls).toEqual(few.calls);
   });
 });

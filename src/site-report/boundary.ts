@@ -34,8 +34,7 @@ export const MAX_BOUNDARY_VERTICES = 2000;
 const EDGE = 9;
 const EDGES_PER_RUN = 8;
 /** A run's cap in Parcel.runs: its centre (x, y, z), its radius r, sin(r / 2) and cos(r / 2). */
-export const RUN_FLOATS = 6;
-const RUN = RUN_FLOATS;
+const RUN = 6;
 /** Slack (radians, about 6 µm) by which a run's bound must exceed the nearest edge so far to be skipped: far above rounding, so the minimum found is the one every edge gives. */
 const RUN_SLACK = 1e-12;
 
@@ -192,9 +191,16 @@ export function distanceToParcel(p: Parcel, lat: number, lng: number): number {
   return best * EARTH_RADIUS_MILES;
 }
 
-/** The smaller of `best` and the angle from p to the nearest edge of run `r`. */
+/**
+ * The smaller of `best` and the angle from p to the nearest edge of run `r`. An edge is measured
+ * (arc sine, or the chords to its ends) only when a cheap test does not already put it beyond
+ * `best`: its squared chords to the ends, or the sine of its distance off the arc's great circle,
+ * against best's (with a relative slack of 1e-9, far above rounding, so the result is the one every
+ * edge measured gives).
+ */
 function nearestEdgeOfRun(e: Float64Array, r: number, px: number, py: number, pz: number, best: number): number {
   const to = Math.min(e.length, (r + 1) * EDGES_PER_RUN * EDGE);
+  let [chord2, sine] = beyond(best);
   for (let i = r * EDGES_PER_RUN * EDGE; i < to; i += EDGE) {
     const ax = e[i]!, ay = e[i + 1]!, az = e[i + 2]!, bx = e[i + 3]!, by = e[i + 4]!, bz = e[i + 5]!, nx = e[i + 6]!, ny = e[i + 7]!, nz = e[i + 8]!;
     const s = px * nx + py * ny + pz * nz;
@@ -203,8 +209,26 @@ function nearestEdgeOfRun(e: Float64Array, r: number, px: number, py: number, pz
     const onArc = (nx !== 0 || ny !== 0 || nz !== 0) &&
       (ay * qz - az * qy) * nx + (az * qx - ax * qz) * ny + (ax * qy - ay * qx) * nz >= 0 &&
       (qy * bz - qz * by) * nx + (qz * bx - qx * bz) * ny + (qx * by - qy * bx) * nz >= 0;
-    const angle = onArc ? Math.asin(Math.min(1, Math.abs(s))) : Math.min(angleOf(px, py, pz, ax, ay, az), angleOf(px, py, pz, bx, by, bz));
-    if (angle < best) best = angle;
+    let angle: number;
+    if (onArc) {
+      if (Math.abs(s) > sine) continue;
+      angle = Math.asin(Math.min(1, Math.abs(s)));
+    } else {
+      const dax = px - ax, day = py - ay, daz = pz - az, dbx = px - bx, dby = py - by, dbz = pz - bz;
+      if (dax * dax + day * day + daz * daz > chord2 && dbx * dbx + dby * dby + dbz * dbz > chord2) continue;
+      angle = Math.min(angleOf(px, py, pz, ax, ay, az), angleOf(px, py, pz, bx, by, bz));
+    }
+    if (angle < best) {
+      best = angle;
+      [chord2, sine] = beyond(best);
+    }
   }
   return best;
+}
+
+/** The squared chord and the sine beyond which an angle exceeds `best` (with the slack; Infinity: nothing is beyond). */
+function beyond(best: number): [chord2: number, sine: number] {
+  const b = best * (1 + 1e-9);
+  const chord = b < Math.PI ? 2 * Math.sin(b / 2) : Infinity;
+  return [chord * chord * (1 + 1e-9), b < Math.PI / 2 ? Math.sin(b) * (1 + 1e-9) : Infinity];
 }

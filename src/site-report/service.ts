@@ -343,8 +343,9 @@ function unmappedOf(index: FacilityIndex, spatial: SpatialIndex, site: LocatedSi
     return { zip: null, zips, searched: false, note: `No ZIP for the site, so facilities without coordinates were not looked for.${apart}`, facilities };
   }
   let found = 0;
+  const byZip = index.unmappedInZips(zips);
   for (const zip of zips) {
-    for (const row of index.unmappedInZip(zip)) {
+    for (const row of byZip.get(zip) ?? []) {
       const facts = siteFactsOfBits(row.site_facts);
       found++;
       facilities.push({ ...identityOf(row), ...recordOf(row.overall_score, row.active_enforcement, facts), categories: byType(facts), zip, reason: 'no coordinates', location_accuracy_m: null, location_method: null, data_sufficient: !facts.insufficientData });

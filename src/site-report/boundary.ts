@@ -149,58 +149,92 @@ function angleOf(ax: number, ay: number, az: number, bx: number, by: number, bz:
 
 /**
  * Great-circle distance in miles from (lat, lng) to the parcel: 0 inside, else to the nearest edge
- * (its nearest point when the foot of the perpendicular lies on the edge, else its nearer end). The
- * run nearest by its cap is measured first; a run whose cap lies beyond the nearest edge so far is
- * skipped (Parcel.runs), which changes no result: every edge it holds is farther.
+ * (its nearest point when the foot of the perpendicular lies on the edge, else its nearer end); when
+ * it is more than `within` miles, some value above `within` (what a caller asking whether a facility
+ * is within reach needs). Measured cheaply without changing the result: only runs whose cap comes
+ * within both `within` and the nearest edge so far (Parcel.runs), the run whose centre is nearest
+ * first, from the nearest of its ends; in a run, only the edges cheap tests do not put beyond the
+ * nearest so far (nearestEdgeOfRun).
  */
-export function distanceToParcel(p: Parcel, lat: number, lng: number): number {
+export function distanceToParcel(p: Parcel, lat: number, lng: number, within = Infinity): number {
   const box = p.bounds;
   if (lat >= box.minLat && lat <= box.maxLat) {
     const x = unwrap(lng, p.lng0);
     if (x >= box.minLng && x <= box.maxLng && insideParcel(p, lat, lng)) return 0;
   }
   const [px, py, pz] = unit(lat, lng);
-  const runs = p.runs, count = runs.length / RUN;
-  // the run whose centre is nearest first: a near edge, so most runs are then skipped
-  let first = 0, nearest = Infinity;
+  const runs = p.runs, count = runs.length / RUN, e = p.edges;
+  // a run is skipped when its centre is farther than b + its radius (b: `within`, then the nearest
+  // edge so far, with slack): compared as chords (2 sin(angle / 2)), sin((b + r) / 2) from the halves'
+  let b = within / EARTH_RADIUS_MILES + RUN_SLACK, sinB = Math.sin(b / 2), cosB = Math.cos(b / 2);
+  const beyond = (k: number, chord2: number) => {
+    if (b + runs[k + 3]! >= Math.PI) return false;
+    const half = sinB * runs[k + 5]! + cosB * runs[k + 4]!;
+    return chord2 > 4 * half * half;
+  };
+  let first = -1, nearest = Infinity;
   for (let k = 0; k < runs.length; k += RUN) {
     const dx = px - runs[k]!, dy = py - runs[k + 1]!, dz = pz - runs[k + 2]!;
     const chord2 = dx * dx + dy * dy + dz * dz;
-    if (chord2 < nearest) (nearest = chord2), (first = k / RUN);
+    if (chord2 < nearest && !beyond(k, chord2)) (nearest = chord2), (first = k / RUN);
   }
-  let best = nearestEdgeOfRun(p.edges, first, px, py, pz, Infinity);
-  // a run is skipped when its centre is farther than best + slack + its radius: compared as chords
-  // (2 sin(angle / 2)), sin((b + r) / 2) from the halves' sines and cosines
-  let b = best + RUN_SLACK, sinB = Math.sin(b / 2), cosB = Math.cos(b / 2);
+  if (first < 0) return Infinity;
+  // the nearest end of that run bounds the distance: no edge beyond it is measured, and the edges
+  // through it are (their value is at most its distance)
+  let endChord2 = Infinity;
+  for (let i = first * EDGES_PER_RUN * EDGE, to = Math.min(e.length, (first + 1) * EDGES_PER_RUN * EDGE); i < to; i += EDGE) {
+    const dx = px - e[i]!, dy = py - e[i + 1]!, dz = pz - e[i + 2]!;
+    endChord2 = Math.min(endChord2, dx * dx + dy * dy + dz * dz);
+  }
+  const c = Math.sqrt(endChord2);
+  const n: Nearest = { angle: Infinity, chord2: endChord2 * (1 + SLACK), sine: c < Math.SQRT2 ? c * Math.sqrt(1 - endChord2 / 4) * (1 + SLACK) : Infinity };
+  nearestEdgeOfRun(e, first, px, py, pz, n);
+  let best = n.angle;
+  const lower = () => {
+    if (best + RUN_SLACK >= b) return;
+    b = best + RUN_SLACK;
+    sinB = Math.sin(b / 2);
+    cosB = Math.cos(b / 2);
+  };
+  lower();
   for (let r = 0; r < count; r++) {
     if (r === first) continue;
     const k = r * RUN;
-    if (b + runs[k + 3]! < Math.PI) {
-      const dx = px - runs[k]!, dy = py - runs[k + 1]!, dz = pz - runs[k + 2]!;
-      const half = sinB * runs[k + 5]! + cosB * runs[k + 4]!;
-      if (dx * dx + dy * dy + dz * dz > 4 * half * half) continue;
-    }
-    const next = nearestEdgeOfRun(p.edges, r, px, py, pz, best);
-    if (next < best) {
-      best = next;
-      b = best + RUN_SLACK;
-      sinB = Math.sin(b / 2);
-      cosB = Math.cos(b / 2);
+    const dx = px - runs[k]!, dy = py - runs[k + 1]!, dz = pz - runs[k + 2]!;
+    if (beyond(k, dx * dx + dy * dy + dz * dz)) continue;
+    nearestEdgeOfRun(e, r, px, py, pz, n);
+    if (n.angle < best) {
+      best = n.angle;
+      lower();
     }
   }
   return best * EARTH_RADIUS_MILES;
 }
 
+/** Relative slack of the cheap tests (far above rounding, so what they skip is surely farther). */
+const SLACK = 1e-9;
+
 /**
- * The smaller of `best` and the angle from p to the nearest edge of run `r`. An edge is measured
- * (arc sine, or the chords to its ends) only when a cheap test does not already put it beyond
- * `best`: its squared chords to the ends, or the sine of its distance off the arc's great circle,
- * against best's (with a relative slack of 1e-9, far above rounding, so the result is the one every
- * edge measured gives).
+ * The nearest edge so far: its angle, and the squared chord and the sine beyond which an end or a
+ * foot on an arc is surely farther (the cheap tests).
  */
-function nearestEdgeOfRun(e: Float64Array, r: number, px: number, py: number, pz: number, best: number): number {
+type Nearest = { angle: number; chord2: number; sine: number };
+
+function setNearest(n: Nearest, angle: number): void {
+  const b = angle * (1 + SLACK);
+  const c = b < Math.PI ? 2 * Math.sin(b / 2) : Infinity;
+  n.angle = angle;
+  n.chord2 = c * c * (1 + SLACK);
+  n.sine = b < Math.PI / 2 ? Math.sin(b) * (1 + SLACK) : Infinity;
+}
+
+/**
+ * Lowers `n` to the nearest edge of run `r` when nearer. An edge is measured only when a cheap test
+ * does not put it beyond `n`: the sine of its distance off its great circle when the foot lies on
+ * the arc, else its squared chords to the ends; an end beyond is left out of the measure.
+ */
+function nearestEdgeOfRun(e: Float64Array, r: number, px: number, py: number, pz: number, n: Nearest): void {
   const to = Math.min(e.length, (r + 1) * EDGES_PER_RUN * EDGE);
-  let [chord2, sine] = beyond(best);
   for (let i = r * EDGES_PER_RUN * EDGE; i < to; i += EDGE) {
     const ax = e[i]!, ay = e[i + 1]!, az = e[i + 2]!, bx = e[i + 3]!, by = e[i + 4]!, bz = e[i + 5]!, nx = e[i + 6]!, ny = e[i + 7]!, nz = e[i + 8]!;
     const s = px * nx + py * ny + pz * nz;
@@ -211,24 +245,14 @@ function nearestEdgeOfRun(e: Float64Array, r: number, px: number, py: number, pz
       (qy * bz - qz * by) * nx + (qz * bx - qx * bz) * ny + (qx * by - qy * bx) * nz >= 0;
     let angle: number;
     if (onArc) {
-      if (Math.abs(s) > sine) continue;
+      if (Math.abs(s) > n.sine) continue;
       angle = Math.asin(Math.min(1, Math.abs(s)));
     } else {
       const dax = px - ax, day = py - ay, daz = pz - az, dbx = px - bx, dby = py - by, dbz = pz - bz;
-      if (dax * dax + day * day + daz * daz > chord2 && dbx * dbx + dby * dby + dbz * dbz > chord2) continue;
-      angle = Math.min(angleOf(px, py, pz, ax, ay, az), angleOf(px, py, pz, bx, by, bz));
+      const nearA = dax * dax + day * day + daz * daz <= n.chord2, nearB = dbx * dbx + dby * dby + dbz * dbz <= n.chord2;
+      if (!nearA && !nearB) continue;
+      angle = nearA && nearB ? Math.min(angleOf(px, py, pz, ax, ay, az), angleOf(px, py, pz, bx, by, bz)) : nearA ? angleOf(px, py, pz, ax, ay, az) : angleOf(px, py, pz, bx, by, bz);
     }
-    if (angle < best) {
-      best = angle;
-      [chord2, sine] = beyond(best);
-    }
+    if (angle < n.angle) setNearest(n, angle);
   }
-  return best;
-}
-
-/** The squared chord and the sine beyond which an angle exceeds `best` (with the slack; Infinity: nothing is beyond). */
-function beyond(best: number): [chord2: number, sine: number] {
-  const b = best * (1 + 1e-9);
-  const chord = b < Math.PI ? 2 * Math.sin(b / 2) : Infinity;
-  return [chord * chord * (1 + 1e-9), b < Math.PI / 2 ? Math.sin(b) * (1 + 1e-9) : Infinity];
 }

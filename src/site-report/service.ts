@@ -255,7 +255,7 @@ function listed(spatial: SpatialIndex, site: From, searched: readonly Searched[]
       if (parcel !== null) {
         const reach = reachOfBits[bitsOf[pos]!]!;
         if (fromPoint - radius > reach) return;
-        distance = distanceToParcel(parcel, spatial.lat[pos]!, spatial.lng[pos]!);
+        distance = distanceToParcel(parcel, spatial.lat[pos]!, spatial.lng[pos]!, reach);
         if (distance > reach) return;
       }
       // within the facility's reach: at least one of its categories is within its distance

@@ -219,6 +219,25 @@ describe('distances from a parcel of many vertices', () => {
     expect(near).toBeGreaterThan(0);
   });
 
+  it.each(boundaries)('%s, asked within a reach: the same distance for a facility within it, one beyond it for the others', (_name, boundary) => {
+    const parcel = parcelOf(polygonsOf(boundary));
+    const rand = rng(9);
+    let within = 0, beyond = 0;
+    for (const { row } of scatter(rng(10), parcel.centre, 2000, 2, 990_300_200_000)) {
+      const reach = rand() * 1.2;
+      const exact = everyEdge(parcel, row.lat!, row.lng!);
+      const got = distanceToParcel(parcel, row.lat!, row.lng!, reach);
+      if (exact <= reach) {
+        within++;
+        expect(got).toBe(exact);
+      } else {
+        beyond++;
+        expect(got).toBeGreaterThan(reach);
+      }
+    }
+    expect(Math.min(within, beyond)).toBeGreaterThan(100);
+  });
+
   it('agree with the densified haversine to 0.001 mi for a 500-vertex lot', () => {
     const boundary = boundaries[0]![1];
     const parcel = parcelOf(polygonsOf(boundary));

@@ -162,50 +162,45 @@ export function distanceToParcel(p: Parcel, lat: number, lng: number, within = I
     const x = unwrap(lng, p.lng0);
     if (x >= box.minLng && x <= box.maxLng && insideParcel(p, lat, lng)) return 0;
   }
-  const [px, py, pz] = unit(lat, lng);
-  const runs = p.runs, count = runs.length / RUN, e = p.edges;
+  const phi = lat * DEG, lambda = lng * DEG, cosPhi = Math.cos(phi);
+  const px = cosPhi * Math.cos(lambda), py = cosPhi * Math.sin(lambda), pz = Math.sin(phi);
+  const runs = p.runs, e = p.edges;
   // a run is skipped when its centre is farther than b + its radius (b: `within`, then the nearest
   // edge so far, with slack): compared as chords (2 sin(angle / 2)), sin((b + r) / 2) from the halves'
   let b = within / EARTH_RADIUS_MILES + RUN_SLACK, sinB = Math.sin(b / 2), cosB = Math.cos(b / 2);
-  const beyond = (k: number, chord2: number) => {
-    if (b + runs[k + 3]! >= Math.PI) return false;
-    const half = sinB * runs[k + 5]! + cosB * runs[k + 4]!;
-    return chord2 > 4 * half * half;
-  };
   let first = -1, nearest = Infinity;
   for (let k = 0; k < runs.length; k += RUN) {
     const dx = px - runs[k]!, dy = py - runs[k + 1]!, dz = pz - runs[k + 2]!;
     const chord2 = dx * dx + dy * dy + dz * dz;
-    if (chord2 < nearest && !beyond(k, chord2)) (nearest = chord2), (first = k / RUN);
+    if (chord2 >= nearest) continue;
+    const half = sinB * runs[k + 5]! + cosB * runs[k + 4]!;
+    if (b + runs[k + 3]! < Math.PI && chord2 > 4 * half * half) continue;
+    nearest = chord2;
+    first = k;
   }
   if (first < 0) return Infinity;
   // the nearest end of that run bounds the distance: no edge beyond it is measured, and the edges
   // through it are (their value is at most its distance)
+  const from = (first / RUN) * EDGES_PER_RUN * EDGE;
   let endChord2 = Infinity;
-  for (let i = first * EDGES_PER_RUN * EDGE, to = Math.min(e.length, (first + 1) * EDGES_PER_RUN * EDGE); i < to; i += EDGE) {
+  for (let i = from, to = Math.min(e.length, from + EDGES_PER_RUN * EDGE); i < to; i += EDGE) {
     const dx = px - e[i]!, dy = py - e[i + 1]!, dz = pz - e[i + 2]!;
     endChord2 = Math.min(endChord2, dx * dx + dy * dy + dz * dz);
   }
   const c = Math.sqrt(endChord2);
   const n: Nearest = { angle: Infinity, chord2: endChord2 * (1 + SLACK), sine: c < Math.SQRT2 ? c * Math.sqrt(1 - endChord2 / 4) * (1 + SLACK) : Infinity };
-  nearestEdgeOfRun(e, first, px, py, pz, n);
+  nearestEdgeOfRun(e, from, px, py, pz, n);
   let best = n.angle;
-  const lower = () => {
-    if (best + RUN_SLACK >= b) return;
-    b = best + RUN_SLACK;
-    sinB = Math.sin(b / 2);
-    cosB = Math.cos(b / 2);
-  };
-  lower();
-  for (let r = 0; r < count; r++) {
-    if (r === first) continue;
-    const k = r * RUN;
+  if (best + RUN_SLACK < b) (b = best + RUN_SLACK), (sinB = Math.sin(b / 2)), (cosB = Math.cos(b / 2));
+  for (let k = 0; k < runs.length; k += RUN) {
+    if (k === first) continue;
     const dx = px - runs[k]!, dy = py - runs[k + 1]!, dz = pz - runs[k + 2]!;
-    if (beyond(k, dx * dx + dy * dy + dz * dz)) continue;
-    nearestEdgeOfRun(e, r, px, py, pz, n);
+    const half = sinB * runs[k + 5]! + cosB * runs[k + 4]!;
+    if (b + runs[k + 3]! < Math.PI && dx * dx + dy * dy + dz * dz > 4 * half * half) continue;
+    nearestEdgeOfRun(e, (k / RUN) * EDGES_PER_RUN * EDGE, px, py, pz, n);
     if (n.angle < best) {
       best = n.angle;
-      lower();
+      if (best + RUN_SLACK < b) (b = best + RUN_SLACK), (sinB = Math.sin(b / 2)), (cosB = Math.cos(b / 2));
     }
   }
   return best * EARTH_RADIUS_MILES;
@@ -229,13 +224,13 @@ function setNearest(n: Nearest, angle: number): void {
 }
 
 /**
- * Lowers `n` to the nearest edge of run `r` when nearer. An edge is measured only when a cheap test
+ * Lowers `n` to the nearest edge of the run starting at edge offset `from` when nearer. An edge is measured only when a cheap test
  * does not put it beyond `n`: the sine of its distance off its great circle when the foot lies on
  * the arc, else its squared chords to the ends; an end beyond is left out of the measure.
  */
-function nearestEdgeOfRun(e: Float64Array, r: number, px: number, py: number, pz: number, n: Nearest): void {
-  const to = Math.min(e.length, (r + 1) * EDGES_PER_RUN * EDGE);
-  for (let i = r * EDGES_PER_RUN * EDGE; i < to; i += EDGE) {
+function nearestEdgeOfRun(e: Float64Array, from: number, px: number, py: number, pz: number, n: Nearest): void {
+  const to = Math.min(e.length, from + EDGES_PER_RUN * EDGE);
+  for (let i = from; i < to; i += EDGE) {
     const ax = e[i]!, ay = e[i + 1]!, az = e[i + 2]!, bx = e[i + 3]!, by = e[i + 4]!, bz = e[i + 5]!, nx = e[i + 6]!, ny = e[i + 7]!, nz = e[i + 8]!;
     const s = px * nx + py * ny + pz * nz;
     // the foot q = p - s n lies on the arc when it is on the inner side of both ends' planes

@@ -1,24 +1,25 @@
 import type { Database } from 'bun:sqlite';
-import { SUMMARY_COLUMNS, toSummary, type RawSummary } from './facility-reads';
 import type { FacilitySummary } from './model';
 
-/** A facility without coordinates as a site report lists it: the row and its site facts (./site-facts.ts). */
-export type UnplacedFacility = FacilitySummary & { site_facts: number };
+/** A facility without coordinates as a site report lists it: who and where, its score and flag, and its site facts (./site-facts.ts). */
+export type UnplacedFacility = Pick<FacilitySummary, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip' | 'overall_score' | 'active_enforcement'> & { site_facts: number };
+
+type Values = [registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string, overall_score: number, active_enforcement: number, site_facts: number, zip5: string];
 
 /**
  * Facilities without coordinates, by ZIP5 (a site report's unmapped list, which looks in every ZIP
  * around a site): through the partial index `facility_unplaced_zip` (./schema.ts), a small probe
  * per ZIP whatever the number of placed facilities there, every ZIP of a report in one statement
- * (a statement per ZIP cost several times as much), each row with its site facts, so the list reads
- * nothing more per facility.
+ * (a statement per ZIP cost several times as much), only the columns the list shows, read as
+ * values, with each facility's site facts: the list reads nothing more per facility.
  */
 export class UnmappedReads {
   private readonly byZips;
 
   constructor(db: Database) {
-    this.byZips = db.prepare<RawSummary & { site_facts: number; zip5: string }, [string]>(
-      `SELECT ${SUMMARY_COLUMNS}, f.site_facts, substr(f.fac_zip, 1, 5) AS zip5 FROM facility f INDEXED BY facility_unplaced_zip
-       WHERE substr(f.fac_zip, 1, 5) IN (SELECT value FROM json_each(?1)) AND f.lat IS NULL ORDER BY f.registry_id`,
+    this.byZips = db.prepare<Record<string, unknown>, [string]>(
+      `SELECT f.registry_id, f.fac_name, f.fac_street, f.fac_city, f.fac_state, f.fac_zip, f.overall_score, f.active_enforcement, f.site_facts, substr(f.fac_zip, 1, 5)
+       FROM facility f INDEXED BY facility_unplaced_zip WHERE substr(f.fac_zip, 1, 5) IN (SELECT value FROM json_each(?1)) AND f.lat IS NULL ORDER BY f.registry_id`,
     );
   }
 
@@ -27,11 +28,10 @@ export class UnmappedReads {
     const out = new Map<string, UnplacedFacility[]>();
     const wanted = zips.filter((z) => /^\d{5}$/.test(z));
     if (wanted.length === 0) return out;
-    for (const r of this.byZips.all(JSON.stringify(wanted))) {
-      const { zip5, ...row } = r;
+    for (const [registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, overall_score, active, site_facts, zip5] of this.byZips.values(JSON.stringify(wanted)) as unknown as Values[]) {
       let list = out.get(zip5);
       if (list === undefined) out.set(zip5, (list = []));
-      list.push(toSummary(row) as UnplacedFacility);
+      list.push({ registry_id, fac_name, fac_street, fac_city, fac_state, fac_zip, overall_score, active_enforcement: active === 1, site_facts });
     }
     return out;
   }

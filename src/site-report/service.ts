@@ -75,7 +75,7 @@ function withheld(rule: CategoryRule, approximateSite: boolean): boolean {
 const WITHHELD_NOTE = 'Withheld: the site is placed at the centre of its ZIP, so no facility is claimed on site or adjoining; give lat and lng (or an address the index knows) for them.';
 
 /** Who and where a facility is: the first fields of a finding. */
-function identityOf(row: FacilitySummary) {
+function identityOf(row: Pick<FacilitySummary, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip'>) {
   return { registry_id: row.registry_id, fac_name: row.fac_name, fac_street: row.fac_street, fac_city: row.fac_city, fac_state: row.fac_state, fac_zip: row.fac_zip };
 }
 

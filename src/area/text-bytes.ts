@@ -59,6 +59,11 @@ export function textsOf(s: { nameStart: Uint32Array; nameBytes: Uint8Array; addr
   };
 }
 
+/** A Buffer view of `bytes` (made once per array): `toString` of a range decodes with no view object per call. */
+export function bufferOf(bytes: Uint8Array): Buffer {
+  return viewOf(bytes);
+}
+
 /** A reader of texts kept as names are (`start` offsets, `bytes`): a carried text (./spatial-index.ts Carried). */
 export function textReader(start: Uint32Array, bytes: Uint8Array): (i: number) => string {
   const b = viewOf(bytes);

@@ -1,5 +1,5 @@
 import type { ArrayTypeName, Carried, SpatialColumns, SpatialIndex } from '../area/spatial-index';
-import { TextBytes, textReader } from '../area/text-bytes';
+import { bufferOf, TextBytes, textReader } from '../area/text-bytes';
 import { latestActionOf, type Evidence } from './evidence';
 
 /**
@@ -222,10 +222,33 @@ export function programIdsText(e: Partial<Evidence>): string {
 }
 
 const NO_IDS: readonly string[] = Object.freeze([]);
-/** programIdsText read back: one list per PROGRAM_ID_FIELDS entry (an empty one shared, read-only). */
-export function programIdsOfText(text: string): string[][] {
-  if (text === '') return PROGRAM_ID_FIELDS.map(() => NO_IDS as string[]);
-  return text.split('\t').map((list) => (list === '' ? (NO_IDS as string[]) : list.split(' ')));
+const NO_LISTS = PROGRAM_ID_FIELDS.map(() => NO_IDS as string[]);
+const TAB = 9, SPACE = 32;
+
+/**
+ * programIdsText read back from the area index, list by list in PROGRAM_ID_FIELDS order, each ID
+ * decoded from its bytes (no text per facility to split); empty lists shared, read-only.
+ */
+export function programIdsReader(s: SpatialIndex): (p: number) => string[][] {
+  const { programIdsStart: start, programIdsBytes: bytes } = areaArrays(s);
+  const b = bufferOf(bytes);
+  return (p) => {
+    const from = start[p]!, to = start[p + 1]!;
+    if (from === to) return NO_LISTS;
+    const lists: string[][] = [];
+    let list: string[] | null = null, at = from;
+    for (let k = from; k <= to; k++) {
+      const c = k < to ? bytes[k]! : TAB;
+      if (c !== TAB && c !== SPACE) continue;
+      if (k > at) (list ??= []).push(b.toString('utf8', at, k));
+      if (c === TAB) {
+        lists.push(list ?? (NO_IDS as string[]));
+        list = null;
+      }
+      at = k + 1;
+    }
+    return lists;
+  };
 }
 
 function generatorSizeOf(e: Partial<Evidence>): string {

@@ -1,6 +1,6 @@
 import { t, type Static } from '../shared/typebox';
 import type { SpatialIndex } from '../area/spatial-index';
-import { declaredReader, programIdsOfText } from '../index/declared-columns';
+import { declaredReader, programIdsReader } from '../index/declared-columns';
 
 export { quarterBefore } from '../index/declared-columns';
 
@@ -32,19 +32,22 @@ export type LocationQuality = { [K in keyof typeof LocationQuality]: Static<(typ
 /**
  * Readers of the detail and the location quality of the facility at a position of `spatial`: the
  * area file carries what they show (src/index/declared-columns.ts), so a finding reads no row.
+ * `into` adds both to a finding being built, in the schema's order (no object per part to copy).
  */
-export function findingReaders(spatial: SpatialIndex): { detail: (p: number) => FindingDetail; location: (p: number) => LocationQuality } {
+export function findingReaders(spatial: SpatialIndex) {
   const v = declaredReader(spatial);
-  return {
-    detail: (p) => {
-      const [air, npdes, rcra, sdwa, tri] = programIdsOfText(v.program_ids(p));
-      return {
-        program_ids: { air: air!, npdes: npdes!, rcra: rcra!, sdwa: sdwa!, tri: tri! },
-        rcra_generator_size: (v.rcra_generator_size(p) || null) as FindingDetail['rcra_generator_size'],
-        latest_violation_quarter: v.latest_violation_quarter(p) || null,
-        latest_action_date: v.latest_action_date(p),
-      };
-    },
-    location: (p) => ({ location_accuracy_m: v.loc_accuracy_m(p), location_method: v.loc_method(p) || null }),
+  const ids = programIdsReader(spatial);
+  const location = (p: number): LocationQuality => ({ location_accuracy_m: v.loc_accuracy_m(p), location_method: v.loc_method(p) || null });
+  const into = <T extends object>(f: T, p: number): T & FindingDetail & LocationQuality => {
+    const [air, npdes, rcra, sdwa, tri] = ids(p);
+    const o = f as T & FindingDetail & LocationQuality;
+    o.program_ids = { air: air!, npdes: npdes!, rcra: rcra!, sdwa: sdwa!, tri: tri! };
+    o.rcra_generator_size = (v.rcra_generator_size(p) || null) as FindingDetail['rcra_generator_size'];
+    o.latest_violation_quarter = v.latest_violation_quarter(p) || null;
+    o.latest_action_date = v.latest_action_date(p);
+    o.location_accuracy_m = v.loc_accuracy_m(p);
+    o.location_method = v.loc_method(p) || null;
+    return o;
   };
+  return { location, into };
 }

@@ -98,7 +98,6 @@ function recordOf(score: number, activeEnforcement: boolean, facts: SiteFacts) {
  */
 function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQuery): { report: SiteReport; listed: Listed[]; from: From } {
   const site = withZip(q.site);
-  const asOf = index.info.as_of;
   const approximateSite = site.located_by === 'zip_centroid';
   const { searched, coverage } = searchedCategories(index, q.distances, approximateSite);
   const approximateMeters = q.approximateMeters ?? APPROXIMATE_LOCATION_METERS;
@@ -157,7 +156,7 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
     if (programs === undefined) programsOf.set(bits & PROGRAM_BITS, (programs = programList(siteFactsOfBits(bits))));
     // fields in the schema's order (the JSON's order), as recordOf gives them for an unmapped facility
     const registry_id = registryIdAt(spatial, p);
-    findings[i] = {
+    const finding = read.into({
       registry_id,
       fac_name: texts.name(p),
       fac_street: address.street,
@@ -172,11 +171,10 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       significant_violation: (bits & SITE_BIT.significant) !== 0,
       active_enforcement: (spatial.flags[p]! & 1) === 1,
       programs,
-      ...read.detail(p),
-      ...read.location(p),
-      location: { lat: spatial.lat[p]!, lng: spatial.lng[p]! },
-      data_sufficient: (bits & SITE_BIT.insufficientData) === 0,
-    };
+    }, p) as Finding;
+    finding.location = { lat: spatial.lat[p]!, lng: spatial.lng[p]! };
+    finding.data_sufficient = (bits & SITE_BIT.insufficientData) === 0;
+    findings[i] = finding;
   }
   report.findings = findings;
   return report;

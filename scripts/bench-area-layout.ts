@@ -18,7 +18,7 @@ import { SpatialCollector } from '../src/index/area/spatial-collector';
 import { loadSpatialFile, spatialFilePath } from '../src/index/area/spatial-file';
 import { indexIdentity } from '../src/index/identity';
 import { AREA_H3_RES, allocateColumns, permuteFacilities, type SpatialIndex } from '../src/area/spatial-index';
-import { AREA_CARRIED, type AreaColumns } from '../src/index/declared-columns';
+import { AREA_CARRIED, type AreaColumns, type AreaIndex } from '../src/index/declared-columns';
 import type { IndexInfo } from '../src/index/model';
 
 const { values } = parseArgs({ options: { index: { type: 'string' }, runs: { type: 'string' }, variant: { type: 'string' }, out: { type: 'string' } } });
@@ -33,13 +33,14 @@ function columnsOf(s: SpatialIndex): AreaColumns {
   const inverse = new Uint32Array(s.count);
   for (let k = 0; k < s.count; k++) inverse[s.rank[k]!] = k;
   permuteFacilities(c, s, inverse);
+  c.unplaced = (s as AreaIndex).unplaced;
   return c;
 }
 
 /** A collector holding `c` as if ingest had added its rows (the same arrays, no copy). */
 function collectorOf(c: AreaColumns, where: ConstructorParameters<typeof SpatialCollector>[0]): SpatialCollector {
   const collector = new SpatialCollector(where);
-  Object.assign(collector, { n: c.count, cap: c.count, cols: c, names: { bytes: c.nameBytes }, addresses: { bytes: c.addrBytes }, declared: { done() {} } });
+  collector.columns = () => c;
   return collector;
 }
 

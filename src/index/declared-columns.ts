@@ -77,10 +77,12 @@ export type DeclaredArrays = { [K in DeclaredKey as D[K]['kind'] extends 'text' 
 } & { [K in DeclaredKey as D[K]['kind'] extends 'text' ? `${D[K]['area']}Bytes` : never]: Uint8Array } & {
   [K in DeclaredKey as D[K]['kind'] extends 'word' ? WordsOf<D[K]> : never]: string[];
 };
-/** The area's columns with the declared arrays (./area/spatial-collector.ts). */
-export type AreaColumns = SpatialColumns & DeclaredArrays;
-/** A laid-out area index with the declared arrays. */
-export type AreaIndex = SpatialIndex & DeclaredArrays;
+/** Facilities without coordinates, beside the area index by ZIP (./area/unplaced.ts): the columns every index has, and each one's ZIP5 as a number. */
+export type UnplacedColumns = SpatialColumns & { zip5: Uint32Array };
+/** The area's columns with the declared arrays, and the facilities without coordinates beside them (./area/spatial-collector.ts). */
+export type AreaColumns = SpatialColumns & DeclaredArrays & { unplaced?: UnplacedColumns };
+/** A laid-out area index with the declared arrays and the facilities without coordinates. */
+export type AreaIndex = SpatialIndex & DeclaredArrays & { unplaced?: UnplacedColumns };
 
 const ENTRIES = Object.entries(DECLARED) as [DeclaredKey, Declared][];
 const wordsOf = (d: Declared) => d.words ?? `${d.area}Words`;

@@ -3,7 +3,7 @@ import { FacilityReads, SUMMARY_COLUMNS, type FacilityDetail } from './facility-
 import { HistoryReader } from './history-tables/history-reader';
 import type { HistoryEntry, Release, ScoreChange } from './history-tables/model';
 import type { ReleaseChange } from './history-tables/release-changes';
-import { ListReads, type BriefWithPeers, type PlacedRow } from './list-reads';
+import { ListReads, type BriefWithPeers, type PlacedRow, type UnplacedRow } from './list-reads';
 import type { FacilityBrief, FacilitySummary, IndexInfo, Location } from './model';
 import { IndexOpenError, openIndexFile, readIndexHeader } from './open-index';
 import { SearchReader } from './search-tables/reader';
@@ -146,6 +146,11 @@ export class FacilityIndex {
   /** index_meta `evidence_reported`: the evidence keys every source had a column for. */
   get evidenceReported(): ReadonlySet<string> {
     return this.facilities.evidenceReported;
+  }
+
+  /** Every facility without coordinates, as the area index keeps them (src/index/area/unplaced.ts). */
+  unplacedRows(): IterableIterator<UnplacedRow> {
+    return this.lists.unplaced();
   }
 
   /** Every placed facility's place, score and flag, in registry_id order (the primary key's order); never one without coordinates. */

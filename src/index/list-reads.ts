@@ -20,6 +20,8 @@ export type PlacedRow = {
   registry_id: string; fac_name: string; fac_street: string; fac_city: string; fac_zip: string; lat: number; lng: number;
   overall_score: number; active_enforcement: number; fac_state: string; site_facts: number; evidence_json: string | null;
 } & { [K in ColumnKey]: DeclaredValues[K] | null };
+/** A facility table row without coordinates as the area index keeps it (`unplacedRows`). */
+export type UnplacedRow = Omit<PlacedRow, 'lat' | 'lng' | 'evidence_json' | ColumnKey> & { lat: null; lng: null };
 type RawBrief = Omit<FacilityBrief, 'active_enforcement' | 'data_sufficient'> & { active_enforcement: number; site_facts: number };
 type StoredPlace = { lat: number | null; lng: number | null };
 const sufficient = (siteFacts: number) => (siteFacts & SITE_BIT.insufficientData) === 0;
@@ -85,6 +87,13 @@ export class ListReads {
   /** Facilities with coordinates, counted now (the area search sizes its arrays by it). */
   placedCount(): number {
     return this.db.query<{ n: number }, []>('SELECT count(*) AS n FROM facility WHERE lat IS NOT NULL').get()!.n;
+  }
+
+  /** Every facility without coordinates: what the area index keeps of them for a site report's unmapped list (src/index/area/unplaced.ts). */
+  unplaced(): IterableIterator<UnplacedRow> {
+    return this.db
+      .query<UnplacedRow, []>('SELECT registry_id, fac_name, fac_street, fac_city, fac_zip, lat, lng, overall_score, active_enforcement, fac_state, site_facts FROM facility INDEXED BY facility_unplaced_zip WHERE lat IS NULL')
+      .iterate();
   }
 
   /** Every placed facility's place, address, score, flags and declared fields, in registry_id order; those without coordinates are never in the area search. */

@@ -20,6 +20,7 @@ import { sourcesOf } from './sources';
 import { findingReaders } from './finding-detail';
 import { areaArrays } from '../index/declared-columns';
 import { datasetMeta } from '../shared/envelope';
+import { unplacedInZips } from '../index/area/unplaced';
 
 /**
  * Where to search from and how far, plus what the report prints about the property.
@@ -129,7 +130,7 @@ function siteReportParts(index: FacilityIndex, spatial: SpatialIndex, q: SiteQue
     site: { lat: site.lat, lng: site.lng, located_by: site.located_by, approximate: site.approximate, name: q.name, address: q.address, zip: site.zip, matched_registry_id: site.matched_registry_id, note: site.note, boundary: q.boundary ?? null },
     search_distances: q.distances,
     findings: [],
-    unmapped: unmappedOf(index, spatial, site, searched, approximate, approximateMeters),
+    unmapped: unmappedOf(spatial, site, searched, approximate, approximateMeters),
     summary,
     sources: sourcesOf(index.info, approximateSite || site.zip !== null, CATEGORIES.filter((c) => coverage.get(c.key) === 'not_searched' && !withheld(c, approximateSite))),
     dataset: datasetMeta(index.info),
@@ -310,11 +311,11 @@ function coverageNote(c: CategoryRule, cov: Coverage): string {
 /**
  * The facilities a report cannot place, as database reports list them: those without coordinates
  * in the site's ZIP and in every ZIP whose centre is within the largest search distance plus
- * UNMAPPED_ZIP_MARGIN_MILES (one read per ZIP, each row with its stored site facts), and those within the search
+ * UNMAPPED_ZIP_MARGIN_MILES (kept beside the area index by ZIP, with their site facts: no row read), and those within the search
  * distances whose point is an area's centre or coarser than the setting (from the walk). Each with
  * its ZIP, why it is not placed and the categories whose record type it has.
  */
-function unmappedOf(index: FacilityIndex, spatial: SpatialIndex, site: LocatedSite, searched: Searched[], approximate: Approximate[], approximateMeters: number): SiteReport['unmapped'] {
+function unmappedOf(spatial: SpatialIndex, site: LocatedSite, searched: Searched[], approximate: Approximate[], approximateMeters: number): SiteReport['unmapped'] {
   const byType = (facts: SiteFacts) => searched.filter((s) => s.rule.key !== 'adjoining' && s.rule.key !== 'on_site' && s.test(facts)).map((s) => s.rule.key);
   const facilities: UnmappedFacility[] = [];
   const texts = textsOf(spatial);
@@ -341,7 +342,7 @@ function unmappedOf(index: FacilityIndex, spatial: SpatialIndex, site: LocatedSi
     return { zip: null, zips, searched: false, note: `No ZIP for the site, so facilities without coordinates were not looked for.${apart}`, facilities };
   }
   let found = 0;
-  const byZip = index.unmappedInZips(zips);
+  const byZip = unplacedInZips(spatial, zips);
   for (const zip of zips) {
     for (const row of byZip.get(zip) ?? []) {
       const facts = siteFactsOfBits(row.site_facts);

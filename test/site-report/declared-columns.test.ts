@@ -31,22 +31,26 @@ async function release(dir: string): Promise<string> {
     FAC_DATE_LAST_FORMAL_ACT_ST: '02/03/2025', FAC_DATE_LAST_INFORMAL_ACT_EPA: '07/09/2026',
   });
   const plain = exporterRow({ REGISTRY_ID: '990000000202', FAC_LAT: '29.7610', FAC_LONG: '-95.3690' });
+  const unplaced = exporterRow({ REGISTRY_ID: '990000000203', FAC_NAME: 'NOWHERE WORKS', FAC_LAT: '', FAC_LONG: '', FAC_ZIP: '77002-1234' });
   const out = join(dir, 'release.sqlite');
-  await runIngest([writeFile(dir, 'release.csv', csvText([filed, plain]))], out, { companions: [new SpatialCollector()], inline: true, asOf: '2026-10-31' });
+  await runIngest([writeFile(dir, 'release.csv', csvText([filed, plain, unplaced]))], out, { companions: [new SpatialCollector()], inline: true, asOf: '2026-10-31' });
   return out;
 }
 
 describe("a declared column's way from the exporter to a finding", () => {
   it('goes through ingest and the area file: the finding shows what the file held, though the rows no longer hold it', async () => {
     const out = await release(tempDir('declared-columns'));
-    // the area file is tied to the build by its metadata, not by the rows: empty the rows of what the findings show
+    // the area file is tied to the build by its metadata, not by the rows: empty the rows of what the
+    // findings show, and take the facility without coordinates out of the table
     const db = new Database(out);
-    db.run('UPDATE facility SET evidence = NULL, loc_accuracy_m = NULL, loc_method = NULL');
+    db.run("UPDATE facility SET evidence = NULL, loc_accuracy_m = NULL, loc_method = NULL; DELETE FROM facility WHERE registry_id = '990000000203'");
     db.close();
     const index = FacilityIndex.open(out);
     const loaded = loadSpatialFile(spatialFilePath(out), indexIdentity(index.info), AREA_H3_RES);
     if (!loaded.ok) throw new Error(loaded.reason);
-    const findings = buildSiteReport(index, loaded.spatial, query(29.7606, -95.3696)).findings;
+    const report = buildSiteReport(index, loaded.spatial, query(29.7606, -95.3696, defaultDistances(), '77002'));
+    expect(report.unmapped.facilities.map((f) => [f.registry_id, f.fac_name, f.zip, f.reason])).toEqual([['990000000203', 'NOWHERE WORKS', '77002', 'no coordinates']]);
+    const findings = report.findings;
     expect(findings.find((f) => f.registry_id === '990000000201')).toMatchObject({
       program_ids: { air: ['TX0000004820100001', 'TX0000004820100002'], npdes: ['TXR990101'], rcra: ['TXD990000101'], sdwa: [], tri: ['77002SMPLF99101'] },
       rcra_generator_size: 'LQG',
@@ -121,14 +125,14 @@ describe('the index reads of a site report', () => {
     expect(large.calls).toEqual(small.calls);
   });
 
-  it('do not grow with the facilities without coordinates it lists: one read per ZIP looked in', () => {
+  it('do not grow with the facilities without coordinates it lists (kept beside the area index)', () => {
     // a site far from every other ZIP: its own is the one looked in
     const site = { lat: 0.5, lng: -150 };
     const unplaced = (n: number) => scatter(rng(12), site, n, 0.3, 990_800_000_000).map((g) => ({ ...g.row, lat: null, lng: null, fac_zip: '99999' }));
     const readsFor = (n: number) => {
       const { index, calls } = counting(memoryIndex([...scatter(rng(13), site, 50, 0.3, 990_900_000_000).map((g) => g.row), ...unplaced(n)]));
       const listed = buildSiteReport(index, buildSpatialIndex(index), query(site.lat, site.lng, defaultDistances(), '99999')).unmapped.facilities.length;
-      return { listed, calls: Object.fromEntries([...calls].filter(([name]) => name !== 'placedRows' && name !== 'placedCount')) };
+      return { listed, calls: Object.fromEntries(calls) };
     };
     const few = readsFor(2), many = readsFor(60);
     expect([few.listed, many.listed]).toEqual([2, 60]);

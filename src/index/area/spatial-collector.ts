@@ -4,9 +4,10 @@ import type { IndexInfo } from '../model';
 import { writeColumnsFile } from './spatial-columns-file';
 import { indexIdentity } from '../identity';
 import { spatialFilePath, writeSpatialFileAt } from './spatial-file';
-import { AREA_H3_RES, allocateColumns, fixedArrayNames, layoutSpatialIndex, permuteFacilities, putRegistryId, type FixedArray } from '../../area/spatial-index';
+import { allocateColumns, fixedArrayNames, permuteFacilities, putRegistryId, textNames, type Carried, type FixedArray, type SpatialColumns } from '../../area/spatial-index';
 import { addressEntry, TextBytes } from '../../area/text-bytes';
 import { AREA_CARRIED, DeclaredPut, type AreaColumns, type DeclaredValues } from '../declared-columns';
+import { layoutArea, UNPLACED_CARRIED, unplacedOrder, zip5Number, type UnplacedColumns } from './unplaced';
 import { layoutInChildProcess } from './spatial-layout-process';
 
 /** The area file a build of `indexPath` writes before it is put in place, and the columns handed to the layout process. */
@@ -31,60 +32,35 @@ export type AreaRow = Pick<IndexRow, 'registry_id' | 'fac_name' | 'fac_street' |
  * Collects, while ingest writes an index, what its spatial index is made of (a few typed-array
  * entries per facility: no second read of the table), then lays it out and writes it beside the
  * index as `<index>.area` (./spatial-file.ts), tied to the index by its metadata. So a release
- * carries its spatial index and `serve` uses it in place instead of building it at start. A read
- * of a finished table collects the same way (./spatial-columns.ts).
+ * carries its spatial index and `serve` uses it in place instead of building it at start. The
+ * facilities without coordinates go apart, by ZIP (./unplaced.ts). A read of a finished table
+ * collects the same way (./spatial-columns.ts).
  */
 export class SpatialCollector {
-  /** `capacity`: the facilities expected (the arrays grow beyond it). */
-  constructor(private readonly where: LayoutWhere = {}, capacity = 1 << 16) {
-    this.cap = Math.max(1, capacity);
-    this.cols = allocateColumns(this.cap, AREA_CARRIED) as AreaColumns;
-  }
+  private placed: ColumnsBuilder<AreaColumns>;
+  private unplaced = new ColumnsBuilder<UnplacedColumns>(UNPLACED_CARRIED, 1 << 10);
 
-  private n = 0;
-  private cap: number;
-  private cols: AreaColumns;
-  private names = new TextBytes();
-  private addresses = new TextBytes();
-  private declared = new DeclaredPut();
-  private readonly stateCode = new Map<string, number>();
+  /** `capacity`: the facilities with coordinates expected (the arrays grow beyond it). */
+  constructor(private readonly where: LayoutWhere = {}, capacity = 1 << 16) {
+    this.placed = new ColumnsBuilder<AreaColumns>(AREA_CARRIED, capacity);
+  }
 
   /** One indexed facility (each registry ID once: what the index writer accepted). */
   add(row: AreaRow): void {
-    if (row.lat === null || row.lng === null) return; // no coordinates: found by ID and search, never by area
-    if (this.n === this.cap) this.grow();
-    const c = this.cols;
-    const i = this.n++;
-    c.lat[i] = row.lat;
-    c.lng[i] = row.lng;
-    c.score[i] = row.overall_score;
-    c.flags[i] = row.active_enforcement ? 1 : 0;
-    c.site[i] = row.site_facts;
-    let sc = this.stateCode.get(row.fac_state);
-    if (sc === undefined) this.stateCode.set(row.fac_state, (sc = c.states.push(row.fac_state) - 1));
-    c.state[i] = sc;
-    putRegistryId(c, i, row.registry_id);
-    this.declared.put(c, i, row);
-    c.nameStart[i + 1] = this.names.push(row.fac_name);
-    c.addrStart[i + 1] = this.addresses.push(addressEntry(row.fac_street, row.fac_city, row.fac_zip));
+    if (row.lat !== null && row.lng !== null) return void this.placed.add(row, row.lat, row.lng);
+    // without coordinates: found by ID and search, never by area; a site report lists those of its ZIPs
+    const zip = zip5Number(row.fac_zip);
+    if (zip >= 0) this.unplaced.add(row, NaN, NaN).zip5[this.unplaced.count - 1] = zip;
   }
 
   get count(): number {
-    return this.n;
+    return this.placed.count;
   }
 
-  /** The collected facilities as columns in registry_id order (the facility table's order). */
+  /** The collected facilities as columns in registry_id order (the facility table's order), those without coordinates beside them by ZIP. */
   columns(): AreaColumns {
-    const src = this.cols;
-    src.count = this.n;
-    src.nameBytes = this.names.bytes;
-    src.addrBytes = this.addresses.bytes;
-    this.declared.done(src, false);
-    const order = registryOrder(src);
-    if (!order) return src;
-    const c = allocateColumns(this.n, AREA_CARRIED) as AreaColumns;
-    c.states = src.states;
-    permuteFacilities(c, src, order);
+    const c = this.placed.columns(registryOrder);
+    c.unplaced = this.unplaced.columns(unplacedOrder);
     return c;
   }
 
@@ -100,15 +76,13 @@ export class SpatialCollector {
     const identity = indexIdentity(info);
     let cols: AreaColumns | null = this.columns();
     // What was collected is no longer needed here once written or laid out: let its memory go.
-    this.cols = allocateColumns(0, AREA_CARRIED) as AreaColumns;
-    this.names = new TextBytes();
-    this.addresses = new TextBytes();
-    this.declared = new DeclaredPut();
+    this.placed = new ColumnsBuilder<AreaColumns>(AREA_CARRIED, 1);
+    this.unplaced = new ColumnsBuilder<UnplacedColumns>(UNPLACED_CARRIED, 1);
     try {
       if (this.where === 'in-process') {
         // The load's garbage goes before the layout allocates its arrays, so the two add up less.
         Bun.gc(true);
-        writeSpatialFileAt(tmp.area, layoutSpatialIndex(cols, AREA_H3_RES), identity);
+        writeSpatialFileAt(tmp.area, layoutArea(cols), identity);
       } else {
         writeColumnsFile(tmp.columns, cols);
         cols = null;
@@ -122,14 +96,65 @@ export class SpatialCollector {
     }
     return { tmpPath: tmp.area, path: spatialFilePath(indexPath), ms: performance.now() - started };
   }
+}
+
+/** Columns growing as rows are added: a row's own fields, and those `carried` declares. */
+class ColumnsBuilder<C extends SpatialColumns> {
+  count = 0;
+  private cols: C;
+  private readonly names = new TextBytes();
+  private readonly addresses = new TextBytes();
+  private readonly declared: DeclaredPut | null;
+  private readonly stateCode = new Map<string, number>();
+
+  constructor(private readonly carried: Carried, private cap: number) {
+    this.cap = Math.max(1, cap);
+    this.cols = allocateColumns(this.cap, carried) as C;
+    this.declared = carried === AREA_CARRIED ? new DeclaredPut() : null;
+  }
+
+  /** Appends `row` at (lat, lng); returns the columns it went into (for the caller's own arrays). */
+  add(row: AreaRow, lat: number, lng: number): C {
+    if (this.count === this.cap) this.grow();
+    const c = this.cols;
+    const i = this.count++;
+    c.lat[i] = lat;
+    c.lng[i] = lng;
+    c.score[i] = row.overall_score;
+    c.flags[i] = row.active_enforcement ? 1 : 0;
+    c.site[i] = row.site_facts;
+    let sc = this.stateCode.get(row.fac_state);
+    if (sc === undefined) this.stateCode.set(row.fac_state, (sc = c.states.push(row.fac_state) - 1));
+    c.state[i] = sc;
+    putRegistryId(c, i, row.registry_id);
+    this.declared?.put(c, i, row);
+    c.nameStart[i + 1] = this.names.push(row.fac_name);
+    c.addrStart[i + 1] = this.addresses.push(addressEntry(row.fac_street, row.fac_city, row.fac_zip));
+    return c;
+  }
+
+  /** The rows as columns in the order `orderOf` gives (null: as added). */
+  columns(orderOf: (c: C) => Uint32Array | null): C {
+    const src = this.cols;
+    src.count = this.count;
+    src.nameBytes = this.names.bytes;
+    src.addrBytes = this.addresses.bytes;
+    this.declared?.done(src, false);
+    const order = orderOf(src);
+    if (!order) return src;
+    const c = allocateColumns(this.count, this.carried) as C;
+    c.states = src.states;
+    permuteFacilities(c, src, order);
+    return c;
+  }
 
   private grow(): void {
     this.cap *= 2;
     const old = this.cols as unknown as Record<string, FixedArray>;
-    const c = allocateColumns(this.cap, AREA_CARRIED) as AreaColumns;
+    const c = allocateColumns(this.cap, this.carried) as C;
     const arrays = c as unknown as Record<string, FixedArray>;
-    for (const k of [...fixedArrayNames(c), 'nameStart', 'addrStart', ...AREA_CARRIED.texts.map((t) => `${t}Start`)]) arrays[k]!.set(old[k]!);
-    for (const k of ['states', ...AREA_CARRIED.words]) (c as unknown as Record<string, unknown>)[k] = (old as unknown as Record<string, unknown>)[k];
+    for (const k of [...fixedArrayNames(c), ...textNames(c).map((t) => `${t}Start`)]) arrays[k]!.set(old[k]!);
+    for (const k of ['states', ...this.carried.words]) (c as unknown as Record<string, unknown>)[k] = (old as unknown as Record<string, unknown>)[k];
     c.idOther = this.cols.idOther;
     this.cols = c;
   }

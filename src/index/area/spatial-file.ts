@@ -1,6 +1,8 @@
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { writeArrayFile } from './array-file';
-import { ARRAY_TYPES, FACILITY_ARRAYS, MIXED_STATES, textNames, type ArrayType, type SpatialIndex } from '../../area/spatial-index';
+import { FACILITY_TEXTS, MIXED_STATES, textNames, type ArrayType, type SpatialIndex } from '../../area/spatial-index';
+import { arrayTypesOf } from './spatial-columns-file';
+import { UNPLACED_CARRIED, unplacedOf } from './unplaced';
 import { AREA_CARRIED, areaArrays } from '../declared-columns';
 
 /**
@@ -14,6 +16,7 @@ import { AREA_CARRIED, areaArrays } from '../declared-columns';
  * (`identity`: a hash of the index's own metadata), where every array lies and each array's CRC-32
  * (`sums`): the identity binds the file to its build, the sums to its bytes, so a damaged file is
  * refused (and rebuilt from the index) instead of serving run-together names or lost facilities.
+ * Beside the index, the facilities without coordinates a site report lists by ZIP (./unplaced.ts).
  */
 const MAGIC = 'FCSAREA1';
 const FORMAT = 'area-file/5';
@@ -30,14 +33,17 @@ const CELL_ARRAYS = [
   ['cellHi', Uint32Array], ['cellLo', Uint32Array], ['cellMinScore', Int32Array], ['cellActive', Uint8Array], ['cellState', Uint16Array],
 ] as const;
 const TEXTS = textNames({ carried: AREA_CARRIED });
+const UNPLACED = 'unplaced.';
 /**
  * Every array of the file with its element type: the per-facility ones every index has and those the
- * area carries for the site report (../declared-columns.ts), the index's own, then the texts.
+ * area carries for the site report (../declared-columns.ts), the index's own, the texts; then those
+ * of the facilities without coordinates kept beside it (./unplaced.ts), named `unplaced.<name>`.
  */
-const TYPES: Record<string, ArrayType> = Object.fromEntries([
-  ...FACILITY_ARRAYS, ...AREA_CARRIED.fixed.map(([name, type]) => [name, ARRAY_TYPES[type]] as const), ...INDEX_ARRAYS, ...CELL_ARRAYS,
-  ...TEXTS.flatMap((t) => [[`${t}Start`, Uint32Array], [`${t}Bytes`, Uint8Array]] as const),
-]);
+const TYPES: Record<string, ArrayType> = {
+  ...Object.fromEntries([...INDEX_ARRAYS, ...CELL_ARRAYS]),
+  ...arrayTypesOf(AREA_CARRIED),
+  ...Object.fromEntries(Object.entries(arrayTypesOf(UNPLACED_CARRIED)).map(([name, type]) => [`${UNPLACED}${name}`, type])),
+};
 const ARRAYS = Object.keys(TYPES);
 const TEXT_BYTES = new Set(TEXTS.map((t) => `${t}Bytes`));
 const TEXT_STARTS = new Set(TEXTS.map((t) => `${t}Start`));
@@ -52,6 +58,8 @@ type Header = {
   /** The word lists the carried arrays index, by name. */
   words: Record<string, string[]>;
   idOther: [number, string][];
+  /** The facilities without coordinates kept beside the index: how many, their states and their IDs that are not 1-15 digits. */
+  unplaced: { count: number; states: string[]; idOther: [number, string][] };
   /** name -> [byte offset, element count] */
   arrays: Record<string, [number, number]>;
   /** name -> CRC-32 of the array's bytes */
@@ -82,10 +90,13 @@ export function writeSpatialFile(path: string, s: SpatialIndex, identity: string
 export function writeSpatialFileAt(path: string, s: SpatialIndex, identity: string): void {
   rmSync(path, { force: true });
   const a = areaArrays(s) as unknown as Record<string, View>;
-  const views = Object.fromEntries(ARRAYS.map((name) => [name, a[name]!]));
+  const u = unplacedOf(s);
+  const arrayOf = (name: string) => (name.startsWith(UNPLACED) ? (u as unknown as Record<string, View>)[name.slice(UNPLACED.length)] : a[name])!;
+  const views = Object.fromEntries(ARRAYS.map((name) => [name, arrayOf(name)]));
   const sums = Object.fromEntries(ARRAYS.map((name) => [name, Bun.hash.crc32(bytesOf(views[name]!))]));
   const words = Object.fromEntries(AREA_CARRIED.words.map((w) => [w, (a as unknown as Record<string, string[]>)[w]!]));
-  writeArrayFile(path, MAGIC, ARRAYS, views, (arrays) => ({ format: FORMAT, identity, res: s.res, count: s.count, cells: s.cellLat.length, states: s.states, words, idOther: [...s.idOther], arrays, sums }) satisfies Header);
+  const unplaced = { count: u.count, states: u.states, idOther: [...u.idOther] };
+  writeArrayFile(path, MAGIC, ARRAYS, views, (arrays) => ({ format: FORMAT, identity, res: s.res, count: s.count, cells: s.cellLat.length, states: s.states, words, idOther: [...s.idOther], unplaced, arrays, sums }) satisfies Header);
 }
 
 /** Why a file was not used, for the log line; or the index. */
@@ -128,8 +139,14 @@ export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: numbe
   if (h.format !== FORMAT) return { ok: false, reason: `format ${h.format}, expected ${FORMAT}` };
   if (h.res !== res) return { ok: false, reason: `resolution ${h.res}, expected ${res}` };
   if (h.identity !== identity) return { ok: false, reason: 'it belongs to another build of the index' };
-  const expected = (n: string, length: number) =>
-    TEXT_BYTES.has(n) ? length : n === 'cellStart' ? h.cells + 1 : TEXT_STARTS.has(n) ? h.count + 1 : n.startsWith('cell') ? h.cells : h.count;
+  const unplacedCount = h.unplaced?.count ?? -1;
+  const expected = (n: string, length: number): number => {
+    if (n.startsWith(UNPLACED)) {
+      const own = n.slice(UNPLACED.length);
+      return own.endsWith('Bytes') ? length : own.endsWith('Start') ? unplacedCount + 1 : unplacedCount;
+    }
+    return TEXT_BYTES.has(n) ? length : n === 'cellStart' ? h.cells + 1 : TEXT_STARTS.has(n) ? h.count + 1 : n.startsWith('cell') ? h.cells : h.count;
+  };
   const views: Record<string, unknown> = {};
   for (const name of ARRAYS) {
     const T = TYPES[name]!;
@@ -144,7 +161,14 @@ export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: numbe
     if (Bun.hash.crc32(bytesOf(view)) !== h.sums?.[name]) return { ok: false, reason: `damaged: array ${name} fails its checksum` };
   }
   for (const w of AREA_CARRIED.words) views[w] = h.words?.[w] ?? [''];
+  const unplaced: Record<string, unknown> = { count: unplacedCount, states: h.unplaced.states, idOther: new Map(h.unplaced.idOther), carried: UNPLACED_CARRIED };
+  for (const name of ARRAYS) {
+    if (!name.startsWith(UNPLACED)) continue;
+    unplaced[name.slice(UNPLACED.length)] = views[name];
+    delete views[name];
+  }
   const s = Object.assign(views, {
+    unplaced,
     res: h.res,
     count: h.count,
     states: h.states,
@@ -154,7 +178,8 @@ export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: numbe
     buildMs: 0,
     origin: 'stored' as const,
   }) as unknown as SpatialIndex;
-  const textsFit = TEXTS.every((t) => (views[`${t}Start`] as Uint32Array)[h.count] === (views[`${t}Bytes`] as Uint8Array).length);
+  const textsFit = TEXTS.every((t) => (views[`${t}Start`] as Uint32Array)[h.count] === (views[`${t}Bytes`] as Uint8Array).length) &&
+    FACILITY_TEXTS.every((t) => (unplaced[`${t}Start`] as Uint32Array)[unplacedCount] === (unplaced[`${t}Bytes`] as Uint8Array).length);
   if (s.cellStart[h.cells] !== h.count || !textsFit || h.states.length >= MIXED_STATES) return { ok: false, reason: 'inconsistent counts' };
   s.buildMs = performance.now() - started;
   return { ok: true, spatial: s };

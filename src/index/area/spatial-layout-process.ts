@@ -2,7 +2,8 @@ import { rmSync } from 'node:fs';
 import { selfCommand } from '../../worker-url';
 import { readColumnsFile } from './spatial-columns-file';
 import { writeSpatialFileAt } from './spatial-file';
-import { AREA_H3_RES, layoutSpatialIndex } from '../../area/spatial-index';
+import { AREA_H3_RES } from '../../area/spatial-index';
+import { layoutArea } from './unplaced';
 
 /**
  * The area layout in a process of its own. At national scale the ingest process holds the parser's
@@ -45,7 +46,7 @@ export async function layoutInChildProcess(job: LayoutJob, command: string[] = s
  */
 export function runLayoutJob(job: LayoutJob): void {
   const parent = process.ppid;
-  const s = layoutSpatialIndex(readColumnsFile(job.columnsPath), AREA_H3_RES);
+  const s = layoutArea(readColumnsFile(job.columnsPath), AREA_H3_RES);
   writeSpatialFileAt(job.outPath, s, job.identity);
   if (process.ppid !== parent) {
     rmSync(job.outPath, { force: true });

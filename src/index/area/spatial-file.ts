@@ -35,13 +35,17 @@ const CELL_ARRAYS = [
 const TEXTS = textNames({ carried: AREA_CARRIED });
 const UNPLACED = 'unplaced.';
 /**
- * Every array of the file with its element type: the per-facility ones every index has and those the
- * area carries for the site report (../declared-columns.ts), the index's own, the texts; then those
- * of the facilities without coordinates kept beside it (./unplaced.ts), named `unplaced.<name>`.
+ * Every array of the file with its element type: those the search reads first (the index object
+ * keeps this order, and a search reads its first properties fastest), the other per-facility ones
+ * every index has, those the area carries for the site report (../declared-columns.ts) and the
+ * texts; then those of the facilities without coordinates kept beside it (./unplaced.ts), named
+ * `unplaced.<name>`.
  */
+const SEARCHED = ['lat', 'lng', 'cos', 'idNum', 'cellLat', 'cellLng', 'cellCos', 'cellRadius', 'score', 'rank', 'cellStart', 'cellHi', 'cellLo', 'cellMinScore', 'nameStart', 'addrStart', 'state', 'cellState', 'site', 'flags', 'idLen', 'cellActive'];
+const ALL_TYPES: Record<string, ArrayType> = { ...Object.fromEntries([...INDEX_ARRAYS, ...CELL_ARRAYS]), ...arrayTypesOf(AREA_CARRIED) };
 const TYPES: Record<string, ArrayType> = {
-  ...Object.fromEntries([...INDEX_ARRAYS, ...CELL_ARRAYS]),
-  ...arrayTypesOf(AREA_CARRIED),
+  ...Object.fromEntries(SEARCHED.map((name) => [name, ALL_TYPES[name]!])),
+  ...ALL_TYPES,
   ...Object.fromEntries(Object.entries(arrayTypesOf(UNPLACED_CARRIED)).map(([name, type]) => [`${UNPLACED}${name}`, type])),
 };
 const ARRAYS = Object.keys(TYPES);
@@ -139,6 +143,7 @@ export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: numbe
   if (h.format !== FORMAT) return { ok: false, reason: `format ${h.format}, expected ${FORMAT}` };
   if (h.res !== res) return { ok: false, reason: `resolution ${h.res}, expected ${res}` };
   if (h.identity !== identity) return { ok: false, reason: 'it belongs to another build of the index' };
+  if (!h.unplaced) return { ok: false, reason: 'no facilities without coordinates beside the index' };
   const unplacedCount = h.unplaced?.count ?? -1;
   const expected = (n: string, length: number): number => {
     if (n.startsWith(UNPLACED)) {
@@ -147,7 +152,10 @@ export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: numbe
     }
     return TEXT_BYTES.has(n) ? length : n === 'cellStart' ? h.cells + 1 : TEXT_STARTS.has(n) ? h.count + 1 : n.startsWith('cell') ? h.cells : h.count;
   };
+  // the index's arrays and those of the facilities without coordinates, apart: the index object is
+  // made once with all its properties (deleting some afterwards would slow every search's reads)
   const views: Record<string, unknown> = {};
+  const unplaced: Record<string, unknown> = { count: unplacedCount, states: h.unplaced.states, idOther: new Map(h.unplaced.idOther), carried: UNPLACED_CARRIED };
   for (const name of ARRAYS) {
     const T = TYPES[name]!;
     const [offset, length] = h.arrays[name] ?? [-1, -1];
@@ -156,28 +164,24 @@ export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: numbe
       return { ok: false, reason: `array ${name} missing, truncated or misplaced` };
     }
     const view = new T(bytes.buffer as ArrayBuffer, start, length);
-    views[name] = view;
+    if (name.startsWith(UNPLACED)) unplaced[name.slice(UNPLACED.length)] = view;
+    else views[name] = view;
     // Every byte read once at open (docs/benchmarks.md, "Area file checksums"), never per query.
     if (Bun.hash.crc32(bytesOf(view)) !== h.sums?.[name]) return { ok: false, reason: `damaged: array ${name} fails its checksum` };
   }
   for (const w of AREA_CARRIED.words) views[w] = h.words?.[w] ?? [''];
-  const unplaced: Record<string, unknown> = { count: unplacedCount, states: h.unplaced.states, idOther: new Map(h.unplaced.idOther), carried: UNPLACED_CARRIED };
-  for (const name of ARRAYS) {
-    if (!name.startsWith(UNPLACED)) continue;
-    unplaced[name.slice(UNPLACED.length)] = views[name];
-    delete views[name];
-  }
-  const s = Object.assign(views, {
-    unplaced,
+  const s = {
+    ...views,
     res: h.res,
     count: h.count,
     states: h.states,
     stateCode: new Map(h.states.map((st, i) => [st, i])),
     idOther: new Map(h.idOther),
     carried: AREA_CARRIED,
+    unplaced,
     buildMs: 0,
     origin: 'stored' as const,
-  }) as unknown as SpatialIndex;
+  } as unknown as SpatialIndex;
   const textsFit = TEXTS.every((t) => (views[`${t}Start`] as Uint32Array)[h.count] === (views[`${t}Bytes`] as Uint8Array).length) &&
     FACILITY_TEXTS.every((t) => (unplaced[`${t}Start`] as Uint32Array)[unplacedCount] === (unplaced[`${t}Bytes`] as Uint8Array).length);
   if (s.cellStart[h.cells] !== h.count || !textsFit || h.states.length >= MIXED_STATES) return { ok: false, reason: 'inconsistent counts' };

@@ -128,11 +128,6 @@ export class FacilityIndex {
     return this.lists.locations(ids);
   }
 
-  /** Facilities without coordinates in each of `zips` (ZIP5), with their site facts, lowest registry ID first; a ZIP with none is absent. */
-  unmappedInZips(zips: readonly string[]): Map<string, UnplacedFacility[]> {
-    return this.unmapped.inZips(zips);
-  }
-
   /** Facilities without coordinates whose ZIP5 is `zip`, with their site facts, lowest registry ID first. */
   unmappedInZip(zip: string): UnplacedFacility[] {
     return this.unmapped.inZips([zip]).get(zip) ?? [];

@@ -7,11 +7,10 @@ export type UnplacedFacility = Pick<FacilitySummary, 'registry_id' | 'fac_name' 
 type Values = [registry_id: string, fac_name: string, fac_street: string, fac_city: string, fac_state: string, fac_zip: string, overall_score: number, active_enforcement: number, site_facts: number, zip5: string];
 
 /**
- * Facilities without coordinates, by ZIP5 (a site report's unmapped list, which looks in every ZIP
- * around a site): through the partial index `facility_unplaced_zip` (./schema.ts), a small probe
- * per ZIP whatever the number of placed facilities there, every ZIP of a report in one statement
- * (a statement per ZIP cost several times as much), only the columns the list shows, read as
- * values, with each facility's site facts: the list reads nothing more per facility.
+ * Facilities without coordinates, by ZIP5, through the partial index `facility_unplaced_zip`
+ * (./schema.ts): a small probe per ZIP whatever the number of placed facilities there, only the
+ * columns a site report lists, read as values. A report reads the copy the area file keeps beside
+ * the area index (./area/unplaced.ts), made from the same rows.
  */
 export class UnmappedReads {
   private readonly byZips;

@@ -4,7 +4,7 @@ import { permuteTexts } from './text-bytes';
 
 /**
  * H3 resolution of the cells facilities are grouped by. Resolution 6 (cells about 2.5 miles from
- * centre to corner) won the measurement in docs/area-and-portfolio.md: coarser cells make a
+ * centre to corner) won the measurement of `scripts/bench-area.ts --resolutions`: coarser cells make a
  * 1-mile query scan too many points, finer ones make a 25-mile query walk too many rings.
  */
 export const AREA_H3_RES = 6;

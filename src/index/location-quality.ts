@@ -1,6 +1,6 @@
 /**
  * How well a facility's coordinates place it, from ECHO's `FAC_COLLECTION_METHOD` (EPA's Horizontal
- * Collection Method words) and `FAC_ACCURACY_METERS` (/docs/site-report.md, "Location quality").
+ * Collection Method words) and `FAC_ACCURACY_METERS` (docs/site-report.md, "Location quality").
  * A centroid method places the centre of an area (a ZIP, a census block, a county or city, a
  * land-survey section), not the facility: such a point says nothing about what is next to a site.
  */

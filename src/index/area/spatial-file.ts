@@ -166,7 +166,7 @@ export function loadSpatialBytes(bytes: Uint8Array, identity: string, res: numbe
     const view = new T(bytes.buffer as ArrayBuffer, start, length);
     if (name.startsWith(UNPLACED)) unplaced[name.slice(UNPLACED.length)] = view;
     else views[name] = view;
-    // Every byte read once at open (docs/benchmarks.md, "Area file checksums"), never per query.
+    // Every byte read once at open (docs/benchmarks.md, "Checksums at open"), never per query.
     if (Bun.hash.crc32(bytesOf(view)) !== h.sums?.[name]) return { ok: false, reason: `damaged: array ${name} fails its checksum` };
   }
   for (const w of AREA_CARRIED.words) views[w] = h.words?.[w] ?? [''];

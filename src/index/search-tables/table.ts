@@ -40,7 +40,7 @@ CREATE VIRTUAL TABLE facility_search USING fts5(words, content='', tokenize='asc
 /**
  * Automatic merging off while a build fills the table: one 'optimize' at the end (`optimizeSearch`)
  * merges the segments into one b-tree for the readers. The term buffer keeps FTS5's default size
- * (1 MiB): on the national file 4-64 MiB were no faster (docs/search.md, "Figures").
+ * (1 MiB): larger buffers did not build the national file faster (`scripts/bench-search-ingest.ts`).
  */
 export function startSearchFill(db: Database): void {
   db.exec(`INSERT INTO facility_search(facility_search, rank) VALUES ('automerge', 0)`);

@@ -1,6 +1,7 @@
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { spawnService } from '../support/process';
+import { alive } from '../support/temp-dir';
 import type { Running } from './podman';
 
 // An unprivileged user of this host, made for one test run, that runs podman rootless: its own
@@ -49,15 +50,6 @@ function processesOf(ours: (uid: number) => boolean): number[] {
       return []; // ended while we looked
     }
   });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as { code?: string }).code === 'EPERM';
-  }
 }
 
 function handle(name: string): RootlessUser {

@@ -37,7 +37,8 @@ export function tempPath(name: string, file: string): string {
 
 const RUN_PREFIX = 'fcs-test-run-';
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, under another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

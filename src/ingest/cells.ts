@@ -23,6 +23,26 @@ export function upper(v: string): string {
   return v.toUpperCase();
 }
 
+const SEPARATOR = /[\s,;]/;
+
+/**
+ * Several codes in one cell (IDs, case numbers): separated by white space, commas or semicolons, each
+ * once, in file order. Read with one scan, not a regex split and a Set: it runs on several cells of every row.
+ */
+export function codesOf(v: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i <= v.length; i++) {
+    if (i < v.length && !SEPARATOR.test(v[i]!)) continue;
+    if (i > from) {
+      const code = v.slice(from, i);
+      if (!out.includes(code)) out.push(code);
+    }
+    from = i + 1;
+  }
+  return out;
+}
+
 export function count(f: RecordCells, i: number, column: string, max?: number): number | null | Bad {
   return i < 0 ? null : parseCount(cell(f, i), column, max);
 }

@@ -1,5 +1,5 @@
 import { EVIDENCE_KEYS, rcraUniversesOf, type Evidence, type EvidenceKey } from '../index/evidence';
-import { cell } from './cells';
+import { cell, codesOf } from './cells';
 import { Bad, parseAmount, parseDate } from './values';
 import type { RecordCells } from './record-cells';
 
@@ -77,11 +77,6 @@ export function evidenceOf(f: RecordCells, c: EvidenceColumnMap): Evidence {
     last_informal_action_epa: dateOf(f, c.last_informal_action_epa),
     last_informal_action_state: dateOf(f, c.last_informal_action_state),
   };
-}
-
-/** Several codes in one cell (the exporter joins them with spaces; commas and semicolons are read too), each once, in file order. */
-function codesOf(v: string): string[] {
-  return v === '' ? [] : [...new Set(v.split(/[\s,;]+/).filter((x) => x !== ''))];
 }
 
 /** A program's IDs (AIR_IDS, ...), or null when the file has no such column. */

@@ -1,5 +1,5 @@
 import type { ScoreInputs } from '../scoring/model';
-import { amount, cell, count, upper } from './cells';
+import { amount, cell, codesOf, count, upper } from './cells';
 import type { HeaderInfo } from './columns';
 import { evidenceOf, type Evidence } from './evidence-columns';
 import { programsOf } from './program-row';
@@ -114,7 +114,7 @@ export function mapRow(f: RecordCells, header: RowHeader): MappedRow | Rejection
     federal_cases: fecCases,
     federal_penalties_usd: fecPenalties,
     date_last_federal_case: dLastFec,
-    federal_case_ids: header.fec.case_ids < 0 ? null : caseIds(cell(f, header.fec.case_ids)),
+    federal_case_ids: header.fec.case_ids < 0 ? null : codesOf(cell(f, header.fec.case_ids)),
     facility_active: c.active_flag < 0 ? null : yesNo(cell(f, c.active_flag)),
     programs,
     not_reported: header.notReported,
@@ -144,12 +144,6 @@ function naicsOf(v: string): string {
   let j = 1;
   while (j < v.length && v.charCodeAt(j) >= 48 && v.charCodeAt(j) <= 57) j++;
   return j === v.length ? v : v.slice(0, j);
-}
-
-/** FEC_CASE_IDS: case numbers separated by spaces, commas or semicolons, each once, in file order. */
-function caseIds(v: string): string[] {
-  if (v === '') return [];
-  return [...new Set(v.split(/[\s,;]+/).filter((x) => x !== ''))];
 }
 
 /** A Y/N flag: true, false, or null when the cell says neither. */

@@ -213,14 +213,17 @@ function dateText(v: number): string {
  * every list is empty). An ID holds neither: the exporter's cells are split at white space.
  */
 export function programIdsText(e: Partial<Evidence>): string {
-  let any = false;
-  const lists = PROGRAM_ID_FIELDS.map((k) => {
-    const ids = e[k];
-    if (!ids || ids.length === 0) return '';
-    any = true;
-    return ids.join(' ');
-  });
-  return any ? lists.join('\t') : '';
+  // built as one string (no array of lists to join): it runs for every row at ingest
+  let text = '', any = false;
+  for (let i = 0; i < PROGRAM_ID_FIELDS.length; i++) {
+    const ids = e[PROGRAM_ID_FIELDS[i]!];
+    if (i > 0) text += '\t';
+    if (ids && ids.length > 0) {
+      text += ids.join(' ');
+      any = true;
+    }
+  }
+  return any ? text : '';
 }
 
 const NO_IDS: readonly string[] = Object.freeze([]);

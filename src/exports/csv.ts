@@ -30,8 +30,8 @@ function cell(v: Cell): string {
 }
 
 /**
- * Written here, not with csv-stringify: that took 3.6 times as long for a 500-facility export
- * (docs/benchmarks.md, "Libraries", CSV row).
+ * Written here, not with csv-stringify: the library cost several times as much per export
+ * (docs/benchmarks.md, "Libraries", CSV row, with its command).
  *
  * RFC 4180 CSV of `items`: a header row, then one row per item, CRLF line ends, a field quoted
  * when it holds a comma, a quote or a line break (quotes doubled). Columns are the union of the

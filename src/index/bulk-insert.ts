@@ -29,8 +29,8 @@ export class BulkInsert {
 
   flush(): void {
     if (this.rows === 0) return;
-    // the values as one array argument (bun:sqlite binds its items in order): spread into 64 x 20
-    // arguments, spreading them cost more a row than the facility table's insert itself
+    // the values as one array argument (bun:sqlite binds its items in order): spread into one
+    // argument each, spreading them cost more a row than the facility table's insert itself
     this.statementOf(this.rows).run(this.values);
     this.values.length = 0;
     this.rows = 0;

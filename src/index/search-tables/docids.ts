@@ -29,8 +29,8 @@ export class DocidSpace {
   ) {}
 
   /**
-   * One descent of search_doc's key per score present (about 70 on a real file), so an index opens
-   * in well under a millisecond instead of counting its 3.2M rows.
+   * One descent of search_doc's key per score present (scores are few), so an index opens without
+   * counting its rows.
    */
   static of(db: Database): DocidSpace {
     const next = db.prepare<{ docid: number }, [number]>('SELECT docid FROM search_doc WHERE docid >= ?1 ORDER BY docid LIMIT 1');

@@ -1,11 +1,12 @@
 #!/usr/bin/env bun
 /**
  * A/B cost of the lookup path (or the site report's) between two checkouts (or one checkout with two FCS_* settings).
- *   npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--index-b PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V] [--tier free|starter|platform|enterprise] [--route lookup|area|site-report] [--seed N]
+ *   npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--index-b PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V] [--tier free|starter|platform|enterprise] [--route lookup|area|site-report] [--seed N] [--parcel N]
  * (--index-b: B's own index file, for a change of index format; the IDs are drawn from A's. --tier: the
  * key's plan, default enterprise, the Starter+ path; free takes the redacted path. --route site-report:
  * the JSON site report of 60 sites of the densest metro drawn by --seed, as bench-site-report draws
- * them, each asked in turn, 4 connections: a report is ~400 KB of work, not a lookup's ~1 KB.)
+ * them, each asked in turn, 4 connections: a report is ~400 KB of work, not a lookup's ~1 KB; --parcel N:
+ * each site with the N-vertex lot outline bench-site-report sends.)
  * Both servers run pinned to CPU 0 and two wrk processes load them at once from CPU 1. The kernel
  * shares CPU 0 fairly, so req/s B / req/s A is the inverse ratio of their per-request CPU cost, and a
  * slow spell of the machine hits both alike: repeated A/A runs agree within about 1%, where two
@@ -18,12 +19,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Database } from 'bun:sqlite';
-import { densestSquare, drawSites } from './bench/metro-sites';
+import { densestSquare, drawSites, parcelAround } from './bench/metro-sites';
 import { areaLua, benchCpus, benchKey, fmt, lookupLua, median, randomIds, requireWrk, siteReportLua, startChild } from './bench/wrk';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { index: { type: 'string' }, 'index-b': { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true }, tier: { type: 'string' }, route: { type: 'string', default: 'lookup' }, seed: { type: 'string', default: '1' } },
+  options: { index: { type: 'string' }, 'index-b': { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'env-a': { type: 'string', multiple: true }, 'env-b': { type: 'string', multiple: true }, tier: { type: 'string' }, route: { type: 'string', default: 'lookup' }, seed: { type: 'string', default: '1' }, parcel: { type: 'string' } },
 });
 if (positionals.length !== 2) {
   console.error('usage: npx bun run scripts/bench-ab.ts <dirA> <dirB> [--index PATH] [--seconds 5] [--rounds 5] [--env-a K=V] [--env-b K=V]');
@@ -53,7 +54,8 @@ function metroSites(path: string, seed: number) {
   const db = new Database(path, { readonly: true });
   const sites = drawSites(db, densestSquare(db), seed, 60);
   db.close();
-  return sites;
+  const vertices = values.parcel === undefined ? 0 : Math.max(3, Number.parseInt(values.parcel, 10) || 0);
+  return sites.map((s) => (vertices > 0 ? { lat: s.lat, lng: s.lng, boundary: parcelAround(s, vertices) } : { lat: s.lat, lng: s.lng }));
 }
 
 /** A checkout's server with its own state dir and an Enterprise key without a practical cap. */
@@ -89,7 +91,7 @@ const b = await serverOf(positionals[1]!, envOf(values['env-b']), values['index-
 });
 await Promise.all([load(a, 3), load(b, 3)]); // warm-up
 const envText = (kvs?: string[]) => (kvs ? ` (${kvs.join(' ')})` : '');
-console.log(`A ${positionals[0]}${envText(values['env-a'])}  B ${positionals[1]}${envText(values['env-b'])}; ${values.route}${siteReport || area ? ` (seed ${values.seed})` : ''}; ${values.tier ?? 'enterprise'} key; ${rounds} x ${seconds}s`);
+console.log(`A ${positionals[0]}${envText(values['env-a'])}  B ${positionals[1]}${envText(values['env-b'])}; ${values.route}${siteReport || area ? ` (seed ${values.seed}${values.parcel ? `, ${values.parcel}-vertex parcels` : ''})` : ''}; ${values.tier ?? 'enterprise'} key; ${rounds} x ${seconds}s`);
 const ratios: number[] = [];
 for (let r = 1; r <= rounds; r++) {
   const [x, y] = await Promise.all([load(a, seconds), load(b, seconds)]);

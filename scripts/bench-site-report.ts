@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { connectionOf, FacilityIndex } from '../src/index/facility-index';
 import { benchCpus, benchKey, fmt, startChild } from './bench/wrk';
 import { inProcessApp, runAsServed } from './bench/in-process-app';
-import { densestSquare, drawSites } from './bench/metro-sites';
+import { densestSquare, drawSites, parcelAround } from './bench/metro-sites';
 
 // in process, the app runs with serve's allocator setting, as it does when served
 runAsServed();
@@ -72,27 +72,6 @@ const target = values.http ? await overHttp() : await inProcess();
 const { base, key } = target;
 const parcelVertices = values.parcel === undefined ? 0 : Math.max(3, Number.parseInt(values.parcel, 10) || 0);
 
-/**
- * An irregular ring of `n` vertices around a site, from a generator seeded by the site's ID: at
- * evenly spaced bearings (jittered by up to a third of a step), 0.15 mile from it give or take a
- * half (three waves of random phase, and 2% per vertex): a lobed lot outline, star-shaped, so simple.
- */
-function parcelAround(s: { registry_id: string; lat: number; lng: number }, n: number) {
-  let x = Number(s.registry_id.slice(-9)) || 1;
-  const rand = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
-  const milesPerDegree = 69.05;
-  const phase = [rand() * 6.3, rand() * 6.3, rand() * 6.3];
-  const ring: [number, number][] = [];
-  for (let i = 0; i < n; i++) {
-    const angle = ((i + (rand() - 0.5) * 0.66) / n) * 2 * Math.PI;
-    const miles = 0.15 * (1 + 0.25 * Math.sin(2 * angle + phase[0]!) + 0.15 * Math.sin(3 * angle + phase[1]!) + 0.1 * Math.sin(5 * angle + phase[2]!)) * (0.98 + 0.04 * rand());
-    const lat = s.lat + (miles * Math.cos(angle)) / milesPerDegree;
-    const lng = s.lng + (miles * Math.sin(angle)) / (milesPerDegree * Math.cos((s.lat * Math.PI) / 180));
-    ring.push([Math.round(lng * 1e7) / 1e7, Math.round(lat * 1e7) / 1e7]);
-  }
-  ring.push(ring[0]!);
-  return { type: 'Polygon', coordinates: [ring] };
-}
 const bodies = new Map(drawn.map((s) => [s, JSON.stringify(parcelVertices > 0 ? { lat: s.lat, lng: s.lng, boundary: parcelAround(s, parcelVertices) } : { lat: s.lat, lng: s.lng })]));
 const siteReport = (s: { registry_id: string; lat: number; lng: number }, accept: string) =>
   target.send(new Request(`${base}/api/v1/site-report`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', accept }, body: bodies.get(s)! }));

@@ -105,9 +105,9 @@ export function benchKey(stateArgs: string[], main = MAIN, tier = 'enterprise'):
 }
 
 /** A wrk script that asks for the JSON site report of each of `sites` in turn with `key`; returns its path. */
-export function siteReportLua(path: string, sites: readonly { lat: number; lng: number }[], key: string): string {
+export function siteReportLua(path: string, sites: readonly object[], key: string): string {
   // each body a Lua string literal: JSON.stringify's quoting and escapes are valid in Lua
-  const bodies = sites.map((s) => JSON.stringify(JSON.stringify({ lat: s.lat, lng: s.lng })));
+  const bodies = sites.map((s) => JSON.stringify(JSON.stringify(s)));
   writeFileSync(
     path,
     `local bodies = {${bodies.join(',')}}

@@ -26,6 +26,8 @@ export type Parcel = {
    * far holds no nearer edge, so a facility's distance measures a few runs, not every edge.
    */
   runs: Float64Array;
+  /** The runs in groups of RUNS_PER_GROUP, each as a cap holding its runs' caps (laid out as runs are): a group beyond the nearest edge so far is skipped whole. */
+  groups: Float64Array;
   /** The rings' bounds in unwrapped degrees: a point outside them is outside the parcel. */
   bounds: { minLng: number; maxLng: number; minLat: number; maxLat: number };
 };
@@ -33,6 +35,7 @@ export type Parcel = {
 export const MAX_BOUNDARY_VERTICES = 2000;
 const EDGE = 9;
 const EDGES_PER_RUN = 8;
+const RUNS_PER_GROUP = 8;
 /** A run's cap in Parcel.runs: its centre (x, y, z), its radius r, sin(r / 2) and cos(r / 2). */
 const RUN = 6;
 /** Slack (radians, about 6 µm) by which a run's bound must exceed the nearest edge so far to be skipped: far above rounding, so the minimum found is the one every edge gives. */
@@ -89,7 +92,8 @@ export function parcelOf(polygons: number[][][][]): Parcel {
   let minLng = Infinity, maxLng = -Infinity, minLat = Infinity, maxLat = -Infinity;
   for (const rings of uw) for (const ring of rings) for (const [x, y] of ring) (minLng = Math.min(minLng, x!)), (maxLng = Math.max(maxLng, x!)), (minLat = Math.min(minLat, y!)), (maxLat = Math.max(maxLat, y!));
   const flat = uw.map((rings) => rings.map((ring) => Float64Array.from(ring.flat())));
-  return { polygons: uw, flat, lng0, centre, radius, vertices, edges: e, runs: runsOf(e), bounds: { minLng, maxLng, minLat, maxLat } };
+  const runs = runsOf(e);
+  return { polygons: uw, flat, lng0, centre, radius, vertices, edges: e, runs, groups: groupsOf(runs), bounds: { minLng, maxLng, minLat, maxLat } };
 }
 
 /**
@@ -114,6 +118,25 @@ function runsOf(e: Float64Array): Float64Array {
     }
     const radius = len < 1e-12 ? Math.PI : far + halfEdge;
     out.set([cx, cy, cz, radius, Math.sin(radius / 2), Math.cos(radius / 2)], r * RUN);
+  }
+  return out;
+}
+
+/** The caps of the groups of runs (Parcel.groups): centred on the mean of the runs' centres, as wide as the farthest run's centre plus its radius. */
+function groupsOf(runs: Float64Array): Float64Array {
+  const count = runs.length / RUN;
+  const out = new Float64Array(Math.ceil(count / RUNS_PER_GROUP) * RUN);
+  for (let g = 0; g * RUNS_PER_GROUP < count; g++) {
+    const from = g * RUNS_PER_GROUP * RUN, to = Math.min(count, (g + 1) * RUNS_PER_GROUP) * RUN;
+    let cx = 0, cy = 0, cz = 0;
+    for (let k = from; k < to; k += RUN) (cx += runs[k]!), (cy += runs[k + 1]!), (cz += runs[k + 2]!);
+    const len = Math.hypot(cx, cy, cz);
+    if (len < 1e-12) (cx = 1), (cy = 0), (cz = 0);
+    else (cx /= len), (cy /= len), (cz /= len);
+    let radius = len < 1e-12 ? Math.PI : 0;
+    for (let k = from; k < to; k += RUN) radius = Math.max(radius, angleOf(cx, cy, cz, runs[k]!, runs[k + 1]!, runs[k + 2]!) + runs[k + 3]!);
+    radius = Math.min(radius, Math.PI);
+    out.set([cx, cy, cz, radius, Math.sin(radius / 2), Math.cos(radius / 2)], g * RUN);
   }
   return out;
 }
@@ -143,7 +166,8 @@ function inRing(ring: Float64Array, x: number, y: number): boolean {
 
 /** The angle (radians) between unit vectors, from their chord: accurate at every size. */
 function angleOf(ax: number, ay: number, az: number, bx: number, by: number, bz: number): number {
-  const c = Math.hypot(ax - bx, ay - by, az - bz) / 2;
+  const dx = ax - bx, dy = ay - by, dz = az - bz;
+  const c = Math.sqrt(dx * dx + dy * dy + dz * dz) / 2;
   return 2 * Math.asin(c < 1 ? c : 1);
 }
 
@@ -164,43 +188,62 @@ export function distanceToParcel(p: Parcel, lat: number, lng: number, within = I
   }
   const phi = lat * DEG, lambda = lng * DEG, cosPhi = Math.cos(phi);
   const px = cosPhi * Math.cos(lambda), py = cosPhi * Math.sin(lambda), pz = Math.sin(phi);
-  const runs = p.runs, e = p.edges;
-  // a run is skipped when its centre is farther than b + its radius (b: `within`, then the nearest
+  const runs = p.runs, groups = p.groups, e = p.edges;
+  // a cap is skipped when its centre is farther than b + its radius (b: `within`, then the nearest
   // edge so far, with slack): compared as chords (2 sin(angle / 2)), sin((b + r) / 2) from the halves'
   let b = within / EARTH_RADIUS_MILES + RUN_SLACK, sinB = Math.sin(b / 2), cosB = Math.cos(b / 2);
-  let first = -1, nearest = Infinity;
-  for (let k = 0; k < runs.length; k += RUN) {
-    const dx = px - runs[k]!, dy = py - runs[k + 1]!, dz = pz - runs[k + 2]!;
-    const chord2 = dx * dx + dy * dy + dz * dz;
-    if (chord2 >= nearest) continue;
-    const half = sinB * runs[k + 5]! + cosB * runs[k + 4]!;
-    if (b + runs[k + 3]! < Math.PI && chord2 > 4 * half * half) continue;
+  const beyond = (caps: Float64Array, k: number): boolean => {
+    const dx = px - caps[k]!, dy = py - caps[k + 1]!, dz = pz - caps[k + 2]!;
+    const half = sinB * caps[k + 5]! + cosB * caps[k + 4]!;
+    return b + caps[k + 3]! < Math.PI && dx * dx + dy * dy + dz * dz > 4 * half * half;
+  };
+  const chord2To = (caps: Float64Array, k: number): number => {
+    const dx = px - caps[k]!, dy = py - caps[k + 1]!, dz = pz - caps[k + 2]!;
+    return dx * dx + dy * dy + dz * dz;
+  };
+  // the group, then the run in it, whose centre is nearest (of those within reach): measured first
+  let firstGroup = -1, nearest = Infinity;
+  for (let g = 0; g < groups.length; g += RUN) {
+    const chord2 = chord2To(groups, g);
+    if (chord2 >= nearest || beyond(groups, g)) continue;
+    nearest = chord2;
+    firstGroup = g;
+  }
+  if (firstGroup < 0) return Infinity;
+  let first = -1;
+  nearest = Infinity;
+  for (let k = (firstGroup / RUN) * RUNS_PER_GROUP * RUN, to = Math.min(runs.length, k + RUNS_PER_GROUP * RUN); k < to; k += RUN) {
+    const chord2 = chord2To(runs, k);
+    if (chord2 >= nearest || beyond(runs, k)) continue;
     nearest = chord2;
     first = k;
   }
-  if (first < 0) return Infinity;
-  // the nearest end of that run bounds the distance: no edge beyond it is measured, and the edges
-  // through it are (their value is at most its distance)
-  const from = (first / RUN) * EDGES_PER_RUN * EDGE;
-  let endChord2 = Infinity;
-  for (let i = from, to = Math.min(e.length, from + EDGES_PER_RUN * EDGE); i < to; i += EDGE) {
-    const dx = px - e[i]!, dy = py - e[i + 1]!, dz = pz - e[i + 2]!;
-    endChord2 = Math.min(endChord2, dx * dx + dy * dy + dz * dz);
+  const n: Nearest = { angle: Infinity, chord2: Infinity, sine: Infinity };
+  if (first >= 0) {
+    // the nearest end of that run bounds the distance: no edge beyond it is measured, and the edges
+    // through it are (their value is at most its distance)
+    const from = (first / RUN) * EDGES_PER_RUN * EDGE;
+    let endChord2 = Infinity;
+    for (let i = from, to = Math.min(e.length, from + EDGES_PER_RUN * EDGE); i < to; i += EDGE) {
+      const dx = px - e[i]!, dy = py - e[i + 1]!, dz = pz - e[i + 2]!;
+      endChord2 = Math.min(endChord2, dx * dx + dy * dy + dz * dz);
+    }
+    const c = Math.sqrt(endChord2);
+    n.chord2 = endChord2 * (1 + SLACK);
+    n.sine = c < Math.SQRT2 ? c * Math.sqrt(1 - endChord2 / 4) * (1 + SLACK) : Infinity;
+    nearestEdgeOfRun(e, from, px, py, pz, n);
+    if (n.angle + RUN_SLACK < b) (b = n.angle + RUN_SLACK), (sinB = Math.sin(b / 2)), (cosB = Math.cos(b / 2));
   }
-  const c = Math.sqrt(endChord2);
-  const n: Nearest = { angle: Infinity, chord2: endChord2 * (1 + SLACK), sine: c < Math.SQRT2 ? c * Math.sqrt(1 - endChord2 / 4) * (1 + SLACK) : Infinity };
-  nearestEdgeOfRun(e, from, px, py, pz, n);
   let best = n.angle;
-  if (best + RUN_SLACK < b) (b = best + RUN_SLACK), (sinB = Math.sin(b / 2)), (cosB = Math.cos(b / 2));
-  for (let k = 0; k < runs.length; k += RUN) {
-    if (k === first) continue;
-    const dx = px - runs[k]!, dy = py - runs[k + 1]!, dz = pz - runs[k + 2]!;
-    const half = sinB * runs[k + 5]! + cosB * runs[k + 4]!;
-    if (b + runs[k + 3]! < Math.PI && dx * dx + dy * dy + dz * dz > 4 * half * half) continue;
-    nearestEdgeOfRun(e, (k / RUN) * EDGES_PER_RUN * EDGE, px, py, pz, n);
-    if (n.angle < best) {
-      best = n.angle;
-      if (best + RUN_SLACK < b) (b = best + RUN_SLACK), (sinB = Math.sin(b / 2)), (cosB = Math.cos(b / 2));
+  for (let g = 0; g < groups.length; g += RUN) {
+    if (beyond(groups, g)) continue;
+    for (let k = (g / RUN) * RUNS_PER_GROUP * RUN, to = Math.min(runs.length, k + RUNS_PER_GROUP * RUN); k < to; k += RUN) {
+      if (k === first || beyond(runs, k)) continue;
+      nearestEdgeOfRun(e, (k / RUN) * EDGES_PER_RUN * EDGE, px, py, pz, n);
+      if (n.angle < best) {
+        best = n.angle;
+        if (best + RUN_SLACK < b) (b = best + RUN_SLACK), (sinB = Math.sin(b / 2)), (cosB = Math.cos(b / 2));
+      }
     }
   }
   return best * EARTH_RADIUS_MILES;

@@ -174,7 +174,7 @@ function everyEdge(p: Parcel, lat: number, lng: number): number {
   if (insideParcel(p, lat, lng)) return 0;
   const unit = (la: number, ln: number) => [Math.cos(la * (Math.PI / 180)) * Math.cos(ln * (Math.PI / 180)), Math.cos(la * (Math.PI / 180)) * Math.sin(ln * (Math.PI / 180)), Math.sin(la * (Math.PI / 180))] as const;
   const angle = (ax: number, ay: number, az: number, bx: number, by: number, bz: number) => {
-    const c = Math.hypot(ax - bx, ay - by, az - bz) / 2;
+    const c = Math.sqrt((ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2) / 2;
     return 2 * Math.asin(c < 1 ? c : 1);
   };
   const [px, py, pz] = unit(lat, lng);

@@ -26,8 +26,8 @@ export function bulkyJsonResponse(body: unknown, set: Set): Response {
   return jsonTextResponse(JSON.stringify(body), set);
 }
 
-/** bulkyJsonResponse of JSON already written, as text or as its UTF-8 bytes. */
-export function jsonTextResponse(json: string | Uint8Array, set: Set): Response {
+/** bulkyJsonResponse of JSON already written, as text or as its UTF-8 bytes (whole or in parts). */
+export function jsonTextResponse(json: string | Uint8Array | Uint8Array[], set: Set): Response {
   const headers = set.headers as Record<string, string>;
   set.headers = {};
   headers['content-type'] = 'application/json;charset=utf-8';

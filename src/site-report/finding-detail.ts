@@ -32,22 +32,24 @@ export type LocationQuality = { [K in keyof typeof LocationQuality]: Static<(typ
 /**
  * Readers of the detail and the location quality of the facility at a position of `spatial`: the
  * area file carries what they show (src/index/declared-columns.ts), so a finding reads no row.
- * `into` adds both to a finding being built, in the schema's order (no object per part to copy).
+ * One reader per field, so a finding is written in one object literal in the schema's order (an
+ * object grown field by field after its literal reallocates its storage as it grows).
  */
 export function findingReaders(spatial: SpatialIndex) {
   const v = declaredReader(spatial);
   const ids = programIdsReader(spatial);
-  const location = (p: number): LocationQuality => ({ location_accuracy_m: v.loc_accuracy_m(p), location_method: v.loc_method(p) || null });
-  const into = <T extends object>(f: T, p: number): T & FindingDetail & LocationQuality => {
-    const [air, npdes, rcra, sdwa, tri] = ids(p);
-    const o = f as T & FindingDetail & LocationQuality;
-    o.program_ids = { air: air!, npdes: npdes!, rcra: rcra!, sdwa: sdwa!, tri: tri! };
-    o.rcra_generator_size = (v.rcra_generator_size(p) || null) as FindingDetail['rcra_generator_size'];
-    o.latest_violation_quarter = v.latest_violation_quarter(p) || null;
-    o.latest_action_date = v.latest_action_date(p);
-    o.location_accuracy_m = v.loc_accuracy_m(p);
-    o.location_method = v.loc_method(p) || null;
-    return o;
+  const accuracy = v.loc_accuracy_m;
+  const method = (p: number): string | null => v.loc_method(p) || null;
+  return {
+    programIds: (p: number): FindingDetail['program_ids'] => {
+      const [air, npdes, rcra, sdwa, tri] = ids(p);
+      return { air: air!, npdes: npdes!, rcra: rcra!, sdwa: sdwa!, tri: tri! };
+    },
+    generatorSize: (p: number) => (v.rcra_generator_size(p) || null) as FindingDetail['rcra_generator_size'],
+    latestQuarter: (p: number): string | null => v.latest_violation_quarter(p) || null,
+    latestAction: v.latest_action_date,
+    accuracy,
+    method,
+    location: (p: number): LocationQuality => ({ location_accuracy_m: accuracy(p), location_method: method(p) }),
   };
-  return { location, into };
 }

@@ -156,9 +156,8 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
     let programs = programsOf.get(bits & PROGRAM_BITS);
     if (programs === undefined) programsOf.set(bits & PROGRAM_BITS, (programs = programList(siteFactsOfBits(bits))));
     // fields in the schema's order (the JSON's order), as recordOf gives them for an unmapped facility
-    const registry_id = registryIdAt(spatial, p);
-    const finding = read.into({
-      registry_id,
+    findings[i] = {
+      registry_id: registryIdAt(spatial, p),
       fac_name: texts.name(p),
       fac_street: address.street,
       fac_city: address.city,
@@ -172,10 +171,15 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
       significant_violation: (bits & SITE_BIT.significant) !== 0,
       active_enforcement: (spatial.flags[p]! & 1) === 1,
       programs,
-    }, p) as Finding;
-    finding.location = { lat: spatial.lat[p]!, lng: spatial.lng[p]! };
-    finding.data_sufficient = (bits & SITE_BIT.insufficientData) === 0;
-    findings[i] = finding;
+      program_ids: read.programIds(p),
+      rcra_generator_size: read.generatorSize(p),
+      latest_violation_quarter: read.latestQuarter(p),
+      latest_action_date: read.latestAction(p),
+      location_accuracy_m: read.accuracy(p),
+      location_method: read.method(p),
+      location: { lat: spatial.lat[p]!, lng: spatial.lng[p]! },
+      data_sufficient: (bits & SITE_BIT.insufficientData) === 0,
+    };
   }
   report.findings = findings;
   return report;

@@ -50,6 +50,5 @@ export function findingReaders(spatial: SpatialIndex) {
     latestAction: v.latest_action_date,
     accuracy,
     method,
-    location: (p: number): LocationQuality => ({ location_accuracy_m: accuracy(p), location_method: method(p) }),
   };
 }

@@ -3,7 +3,6 @@ import { registryIdAt, type SpatialIndex } from '../area/spatial-index';
 import { textsOf } from '../area/text-bytes';
 import { eachWithin } from '../area/spatial-search';
 import type { FacilityIndex } from '../index/facility-index';
-import type { FacilitySummary } from '../index/model';
 import { PROGRAM_BITS, SITE_BIT, SITE_FACT_VALUES, siteFactsOfBits } from '../index/site-facts';
 import { CATEGORIES, coverageOf, testOf, type CategoryKey, type CategoryRule, type Coverage } from './categories';
 import { bandIndexOf, bearingDegrees, compassPoint, DISTANCE_BANDS, ON_SITE_MILES, roundBearing, type BandKey } from './compass';
@@ -75,21 +74,6 @@ function withheld(rule: CategoryRule, approximateSite: boolean): boolean {
 
 const WITHHELD_NOTE = 'Withheld: the site is placed at the centre of its ZIP, so no facility is claimed on site or adjoining; give lat and lng (or an address the index knows) for them.';
 
-/** Who and where a facility is: the first fields of a finding. */
-function identityOf(row: Pick<FacilitySummary, 'registry_id' | 'fac_name' | 'fac_street' | 'fac_city' | 'fac_state' | 'fac_zip'>) {
-  return { registry_id: row.registry_id, fac_name: row.fac_name, fac_street: row.fac_street, fac_city: row.fac_city, fac_state: row.fac_state, fac_zip: row.fac_zip };
-}
-
-/** What a facility's row and site facts say: the last fields of an unmapped facility. */
-function recordOf(score: number, activeEnforcement: boolean, facts: SiteFacts) {
-  return {
-    overall_score: score,
-    significant_violation: facts.significant,
-    active_enforcement: activeEnforcement,
-    programs: programList(facts),
-  };
-}
-
 /**
  * The site report's parts (docs/site-report.md): every facility within the largest search distance
  * is tested once; it is listed when it falls under at least one category within that category's
@@ -155,7 +139,7 @@ export function buildSiteReport(index: FacilityIndex, spatial: SpatialIndex, q: 
     const bits = spatial.site[p]!;
     let programs = programsOf.get(bits & PROGRAM_BITS);
     if (programs === undefined) programsOf.set(bits & PROGRAM_BITS, (programs = programList(siteFactsOfBits(bits))));
-    // fields in the schema's order (the JSON's order), as recordOf gives them for an unmapped facility
+    // fields in the schema's order (the JSON's order)
     findings[i] = {
       registry_id: registryIdAt(spatial, p),
       fac_name: texts.name(p),
@@ -320,22 +304,32 @@ function coverageNote(c: CategoryRule, cov: Coverage): string {
  * its ZIP, why it is not placed and the categories whose record type it has.
  */
 function unmappedOf(spatial: SpatialIndex, site: LocatedSite, searched: Searched[], approximate: Approximate[], approximateMeters: number): SiteReport['unmapped'] {
-  const byType = (facts: SiteFacts) => searched.filter((s) => s.rule.key !== 'adjoining' && s.rule.key !== 'on_site' && s.test(facts)).map((s) => s.rule.key);
+  // what a facility's site-fact bits say (its record categories and programs), made once per combination of bits
+  const kinds = new Map<number, { facts: SiteFacts; categories: CategoryKey[]; programs: string[] }>();
+  const kindOf = (bits: number) => {
+    let k = kinds.get(bits);
+    if (k === undefined) {
+      const facts = siteFactsOfBits(bits);
+      const categories = searched.filter((s) => s.rule.key !== 'adjoining' && s.rule.key !== 'on_site' && s.test(facts)).map((s) => s.rule.key);
+      kinds.set(bits, (k = { facts, categories, programs: programList(facts) }));
+    }
+    return k;
+  };
   const facilities: UnmappedFacility[] = [];
   const texts = textsOf(spatial);
   const read = findingReaders(spatial);
   for (const { pos: p } of approximate) {
     const address = texts.address(p);
     const bits = spatial.site[p]!;
-    const facts = siteFactsOfBits(bits);
-    const location = read.location(p);
+    const kind = kindOf(bits);
+    const accuracy = read.accuracy(p), method = read.method(p);
     facilities.push({
       registry_id: registryIdAt(spatial, p), fac_name: texts.name(p), fac_street: address.street, fac_city: address.city, fac_state: spatial.states[spatial.state[p]!]!, fac_zip: address.zip,
-      overall_score: spatial.score[p]!, significant_violation: (bits & SITE_BIT.significant) !== 0, active_enforcement: (spatial.flags[p]! & 1) === 1, programs: programList(facts),
-      categories: byType(facts), zip: zip5(address.zip) || null,
-      reason: approximateLocationReason(location.location_accuracy_m, location.location_method, approximateMeters)!,
-      ...location,
-      data_sufficient: !facts.insufficientData,
+      overall_score: spatial.score[p]!, significant_violation: kind.facts.significant, active_enforcement: (spatial.flags[p]! & 1) === 1, programs: kind.programs,
+      categories: kind.categories, zip: zip5(address.zip) || null,
+      reason: approximateLocationReason(accuracy, method, approximateMeters)!,
+      location_accuracy_m: accuracy, location_method: method,
+      data_sufficient: !kind.facts.insufficientData,
     });
   }
   const maxMiles = Math.max(0, ...searched.map((s) => s.miles));
@@ -349,9 +343,13 @@ function unmappedOf(spatial: SpatialIndex, site: LocatedSite, searched: Searched
   const byZip = unplacedInZips(spatial, zips);
   for (const zip of zips) {
     for (const row of byZip.get(zip) ?? []) {
-      const facts = siteFactsOfBits(row.site_facts);
+      const kind = kindOf(row.site_facts);
       found++;
-      facilities.push({ ...identityOf(row), ...recordOf(row.overall_score, row.active_enforcement, facts), categories: byType(facts), zip, reason: 'no coordinates', location_accuracy_m: null, location_method: null, data_sufficient: !facts.insufficientData });
+      facilities.push({
+        registry_id: row.registry_id, fac_name: row.fac_name, fac_street: row.fac_street, fac_city: row.fac_city, fac_state: row.fac_state, fac_zip: row.fac_zip,
+        overall_score: row.overall_score, significant_violation: kind.facts.significant, active_enforcement: row.active_enforcement, programs: kind.programs,
+        categories: kind.categories, zip, reason: 'no coordinates', location_accuracy_m: null, location_method: null, data_sufficient: !kind.facts.insufficientData,
+      });
     }
   }
   const others = zips.length - 1;

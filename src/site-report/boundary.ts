@@ -97,6 +97,18 @@ export function parcelOf(polygons: number[][][][]): Parcel {
 }
 
 /**
+ * A cap (RUN numbers at `at` of `out`) centred on the direction of the summed vector (x, y, z), as
+ * wide as `radiusFrom(centre)` says; when the vectors cancel out (points all around a pole), any
+ * centre with a radius of the whole sphere.
+ */
+function writeCap(out: Float64Array, at: number, x: number, y: number, z: number, radiusFrom: (cx: number, cy: number, cz: number) => number): void {
+  const len = Math.hypot(x, y, z);
+  const [cx, cy, cz] = len < 1e-12 ? [1, 0, 0] : [x / len, y / len, z / len];
+  const radius = len < 1e-12 ? Math.PI : Math.min(radiusFrom(cx, cy, cz), Math.PI);
+  out.set([cx, cy, cz, radius, Math.sin(radius / 2), Math.cos(radius / 2)], at);
+}
+
+/**
  * The caps of the edges' runs (Parcel.runs): centred on the mean of the run's ends, as wide as its
  * farthest end plus half its longest edge (a point of an edge is within half its length of an end).
  */
@@ -105,19 +117,16 @@ function runsOf(e: Float64Array): Float64Array {
   const out = new Float64Array(Math.ceil(edges / EDGES_PER_RUN) * RUN);
   for (let r = 0; r * EDGES_PER_RUN < edges; r++) {
     const from = r * EDGES_PER_RUN * EDGE, to = Math.min(edges, (r + 1) * EDGES_PER_RUN) * EDGE;
-    let cx = 0, cy = 0, cz = 0;
-    for (let i = from; i < to; i += EDGE) (cx += e[i]! + e[i + 3]!), (cy += e[i + 1]! + e[i + 4]!), (cz += e[i + 2]! + e[i + 5]!);
-    const len = Math.hypot(cx, cy, cz);
-    // ends that cancel out (a run around a pole): any centre with a radius of the whole sphere
-    if (len < 1e-12) (cx = 1), (cy = 0), (cz = 0);
-    else (cx /= len), (cy /= len), (cz /= len);
-    let far = 0, halfEdge = 0;
-    for (let i = from; i < to; i += EDGE) {
-      far = Math.max(far, angleOf(cx, cy, cz, e[i]!, e[i + 1]!, e[i + 2]!), angleOf(cx, cy, cz, e[i + 3]!, e[i + 4]!, e[i + 5]!));
-      halfEdge = Math.max(halfEdge, angleOf(e[i]!, e[i + 1]!, e[i + 2]!, e[i + 3]!, e[i + 4]!, e[i + 5]!) / 2);
-    }
-    const radius = len < 1e-12 ? Math.PI : far + halfEdge;
-    out.set([cx, cy, cz, radius, Math.sin(radius / 2), Math.cos(radius / 2)], r * RUN);
+    let x = 0, y = 0, z = 0;
+    for (let i = from; i < to; i += EDGE) (x += e[i]! + e[i + 3]!), (y += e[i + 1]! + e[i + 4]!), (z += e[i + 2]! + e[i + 5]!);
+    writeCap(out, r * RUN, x, y, z, (cx, cy, cz) => {
+      let far = 0, halfEdge = 0;
+      for (let i = from; i < to; i += EDGE) {
+        far = Math.max(far, angleOf(cx, cy, cz, e[i]!, e[i + 1]!, e[i + 2]!), angleOf(cx, cy, cz, e[i + 3]!, e[i + 4]!, e[i + 5]!));
+        halfEdge = Math.max(halfEdge, angleOf(e[i]!, e[i + 1]!, e[i + 2]!, e[i + 3]!, e[i + 4]!, e[i + 5]!) / 2);
+      }
+      return far + halfEdge;
+    });
   }
   return out;
 }
@@ -128,15 +137,13 @@ function groupsOf(runs: Float64Array): Float64Array {
   const out = new Float64Array(Math.ceil(count / RUNS_PER_GROUP) * RUN);
   for (let g = 0; g * RUNS_PER_GROUP < count; g++) {
     const from = g * RUNS_PER_GROUP * RUN, to = Math.min(count, (g + 1) * RUNS_PER_GROUP) * RUN;
-    let cx = 0, cy = 0, cz = 0;
-    for (let k = from; k < to; k += RUN) (cx += runs[k]!), (cy += runs[k + 1]!), (cz += runs[k + 2]!);
-    const len = Math.hypot(cx, cy, cz);
-    if (len < 1e-12) (cx = 1), (cy = 0), (cz = 0);
-    else (cx /= len), (cy /= len), (cz /= len);
-    let radius = len < 1e-12 ? Math.PI : 0;
-    for (let k = from; k < to; k += RUN) radius = Math.max(radius, angleOf(cx, cy, cz, runs[k]!, runs[k + 1]!, runs[k + 2]!) + runs[k + 3]!);
-    radius = Math.min(radius, Math.PI);
-    out.set([cx, cy, cz, radius, Math.sin(radius / 2), Math.cos(radius / 2)], g * RUN);
+    let x = 0, y = 0, z = 0;
+    for (let k = from; k < to; k += RUN) (x += runs[k]!), (y += runs[k + 1]!), (z += runs[k + 2]!);
+    writeCap(out, g * RUN, x, y, z, (cx, cy, cz) => {
+      let radius = 0;
+      for (let k = from; k < to; k += RUN) radius = Math.max(radius, angleOf(cx, cy, cz, runs[k]!, runs[k + 1]!, runs[k + 2]!) + runs[k + 3]!);
+      return radius;
+    });
   }
   return out;
 }

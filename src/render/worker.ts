@@ -10,6 +10,7 @@ import { FacilityIndex } from '../index/facility-index';
 import { indexIdentity } from '../index/identity';
 import { runJob, type OpenSource } from './jobs';
 import { SOURCES_KEPT, type JobMessage, type JobReply } from './worker-protocol';
+import { edenGC } from 'bun:jsc';
 import type { SourceSpec } from './source';
 
 declare const self: Worker;
@@ -50,10 +51,11 @@ self.onmessage = async (event: MessageEvent<JobMessage>) => {
   } catch (e) {
     self.postMessage({ id, ok: false, message: (e as Error).message } satisfies JobReply);
   } finally {
-    // A site report PDF leaves pdf-lib's object graph of every page as garbage: collected before the
-    // next job, so a worker holds one such report at most; left to the collector's schedule, several
-    // piled up (docs/benchmarks.md). Not after the other jobs: their garbage is small, and a full
-    // collection costs more than a JSON report.
-    if (job.kind === 'site-pdf') Bun.gc(true);
+    // A site report PDF leaves pdf-lib's object graph of every page as garbage, all of it young:
+    // collected before the next job, so a worker holds one such report at most (left to the
+    // collector's schedule, several piled up). The young generation only: a full collection marks
+    // the whole heap, and the next request waited for it (docs/benchmarks.md, "Tenant isolation").
+    // Not after the other jobs: their garbage is small.
+    if (job.kind === 'site-pdf') edenGC();
   }
 };

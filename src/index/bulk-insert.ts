@@ -23,6 +23,11 @@ export class BulkInsert {
   ) {}
 
   add(...row: (string | number | null)[]): void {
+    this.addRow(row);
+  }
+
+  /** A row's values, given as one array. */
+  addRow(row: readonly (string | number | null)[]): void {
     for (let i = 0; i < row.length; i++) this.values.push(row[i]!);
     if (++this.rows === ROWS_PER_STATEMENT) this.flush();
   }

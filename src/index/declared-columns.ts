@@ -37,11 +37,11 @@ type Declared = {
   /** A word's list of words there (default `<area>Words`). */
   words?: string;
   /**
-   * Where the index file keeps it: `column`, a column of `facility` under the field's name; or in
-   * the stored evidence (facility.evidence, ./evidence.ts), from which `evidence` derives it at the
-   * index's as-of date (the index holds it there, so it needs no column of its own).
+   * Where the index file keeps it: `column`, a column of `facility` under the field's name; or
+   * `evidence`, in the stored evidence (facility.evidence, ./evidence.ts), from which
+   * declaredValuesOf derives it at the index's as-of date (so it needs no column of its own).
    */
-  stored: 'column' | { evidence: (e: Partial<Evidence>, asOf: string) => Value };
+  stored: 'column' | 'evidence';
 };
 
 /** The program ID columns joined in `program_ids`, in their order (programIdsText). */
@@ -53,13 +53,13 @@ export const DECLARED = {
   /** FAC_COLLECTION_METHOD: EPA's Horizontal Collection Method words. */
   loc_method: { kind: 'word', stored: 'column', area: 'locMethod', words: 'methods' },
   /** AIR_IDS, NPDES_IDS, RCRA_IDS, SDWA_IDS, TRI_IDS: what a reader pulls a program's file by. */
-  program_ids: { kind: 'text', stored: { evidence: programIdsText }, area: 'programIds' },
+  program_ids: { kind: 'text', stored: 'evidence', area: 'programIds' },
   /** The largest RCRA generator universe of RCRA_PERMIT_TYPES: LQG, SQG or VSQG (CESQG, the older name, reads VSQG). */
-  rcra_generator_size: { kind: 'word', stored: { evidence: generatorSizeOf }, area: 'generatorSize' },
+  rcra_generator_size: { kind: 'word', stored: 'evidence', area: 'generatorSize' },
   /** The latest quarter (YYYY-Qn) marked V or S in the CAA, CWA or RCRA quarter history. */
-  latest_violation_quarter: { kind: 'word', stored: { evidence: latestViolationQuarterOf }, area: 'violationQuarter' },
+  latest_violation_quarter: { kind: 'word', stored: 'evidence', area: 'violationQuarter' },
   /** The latest formal or informal action, EPA or state. */
-  latest_action_date: { kind: 'date', stored: { evidence: latestActionDateOf }, area: 'actionDate' },
+  latest_action_date: { kind: 'date', stored: 'evidence', area: 'actionDate' },
 } as const satisfies Record<string, Declared>;
 
 type D = typeof DECLARED;
@@ -102,9 +102,10 @@ export const DECLARED_COLUMNS_DDL = IN_COLUMNS.map(([k, d]) => `,\n  ${k} ${KIND
 /** Whether a declared field is derived from the stored evidence (a table read then reads facility.evidence). */
 export const DERIVED_FROM_EVIDENCE = ENTRIES.some(([, d]) => d.stored !== 'column');
 
-/** A row's declared columns as the writer stores them, in DECLARED_COLUMNS order: NULL when not stated. */
-export function declaredColumnValues(r: Partial<DeclaredValues>): (string | number | null)[] {
-  return DECLARED_COLUMNS.map((k) => (r[k] === '' ? null : (r[k] ?? null)));
+/** A row's declared column `k` as the writer stores it: NULL when not stated. */
+export function declaredColumnValue(r: Partial<DeclaredValues>, k: ColumnKey): string | number | null {
+  const v = r[k];
+  return v === '' || v === undefined ? null : v;
 }
 
 /**
@@ -113,58 +114,84 @@ export function declaredColumnValues(r: Partial<DeclaredValues>): (string | numb
  * index's as-of date. Ingest and a read of the table both make them here, so the two agree.
  */
 export function declaredValuesOf(columns: { [K in ColumnKey]?: DeclaredValues[K] | null }, evidence: Partial<Evidence>, asOf: string): DeclaredValues {
-  const out = {} as Record<DeclaredKey, Value>;
-  for (const [k, d] of ENTRIES) out[k] = d.stored === 'column' ? (columns[k as ColumnKey] ?? KINDS[d.kind].empty) : d.stored.evidence(evidence, asOf);
-  return out as DeclaredValues;
+  // one literal, field by field (its type asks for every declared field): it runs for every row at ingest
+  return {
+    loc_accuracy_m: columns.loc_accuracy_m ?? null,
+    loc_method: columns.loc_method ?? '',
+    program_ids: programIdsText(evidence),
+    rcra_generator_size: generatorSizeOf(evidence),
+    latest_violation_quarter: latestViolationQuarterOf(evidence, asOf),
+    latest_action_date: latestActionDateOf(evidence),
+  };
 }
 
 type Arrays = Record<string, unknown>;
+
+/** A declared field as DeclaredPut fills it: its key and the array it goes in, in the columns being filled. */
+type Put<A> = { key: DeclaredKey; name: string; target: A };
+/** A word's field, with its list in the columns and each word's code in it. */
+type WordPut = Put<Uint8Array> & { list: string; words: string[]; codes: Map<string, number> };
+/** A text's field: its offsets (`<area>Start`) and its bytes. */
+type TextPut = Put<Uint32Array> & { area: string; bytes: TextBytes };
+
+const putsOf = (kind: Kind) => ENTRIES.filter(([, d]) => d.kind === kind);
 
 /**
  * Puts rows' declared values into the area's columns (./area/spatial-collector.ts): words coded by
  * their list, texts appended. One per set of columns being filled; `done` hands over the texts.
  */
 export class DeclaredPut {
-  private readonly texts = new Map<string, TextBytes>();
-  private readonly codes = new Map<string, Map<string, number>>();
-  private readonly puts: ((c: Arrays, i: number, v: Value | undefined) => void)[] = [];
-  private readonly keys: DeclaredKey[] = [];
-
-  constructor() {
-    for (const [k, d] of ENTRIES) {
-      this.keys.push(k);
-      const a = d.area;
-      if (d.kind === 'number') this.puts.push((c, i, v) => ((c[a] as Float32Array)[i] = (v as number | null | undefined) ?? NaN));
-      else if (d.kind === 'date') this.puts.push((c, i, v) => ((c[a] as Int32Array)[i] = v ? dateNumber(v as string) : 0));
-      else if (d.kind === 'text') {
-        const bytes = new TextBytes();
-        this.texts.set(a, bytes);
-        this.puts.push((c, i, v) => ((c[`${a}Start`] as Uint32Array)[i + 1] = bytes.push((v as string | null | undefined) ?? '')));
-      } else {
-        const list = wordsOf(d);
-        const codes = new Map<string, number>();
-        this.codes.set(list, codes);
-        this.puts.push((c, i, v) => {
-          if (!v) return void ((c[a] as Uint8Array)[i] = 0);
-          const words = c[list] as string[];
-          let code = codes.get(v as string);
-          if (code === undefined && words.length < 256) codes.set(v as string, (code = words.push(v as string) - 1));
-          (c[a] as Uint8Array)[i] = code ?? 0;
-        });
-      }
-    }
-  }
+  // the fields by kind, each kind's loop storing into one type of array (one loop over all kinds
+  // stored into four types at one place, and closures per field were calls that could not be inlined:
+  // either was a visible share of a row's collection at ingest)
+  private readonly numbers: Put<Float32Array>[] = putsOf('number').map(([key, d]) => ({ key, name: d.area, target: new Float32Array(0) }));
+  private readonly dates: Put<Int32Array>[] = putsOf('date').map(([key, d]) => ({ key, name: d.area, target: new Int32Array(0) }));
+  private readonly words: WordPut[] = putsOf('word').map(([key, d]) => ({ key, name: d.area, target: new Uint8Array(0), list: wordsOf(d), words: [], codes: new Map() }));
+  private readonly texts: TextPut[] = putsOf('text').map(([key, d]) => ({ key, name: `${d.area}Start`, target: new Uint32Array(0), area: d.area, bytes: new TextBytes() }));
+  /** The columns the arrays were taken from (the collector's columns change only as they grow). */
+  private bound: SpatialColumns | null = null;
 
   /** Row `row`'s declared values at position i (appended: texts go in order of position). */
   put(c: SpatialColumns, i: number, row: Partial<DeclaredValues>): void {
-    const arrays = c as unknown as Arrays;
-    for (let f = 0; f < this.keys.length; f++) this.puts[f]!(arrays, i, row[this.keys[f]!]);
+    if (c !== this.bound) this.bind(c);
+    for (const f of this.numbers) f.target[i] = (row[f.key] as number | null | undefined) ?? NaN;
+    for (const f of this.dates) {
+      const v = row[f.key] as string | null | undefined;
+      f.target[i] = v ? dateNumber(v) : 0;
+    }
+    for (const f of this.words) {
+      const v = row[f.key] as string | undefined;
+      f.target[i] = v ? wordCode(f, v) : 0;
+    }
+    for (const f of this.texts) f.target[i + 1] = f.bytes.push((row[f.key] as string | null | undefined) ?? '');
   }
 
   /** Sets the texts' bytes on `c` (the used part; a copy when `trim`). */
   done(c: SpatialColumns, trim: boolean): void {
-    for (const [a, bytes] of this.texts) (c as unknown as Arrays)[`${a}Bytes`] = trim ? bytes.done() : bytes.bytes;
+    for (const f of this.texts) (c as unknown as Arrays)[`${f.area}Bytes`] = trim ? f.bytes.done() : f.bytes.bytes;
   }
+
+  private bind(c: SpatialColumns): void {
+    const arrays = c as unknown as Arrays;
+    for (const f of this.numbers) f.target = arrays[f.name] as Float32Array;
+    for (const f of this.dates) f.target = arrays[f.name] as Int32Array;
+    for (const f of this.texts) f.target = arrays[f.name] as Uint32Array;
+    for (const f of this.words) {
+      f.target = arrays[f.name] as Uint8Array;
+      f.words = arrays[f.list] as string[];
+    }
+    this.bound = c;
+  }
+}
+
+/** A word's code in its field's list, added at its first use; '' (0) once the list is full. */
+function wordCode(field: WordPut, word: string): number {
+  let code = field.codes.get(word);
+  if (code === undefined) {
+    if (field.words.length >= 256) return 0;
+    field.codes.set(word, (code = field.words.push(word) - 1));
+  }
+  return code;
 }
 
 /**
@@ -197,8 +224,11 @@ export function areaArrays<S extends SpatialColumns>(s: S): S & DeclaredArrays {
   return s as S & DeclaredArrays;
 }
 
+/** YYYY-MM-DD as the number YYYYMMDD, read digit by digit (no substring per part: every dated row at ingest). */
 function dateNumber(iso: string): number {
-  return Number(iso.slice(0, 4)) * 10_000 + Number(iso.slice(5, 7)) * 100 + Number(iso.slice(8, 10));
+  let n = 0;
+  for (let k = 0; k < 10; k++) if (k !== 4 && k !== 7) n = n * 10 + iso.charCodeAt(k) - 48;
+  return n;
 }
 
 const two = (n: number) => (n < 10 ? `0${n}` : String(n));
@@ -276,12 +306,24 @@ function lastViolationBack(history: string | null | undefined): number {
 
 /** Each history's last quarter is the as-of date's: the latest violation of the three, or ''. */
 function latestViolationQuarterOf(e: Partial<Evidence>, asOf: string): string {
-  let back = Infinity;
-  for (const h of [e.caa_history, e.cwa_history, e.rcra_history]) {
-    const b = lastViolationBack(h);
-    if (b >= 0 && b < back) back = b;
+  const back = nearest(nearest(lastViolationBack(e.caa_history), lastViolationBack(e.cwa_history)), lastViolationBack(e.rcra_history));
+  return back < 0 ? '' : quarterOf(asOf, back);
+}
+
+/** The smaller of two quarters back, -1 (none) counting as neither. */
+function nearest(a: number, b: number): number {
+  return a < 0 ? b : b < 0 ? a : Math.min(a, b);
+}
+
+/** quarterBefore for the last as-of date seen (a build derives every row at one date): each quarter named once, not per row. */
+let quartersAsOf: string | null = null;
+let quarters: string[] = [];
+function quarterOf(asOf: string, back: number): string {
+  if (asOf !== quartersAsOf) {
+    quartersAsOf = asOf;
+    quarters = [];
   }
-  return back === Infinity ? '' : quarterBefore(asOf, back);
+  return (quarters[back] ??= quarterBefore(asOf, back));
 }
 
 function latestActionDateOf(e: Partial<Evidence>): string | null {

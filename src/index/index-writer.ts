@@ -15,7 +15,7 @@ import { STORED_INPUT_KEYS, storedInputsJson } from './inputs-codec';
 import { EVIDENCE_KEYS, storedEvidenceJson, type Evidence } from './evidence';
 import { siteFactBitsOf } from './site-facts';
 import { DETAIL_DDL, INDEX_DDL, INDEX_FORMAT, PEER_DDL } from './schema';
-import { DECLARED_COLUMNS, declaredColumnValues, type DeclaredValues } from './declared-columns';
+import { DECLARED_COLUMNS, declaredColumnValue, type DeclaredValues } from './declared-columns';
 import { fillSearchTables, SEARCH_DDL } from './search-tables/table';
 
 /** Where a file is built before it is renamed into place: the temp name of process `pid` (default: this one) beside it. */
@@ -24,13 +24,15 @@ export function buildTempPath(finalPath: string, pid: number = process.pid): str
 }
 
 /** A row's values in the facility table's column order (./schema.ts); '' detail and evidence are stored as NULL. */
-function facilityValues(r: IndexRow) {
-  return [
+function facilityValues(r: IndexRow): (string | number | null)[] {
+  const values = [
     r.registry_id, r.fac_name, r.fac_street, r.fac_city, r.fac_state, r.fac_zip, r.lat, r.lng, r.fac_naics, r.overall_score, r.active_enforcement,
     r.baseline, r.violation_frequency, r.penalty_severity, r.recency, r.repeat_offender, r.score_hash,
     r.detail === '' ? null : r.detail, r.completeness, r.site_facts, r.evidence_json || null,
-    ...declaredColumnValues(r),
   ];
+  // appended in place (no array of them to spread): this runs for every row at ingest
+  for (let k = 0; k < DECLARED_COLUMNS.length; k++) values.push(declaredColumnValue(r, DECLARED_COLUMNS[k]!));
+  return values;
 }
 
 /** The facility table's columns: the 21 every row has (facilityValues), then the declared ones. */
@@ -145,7 +147,7 @@ export class IndexWriter {
     const { facility, inputs, address } = this.bulk;
     try {
       for (const r of rows) {
-        facility.add(...facilityValues(r));
+        facility.addRow(facilityValues(r));
         inputs.add(r.registry_id, r.score_inputs_json);
         address.add(normalizeAddressKey(r.fac_street, r.fac_state), r.registry_id);
         this.counted(r);

@@ -25,15 +25,27 @@ export function upper(v: string): string {
 
 const SEPARATOR = /[\s,;]/;
 
+/** Whether the character at `i` separates codes: ASCII read by its code, anything else by the regex (Unicode white space). */
+function separates(v: string, i: number): boolean {
+  const ch = v.charCodeAt(i);
+  if (ch < 128) return ch === 32 || ch === 44 || ch === 59 || (ch >= 9 && ch <= 13);
+  return SEPARATOR.test(v[i]!);
+}
+
+/** The codes of an empty cell: one frozen list for every row (most ID cells are empty; the lists are only read and written out). */
+const NO_CODES = Object.freeze([]) as unknown as string[];
+
 /**
  * Several codes in one cell (IDs, case numbers): separated by white space, commas or semicolons, each
- * once, in file order. Read with one scan, not a regex split and a Set: it runs on several cells of every row.
+ * once, in file order. Read with one scan of character codes, not a regex split and a Set: it runs
+ * on several cells of every row.
  */
 export function codesOf(v: string): string[] {
+  if (v === '') return NO_CODES;
   const out: string[] = [];
   let from = 0;
   for (let i = 0; i <= v.length; i++) {
-    if (i < v.length && !SEPARATOR.test(v[i]!)) continue;
+    if (i < v.length && !separates(v, i)) continue;
     if (i > from) {
       const code = v.slice(from, i);
       if (!out.includes(code)) out.push(code);

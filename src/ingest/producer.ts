@@ -64,6 +64,8 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
     // the stored inputs' JSON is written first: the score hash is made from it (scoring/score.ts scoreHashOfStored)
     const inputsJson = storedInputsJson(m.inputs);
     const { score: s, why, facts } = scoreAndExplain(m.inputs, asOf!, inputsJson);
+    // what a site report reads beyond the row (../index/declared-columns.ts): the row's own, or derived from its evidence
+    const d = declaredValuesOf(m, m.evidence, asOf!);
     batch.push({
       registry_id: m.registry_id, fac_name: m.fac_name, fac_street: m.fac_street, fac_city: m.fac_city, fac_state: m.fac_state, fac_zip: m.fac_zip,
       lat: m.lat, lng: m.lng, fac_naics: m.fac_naics,
@@ -71,9 +73,10 @@ export async function produce(files: string[], asOfFlag: string | undefined, sin
       penalty_severity: s.penalty_severity, recency: s.recency, repeat_offender: s.repeat_offender, score_hash: s.score_hash,
       score_inputs_json: inputsJson, detail: details.encode(m.inputs.programs, why), evidence_json: storedEvidenceJson(m.evidence),
       completeness: details.completeness(facts, format), site_facts: siteFactBitsOf(facts, m.inputs.programs, m.evidence),
-      // what a site report reads beyond the row (../index/declared-columns.ts): the row's own, or derived from its evidence
-      ...declaredValuesOf(m, m.evidence, asOf!),
-    });
+      // in the literal, not spread or set after it: the row is made with room for every field (a row grown after it was made took a second allocation)
+      loc_accuracy_m: d.loc_accuracy_m, loc_method: d.loc_method, program_ids: d.program_ids, rcra_generator_size: d.rcra_generator_size,
+      latest_violation_quarter: d.latest_violation_quarter, latest_action_date: d.latest_action_date,
+    } satisfies Required<IndexRow>);
     if (batch.length >= BATCH) await flushBatch();
   };
   const decide = async (date: string, source: Exclude<AsOfSource, 'flag'>) => {

@@ -38,7 +38,7 @@ function programOf(f: RecordCells, c: ProgramColumnMap): ProgramInputs | null | 
   const effluent = c.effluent_exceedances < 0 ? null : count(f, c.effluent_exceedances, 'cwa effluent exceedances');
   if (effluent instanceof Bad) return effluent;
   const flag = upper(cell(f, c.significant));
-  return {
+  const record: ProgramInputs = {
     status: c.status < 0 || status === '' ? null : status,
     // a status naming SNC (or the Clean Air Act's "High Priority Violation") is significant, with or without a flag column
     significant: c.significant < 0 && c.status < 0 ? null : flag === 'Y' || namesSignificant(status),
@@ -51,8 +51,10 @@ function programOf(f: RecordCells, c: ProgramColumnMap): ProgramInputs | null | 
     last_formal_action_date: lastFormal,
     history: c.history < 0 ? null : history,
     qncr_codes: c.qncr_codes < 0 ? null : upper(cell(f, c.qncr_codes)),
-    ...(effluent === null ? {} : { effluent_exceedances: effluent }),
   };
+  // only a program with the column has the key (set last, no object spread per record)
+  if (effluent !== null) record.effluent_exceedances = effluent;
+  return record;
 }
 
 export function programsOf(f: RecordCells, columns: HeaderInfo['programs']): ProgramsInputs | Bad {

@@ -121,8 +121,9 @@ export function factsOf(inputs: ScoreInputs, asOf: string): ScoreFacts {
     }
     if (p.history !== '') programHistories.push({ program: p.name, history: p.history });
     counted = Math.max(counted, p.qtrsIn12);
-    programUnknown = Math.max(programUnknown, countOf(p.history, U));
-    programKnown = Math.max(programKnown, p.history.length - countOf(p.history, U));
+    const unknown = countOf(p.history, U);
+    programUnknown = Math.max(programUnknown, unknown);
+    programKnown = Math.max(programKnown, p.history.length - unknown);
     if (p.status === 'significant') programRun = Math.max(programRun, trailingRun(p.history));
     effluentExceedances = Math.max(effluentExceedances, p.effluentExceedances);
     pushPenalty(penaltyEvents, datedInWindow(day, p.lastPenaltyDate), p.lastPenaltyUsd);

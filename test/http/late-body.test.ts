@@ -26,3 +26,17 @@ describe("a late answer's body", () => {
     expect(lateBody('é'.repeat(PLAIN_BODY_MAX / 2))).toBe('é'.repeat(PLAIN_BODY_MAX / 2));
   });
 });
+
+describe("a late answer's body in parts", () => {
+  it('is the parts in order, joined and sent plain up to PLAIN_BODY_MAX bytes in all, one chunk per part beyond', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 9000 }), { minLength: 1, maxLength: 4 }), async (parts) => {
+        const whole = Buffer.concat(parts);
+        const out = lateBody(parts);
+        expect(out instanceof ReadableStream).toBe(whole.length > PLAIN_BODY_MAX);
+        expect(Buffer.from(await new Response(out).arrayBuffer()).equals(whole)).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'bun:test';
 import { Database } from 'bun:sqlite';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLE } from '../../scripts/sample';
 import { cli, MAIN, ROOT, spawnService, type Service } from '../support/process';
@@ -57,13 +57,32 @@ async function manyDossiers(post: (path: string, key: string) => Promise<Respons
   return { ok, caches, statuses };
 }
 
+/** Writes `path` until the disk holds no more, in ever smaller pieces down to a byte. */
+function fillUp(path: string): void {
+  const fd = openSync(path, 'a');
+  try {
+    for (let size = 1 << 16; size >= 1; size >>= 1) {
+      const piece = new Uint8Array(size);
+      for (;;) {
+        try {
+          writeSync(fd, piece);
+        } catch {
+          break;
+        }
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The cache stored dossiers, then could store no more: the last few were not stored (BYPASS) or not counted (503). */
 const cacheFilledTheDisk = (caches: string[], statuses: number[]) =>
   caches.includes('MISS') && statuses.length >= 5 && statuses.slice(-5).every((s, i) => s === 503 || caches[caches.length - 5 + i] === 'BYPASS');
 
-async function lookups(get: (path: string, key?: string) => Promise<Response>, key: string, n: number) {
+async function lookups(get: (path: string, key?: string) => Promise<Response>, key: string, n: number, from = 0) {
   const answers: Response[] = [];
-  for (let i = 0; i < n; i++) answers.push(await get(`/api/v1/facility/${IDS[i]}`, key));
+  for (let i = from; i < from + n; i++) answers.push(await get(`/api/v1/facility/${IDS[i % IDS.length]}`, key));
   return Promise.all(answers.map(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), remaining: r.headers.get('x-ratelimit-remaining'), body: (await r.json()) as any })));
 }
 
@@ -89,8 +108,12 @@ describe('a state dir on a small disk', () => {
     // the disk is full: those of tenant A's own calls the store cannot record are 503, never 500
     for (const status of a.statuses) expect([200, 503]).toContain(status);
 
+    // A dossier no longer fits, but a few small pages still may: the rest of the disk is filled too.
+    fillUp(onDisk('filler'));
     // A commit that still fits in the WAL's reused space succeeds (and is counted); every other is a 503.
-    const b = await lookups(get, keys.b, 30);
+    // Asked until the WAL's reusable space is spent: the first refusal, then five more.
+    const b: Awaited<ReturnType<typeof lookups>> = [];
+    while (b.length < 600 && b.filter((r) => r.status !== 200).length < 6) b.push(...(await lookups(get, keys.b, 1, b.length)));
     const refused = b.filter((r) => r.status !== 200);
     expect(refused.length).toBeGreaterThan(0);
     for (const r of refused) {
@@ -105,6 +128,7 @@ describe('a state dir on a small disk', () => {
     expect(((await ready.json()) as any).error.message).toContain('state store not writable');
 
     for (const name of readdirSync(onDisk('report-cache'))) rmSync(onDisk('report-cache', name));
+    rmSync(onDisk('filler'));
     const readyAgain = Date.now();
     while ((await get('/readyz')).status !== 200) {
       expect(Date.now() - readyAgain).toBeLessThan(15_000);
